@@ -1,0 +1,59 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
+
+let package = Package(
+    name: "sockctl",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "sockctl", targets: ["sockctl"]),
+        .library(name: "SocketEngine", targets: ["SocketEngine"]),
+        .library(name: "PacketDecoding", targets: ["PacketDecoding"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    ],
+    targets: [
+        .target(
+            name: "SocketEngine",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOExtras", package: "swift-nio-extras"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: strict
+        ),
+        .target(name: "PacketDecoding", swiftSettings: strict),
+        .executableTarget(
+            name: "sockctl",
+            dependencies: [
+                "SocketEngine",
+                "PacketDecoding",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "SocketEngineTests",
+            dependencies: [
+                "SocketEngine",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOTestUtils", package: "swift-nio"),
+            ],
+            swiftSettings: strict
+        ),
+        .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding"], swiftSettings: strict),
+        .testTarget(
+            name: "sockctlTests",
+            dependencies: ["SocketEngine"],
+            swiftSettings: strict
+        ),
+    ]
+)

@@ -1,0 +1,429 @@
+import NIOCore
+import Synchronization
+
+/// `--heartbeat PAYLOAD [--heartbeat-interval DUR] [--heartbeat-misses K]`.
+public struct HeartbeatConfiguration: Sendable {
+    public var payload: ByteBuffer
+    public var interval: Duration
+    public var allowedMisses: Int
+
+    public init(payload: ByteBuffer, interval: Duration = .seconds(5), allowedMisses: Int = 3) {
+        self.payload = payload
+        self.interval = interval
+        self.allowedMisses = allowedMisses
+    }
+}
+
+/// Everything `sockctl connect` asks of a session.
+public struct ClientSessionConfiguration: Sendable {
+    public enum Direction: Sendable {
+        case both
+        /// Send input; what arrives is read and counted but not delivered.
+        case sendOnly
+        /// Never read input; deliver what arrives.
+        case receiveOnly
+    }
+
+    /// What end of input does to the connection.
+    public enum InputEnd: Sendable {
+        /// Shut down the write side and keep receiving until the peer closes (ncat's default).
+        case halfClose
+        /// Do nothing; keep the connection open until the peer closes (`--no-shutdown`).
+        case keepOpen
+        /// Close the whole connection (`--close-on-eof`).
+        case close
+    }
+
+    public var endpoint: Endpoint
+    public var connect = ConnectOptions()
+    public var framing: Framing = .raw
+    public var maximumFrameSize = FrameDecoder.defaultMaximumFrameSize
+    public var direction: Direction = .both
+    public var inputEnd: InputEnd = .halfClose
+    public var idleTimeout: Duration?
+    public var reconnect: ReconnectPolicy?
+    public var heartbeat: HeartbeatConfiguration?
+    /// `--crlf`: LF becomes CRLF in raw input.
+    public var translateLineEndings = false
+
+    public init(endpoint: Endpoint) {
+        self.endpoint = endpoint
+    }
+}
+
+/// What a session reports as it goes (rendered by `-v`).
+public enum SessionEvent: Sendable {
+    case connected(ConnectReport, local: SocketAddress?, remote: SocketAddress?)
+    case connectFailed(SocketEngineError)
+    case inputFinished(ClientSessionConfiguration.InputEnd)
+    case inputRejected(SocketEngineError)
+    case peerFinished
+    case connectionLost(SocketEngineError?)
+    case reconnecting(after: Duration, attempt: Int, of: Int)
+    case heartbeatSent
+    case peerUnresponsive(silentFor: Duration)
+    case idleTimeout(Duration)
+}
+
+/// How a session went, for the summary and the exit status.
+public struct SessionSummary: Sendable {
+    public enum End: Sendable, Equatable {
+        /// Input ended and the exchange completed.
+        case completed
+        /// The peer closed the connection.
+        case peerClosed
+        /// `--idle-timeout` expired.
+        case idle
+        /// An error ended the session (see ``error``).
+        case failed
+    }
+
+    public var end: End = .failed
+    /// Set when the session failed: connect refused, reset, unresponsive peer, gave up reconnecting …
+    public var error: SocketEngineError?
+    public var connections = 0
+    public var bytesSent = 0
+    public var bytesReceived = 0
+    /// Bytes read from the input source.
+    public var inputBytes = 0
+    /// Bytes queued for sending that never reached the kernel because their connection died.
+    public var bytesLost = 0
+    public var heartbeatsSent = 0
+    public var duration: Duration = .zero
+}
+
+/// The engine side of `sockctl connect`: relays a ``ByteSource`` to a connection and the
+/// connection to a ``ByteSink``, with half-close, framing, idle timeout, heartbeat and the
+/// reconnect policy.
+///
+/// The session ends when input has ended and the peer has closed (or at input end for
+/// send-only), when the peer closes, on the idle timeout, or on an error. With a reconnect
+/// policy, a lost connection (peer closed, reset, unresponsive) is re-established while input
+/// is still open; input read but not yet queued is carried over to the new connection.
+public final class ClientSession: Sendable {
+    public let configuration: ClientSessionConfiguration
+    private let input: any ByteSource
+    private let output: any ByteSink
+    private let onEvent: @Sendable (SessionEvent) -> Void
+    private let state: Mutex<SharedState>
+
+    private struct SharedState {
+        var inputDone = false
+        var carry: ByteBuffer?
+        var encoder: MessageEncoder
+        var inputBytes = 0
+        var queuedOnConnection = 0
+        var heartbeatsSent = 0
+    }
+
+    public init(
+        configuration: ClientSessionConfiguration,
+        input: any ByteSource,
+        output: any ByteSink,
+        onEvent: @escaping @Sendable (SessionEvent) -> Void = { _ in }
+    ) {
+        self.configuration = configuration
+        self.input = input
+        self.output = output
+        self.onEvent = onEvent
+        let encoder = MessageEncoder(
+            framing: configuration.framing,
+            translateLineEndings: configuration.translateLineEndings,
+            maximumFrameSize: configuration.maximumFrameSize
+        )
+        self.state = Mutex(SharedState(inputDone: configuration.direction == .receiveOnly, encoder: encoder))
+    }
+
+    /// Runs the session to its end. Never throws: failures are in ``SessionSummary/error``.
+    public func run() async -> SessionSummary {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var summary = SessionSummary()
+        var reconnect = configuration.reconnect.map(ReconnectStateMachine.init(policy:))
+        let connector = Connector(endpoint: configuration.endpoint, options: configuration.connect)
+
+        func finish(_ end: SessionSummary.End, _ error: SocketEngineError? = nil) -> SessionSummary {
+            summary.end = error == nil ? end : .failed
+            summary.error = error
+            summary.duration = clock.now - started
+            state.withLock {
+                summary.inputBytes = $0.inputBytes
+                summary.heartbeatsSent = $0.heartbeatsSent
+            }
+            return summary
+        }
+
+        /// Waits out the reconnect delay, or returns the error that ends the session.
+        func shouldReconnect(after error: SocketEngineError?) async -> SocketEngineError?? {
+            guard var machine = reconnect else { return .some(error) }
+            if state.withLock({ $0.inputDone }) && configuration.direction != .receiveOnly {
+                return .some(error)
+            }
+            let action = machine.disconnected()
+            reconnect = machine
+            switch action {
+            case .reconnect(let delay, let attempt, let total):
+                onEvent(.reconnecting(after: delay, attempt: attempt, of: total))
+                do {
+                    try await Task.sleep(for: delay)
+                } catch {
+                    return .some(SocketEngineError(.connectionClosed, "cancelled while waiting to reconnect"))
+                }
+                return .none
+            case .giveUp(let attempts):
+                let reason = error?.message ?? "connection closed"
+                return .some(SocketEngineError(
+                    error?.code ?? .connectionClosed,
+                    "gave up after \(attempts) reconnect attempt\(attempts == 1 ? "" : "s"): \(reason)"
+                ))
+            }
+        }
+
+        while true {
+            let connection: Connection
+            do {
+                let (opened, report) = try await connector.connect()
+                connection = opened
+                onEvent(.connected(report, local: opened.localAddress, remote: opened.remoteAddress))
+            } catch {
+                let failure = SocketEngineError.wrapping(error, context: "connect to \(configuration.endpoint)")
+                onEvent(.connectFailed(failure))
+                if failure.isUsageError { return finish(.failed, failure) }
+                if case .some(let final) = await shouldReconnect(after: failure) {
+                    return finish(.failed, final ?? failure)
+                }
+                continue
+            }
+            reconnect?.connected()
+            summary.connections += 1
+            state.withLock { $0.queuedOnConnection = 0 }
+
+            let end = await serve(connection)
+
+            summary.bytesSent += connection.statistics.bytesSent
+            summary.bytesReceived += connection.statistics.bytesReceived
+            let queued = state.withLock { $0.queuedOnConnection }
+            summary.bytesLost += max(0, queued - connection.statistics.bytesSent)
+
+            switch end {
+            case .inputDone:
+                return finish(.completed)
+            case .idle:
+                return finish(.idle)
+            case .peerClosed:
+                onEvent(.peerFinished)
+                if reconnect == nil { return finish(.peerClosed) }
+                if case .some(let final) = await shouldReconnect(after: nil) {
+                    if let final { return finish(.failed, final) }
+                    return finish(.peerClosed)
+                }
+            case .failed(let error):
+                onEvent(.connectionLost(error))
+                if case .some(let final) = await shouldReconnect(after: error) {
+                    return finish(.failed, final ?? error)
+                }
+            }
+        }
+    }
+
+    // MARK: One connection
+
+    private enum ConnectionEnd: Sendable {
+        case inputDone
+        case peerClosed
+        case idle
+        case failed(SocketEngineError)
+    }
+
+    private enum PumpEnd: Sendable {
+        case inputFinished
+        case peerFinished
+        case idle
+        case failed(SocketEngineError)
+    }
+
+    private func serve(_ connection: Connection) async -> ConnectionEnd {
+        let readsInput = configuration.direction != .receiveOnly && !state.withLock { $0.inputDone }
+        return await withTaskGroup(of: PumpEnd.self) { group -> ConnectionEnd in
+            if readsInput {
+                group.addTask { await self.pumpInput(to: connection) }
+            }
+            group.addTask { await self.pumpOutput(from: connection) }
+            if let heartbeat = configuration.heartbeat {
+                group.addTask { await self.runHeartbeat(heartbeat, on: connection) }
+            }
+            if let idle = configuration.idleTimeout {
+                group.addTask { await self.watchIdle(idle, on: connection) }
+            }
+
+            var end: ConnectionEnd = .peerClosed
+            loop: for await pumpEnd in group {
+                switch pumpEnd {
+                case .inputFinished:
+                    if configuration.direction == .sendOnly || configuration.inputEnd == .close {
+                        end = .inputDone
+                        break loop
+                    }
+                case .peerFinished:
+                    if configuration.direction == .sendOnly && readsInput && !state.withLock({ $0.inputDone }) {
+                        continue loop
+                    }
+                    end = state.withLock { $0.inputDone } && configuration.direction != .receiveOnly ? .inputDone : .peerClosed
+                    break loop
+                case .idle:
+                    end = .idle
+                    break loop
+                case .failed(let error):
+                    end = .failed(error)
+                    break loop
+                }
+            }
+            await connection.close()
+            group.cancelAll()
+            return end
+        }
+    }
+
+    private func send(_ bytes: ByteBuffer, on connection: Connection) async throws {
+        state.withLock { $0.queuedOnConnection += bytes.readableBytes }
+        try await connection.send(bytes)
+    }
+
+    private func pumpInput(to connection: Connection) async -> PumpEnd {
+        do {
+            while true {
+                if let carried = state.withLock({ $0.carry }) {
+                    try await send(carried, on: connection)
+                    state.withLock { $0.carry = nil }
+                    continue
+                }
+                guard let chunk = try await input.next() else { break }
+                let encoded = state.withLock { state in
+                    state.inputBytes += chunk.readableBytes
+                    let output = state.encoder.encode(chunk)
+                    if output.bytes.readableBytes > 0 { state.carry = output.bytes }
+                    return output
+                }
+                encoded.rejected.forEach { onEvent(.inputRejected($0)) }
+            }
+            let tail = state.withLock { state in
+                let output = state.encoder.finish()
+                if output.bytes.readableBytes > 0 { state.carry = output.bytes }
+                return output
+            }
+            tail.rejected.forEach { onEvent(.inputRejected($0)) }
+            if let carried = state.withLock({ $0.carry }) {
+                try await send(carried, on: connection)
+                state.withLock { $0.carry = nil }
+            }
+            state.withLock { $0.inputDone = true }
+            onEvent(.inputFinished(configuration.inputEnd))
+            switch configuration.inputEnd {
+            case .halfClose: try await connection.closeWrite()
+            case .keepOpen, .close: try await connection.flush()
+            }
+            return .inputFinished
+        } catch is CancellationError {
+            return .failed(SocketEngineError(.connectionClosed, "cancelled"))
+        } catch {
+            return .failed(SocketEngineError.wrapping(error, context: connection.label))
+        }
+    }
+
+    private func pumpOutput(from connection: Connection) async -> PumpEnd {
+        let framing = configuration.framing
+        let delimitsMessages = framing.delimitsMessages || connection.transport == .udp
+        let newline = ByteBuffer(bytes: [0x0A])
+        do {
+            while true {
+                guard var frame = try await connection.readFrame(framing, maxFrameSize: configuration.maximumFrameSize) else {
+                    return .peerFinished
+                }
+                if configuration.direction == .sendOnly { continue }
+                if delimitsMessages && framing != .raw {
+                    frame.writeImmutableBuffer(newline)
+                }
+                try await output.write(frame)
+            }
+        } catch is CancellationError {
+            return .failed(SocketEngineError(.connectionClosed, "cancelled"))
+        } catch {
+            return .failed(SocketEngineError.wrapping(error, context: connection.label))
+        }
+    }
+
+    private func runHeartbeat(_ heartbeat: HeartbeatConfiguration, on connection: Connection) async -> PumpEnd {
+        let clock = MonotonicClock()
+        var machine = HeartbeatStateMachine(interval: heartbeat.interval, allowedMisses: heartbeat.allowedMisses, now: clock.now)
+        let payload: ByteBuffer
+        do {
+            payload = try state.withLock { $0.encoder }.encodeMessage(heartbeat.payload)
+        } catch {
+            return .failed(error)
+        }
+        do {
+            while true {
+                machine.received(at: .init(nanoseconds: connection.statistics.lastReceiveNanoseconds))
+                for action in machine.tick(now: clock.now) {
+                    switch action {
+                    case .sendHeartbeat:
+                        try await send(payload, on: connection)
+                        state.withLock { $0.heartbeatsSent += 1 }
+                        onEvent(.heartbeatSent)
+                    case .declareDead(let silence):
+                        onEvent(.peerUnresponsive(silentFor: silence))
+                        return .failed(SocketEngineError(
+                            .peerUnresponsive,
+                            "\(connection.label): no data for \(silence.formatted) (\(heartbeat.allowedMisses) heartbeat intervals)"
+                        ))
+                    case .wait(let deadline):
+                        try await clock.sleep(until: deadline)
+                    }
+                }
+            }
+        } catch is CancellationError {
+            return .failed(SocketEngineError(.connectionClosed, "cancelled"))
+        } catch {
+            return .failed(SocketEngineError.wrapping(error, context: connection.label))
+        }
+    }
+
+    private func watchIdle(_ idle: Duration, on connection: Connection) async -> PumpEnd {
+        let clock = MonotonicClock()
+        do {
+            while true {
+                let last = MonotonicClock.Instant(nanoseconds: connection.statistics.lastActivityNanoseconds)
+                let deadline = last.advanced(by: idle)
+                if clock.now >= deadline {
+                    onEvent(.idleTimeout(idle))
+                    return .idle
+                }
+                try await clock.sleep(until: deadline)
+            }
+        } catch {
+            return .failed(SocketEngineError(.connectionClosed, "cancelled"))
+        }
+    }
+}
+
+extension Duration {
+    /// `250ms`, `2s`, `1.5s`, `2m`.
+    public var formatted: String {
+        let nanoseconds = nanosecondsClamped
+        if nanoseconds < 1_000 { return "\(nanoseconds)ns" }
+        if nanoseconds < 1_000_000 { return Self.trim(Double(nanoseconds) / 1e3) + "us" }
+        if nanoseconds < 1_000_000_000 { return Self.trim(Double(nanoseconds) / 1e6) + "ms" }
+        if nanoseconds < 60_000_000_000 || nanoseconds % 60_000_000_000 != 0 {
+            return Self.trim(Double(nanoseconds) / 1e9) + "s"
+        }
+        return "\(nanoseconds / 60_000_000_000)m"
+    }
+
+    private static func trim(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        var text = String(rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,259 @@
+import NIOCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An established connection — TCP, Unix-domain stream or connected UDP — with queued,
+/// individually timed reads and back-pressured writes, all as async calls.
+///
+/// ```swift
+/// let connection = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:7000")).connect()
+/// try await connection.write(ByteBuffer(string: "{\"op\":\"ping\"}\r\n"))
+/// let reply = try await connection.read(.frame(.crlf, maxFrameSize: 1 << 20), timeout: .seconds(2))
+/// ```
+///
+/// Reads return `nil` once the peer has finished sending and everything it sent has been read.
+/// On a datagram connection every read returns exactly one datagram, and frames are datagrams.
+public final class Connection: Sendable {
+    /// Default receive-buffer limit before the socket stops being read (backpressure).
+    public static let defaultBufferLimit = 4 << 20
+
+    let channel: any Channel
+    private let handler: NIOLoopBound<ConnectionHandler>
+    private let readIDs = Atomic<UInt64>(0)
+    private let lastWrite: Mutex<EventLoopFuture<Void>?> = Mutex(nil)
+
+    /// The transport this connection runs over.
+    public let transport: Endpoint.Transport
+    /// Byte counters and last-activity time.
+    public let statistics: ConnectionStatistics
+    /// The local address, if the socket has one.
+    public let localAddress: SocketAddress?
+    /// The peer's address, if the socket has one.
+    public let remoteAddress: SocketAddress?
+    /// A short name for messages: the peer address or socket path.
+    public let label: String
+
+    init(channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport, statistics: ConnectionStatistics, label: String) {
+        self.channel = channel
+        self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        self.transport = transport
+        self.statistics = statistics
+        self.localAddress = channel.localAddress
+        self.remoteAddress = channel.remoteAddress
+        self.label = label
+    }
+
+    /// Outbound buffering before ``send(_:)`` suspends: large enough for bulk transfer.
+    static let writeWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 512 * 1024, high: 2 * 1024 * 1024)
+    /// Reads grow up to 1 MiB at a time when the peer is fast.
+    static let receiveAllocator = AdaptiveRecvByteBufferAllocator(minimum: 1024, initial: 64 * 1024, maximum: 1024 * 1024)
+
+    /// Installs the engine's handlers on a fresh channel (on the channel's event loop).
+    static func prepare(_ channel: any Channel, transport: Endpoint.Transport, bufferLimit: Int, tap: TrafficTap?) throws {
+        let handler = ConnectionHandler(
+            isDatagram: transport == .udp,
+            bufferLimit: bufferLimit,
+            statistics: ConnectionStatistics(),
+            label: channel.remoteAddress?.displayString ?? transport.rawValue
+        )
+        handler.tap = tap
+        if transport == .udp {
+            try channel.pipeline.syncOperations.addHandler(DatagramUnwrapHandler())
+        }
+        try channel.pipeline.syncOperations.addHandler(handler)
+    }
+
+    /// Wraps a prepared, connected channel (on the channel's event loop).
+    static func attach(to channel: any Channel, transport: Endpoint.Transport) throws -> Connection {
+        let handler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+        let label = channel.remoteAddress?.displayString ?? transport.rawValue
+        handler.label = label
+        return Connection(channel: channel, handler: handler, transport: transport, statistics: handler.statistics, label: label)
+    }
+
+    // MARK: Reading
+
+    /// Waits for the next piece of data the request describes.
+    ///
+    /// - Parameters:
+    ///   - request: what to wait for; requests are served in the order issued.
+    ///   - timeout: fail with `.readTimeout` if the request is not satisfied in time. A timeout
+    ///     does not close the connection, and bytes already received stay buffered.
+    /// - Returns: the bytes, or `nil` at end of stream when nothing more is buffered.
+    /// - Throws: ``SocketEngineError`` (`.readTimeout`, `.frameTooLarge` — after which the
+    ///   connection is closed —, `.truncatedFrame`, `.connectionReset`, …), or `CancellationError`.
+    public func read(_ request: ReadRequest = .available, timeout: Duration? = nil) async throws -> ByteBuffer? {
+        let id = readIDs.wrappingAdd(1, ordering: .relaxed).newValue
+        let promise = channel.eventLoop.makePromise(of: ByteBuffer?.self)
+        let handler = self.handler
+        let decoder = request.decoder
+        let amount = timeout?.timeAmount
+        channel.eventLoop.execute {
+            handler.value.enqueue(id: id, decoder: decoder, timeout: amount, promise: promise)
+        }
+        return try await withTaskCancellationHandler {
+            try await promise.futureResult.get()
+        } onCancel: {
+            promise.futureResult.eventLoop.execute { handler.value.cancel(id: id) }
+        }
+    }
+
+    /// Reads one message of `framing` (one datagram on UDP).
+    public func readFrame(_ framing: Framing, maxFrameSize: Int = FrameDecoder.defaultMaximumFrameSize, timeout: Duration? = nil) async throws -> ByteBuffer? {
+        if transport == .udp { return try await read(.available(maxLength: Int.max), timeout: timeout) }
+        return try await read(.frame(framing, maxFrameSize: maxFrameSize), timeout: timeout)
+    }
+
+    // MARK: Writing
+
+    /// Writes `data` and returns once the kernel has accepted all of it.
+    ///
+    /// - Parameter timeout: fail with `.writeTimeout` — and close the connection, since part of
+    ///   the data may already be on the wire — if the write has not completed in time.
+    public func write(_ data: ByteBuffer, timeout: Duration? = nil) async throws {
+        let future = writeAndFlush(data)
+        var timer: Scheduled<Void>?
+        let timedOut = Atomic<Bool>(false)
+        if let timeout {
+            let channel = self.channel
+            timer = channel.eventLoop.scheduleTask(in: timeout.timeAmount) {
+                timedOut.store(true, ordering: .relaxed)
+                channel.close(promise: nil)
+            }
+        }
+        defer { timer?.cancel() }
+        do {
+            try await future.get()
+        } catch {
+            if timedOut.load(ordering: .relaxed), let timeout {
+                throw SocketEngineError(.writeTimeout, "\(label): write not completed within \(timeout)")
+            }
+            throw await failure(for: error, doing: "write")
+        }
+    }
+
+    /// Queues `data` for sending and returns as soon as the connection can take more, suspending
+    /// while more than the write-buffer high-water mark is queued.
+    ///
+    /// This is the fast path for bulk transfer; ``flush()`` waits for everything queued. A
+    /// failed write surfaces on a later call.
+    public func send(_ data: ByteBuffer) async throws {
+        try await waitUntilWritable()
+        _ = writeAndFlush(data)
+    }
+
+    private func writeAndFlush(_ data: ByteBuffer) -> EventLoopFuture<Void> {
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        lastWrite.withLock { $0 = promise.futureResult }
+        channel.writeAndFlush(data, promise: promise)
+        return promise.futureResult
+    }
+
+    /// Queues `data` only if the connection can take it right now; false when its outbound
+    /// buffer is above the high-water mark (the caller counts the message as dropped).
+    public func trySend(_ data: ByteBuffer) -> Bool {
+        guard channel.isActive, channel.isWritable else { return false }
+        _ = writeAndFlush(data)
+        return true
+    }
+
+    /// Waits until every write issued so far has reached the kernel.
+    public func flush() async throws {
+        guard let future = lastWrite.withLock({ $0 }) else { return }
+        do {
+            try await future.get()
+        } catch {
+            throw await failure(for: error, doing: "write")
+        }
+    }
+
+    /// Suspends while the channel's outbound buffer is above its high-water mark.
+    public func waitUntilWritable() async throws {
+        if channel.isWritable { return }
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        let handler = self.handler
+        channel.eventLoop.execute { handler.value.whenWritable(promise) }
+        try await promise.futureResult.get()
+    }
+
+    // MARK: Closing
+
+    /// Half-closes: sends FIN after everything queued, keeps receiving. A no-op for UDP.
+    public func closeWrite() async throws {
+        guard transport != .udp else { return }
+        try await flush()
+        do {
+            try await channel.close(mode: .output).get()
+        } catch ChannelError.outputClosed {
+            return
+        } catch {
+            throw await failure(for: error, doing: "shutdown")
+        }
+    }
+
+    /// Closes both directions. Never throws: closing a closed connection is fine.
+    public func close() async {
+        try? await channel.close().get()
+    }
+
+    /// Aborts the connection with a TCP reset (SO_LINGER 0) instead of an orderly FIN.
+    public func reset() async {
+        if transport == .tcp, let provider = channel as? any SocketOptionProvider {
+            _ = try? await provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+        }
+        await close()
+    }
+
+    /// True while the channel is open.
+    public var isActive: Bool { channel.isActive }
+
+    /// Waits until the connection is fully closed.
+    public func waitForClose() async {
+        try? await channel.closeFuture.get()
+    }
+
+    /// The error that ended the connection, if one did (a reset, an oversized frame …).
+    public func terminationError() async -> SocketEngineError? {
+        let handler = self.handler
+        return try? await channel.eventLoop.submit { handler.value.recordedFailure }.get()
+    }
+
+    private func failure(for error: any Error, doing operation: String) async -> SocketEngineError {
+        if let recorded = await terminationError() { return recorded }
+        return SocketEngineError.wrapping(error, context: "\(label): \(operation)")
+    }
+}
+
+/// Which way bytes went.
+public enum TrafficDirection: Sendable {
+    case sent
+    case received
+}
+
+/// Bytes crossing one connection, as seen by a ``TrafficTap``.
+public struct TrafficRecord: Sendable {
+    public let direction: TrafficDirection
+    public let bytes: ByteBuffer
+    /// The connection's label (peer address or socket path).
+    public let connection: String
+}
+
+/// Observes every chunk a connection sends (when queued) and receives (when read), on the
+/// connection's event loop: keep it quick.
+public typealias TrafficTap = @Sendable (TrafficRecord) -> Void
+
+/// Turns received datagrams into plain buffers for the connection handler, and stamps nothing
+/// on the way out: a connected UDP socket accepts plain buffers.
+final class DatagramUnwrapHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    typealias InboundOut = ByteBuffer
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(wrapInboundOut(unwrapInboundIn(data).data))
+    }
+}

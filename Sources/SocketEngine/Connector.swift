@@ -1,0 +1,423 @@
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a ``Connector`` connects.
+public struct ConnectOptions: Sendable {
+    /// `-4` / `-6`.
+    public var family: AddressFamilyPreference = .any
+    /// `--source`: a local address (or name) to bind, optionally with a port (`ADDR:PORT`, `[v6]:PORT`).
+    public var source: String?
+    /// `--interface`: bind the socket to this network interface (`SO_BINDTODEVICE`).
+    public var interface: String?
+    /// Overall deadline for resolving and connecting, across all addresses.
+    public var connectTimeout: Duration = .seconds(10)
+    /// Happy Eyeballs connection attempt delay.
+    public var attemptDelay: Duration = .milliseconds(300)
+    public var resolver: any HostResolver = SystemResolver()
+    /// Receive-buffer limit of the connection (see ``Connection/defaultBufferLimit``).
+    public var bufferLimit: Int = Connection.defaultBufferLimit
+    /// `TCP_NODELAY`, on by default: this is an interactive and request/response tool.
+    public var noDelay = true
+    /// Sees every byte sent and received (`--hexdump`).
+    public var tap: TrafficTap?
+    /// Event loops to use.
+    public var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+
+    public init() {}
+}
+
+/// What happened while connecting: for `-v` and for `send --json`.
+public struct ConnectReport: Sendable {
+    /// One connection attempt to one address.
+    public struct Attempt: Sendable {
+        public enum Outcome: Sendable, Equatable {
+            case connected
+            case failed(String)
+            case abandoned
+        }
+        public var address: SocketAddress
+        /// When the attempt started, from the start of connecting (after resolution).
+        public var startedAfter: Duration
+        public var outcome: Outcome
+    }
+
+    /// Every address the name resolved to, after `-4`/`-6` filtering, in attempt order.
+    public var resolved: [SocketAddress] = []
+    /// Time spent resolving the name (zero for literals and Unix paths).
+    public var resolveDuration: Duration = .zero
+    public var attempts: [Attempt] = []
+    /// The address that won.
+    public var connectedAddress: SocketAddress?
+    /// From the first attempt's start to the winning connect.
+    public var connectDuration: Duration = .zero
+}
+
+/// Opens connections to an ``Endpoint``: resolution off the event loop, Happy Eyeballs racing
+/// (RFC 8305) for TCP, source and interface binding, and one overall connect timeout.
+///
+/// A failure names every address tried and why each failed:
+/// `connect to localhost:7 failed: [::1]:7: connection refused (ECONNREFUSED); 127.0.0.1:7: …`
+public struct Connector: Sendable {
+    public let endpoint: Endpoint
+    public let options: ConnectOptions
+
+    public init(endpoint: Endpoint, options: ConnectOptions = ConnectOptions()) {
+        self.endpoint = endpoint
+        self.options = options
+    }
+
+    /// Connects, or throws ``SocketEngineError`` (`.connectionRefused`, `.connectTimeout`,
+    /// `.connectFailed`, `.resolutionFailed`, `.unsupported`, …).
+    public func connect() async throws -> (Connection, ConnectReport) {
+        switch endpoint.transport {
+        case .tcp, .udp:
+            break
+        case .unix:
+            return try await connectUnix()
+        case .tls, .ws, .wss:
+            throw SocketEngineError(.unsupported, "\(endpoint.transport.rawValue):// endpoints are not supported yet")
+        }
+        if let interface = options.interface, if_nametoindex(interface) == 0 {
+            throw SocketEngineError(.invalidConfiguration, "unknown interface '\(interface)'")
+        }
+
+        var report = ConnectReport()
+        let clock = ContinuousClock()
+        let resolveStart = clock.now
+        let datagram = endpoint.transport == .udp
+        let all = try await options.resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: datagram)
+        report.resolveDuration = clock.now - resolveStart
+        let allowed = all.filter { options.family.allows($0) }
+        guard !allowed.isEmpty else {
+            let found = all.map { $0.ipAddress ?? "?" }.joined(separator: ", ")
+            throw SocketEngineError(
+                .resolutionFailed,
+                "'\(endpoint.host)' has no \(options.family.name) address (it resolved to \(found))"
+            )
+        }
+        let ordered = HappyEyeballsStateMachine.interleave(allowed) { if case .v6 = $0 { true } else { false } }
+        report.resolved = ordered
+        let sources = try await resolveSource()
+
+        if datagram {
+            return try await connectDatagram(to: ordered[0], sources: sources, report: report)
+        }
+        return try await race(ordered, sources: sources, report: report)
+    }
+
+    // MARK: TCP
+
+    private func race(_ addresses: [SocketAddress], sources: [SocketAddress], report: ConnectReport) async throws -> (Connection, ConnectReport) {
+        let loop = options.group.next()
+        let options = self.options
+        let endpoint = self.endpoint
+        let start = NIODeadline.now()
+        let result = try await loop.flatSubmit {
+            let race = ConnectionRace(
+                loop: loop,
+                addresses: addresses,
+                attemptDelay: options.attemptDelay.timeAmount,
+                target: endpoint.description
+            ) { address in
+                Connector.openStream(on: loop, to: address, sources: sources, options: options)
+            }
+            return race.run(timeout: options.connectTimeout.timeAmount)
+        }.get()
+        var report = report
+        report.attempts = result.attempts
+        report.connectedAddress = addresses[result.index]
+        report.connectDuration = Duration.nanoseconds((NIODeadline.now() - start).nanoseconds)
+        let connection = try await loop.submit {
+            try Connection.attach(to: result.channel, transport: .tcp)
+        }.get()
+        return (connection, report)
+    }
+
+    static func openStream(on loop: any EventLoop, to address: SocketAddress, sources: [SocketAddress], options: ConnectOptions) -> EventLoopFuture<any Channel> {
+        var bootstrap = ClientBootstrap(group: loop)
+            .connectTimeout(options.connectTimeout.timeAmount)
+            .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .channelOption(ChannelOptions.writeBufferWaterMark, value: Connection.writeWaterMark)
+            .channelOption(ChannelOptions.recvAllocator, value: Connection.receiveAllocator)
+            .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: options.noDelay ? 1 : 0)
+            .channelInitializer { channel in
+                Connector.prepare(channel, interface: options.interface, transport: .tcp, options: options)
+            }
+        if !sources.isEmpty {
+            guard let source = sources.first(where: { $0.protocol == address.protocol }) else {
+                let family = address.familyName
+                return loop.makeFailedFuture(SocketEngineError(.bindFailed, "no \(family) source address to bind"))
+            }
+            bootstrap = bootstrap.bind(to: source)
+        }
+        return bootstrap.connect(to: address)
+    }
+
+    /// Installs the engine's handlers (and the interface binding) on a fresh channel.
+    static func prepare(_ channel: any Channel, interface: String?, transport: Endpoint.Transport, options: ConnectOptions) -> EventLoopFuture<Void> {
+        let bound: EventLoopFuture<Void>
+        if let interface {
+            bound = bindToDevice(channel, interface: interface)
+        } else {
+            bound = channel.eventLoop.makeSucceededVoidFuture()
+        }
+        return bound.flatMapThrowing {
+            try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)
+        }
+    }
+
+    static func bindToDevice(_ channel: any Channel, interface: String) -> EventLoopFuture<Void> {
+        guard let provider = channel as? any SocketOptionProvider else {
+            return channel.eventLoop.makeSucceededVoidFuture()
+        }
+        var name = InterfaceName()
+        let bytes = Array(interface.utf8.prefix(15))
+        withUnsafeMutableBytes(of: &name.bytes) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        return provider.unsafeSetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_BINDTODEVICE), value: name.bytes)
+            .flatMapErrorThrowing { error in
+                throw SocketEngineError.wrapping(error, context: "bind to interface \(interface)")
+            }
+    }
+
+    private func resolveSource() async throws -> [SocketAddress] {
+        guard let source = options.source, !source.isEmpty else { return [] }
+        var host = source
+        var port = 0
+        if source.hasPrefix("["), let close = source.firstIndex(of: "]") {
+            host = String(source[source.index(after: source.startIndex)..<close])
+            let rest = source[source.index(after: close)...]
+            if rest.hasPrefix(":"), let value = Int(rest.dropFirst()), (0...65535).contains(value) {
+                port = value
+            } else if !rest.isEmpty {
+                throw SocketEngineError(.invalidConfiguration, "invalid source address '\(source)'")
+            }
+        } else if source.filter({ $0 == ":" }).count == 1, let colon = source.lastIndex(of: ":") {
+            host = String(source[..<colon])
+            guard let value = Int(source[source.index(after: colon)...]), (0...65535).contains(value) else {
+                throw SocketEngineError(.invalidConfiguration, "invalid source port in '\(source)'")
+            }
+            port = value
+        }
+        let datagram = endpoint.transport == .udp
+        do {
+            return try await options.resolver.resolve(host: host, port: port, datagram: datagram)
+        } catch let error as SocketEngineError {
+            throw SocketEngineError(.invalidConfiguration, "source address: \(error.message)")
+        }
+    }
+
+    // MARK: UDP
+
+    private func connectDatagram(to address: SocketAddress, sources: [SocketAddress], report: ConnectReport) async throws -> (Connection, ConnectReport) {
+        let loop = options.group.next()
+        let options = self.options
+        var local: SocketAddress
+        if sources.isEmpty {
+            if case .v6 = address {
+                local = try SocketAddress(ipAddress: "::", port: 0)
+            } else {
+                local = try SocketAddress(ipAddress: "0.0.0.0", port: 0)
+            }
+        } else if let match = sources.first(where: { $0.protocol == address.protocol }) {
+            local = match
+        } else {
+            throw SocketEngineError(.bindFailed, "no \(address.familyName) source address to bind")
+        }
+        let start = NIODeadline.now()
+        let channel: any Channel
+        do {
+            channel = try await DatagramBootstrap(group: loop)
+                .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65536))
+                .channelInitializer { channel in
+                    Connector.prepare(channel, interface: options.interface, transport: .udp, options: options)
+                }
+                .bind(to: local)
+                .flatMap { channel in channel.connect(to: address).map { channel } }
+                .get()
+        } catch {
+            throw SocketEngineError.wrapping(error, context: "connect to \(address.displayString)")
+        }
+        var report = report
+        report.attempts = [.init(address: address, startedAfter: .zero, outcome: .connected)]
+        report.connectedAddress = address
+        report.connectDuration = Duration.nanoseconds((NIODeadline.now() - start).nanoseconds)
+        let connection = try await loop.submit { try Connection.attach(to: channel, transport: .udp) }.get()
+        return (connection, report)
+    }
+
+    // MARK: Unix
+
+    private func connectUnix() async throws -> (Connection, ConnectReport) {
+        let loop = options.group.next()
+        let options = self.options
+        let path = endpoint.path
+        let start = NIODeadline.now()
+        let channel: any Channel
+        do {
+            channel = try await ClientBootstrap(group: loop)
+                .connectTimeout(options.connectTimeout.timeAmount)
+                .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+                .channelOption(ChannelOptions.writeBufferWaterMark, value: Connection.writeWaterMark)
+                .channelOption(ChannelOptions.recvAllocator, value: Connection.receiveAllocator)
+                .channelInitializer { channel in
+                    Connector.prepare(channel, interface: nil, transport: .unix, options: options)
+                }
+                .connect(unixDomainSocketPath: path)
+                .get()
+        } catch {
+            throw SocketEngineError.wrapping(error, context: "connect to unix:\(path)")
+        }
+        var report = ConnectReport()
+        let address = channel.remoteAddress ?? (try? SocketAddress(unixDomainSocketPath: path))
+        if let address {
+            report.resolved = [address]
+            report.attempts = [.init(address: address, startedAfter: .zero, outcome: .connected)]
+        }
+        report.connectedAddress = address
+        report.connectDuration = Duration.nanoseconds((NIODeadline.now() - start).nanoseconds)
+        let connection = try await loop.submit { try Connection.attach(to: channel, transport: .unix) }.get()
+        return (connection, report)
+    }
+}
+
+/// `IFNAMSIZ` bytes for `SO_BINDTODEVICE`.
+struct InterfaceName: Sendable {
+    var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+}
+
+/// Drives one ``HappyEyeballsStateMachine`` on an event loop: starts attempts, arms timers,
+/// closes losers, and collects every failure for the error message.
+final class ConnectionRace {
+    struct Result: Sendable {
+        let channel: any Channel
+        let index: Int
+        let attempts: [ConnectReport.Attempt]
+    }
+
+    private let loop: any EventLoop
+    private var machine: HappyEyeballsStateMachine<SocketAddress>
+    private let attemptDelay: TimeAmount
+    private let target: String
+    private let open: (SocketAddress) -> EventLoopFuture<any Channel>
+    private let promise: EventLoopPromise<Result>
+    private let started = NIODeadline.now()
+    private var channels: [Int: any Channel] = [:]
+    private var attempts: [Int: ConnectReport.Attempt] = [:]
+    private var timer: Scheduled<Void>?
+    private var deadline: Scheduled<Void>?
+
+    init(loop: any EventLoop, addresses: [SocketAddress], attemptDelay: TimeAmount, target: String, open: @escaping (SocketAddress) -> EventLoopFuture<any Channel>) {
+        self.loop = loop
+        self.machine = HappyEyeballsStateMachine(addresses: addresses)
+        self.attemptDelay = attemptDelay
+        self.target = target
+        self.open = open
+        self.promise = loop.makePromise()
+    }
+
+    func run(timeout: TimeAmount) -> EventLoopFuture<Result> {
+        deadline = loop.assumeIsolated().scheduleTask(in: timeout) { [self] in
+            self.timedOut(after: timeout)
+        }
+        apply(machine.start())
+        return promise.futureResult
+    }
+
+    private func apply(_ actions: [HappyEyeballsStateMachine<SocketAddress>.Action]) {
+        for action in actions {
+            switch action {
+            case .startAttempt(let index):
+                startAttempt(index)
+            case .startTimer(let generation):
+                timer?.cancel()
+                timer = loop.assumeIsolated().scheduleTask(in: attemptDelay) { [self] in
+                    self.apply(self.machine.timerFired(generation: generation))
+                }
+            case .succeed(let index, let cancel):
+                finish()
+                for loser in cancel { attempts[loser]?.outcome = .abandoned }
+                guard let channel = channels[index] else { continue }
+                promise.succeed(Result(channel: channel, index: index, attempts: orderedAttempts()))
+            case .fail:
+                finish()
+                promise.fail(failure(timedOut: nil))
+            }
+        }
+    }
+
+    private func startAttempt(_ index: Int) {
+        let address = machine.addresses[index]
+        let offset = Duration.nanoseconds((NIODeadline.now() - started).nanoseconds)
+        attempts[index] = .init(address: address, startedAfter: offset, outcome: .abandoned)
+        open(address).hop(to: loop).assumeIsolated().whenComplete { [self] result in
+            switch result {
+            case .success(let channel):
+                if self.machine.isFinished {
+                    channel.close(promise: nil)
+                    return
+                }
+                self.channels[index] = channel
+                self.attempts[index]?.outcome = .connected
+                self.apply(self.machine.attemptSucceeded(index: index))
+            case .failure(let error):
+                let reason = SocketEngineError.classify(error).1
+                if !self.machine.isFinished { self.attempts[index]?.outcome = .failed(reason) }
+                self.apply(self.machine.attemptFailed(index: index))
+            }
+        }
+    }
+
+    private func timedOut(after timeout: TimeAmount) {
+        guard !machine.isFinished else { return }
+        _ = machine.abandon()
+        finish()
+        promise.fail(failure(timedOut: timeout))
+    }
+
+    private func finish() {
+        timer?.cancel()
+        deadline?.cancel()
+    }
+
+    private func orderedAttempts() -> [ConnectReport.Attempt] {
+        machine.started.compactMap { attempts[$0] }
+    }
+
+    private func failure(timedOut: TimeAmount?) -> SocketEngineError {
+        var listed: [SocketEngineError.Attempt] = []
+        for index in machine.addresses.indices {
+            let address = machine.addresses[index].displayString
+            switch attempts[index]?.outcome {
+            case .failed(let reason)?:
+                listed.append(.init(address: address, error: reason))
+            case .abandoned?, .connected?:
+                listed.append(.init(address: address, error: "no answer in time"))
+            case nil:
+                listed.append(.init(address: address, error: "not tried"))
+            }
+        }
+        let detail = listed.map(\.description).joined(separator: "; ")
+        if let timedOut {
+            return SocketEngineError(
+                .connectTimeout,
+                "connect to \(target) timed out after \(SocketEngineError.describe(timedOut)): \(detail)",
+                attempts: listed
+            )
+        }
+        let allRefused = listed.allSatisfy { $0.error.contains("ECONNREFUSED") }
+        return SocketEngineError(
+            allRefused ? .connectionRefused : .connectFailed,
+            "connect to \(target) failed: \(detail)",
+            attempts: listed
+        )
+    }
+}

@@ -1,0 +1,141 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+/// One datagram a ``DatagramListener`` received.
+public struct ReceivedDatagram: Sendable {
+    public let peer: SocketAddress
+    public let data: ByteBuffer
+    /// Which bound socket received it, so the reply leaves from the same address.
+    let socketIndex: Int
+}
+
+/// Bound UDP sockets (loopback v4 and v6 by default) delivering datagrams from any peer.
+///
+/// Datagrams from peers refused by the access policy are dropped and reported. When the
+/// application falls behind by more than `queueLimit` datagrams, newer ones are dropped and
+/// counted in ``droppedDatagrams`` — UDP may lose data, but never silently.
+public final class DatagramListener: Sendable {
+    public let localAddresses: [SocketAddress]
+    /// Received datagrams; finishes when the listener closes.
+    public let datagrams: AsyncStream<ReceivedDatagram>
+    public let events: AsyncStream<ListenerEvent>
+    private let channels: [any Channel]
+    private let sink: AsyncStream<ReceivedDatagram>.Continuation
+    private let eventSink: AsyncStream<ListenerEvent>.Continuation
+    private let dropped: DropCounter
+
+    /// Datagrams received but dropped because the queue was full.
+    public var droppedDatagrams: Int { dropped.count }
+
+    private init(channels: [any Channel], datagrams: (AsyncStream<ReceivedDatagram>, AsyncStream<ReceivedDatagram>.Continuation), events: (AsyncStream<ListenerEvent>, AsyncStream<ListenerEvent>.Continuation), dropped: DropCounter) {
+        self.channels = channels
+        self.localAddresses = channels.compactMap(\.localAddress)
+        self.datagrams = datagrams.0
+        self.sink = datagrams.1
+        self.events = events.0
+        self.eventSink = events.1
+        self.dropped = dropped
+    }
+
+    public static func bind(_ endpoint: Endpoint, options: ListenOptions = ListenOptions(), queueLimit: Int = 8192) async throws -> DatagramListener {
+        let datagrams = AsyncStream<ReceivedDatagram>.makeStream(bufferingPolicy: .bufferingOldest(queueLimit))
+        let events = AsyncStream<ListenerEvent>.makeStream()
+        let dropped = DropCounter()
+        let addresses = try await BindPlan.addresses(for: endpoint, resolver: options.resolver, datagram: true)
+        var index = 0
+        let channels = try await BindPlan.bindAll(
+            addresses,
+            optionalAfterFirst: endpoint.host.isEmpty,
+            bind: { address in
+                let socketIndex = index
+                index += 1
+                return try await DatagramBootstrap(group: options.group)
+                    .channelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+                    .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65536))
+                    .channelInitializer { channel in
+                        channel.eventLoop.makeCompletedFuture {
+                            try channel.pipeline.syncOperations.addHandler(
+                                DatagramReceiveHandler(
+                                    socketIndex: socketIndex,
+                                    access: options.access,
+                                    sink: datagrams.1,
+                                    events: events.1,
+                                    dropped: dropped
+                                )
+                            )
+                        }
+                    }
+                    .bind(to: address)
+                    .get()
+            },
+            port: { $0.localAddress?.port }
+        )
+        return DatagramListener(channels: channels, datagrams: datagrams, events: events, dropped: dropped)
+    }
+
+    /// Sends `data` to `peer` from the socket that received `datagram` from it.
+    public func reply(to datagram: ReceivedDatagram, with data: ByteBuffer) async throws {
+        try await send(data, to: datagram.peer, socketIndex: datagram.socketIndex)
+    }
+
+    /// Sends `data` to `peer` from the first bound socket of the peer's family.
+    public func send(_ data: ByteBuffer, to peer: SocketAddress) async throws {
+        let index = channels.firstIndex { $0.localAddress?.protocol == peer.protocol } ?? 0
+        try await send(data, to: peer, socketIndex: index)
+    }
+
+    private func send(_ data: ByteBuffer, to peer: SocketAddress, socketIndex: Int) async throws {
+        guard channels.indices.contains(socketIndex) else { return }
+        let channel = channels[socketIndex]
+        do {
+            try await channel.writeAndFlush(AddressedEnvelope(remoteAddress: peer, data: data))
+        } catch {
+            throw SocketEngineError.wrapping(error, context: "send to \(peer.displayString)")
+        }
+    }
+
+    public func close() async {
+        for channel in channels { try? await channel.close().get() }
+        sink.finish()
+        eventSink.finish()
+    }
+}
+
+final class DropCounter: Sendable {
+    private let value = Atomic<Int>(0)
+    var count: Int { value.load(ordering: .relaxed) }
+    func add() { value.wrappingAdd(1, ordering: .relaxed) }
+}
+
+final class DatagramReceiveHandler: ChannelInboundHandler, Sendable {
+    typealias InboundIn = AddressedEnvelope<ByteBuffer>
+
+    let socketIndex: Int
+    let access: AccessPolicy
+    let sink: AsyncStream<ReceivedDatagram>.Continuation
+    let events: AsyncStream<ListenerEvent>.Continuation
+    let dropped: DropCounter
+
+    init(socketIndex: Int, access: AccessPolicy, sink: AsyncStream<ReceivedDatagram>.Continuation, events: AsyncStream<ListenerEvent>.Continuation, dropped: DropCounter) {
+        self.socketIndex = socketIndex
+        self.access = access
+        self.sink = sink
+        self.events = events
+        self.dropped = dropped
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let envelope = unwrapInboundIn(data)
+        if let reason = access.refusal(for: envelope.remoteAddress) {
+            events.yield(.rejected(peer: envelope.remoteAddress.displayString, reason: reason))
+            return
+        }
+        let result = sink.yield(ReceivedDatagram(peer: envelope.remoteAddress, data: envelope.data, socketIndex: socketIndex))
+        if case .dropped = result { dropped.add() }
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        // ICMP errors for earlier replies (ECONNREFUSED) do not concern other peers.
+    }
+}

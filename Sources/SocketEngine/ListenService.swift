@@ -1,0 +1,406 @@
+import NIOCore
+import Synchronization
+
+/// What a listener does with what clients send.
+public enum ListenMode: Sendable, Equatable {
+    /// Deliver everything to the output (like `nc -l`); input goes to every client.
+    case print
+    /// Send every message back to its sender.
+    case echo
+    /// Read and count, nothing else.
+    case discard
+    /// Send every message from one client to all the others (a chat broker).
+    case broadcast
+    /// Answer every message with this body (a mock server).
+    case respond(ByteBuffer)
+}
+
+/// Everything `sockctl listen` asks of a service.
+public struct ListenConfiguration: Sendable {
+    public var endpoint: Endpoint
+    public var mode: ListenMode = .print
+    public var framing: Framing = .raw
+    public var maximumFrameSize = FrameDecoder.defaultMaximumFrameSize
+    /// Wait this long after a message arrives before answering it (echo, respond, broadcast).
+    public var delay: Duration?
+    /// Keep accepting after the first client; without it the service ends when the first
+    /// client is done (like `nc -l`).
+    public var keepOpen = false
+    public var options = ListenOptions()
+
+    public init(endpoint: Endpoint) {
+        self.endpoint = endpoint
+    }
+}
+
+/// One client, as reported in events.
+public struct ClientInfo: Sendable {
+    /// 1, 2, 3 … in accept order.
+    public let id: Int
+    public let peer: String
+}
+
+/// What a listen service reports as it goes.
+public enum ListenEvent: Sendable {
+    case clientConnected(ClientInfo)
+    case clientDisconnected(ClientInfo, bytesIn: Int, bytesOut: Int, duration: Duration, error: SocketEngineError?)
+    case rejected(peer: String, reason: String)
+    case datagram(peer: String, bytes: Int)
+    case inputRejected(SocketEngineError)
+    /// Broadcast messages not delivered to a client that could not keep up.
+    case messagesDropped(ClientInfo, count: Int)
+}
+
+/// Totals for the shutdown summary.
+public struct ListenSummary: Sendable {
+    public var clients = 0
+    public var rejected = 0
+    public var bytesIn = 0
+    public var bytesOut = 0
+    public var datagramsIn = 0
+    public var datagramsOut = 0
+    /// Datagrams the kernel delivered but the service had no room to queue.
+    public var datagramsDropped = 0
+    /// Broadcast messages not delivered to slow clients.
+    public var messagesDropped = 0
+    public var duration: Duration = .zero
+}
+
+/// The engine side of `sockctl listen`: binds, admits clients, and serves each according to
+/// the ``ListenMode``, until the first client is done (or, with `keepOpen`, until ``stop()``).
+public final class ListenService: Sendable {
+    public let configuration: ListenConfiguration
+    let output: any ByteSink
+    let input: (any ByteSource)?
+    let onEvent: @Sendable (ListenEvent) -> Void
+    let state = Mutex(State())
+
+    struct State {
+        var listener: Listener?
+        var datagramListener: DatagramListener?
+        var clients: [Int: Connection] = [:]
+        var clientInfo: [Int: ClientInfo] = [:]
+        var datagramPeers: [SocketAddress] = []
+        var stopped = false
+        var summary = ListenSummary()
+    }
+
+    public init(
+        configuration: ListenConfiguration,
+        output: any ByteSink,
+        input: (any ByteSource)? = nil,
+        onEvent: @escaping @Sendable (ListenEvent) -> Void = { _ in }
+    ) {
+        self.configuration = configuration
+        self.output = output
+        self.input = input
+        self.onEvent = onEvent
+    }
+
+    /// Binds the endpoint; returns the bound addresses.
+    public func bind() async throws -> [SocketAddress] {
+        switch configuration.endpoint.transport {
+        case .tcp, .unix:
+            let listener = try await Listener.bind(configuration.endpoint, options: configuration.options)
+            state.withLock { $0.listener = listener }
+            return listener.localAddresses
+        case .udp:
+            let listener = try await DatagramListener.bind(configuration.endpoint, options: configuration.options)
+            state.withLock { $0.datagramListener = listener }
+            return listener.localAddresses
+        case .tls, .ws, .wss:
+            throw SocketEngineError(.unsupported, "listening on \(configuration.endpoint.transport.rawValue):// is not supported yet")
+        }
+    }
+
+    /// Serves until done (see the type's discussion). Call ``bind()`` first.
+    public func run() async -> ListenSummary {
+        let clock = ContinuousClock()
+        let started = clock.now
+        let (listener, datagramListener) = state.withLock { ($0.listener, $0.datagramListener) }
+        if let listener {
+            await runStream(listener)
+        } else if let datagramListener {
+            await runDatagram(datagramListener)
+        }
+        return state.withLock { state in
+            state.summary.duration = clock.now - started
+            return state.summary
+        }
+    }
+
+    /// Stops accepting and closes every client (SIGINT). Safe to call more than once.
+    public func stop() {
+        let (listener, datagramListener, clients) = state.withLock { state -> (Listener?, DatagramListener?, [Connection]) in
+            state.stopped = true
+            return (state.listener, state.datagramListener, Array(state.clients.values))
+        }
+        Task {
+            await listener?.close()
+            await datagramListener?.close()
+            for client in clients { await client.close() }
+        }
+    }
+
+    // MARK: Stream clients
+
+    private func runStream(_ listener: Listener) async {
+        let watcher = Task { await self.watchRejections(listener.events) }
+        let forwarder = configuration.mode == .print ? input.map { input in
+            Task { await self.forwardInput(input) }
+        } : nil
+
+        await withTaskGroup(of: Void.self) { group in
+            var nextID = 0
+            for await connection in listener.connections {
+                nextID += 1
+                let client = ClientInfo(id: nextID, peer: connection.label)
+                let stopped = state.withLock { state -> Bool in
+                    if !state.stopped {
+                        state.clients[client.id] = connection
+                        state.clientInfo[client.id] = client
+                        state.summary.clients += 1
+                    }
+                    return state.stopped
+                }
+                if stopped {
+                    await connection.close()
+                    continue
+                }
+                onEvent(.clientConnected(client))
+                group.addTask { await self.serveClient(connection, client) }
+                if !configuration.keepOpen {
+                    await listener.close()
+                }
+            }
+            await group.waitForAll()
+        }
+        forwarder?.cancel()
+        await listener.close()
+        await watcher.value
+    }
+
+    private func watchRejections(_ events: AsyncStream<ListenerEvent>) async {
+        for await event in events {
+            switch event {
+            case .rejected(let peer, let reason):
+                state.withLock { $0.summary.rejected += 1 }
+                onEvent(.rejected(peer: peer, reason: reason))
+            }
+        }
+    }
+
+    private func serveClient(_ connection: Connection, _ client: ClientInfo) async {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var failure: SocketEngineError?
+        do {
+            switch configuration.mode {
+            case .print:
+                try await printMessages(from: connection)
+            case .discard:
+                while try await connection.read(.available(maxLength: 1 << 20)) != nil {}
+            case .echo, .respond, .broadcast:
+                try await answerMessages(from: connection, client: client)
+            }
+            try await connection.closeWrite()
+        } catch is CancellationError {
+            failure = nil
+        } catch {
+            let wrapped = SocketEngineError.wrapping(error, context: connection.label)
+            if wrapped.code != .connectionClosed { failure = wrapped }
+        }
+        await connection.close()
+        let statistics = connection.statistics
+        state.withLock { state in
+            state.clients[client.id] = nil
+            state.clientInfo[client.id] = nil
+            state.summary.bytesIn += statistics.bytesReceived
+            state.summary.bytesOut += statistics.bytesSent
+        }
+        onEvent(.clientDisconnected(
+            client,
+            bytesIn: statistics.bytesReceived,
+            bytesOut: statistics.bytesSent,
+            duration: clock.now - started,
+            error: failure
+        ))
+    }
+
+    private func printMessages(from connection: Connection) async throws {
+        let framing = configuration.framing
+        while var frame = try await connection.readFrame(framing, maxFrameSize: configuration.maximumFrameSize) {
+            if framing != .raw { frame.writeInteger(UInt8(0x0A)) }
+            try await output.write(frame)
+        }
+    }
+
+    /// Echo, respond and broadcast: each message gets an answer, optionally after a delay
+    /// measured from its arrival (so pipelined messages are not delayed cumulatively).
+    private func answerMessages(from connection: Connection, client: ClientInfo) async throws {
+        let framing = configuration.framing
+        guard let delay = configuration.delay else {
+            while let message = try await connection.readFrame(framing, maxFrameSize: configuration.maximumFrameSize) {
+                try await answer(message, on: connection, client: client)
+            }
+            return
+        }
+        let queue = AsyncBoundedQueue<(MonotonicClock.Instant, ByteBuffer)>(capacity: 4096)
+        let clock = MonotonicClock()
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            group.addTask {
+                while let (due, message) = try await queue.next() {
+                    try await clock.sleep(until: due)
+                    try await self.answer(message, on: connection, client: client)
+                }
+            }
+            do {
+                while let message = try await connection.readFrame(framing, maxFrameSize: configuration.maximumFrameSize) {
+                    try await queue.push((clock.now.advanced(by: delay), message))
+                }
+                queue.finish()
+            } catch {
+                queue.finish(throwing: error)
+                group.cancelAll()
+                throw error
+            }
+            try await group.waitForAll()
+        }
+    }
+
+    private func answer(_ message: ByteBuffer, on connection: Connection, client: ClientInfo) async throws {
+        switch configuration.mode {
+        case .echo:
+            try await connection.send(try encode(message))
+        case .respond(let body):
+            try await connection.send(try encode(body))
+        case .broadcast:
+            let encoded = try encode(message)
+            let others = state.withLock { state in
+                state.clients.filter { $0.key != client.id }.compactMap { id, connection in
+                    state.clientInfo[id].map { ($0, connection) }
+                }
+            }
+            var dropped = 0
+            for (info, other) in others where !other.trySend(encoded) {
+                dropped += 1
+                onEvent(.messagesDropped(info, count: 1))
+            }
+            if dropped > 0 { state.withLock { $0.summary.messagesDropped += dropped } }
+        case .print, .discard:
+            break
+        }
+    }
+
+    func encode(_ message: ByteBuffer) throws(SocketEngineError) -> ByteBuffer {
+        configuration.framing == .raw ? message : try configuration.framing.encode(message)
+    }
+
+    /// Print mode: what arrives on the input goes to every connected client.
+    private func forwardInput(_ input: any ByteSource) async {
+        var encoder = MessageEncoder(framing: configuration.framing, maximumFrameSize: configuration.maximumFrameSize)
+        do {
+            while let chunk = try await input.next() {
+                let encoded = encoder.encode(chunk)
+                encoded.rejected.forEach { onEvent(.inputRejected($0)) }
+                guard encoded.bytes.readableBytes > 0 else { continue }
+                try await sendToAll(encoded.bytes)
+            }
+            let tail = encoder.finish()
+            tail.rejected.forEach { onEvent(.inputRejected($0)) }
+            if tail.bytes.readableBytes > 0 { try await sendToAll(tail.bytes) }
+        } catch {
+            return
+        }
+    }
+
+    private func sendToAll(_ bytes: ByteBuffer) async throws {
+        let (clients, peers, datagramListener) = state.withLock { state in
+            (Array(state.clients.values), state.datagramPeers, state.datagramListener)
+        }
+        for client in clients {
+            try? await client.send(bytes)
+        }
+        if let datagramListener {
+            for peer in peers {
+                try? await datagramListener.send(bytes, to: peer)
+                state.withLock {
+                    $0.summary.datagramsOut += 1
+                    $0.summary.bytesOut += bytes.readableBytes
+                }
+            }
+        }
+    }
+
+    // MARK: Datagrams
+
+    private func runDatagram(_ listener: DatagramListener) async {
+        let watcher = Task { await self.watchRejections(listener.events) }
+        let forwarder = configuration.mode == .print ? input.map { input in
+            Task { await self.forwardInput(input) }
+        } : nil
+        let clock = MonotonicClock()
+        await withTaskGroup(of: Void.self) { group in
+            for await datagram in listener.datagrams {
+                let bytes = datagram.data.readableBytes
+                state.withLock { state in
+                    state.summary.datagramsIn += 1
+                    state.summary.bytesIn += bytes
+                    if !state.datagramPeers.contains(datagram.peer) {
+                        if state.datagramPeers.count >= 1024 { state.datagramPeers.removeFirst() }
+                        state.datagramPeers.append(datagram.peer)
+                    }
+                }
+                onEvent(.datagram(peer: datagram.peer.displayString, bytes: bytes))
+                switch configuration.mode {
+                case .print:
+                    var frame = datagram.data
+                    if configuration.framing != .raw { frame.writeInteger(UInt8(0x0A)) }
+                    try? await output.write(frame)
+                case .discard:
+                    break
+                case .echo, .respond, .broadcast:
+                    let due = configuration.delay.map { clock.now.advanced(by: $0) }
+                    group.addTask {
+                        if let due { try? await clock.sleep(until: due) }
+                        await self.answerDatagram(datagram, on: listener)
+                    }
+                }
+            }
+            await group.waitForAll()
+        }
+        forwarder?.cancel()
+        state.withLock { $0.summary.datagramsDropped = listener.droppedDatagrams }
+        await watcher.value
+    }
+
+    private func answerDatagram(_ datagram: ReceivedDatagram, on listener: DatagramListener) async {
+        var replies: [(SocketAddress?, ByteBuffer)] = []
+        switch configuration.mode {
+        case .echo:
+            replies = [(nil, datagram.data)]
+        case .respond(let body):
+            replies = [(nil, body)]
+        case .broadcast:
+            let peers = state.withLock { $0.datagramPeers }
+            replies = peers.filter { $0 != datagram.peer }.map { ($0, datagram.data) }
+        case .print, .discard:
+            return
+        }
+        for (peer, data) in replies {
+            do {
+                if let peer {
+                    try await listener.send(data, to: peer)
+                } else {
+                    try await listener.reply(to: datagram, with: data)
+                }
+                state.withLock {
+                    $0.summary.datagramsOut += 1
+                    $0.summary.bytesOut += data.readableBytes
+                }
+            } catch {
+                continue
+            }
+        }
+    }
+}

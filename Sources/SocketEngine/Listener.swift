@@ -1,0 +1,240 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a listener binds and whom it lets in.
+public struct ListenOptions: Sendable {
+    public var access = AccessPolicy()
+    /// At most this many clients at once; later ones are closed on arrival. `nil`: no limit.
+    public var maximumClients: Int? = 100
+    public var backlog: Int32 = 256
+    public var bufferLimit = Connection.defaultBufferLimit
+    public var resolver: any HostResolver = SystemResolver()
+    /// Sees every byte sent and received (`--hexdump`).
+    public var tap: TrafficTap?
+    public var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+
+    public init() {}
+}
+
+/// Something a listener did on its own: refused a peer, or hit an accept error.
+public enum ListenerEvent: Sendable {
+    case rejected(peer: String, reason: String)
+}
+
+/// The addresses a listener binds for an endpoint: loopback (127.0.0.1 and ::1) when no host
+/// is given — never every interface by accident — or every address the host resolves to.
+enum BindPlan {
+    static func addresses(for endpoint: Endpoint, resolver: any HostResolver, datagram: Bool) async throws -> [SocketAddress] {
+        if endpoint.host.isEmpty {
+            return [
+                try SocketAddress(ipAddress: "127.0.0.1", port: endpoint.port),
+                try SocketAddress(ipAddress: "::1", port: endpoint.port),
+            ]
+        }
+        return try await resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: datagram)
+    }
+
+    /// Binds every address with `bind`; with port 0, the first bound port is reused for the
+    /// rest. The first address must bind; later loopback aliases (::1 without IPv6) may fail.
+    static func bindAll<Bound>(
+        _ addresses: [SocketAddress],
+        optionalAfterFirst: Bool,
+        bind: (SocketAddress) async throws -> Bound,
+        port: (Bound) -> Int?
+    ) async throws -> [Bound] {
+        var bound: [Bound] = []
+        var chosenPort: Int?
+        for (index, original) in addresses.enumerated() {
+            var address = original
+            if let chosenPort, address.port == 0 { address.port = chosenPort }
+            do {
+                let result = try await bind(address)
+                bound.append(result)
+                if chosenPort == nil { chosenPort = port(result) }
+            } catch {
+                if index > 0 && optionalAfterFirst { continue }
+                throw SocketEngineError.wrapping(error, context: "bind \(address.displayString)")
+            }
+        }
+        return bound
+    }
+}
+
+/// A listening stream socket (TCP or Unix-domain) that hands out admitted clients as
+/// ``Connection``s.
+///
+/// Admission happens before a connection is handed out: peers refused by the ``AccessPolicy``
+/// or beyond ``ListenOptions/maximumClients`` are closed at once and reported through
+/// ``events``. Accept errors such as `EMFILE` back off instead of spinning (NIO's
+/// `AcceptBackoffHandler`).
+public final class Listener: Sendable {
+    /// Where the listener is bound.
+    public let localAddresses: [SocketAddress]
+    /// Admitted clients, in accept order. Finishes when the listener is closed.
+    public let connections: AsyncStream<Connection>
+    /// Refusals.
+    public let events: AsyncStream<ListenerEvent>
+
+    private let channels: [any Channel]
+    private let connectionSink: AsyncStream<Connection>.Continuation
+    private let eventSink: AsyncStream<ListenerEvent>.Continuation
+    private let socketPath: String?
+
+    private init(
+        channels: [any Channel],
+        connections: (AsyncStream<Connection>, AsyncStream<Connection>.Continuation),
+        events: (AsyncStream<ListenerEvent>, AsyncStream<ListenerEvent>.Continuation),
+        socketPath: String?
+    ) {
+        self.channels = channels
+        self.localAddresses = channels.compactMap(\.localAddress)
+        self.connections = connections.0
+        self.connectionSink = connections.1
+        self.events = events.0
+        self.eventSink = events.1
+        self.socketPath = socketPath
+    }
+
+    /// Binds and starts accepting.
+    public static func bind(_ endpoint: Endpoint, options: ListenOptions = ListenOptions()) async throws -> Listener {
+        guard endpoint.transport == .tcp || endpoint.transport == .unix else {
+            throw SocketEngineError(.unsupported, "listening on \(endpoint.transport.rawValue):// is not supported yet")
+        }
+        let connections = AsyncStream<Connection>.makeStream()
+        let events = AsyncStream<ListenerEvent>.makeStream()
+        let activeCount = ActiveCount()
+        let bootstrap = makeBootstrap(
+            endpoint: endpoint,
+            options: options,
+            connections: connections.1,
+            events: events.1,
+            active: activeCount
+        )
+
+        if endpoint.transport == .unix {
+            try removeStaleSocket(at: endpoint.path)
+            let previous = umask(0o077)
+            defer { umask(previous) }
+            do {
+                let channel = try await bootstrap.bind(unixDomainSocketPath: endpoint.path).get()
+                return Listener(channels: [channel], connections: connections, events: events, socketPath: endpoint.path)
+            } catch {
+                throw SocketEngineError.wrapping(error, context: "bind unix:\(endpoint.path)")
+            }
+        }
+
+        let addresses = try await BindPlan.addresses(for: endpoint, resolver: options.resolver, datagram: false)
+        let channels = try await BindPlan.bindAll(
+            addresses,
+            optionalAfterFirst: endpoint.host.isEmpty,
+            bind: { try await bootstrap.bind(to: $0).get() },
+            port: { $0.localAddress?.port }
+        )
+        return Listener(channels: channels, connections: connections, events: events, socketPath: nil)
+    }
+
+    private static func makeBootstrap(
+        endpoint: Endpoint,
+        options: ListenOptions,
+        connections: AsyncStream<Connection>.Continuation,
+        events: AsyncStream<ListenerEvent>.Continuation,
+        active: ActiveCount
+    ) -> ServerBootstrap {
+        let transport = endpoint.transport
+        return ServerBootstrap(group: options.group)
+            .serverChannelOption(ChannelOptions.backlog, value: options.backlog)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
+                }
+            }
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: Connection.writeWaterMark)
+            .childChannelOption(ChannelOptions.recvAllocator, value: Connection.receiveAllocator)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: transport == .tcp ? 1 : 0)
+            .childChannelInitializer { channel in
+                let peer = channel.remoteAddress
+                if let reason = options.access.refusal(for: peer) {
+                    events.yield(.rejected(peer: peer?.displayString ?? "?", reason: reason))
+                    return channel.eventLoop.makeFailedFuture(AdmissionRefused())
+                }
+                if let limit = options.maximumClients, !active.tryIncrement(below: limit) {
+                    events.yield(.rejected(peer: peer?.displayString ?? "?", reason: "--max-clients \(limit) reached"))
+                    return channel.eventLoop.makeFailedFuture(AdmissionRefused())
+                }
+                if options.maximumClients == nil { active.increment() }
+                channel.closeFuture.whenComplete { _ in active.decrement() }
+                return channel.eventLoop.makeCompletedFuture {
+                    try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)
+                    let connection = try Connection.attach(to: channel, transport: transport)
+                    connections.yield(connection)
+                }
+            }
+    }
+
+    /// Stops accepting; clients already handed out are not touched.
+    public func close() async {
+        for channel in channels {
+            try? await channel.close().get()
+        }
+        connectionSink.finish()
+        eventSink.finish()
+        if let socketPath { unlink(socketPath) }
+    }
+
+    /// Removes a leftover socket file only if it is a socket nobody listens on.
+    static func removeStaleSocket(at path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+            throw SocketEngineError(.bindFailed, "bind unix:\(path): a file that is not a socket is in the way")
+        }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { return }
+        defer { _ = Glibc.close(probe) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8.prefix(107))
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        if result == 0 {
+            throw SocketEngineError(.bindFailed, "bind unix:\(path): another process is listening on it")
+        }
+        if errno == ECONNREFUSED { unlink(path) }
+    }
+}
+
+/// The number of clients connected right now, shared by the accept path and close callbacks.
+final class ActiveCount: Sendable {
+    private let value = Atomic<Int>(0)
+
+    func tryIncrement(below limit: Int) -> Bool {
+        var current = value.load(ordering: .relaxed)
+        while current < limit {
+            let (exchanged, original) = value.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
+            if exchanged { return true }
+            current = original
+        }
+        return false
+    }
+
+    func increment() { value.wrappingAdd(1, ordering: .relaxed) }
+    func decrement() { value.wrappingSubtract(1, ordering: .relaxed) }
+}
+
+/// Thrown from the child initializer to make NIO close a refused client (already reported as an event).
+struct AdmissionRefused: Error {}

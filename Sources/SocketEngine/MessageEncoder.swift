@@ -1,0 +1,98 @@
+import NIOCore
+
+/// Turns a stream of input chunks (typically stdin) into what goes on the wire.
+///
+/// With `raw` framing the bytes pass through unchanged, except that `--crlf` turns every LF
+/// not already preceded by CR into CRLF (across chunk boundaries). With any other framing the
+/// input is read as lines — LF or CRLF terminated, the terminator removed — and each line is
+/// sent as one frame: `--framing length:4` puts a 4-byte length before each typed line. A
+/// line that cannot be framed (wrong size for `fixed:N`, longer than the frame limit) is
+/// skipped and reported, never sent half-formed.
+public struct MessageEncoder: Sendable {
+    public let framing: Framing
+    public let translateLineEndings: Bool
+    private var lines: FrameDecoder
+    private var pending = ByteBuffer()
+    private var previousWasCR = false
+
+    public init(framing: Framing, translateLineEndings: Bool = false, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
+        self.framing = framing
+        self.translateLineEndings = translateLineEndings
+        self.lines = FrameDecoder(framing: .line, maximumFrameSize: maximumFrameSize)
+    }
+
+    /// The result of encoding one chunk: bytes to send, and the lines that had to be skipped.
+    public struct Output: Sendable {
+        public var bytes = ByteBuffer()
+        public var rejected: [SocketEngineError] = []
+    }
+
+    public mutating func encode(_ chunk: ByteBuffer) -> Output {
+        var output = Output()
+        switch framing {
+        case .raw:
+            output.bytes = translateLineEndings ? translate(chunk) : chunk
+        default:
+            if pending.readableBytes == 0 {
+                pending = chunk
+            } else {
+                pending.writeImmutableBuffer(chunk)
+            }
+            drainLines(atEOF: false, into: &output)
+        }
+        return output
+    }
+
+    /// Encodes whatever is left at end of input (an unterminated last line).
+    public mutating func finish() -> Output {
+        var output = Output()
+        if framing != .raw { drainLines(atEOF: true, into: &output) }
+        return output
+    }
+
+    /// Encodes a message given whole (heartbeat payloads, `send` arguments).
+    public func encodeMessage(_ body: ByteBuffer) throws(SocketEngineError) -> ByteBuffer {
+        if framing == .raw && translateLineEndings {
+            var copy = self
+            return copy.translate(body)
+        }
+        return try framing.encode(body)
+    }
+
+    private mutating func drainLines(atEOF: Bool, into output: inout Output) {
+        while true {
+            do {
+                guard let line = try lines.decode(&pending, atEOF: atEOF) else { return }
+                do {
+                    try framing.encode(line, into: &output.bytes)
+                } catch {
+                    output.rejected.append(SocketEngineError(error.code, "input line not sent: \(error.message)"))
+                }
+            } catch {
+                output.rejected.append(SocketEngineError(error.code, "input line not sent: \(error.message)"))
+                pending.clear()
+                lines = FrameDecoder(framing: .line, maximumFrameSize: lines.maximumFrameSize)
+                return
+            }
+        }
+    }
+
+    private mutating func translate(_ chunk: ByteBuffer) -> ByteBuffer {
+        var out = ByteBuffer()
+        out.reserveCapacity(chunk.readableBytes + chunk.readableBytes / 16 + 2)
+        chunk.withUnsafeReadableBytes { raw in
+            var start = 0
+            for index in 0..<raw.count where raw[index] == 0x0A {
+                let precededByCR = index > 0 ? raw[index - 1] == 0x0D : previousWasCR
+                if !precededByCR {
+                    out.writeBytes(UnsafeRawBufferPointer(rebasing: raw[start..<index]))
+                    out.writeBytes([0x0D, 0x0A])
+                    start = index + 1
+                }
+            }
+            out.writeBytes(UnsafeRawBufferPointer(rebasing: raw[start..<raw.count]))
+            if raw.count > 0 { previousWasCR = raw[raw.count - 1] == 0x0D }
+        }
+        return out
+    }
+}

@@ -1,0 +1,194 @@
+import ArgumentParser
+import NIOCore
+import SocketEngine
+
+struct Connect: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Connect to an endpoint and relay stdin to it and it to stdout.",
+        discussion: """
+            Binary-safe, like nc and ncat. When stdin ends the write side is shut down (FIN) \
+            and the output keeps draining until the peer closes; when the peer closes the \
+            session ends. TCP uses Happy Eyeballs (IPv6 first, IPv4 300 ms later, first to \
+            connect wins) and a failure lists every address tried.
+
+            With --framing other than raw, each input line is sent as one message in that \
+            framing and each received message is printed on its own line.
+
+            --reconnect [N] retries a refused or lost connection after 1s, 2s, 4s … (2^n \
+            seconds, N attempts, default 5) while stdin is open. --heartbeat PAYLOAD sends \
+            PAYLOAD (escapes \\n \\r \\t \\0 \\xHH allowed) every --heartbeat-interval and \
+            declares the peer dead after --heartbeat-misses intervals with nothing received.
+
+            Examples:
+              sockctl connect example.com:80 --crlf
+              echo '{"op":"ping"}' | sockctl connect 127.0.0.1:7000 --framing crlf
+              sockctl connect [::1]:9000 -v --hexdump
+              sockctl connect udp://127.0.0.1:5353
+              sockctl connect unix:/run/app.sock
+              sockctl connect 10.0.0.5:6969 --reconnect --heartbeat '{"op":"ping"}' --framing crlf
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Where to connect: host:port, [v6]:port, tcp://, udp://host:port or unix:/path.", valueName: "endpoint"))
+    var endpoint: String
+
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
+    @OptionGroup(title: "Framing") var framing: FramingOptions
+    @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+
+    @Flag(name: [.customShort("C"), .long], help: "Send LF line endings as CRLF.")
+    var crlf = false
+
+    @Flag(name: .long, help: "Only send: what arrives is read and counted but not printed; end at end of input.")
+    var sendOnly = false
+
+    @Flag(name: .long, help: "Only receive: never read stdin.")
+    var recvOnly = false
+
+    @Flag(name: .long, help: "At end of input keep the connection fully open (no FIN) until the peer closes.")
+    var noShutdown = false
+
+    @Flag(name: .long, help: "At end of input close the connection instead of half-closing it.")
+    var closeOnEof = false
+
+    @Option(name: .long, help: ArgumentHelp("End the session after this long without traffic in either direction.", valueName: "dur"))
+    var idleTimeout: String?
+
+    @Option(name: .long, help: ArgumentHelp("Reconnect after a refused or lost connection, at most N times in a row (default 5; write --reconnect alone for the default).", valueName: "n"))
+    var reconnect: String?
+
+    @Option(name: .long, help: ArgumentHelp("Never wait longer than this between reconnect attempts.", valueName: "dur"))
+    var reconnectMaxDelay: String?
+
+    @Option(name: .long, help: ArgumentHelp("Randomise each reconnect delay by up to this fraction (0-1).", valueName: "fraction"))
+    var reconnectJitter: String?
+
+    @Option(name: .long, help: ArgumentHelp("Send this payload every heartbeat interval (escapes allowed).", valueName: "payload"))
+    var heartbeat: String?
+
+    @Option(name: .long, help: ArgumentHelp("Time between heartbeats.", valueName: "dur"))
+    var heartbeatInterval: String = "5s"
+
+    @Option(name: .long, help: ArgumentHelp("Declare the peer dead after this many intervals with nothing received.", valueName: "k"))
+    var heartbeatMisses: String = "3"
+
+    func validate() throws {
+        _ = try makeConfiguration()
+    }
+
+    func makeConfiguration() throws -> ClientSessionConfiguration {
+        if sendOnly && recvOnly { throw UsageError("--send-only and --recv-only exclude each other") }
+        if noShutdown && closeOnEof { throw UsageError("--no-shutdown and --close-on-eof exclude each other") }
+        var configuration = ClientSessionConfiguration(endpoint: try ArgumentValues.endpoint(endpoint, role: .client))
+        configuration.connect = try connection.makeConnectOptions()
+        configuration.connect.tap = observability.tap
+        configuration.framing = try framing.parsedFraming()
+        configuration.maximumFrameSize = try framing.maximumFrameSize()
+        if crlf && configuration.framing != .raw {
+            throw UsageError("--crlf applies to raw framing; use --framing crlf to send each line with CRLF")
+        }
+        configuration.translateLineEndings = crlf
+        configuration.direction = sendOnly ? .sendOnly : (recvOnly ? .receiveOnly : .both)
+        configuration.inputEnd = noShutdown ? .keepOpen : (closeOnEof ? .close : .halfClose)
+        if let idleTimeout {
+            configuration.idleTimeout = try ArgumentValues.positiveDuration(idleTimeout, option: "--idle-timeout")
+        }
+        if let reconnect {
+            let attempts = try ArgumentValues.count(reconnect, option: "--reconnect", range: 1...1_000_000)
+            let cap = try reconnectMaxDelay.map { try ArgumentValues.positiveDuration($0, option: "--reconnect-max-delay") }
+            var jitter = 0.0
+            if let reconnectJitter {
+                guard let value = Double(reconnectJitter), (0...1).contains(value) else {
+                    throw UsageError("--reconnect-jitter must be a fraction from 0 to 1, not '\(reconnectJitter)'")
+                }
+                jitter = value
+            }
+            configuration.reconnect = ReconnectPolicy(maximumAttempts: attempts, maximumDelay: cap, jitter: jitter)
+        } else if reconnectMaxDelay != nil || reconnectJitter != nil {
+            throw UsageError("--reconnect-max-delay and --reconnect-jitter need --reconnect")
+        }
+        if let heartbeat {
+            configuration.heartbeat = HeartbeatConfiguration(
+                payload: try ArgumentValues.unescape(heartbeat, option: "--heartbeat"),
+                interval: try ArgumentValues.positiveDuration(heartbeatInterval, option: "--heartbeat-interval"),
+                allowedMisses: try ArgumentValues.count(heartbeatMisses, option: "--heartbeat-misses", range: 1...1000)
+            )
+            if configuration.direction == .sendOnly {
+                throw UsageError("--heartbeat needs to receive; it cannot be combined with --send-only")
+            }
+        }
+        return configuration
+    }
+
+    func run() async throws {
+        let configuration = try makeConfiguration()
+        let diagnostics = Diagnostics(command: "connect", verbose: observability.verbose)
+        let input: any ByteSource = configuration.direction == .receiveOnly
+            ? EmptyByteSource()
+            : FileDescriptorSource(descriptor: 0)
+        let session = ClientSession(
+            configuration: configuration,
+            input: input,
+            output: FileDescriptorWriter.standardOutput
+        ) { event in
+            SessionEventRenderer.render(event, diagnostics: diagnostics)
+        }
+        let summary = await session.run()
+        if summary.bytesLost > 0 {
+            diagnostics.warning("\(summary.bytesLost) bytes queued for sending were lost when the connection ended")
+        }
+        diagnostics.event(
+            "done: sent \(summary.bytesSent) bytes, received \(summary.bytesReceived) bytes"
+                + " over \(summary.connections) connection\(summary.connections == 1 ? "" : "s") in \(summary.duration.formatted)"
+        )
+        if let error = summary.error {
+            throw diagnostics.fail(error)
+        }
+    }
+}
+
+/// `-v` lines for a client session.
+enum SessionEventRenderer {
+    static func render(_ event: SessionEvent, diagnostics: Diagnostics) {
+        switch event {
+        case .connected(let report, let local, let remote):
+            if report.resolved.count > 0 && report.resolveDuration > .zero {
+                let names = report.resolved.map { $0.ipAddress ?? $0.displayString }.joined(separator: ", ")
+                diagnostics.event("resolved to \(names) in \(report.resolveDuration.formatted)")
+            }
+            for attempt in report.attempts {
+                if case .failed(let reason) = attempt.outcome {
+                    diagnostics.event("\(attempt.address.displayString) failed after \(attempt.startedAfter.formatted): \(reason)")
+                }
+            }
+            let family = remote.map { " (\($0.familyName))" } ?? ""
+            diagnostics.event(
+                "connected to \(remote?.displayString ?? "?")\(family) from \(local?.displayString ?? "?")"
+                    + " in \(report.connectDuration.formatted)"
+                    + (report.attempts.count > 1 ? ", attempt \(report.attempts.count) of \(report.resolved.count) addresses" : "")
+            )
+        case .connectFailed(let error):
+            diagnostics.event("connect failed: \(error.message)")
+        case .inputFinished(let end):
+            switch end {
+            case .halfClose: diagnostics.event("end of input: write side shut down (FIN sent)")
+            case .keepOpen: diagnostics.event("end of input: connection kept open (--no-shutdown)")
+            case .close: diagnostics.event("end of input: closing (--close-on-eof)")
+            }
+        case .inputRejected(let error):
+            diagnostics.warning(error.message)
+        case .peerFinished:
+            diagnostics.event("peer closed the connection")
+        case .connectionLost(let error):
+            diagnostics.event("connection lost: \(error?.message ?? "closed")")
+        case .reconnecting(let delay, let attempt, let total):
+            diagnostics.note("reconnecting in \(delay.formatted) (attempt \(attempt) of \(total))")
+        case .heartbeatSent:
+            diagnostics.event("heartbeat sent")
+        case .peerUnresponsive(let silence):
+            diagnostics.note("peer unresponsive: nothing received for \(silence.formatted)")
+        case .idleTimeout(let idle):
+            diagnostics.event("idle for \(idle.formatted): ending the session")
+        }
+    }
+}

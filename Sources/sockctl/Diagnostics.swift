@@ -1,0 +1,128 @@
+import ArgumentParser
+import NIOCore
+import PacketDecoding
+import SocketEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A command-line mistake: printed as one line, exit status 2. (ArgumentParser's own type, so
+/// that it keeps its meaning when thrown from `validate()`.)
+typealias UsageError = ValidationError
+
+/// The operation failed and the reason is already printed: exit status 1.
+struct CommandFailed: Error {}
+
+/// Status lines on stderr: `sockctl: 12:00:01.123456 connected to …`, colour only on a
+/// terminal and never with `NO_COLOR`.
+struct Diagnostics: Sendable {
+    let command: String
+    let verbose: Bool
+    private let colour: Bool
+
+    init(command: String, verbose: Bool) {
+        self.command = command
+        self.verbose = verbose
+        let noColour = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
+        self.colour = !noColour && FileDescriptorWriter.standardError.isTerminal
+    }
+
+    /// A `-v` event line, with a timestamp.
+    func event(_ text: String) {
+        guard verbose else { return }
+        FileDescriptorWriter.standardError.write("sockctl \(command): \(Timestamp.now()) \(text)\n")
+    }
+
+    /// A line the user always sees (listen's client log, summaries).
+    func note(_ text: String) {
+        FileDescriptorWriter.standardError.write("sockctl \(command): \(text)\n")
+    }
+
+    func warning(_ text: String) {
+        let label = colour ? "\u{1B}[33mwarning\u{1B}[0m" : "warning"
+        FileDescriptorWriter.standardError.write("sockctl \(command): \(label): \(text)\n")
+    }
+
+    func error(_ text: String) {
+        let label = colour ? "\u{1B}[31merror\u{1B}[0m" : "error"
+        FileDescriptorWriter.standardError.write("sockctl \(command): \(label): \(text)\n")
+    }
+
+    /// Prints a failure and returns the error to throw for exit status 1.
+    func fail(_ error: SocketEngineError) -> CommandFailed {
+        self.error(error.message)
+        return CommandFailed()
+    }
+}
+
+/// Local wall-clock time as tcpdump prints it: `HH:MM:SS.uuuuuu`.
+enum Timestamp {
+    static func now() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var parts = tm()
+        localtime_r(&seconds, &parts)
+        let micros = Int(now.tv_nsec / 1000)
+        return "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(micros, 6))"
+    }
+
+    static func pad(_ value: Int, _ width: Int) -> String {
+        let text = String(value)
+        return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+}
+
+/// `--hexdump`: one header line per chunk (time, direction, peer, size) and the tcpdump -X
+/// dump of its bytes.
+final class HexdumpPrinter: Sendable {
+    let output: FileDescriptorWriter
+
+    init(output: FileDescriptorWriter) {
+        self.output = output
+    }
+
+    func print(_ record: TrafficRecord) {
+        let arrow = record.direction == .sent ? ">" : "<"
+        let verb = record.direction == .sent ? "sent to" : "received from"
+        var line = Array("\(Timestamp.now()) \(arrow) \(verb) \(record.connection), \(record.bytes.readableBytes) bytes".utf8)
+        record.bytes.withUnsafeReadableBytes { HexDump.appendHexAndASCII($0, into: &line) }
+        line.append(0x0A)
+        output.write(line)
+    }
+}
+
+extension Duration {
+    /// Milliseconds with three decimals, for reports.
+    var milliseconds: Double { Double(nanosecondsClamped) / 1e6 }
+}
+
+/// Human-readable byte counts for summaries.
+func formatBytes(_ count: Int) -> String {
+    if count < 1024 { return "\(count) B" }
+    let units = ["KiB", "MiB", "GiB", "TiB"]
+    var value = Double(count) / 1024
+    var unit = 0
+    while value >= 1024 && unit < units.count - 1 {
+        value /= 1024
+        unit += 1
+    }
+    return "\(decimal(value, places: 1)) \(units[unit])"
+}
+
+/// `value` with exactly `places` decimals, without Foundation.
+func decimal(_ value: Double, places: Int) -> String {
+    guard value.isFinite else { return "\(value)" }
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    let scaled = Int64((abs(value) * scale).rounded())
+    let whole = scaled / Int64(scale)
+    var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
+    if places > 0 {
+        text += "." + Timestamp.pad(Int(scaled % Int64(scale)), places)
+    }
+    return text
+}

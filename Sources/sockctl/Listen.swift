@@ -1,0 +1,217 @@
+import ArgumentParser
+import Dispatch
+import NIOCore
+import SocketEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Listen: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Accept clients and print, echo, discard, broadcast or answer what they send.",
+        discussion: """
+            Binds to loopback (127.0.0.1 and ::1) unless given a host: write \
+            0.0.0.0:PORT or [::]:PORT to accept clients from the network. Port 0 asks the \
+            kernel for a free port. The bound address is printed on stderr, with one line \
+            per client connecting and disconnecting; Ctrl-C (SIGINT) or SIGTERM closes \
+            everything and prints a summary.
+
+            Without --keep-open the listener serves one client and ends when it leaves, like \
+            nc -l. By default what clients send goes to stdout and stdin goes to every \
+            connected client.
+
+            --respond FILE answers every message with the file's content (for delimiter \
+            framings a single trailing newline in the file is dropped) — a mock server. \
+            --delay applies to every answer, counted from the message's arrival.
+
+            Over udp:// each datagram is one message; the sender of each is printed.
+
+            Examples:
+              sockctl listen 7000 --echo --keep-open
+              sockctl listen :7000 --framing crlf --respond reply.json --delay 10ms
+              sockctl listen 0.0.0.0:6969 --broadcast --framing line --allow 10.0.0.0/8
+              sockctl listen udp://:5353
+              sockctl listen unix:/tmp/app.sock --discard -k
+            """
+    )
+
+    @Argument(help: ArgumentHelp("Where to listen: PORT, :PORT, HOST:PORT, [v6]:PORT, tcp://, udp://[HOST]:PORT or unix:/path.", valueName: "endpoint"))
+    var endpoint: String
+
+    @Flag(name: .long, help: "Send every message back to its sender.")
+    var echo = false
+
+    @Flag(name: .long, help: "Read and count what clients send; print nothing.")
+    var discard = false
+
+    @Flag(name: .long, help: "Send every message from one client to all the others (implies --keep-open).")
+    var broadcast = false
+
+    @Option(name: .long, help: ArgumentHelp("Answer every message with this file's content.", valueName: "file"))
+    var respond: String?
+
+    @Option(name: .long, help: ArgumentHelp("Wait this long after each message before answering it.", valueName: "dur"))
+    var delay: String?
+
+    @Flag(name: [.customShort("k"), .long], help: "Keep accepting clients after the first one leaves.")
+    var keepOpen = false
+
+    @Option(name: .long, help: ArgumentHelp("Refuse clients beyond this many at once.", valueName: "n"))
+    var maxClients: String = "100"
+
+    @Option(name: .long, help: ArgumentHelp("Only admit clients from this network (repeatable); wins over --deny.", valueName: "cidr"))
+    var allow: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Refuse clients from this network (repeatable).", valueName: "cidr"))
+    var deny: [String] = []
+
+    @Flag(name: .long, help: "Do not read stdin (print mode normally sends it to the clients).")
+    var recvOnly = false
+
+    @OptionGroup(title: "Framing") var framing: FramingOptions
+    @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+
+    func validate() throws {
+        _ = try makeConfiguration()
+    }
+
+    func makeConfiguration() throws -> ListenConfiguration {
+        let modes = [echo, discard, broadcast, respond != nil].filter { $0 }.count
+        if modes > 1 { throw UsageError("choose one of --echo, --discard, --broadcast and --respond") }
+        var configuration = ListenConfiguration(endpoint: try ArgumentValues.endpoint(endpoint, role: .listener))
+        configuration.framing = try framing.parsedFraming()
+        configuration.maximumFrameSize = try framing.maximumFrameSize()
+        if echo { configuration.mode = .echo }
+        if discard { configuration.mode = .discard }
+        if broadcast { configuration.mode = .broadcast }
+        if let respond {
+            var body = try FileReader.read(respond, limit: configuration.maximumFrameSize, option: "--respond")
+            switch configuration.framing {
+            case .line, .crlf, .null: body = FileReader.droppingOneTrailingNewline(body)
+            case .raw, .lengthPrefixed, .fixed: break
+            }
+            if case .fixed(let size) = configuration.framing, body.readableBytes != size {
+                throw UsageError("--respond file is \(body.readableBytes) bytes but fixed:\(size) framing needs exactly \(size)")
+            }
+            configuration.mode = .respond(body)
+        }
+        if let delay {
+            guard configuration.mode != .print && configuration.mode != .discard else {
+                throw UsageError("--delay needs --echo, --respond or --broadcast")
+            }
+            configuration.delay = try ArgumentValues.duration(delay, option: "--delay")
+        }
+        configuration.keepOpen = keepOpen || broadcast
+        configuration.options.maximumClients = try ArgumentValues.count(maxClients, option: "--max-clients", range: 1...1_000_000)
+        configuration.options.access = AccessPolicy(
+            allow: try allow.map(ArgumentValues.addressRange),
+            deny: try deny.map(ArgumentValues.addressRange)
+        )
+        if configuration.endpoint.transport == .unix && !configuration.options.access.isEmpty {
+            throw UsageError("--allow and --deny need an IP listener, not a Unix socket")
+        }
+        configuration.options.tap = observability.tap
+        return configuration
+    }
+
+    func run() async throws {
+        let configuration = try makeConfiguration()
+        let diagnostics = Diagnostics(command: "listen", verbose: observability.verbose)
+        let readsInput = configuration.mode == .print && !recvOnly
+        let service = ListenService(
+            configuration: configuration,
+            output: FileDescriptorWriter.standardOutput,
+            input: readsInput ? FileDescriptorSource(descriptor: 0) : nil
+        ) { event in
+            ListenEventRenderer.render(event, diagnostics: diagnostics, printMode: configuration.mode == .print)
+        }
+
+        let bound: [SocketAddress]
+        do {
+            bound = try await service.bind()
+        } catch {
+            throw diagnostics.fail(SocketEngineError.wrapping(error, context: "listen"))
+        }
+        let transport = configuration.endpoint.transport
+        let names = bound.map(\.displayString).joined(separator: ", ")
+        diagnostics.note("listening on \(names) (\(transport.rawValue))")
+        if bound.contains(where: { !$0.isLoopback && transport != .unix }) {
+            diagnostics.warning("listening beyond loopback: anyone who can reach this host can connect")
+        }
+
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+            diagnostics.note("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): shutting down")
+            service.stop()
+        }
+        let summary = await service.run()
+        signals.cancel()
+
+        var parts = ["\(summary.clients) client\(summary.clients == 1 ? "" : "s")"]
+        if transport == .udp {
+            parts = ["\(summary.datagramsIn) datagrams in", "\(summary.datagramsOut) out"]
+        }
+        parts.append("\(summary.bytesIn) bytes in")
+        parts.append("\(summary.bytesOut) bytes out")
+        if summary.rejected > 0 { parts.append("\(summary.rejected) refused") }
+        if summary.messagesDropped > 0 { parts.append("\(summary.messagesDropped) broadcast messages dropped for slow clients") }
+        if summary.datagramsDropped > 0 { parts.append("\(summary.datagramsDropped) datagrams dropped (queue full)") }
+        diagnostics.note("summary: " + parts.joined(separator: ", ") + " in \(summary.duration.formatted)")
+    }
+}
+
+/// The client log of `listen`.
+enum ListenEventRenderer {
+    static func render(_ event: ListenEvent, diagnostics: Diagnostics, printMode: Bool) {
+        switch event {
+        case .clientConnected(let client):
+            diagnostics.note("client \(client.id) connected from \(client.peer)")
+        case .clientDisconnected(let client, let bytesIn, let bytesOut, let duration, let error):
+            let reason = error.map { ": \($0.message)" } ?? ""
+            diagnostics.note(
+                "client \(client.id) from \(client.peer) disconnected after \(duration.formatted)"
+                    + " (\(bytesIn) bytes in, \(bytesOut) bytes out)\(reason)"
+            )
+        case .rejected(let peer, let reason):
+            diagnostics.note("refused \(peer): \(reason)")
+        case .datagram(let peer, let bytes):
+            if printMode {
+                diagnostics.note("datagram from \(peer), \(bytes) bytes")
+            } else {
+                diagnostics.event("datagram from \(peer), \(bytes) bytes")
+            }
+        case .inputRejected(let error):
+            diagnostics.warning(error.message)
+        case .messagesDropped(let client, let count):
+            diagnostics.warning("client \(client.id) (\(client.peer)) is not keeping up: \(count) broadcast message\(count == 1 ? "" : "s") dropped")
+        }
+    }
+}
+
+/// Runs a handler for each delivery of the given signals (instead of dying on them).
+final class SignalWatcher {
+    private let sources: [any DispatchSourceSignal]
+
+    init(signals: [Int32], handler: @escaping @Sendable (Int32) -> Void) {
+        sources = signals.map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler { handler(number) }
+            source.resume()
+            return source
+        }
+    }
+
+    func cancel() {
+        sources.forEach { $0.cancel() }
+    }
+}
+
+extension SocketAddress {
+    var isLoopback: Bool {
+        guard let bytes = self.ipAddress else { return false }
+        return bytes.hasPrefix("127.") || bytes == "::1" || bytes.hasPrefix("::ffff:127.")
+    }
+}
