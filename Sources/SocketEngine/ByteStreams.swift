@@ -5,6 +5,14 @@ import Synchronization
 public protocol ByteSource: Sendable {
     /// The next chunk, or `nil` at end of input. Must be cancellable.
     func next() async throws -> ByteBuffer?
+
+    /// When the rest of the input is a regular file: its descriptor, current offset and the
+    /// bytes left, so a session that needs no look at the bytes can `sendfile(2)` them.
+    func regularFile() -> (descriptor: Int32, offset: Int, length: Int)?
+}
+
+extension ByteSource {
+    public func regularFile() -> (descriptor: Int32, offset: Int, length: Int)? { nil }
 }
 
 /// Where a session's incoming bytes go (stdout for the CLI).

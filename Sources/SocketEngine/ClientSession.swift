@@ -289,8 +289,23 @@ public final class ClientSession: Sendable {
         try await connection.send(bytes)
     }
 
+    /// Input can go straight from a file to the socket when nothing needs to see or change
+    /// the bytes, and a lost connection will not need them again.
+    private var sendsFileDirectly: Bool {
+        configuration.framing == .raw && !configuration.translateLineEndings
+            && configuration.connect.tap == nil && configuration.reconnect == nil
+            && configuration.endpoint.transport.isStream
+    }
+
     private func pumpInput(to connection: Connection) async -> PumpEnd {
         do {
+            if sendsFileDirectly, let file = input.regularFile() {
+                state.withLock {
+                    $0.inputBytes += file.length
+                    $0.queuedOnConnection += file.length
+                }
+                try await connection.sendFile(descriptor: file.descriptor, offset: file.offset, length: file.length)
+            }
             while true {
                 if let carried = state.withLock({ $0.carry }) {
                     try await send(carried, on: connection)
@@ -335,11 +350,14 @@ public final class ClientSession: Sendable {
         let delimitsMessages = framing.delimitsMessages || connection.transport == .udp
         let newline = ByteBuffer(bytes: [0x0A])
         do {
+            if configuration.direction == .sendOnly {
+                _ = try await connection.discardAll()
+                return .peerFinished
+            }
             while true {
                 guard var frame = try await connection.readFrame(framing, maxFrameSize: configuration.maximumFrameSize) else {
                     return .peerFinished
                 }
-                if configuration.direction == .sendOnly { continue }
                 if delimitsMessages && framing != .raw {
                     frame.writeImmutableBuffer(newline)
                 }

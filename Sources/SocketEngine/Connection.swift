@@ -103,6 +103,15 @@ public final class Connection: Sendable {
         }
     }
 
+    /// Reads and drops everything until the peer finishes, without buffering it: the bytes are
+    /// counted and released as they arrive. Returns the number of bytes dropped.
+    public func discardAll() async throws -> Int {
+        let promise = channel.eventLoop.makePromise(of: Int.self)
+        let handler = self.handler
+        channel.eventLoop.execute { handler.value.discardAll(promise) }
+        return try await promise.futureResult.get()
+    }
+
     /// Reads one message of `framing` (one datagram on UDP).
     public func readFrame(_ framing: Framing, maxFrameSize: Int = FrameDecoder.defaultMaximumFrameSize, timeout: Duration? = nil) async throws -> ByteBuffer? {
         if transport == .udp { return try await read(.available(maxLength: Int.max), timeout: timeout) }
@@ -152,6 +161,29 @@ public final class Connection: Sendable {
         lastWrite.withLock { $0 = promise.futureResult }
         channel.writeAndFlush(data, promise: promise)
         return promise.futureResult
+    }
+
+    /// Sends `length` bytes of the regular file `descriptor` from `offset` with `sendfile(2)`:
+    /// no copy through this process. Returns when the kernel has taken all of it.
+    ///
+    /// The descriptor is duplicated; the caller keeps its own.
+    public func sendFile(descriptor: Int32, offset: Int, length: Int) async throws {
+        guard length > 0 else { return }
+        let copy = dup(descriptor)
+        guard copy >= 0 else {
+            throw SocketEngineError(.ioError, "sendfile: \(SocketEngineError.describe(errno: errno))", errno: errno)
+        }
+        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: copy)
+        defer { try? handle.close() }
+        let region = FileRegion(fileHandle: handle, readerIndex: offset, endIndex: offset + length)
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        lastWrite.withLock { $0 = promise.futureResult }
+        channel.writeAndFlush(IOData.fileRegion(region), promise: promise)
+        do {
+            try await promise.futureResult.get()
+        } catch {
+            throw await failure(for: error, doing: "sendfile")
+        }
     }
 
     /// Queues `data` only if the connection can take it right now; false when its outbound

@@ -16,8 +16,8 @@ import Darwin
 final class ConnectionHandler: ChannelDuplexHandler {
     typealias InboundIn = ByteBuffer
     typealias InboundOut = ByteBuffer
-    typealias OutboundIn = ByteBuffer
-    typealias OutboundOut = ByteBuffer
+    typealias OutboundIn = IOData
+    typealias OutboundOut = IOData
 
     private struct PendingRead {
         let id: UInt64
@@ -36,13 +36,18 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var label: String
 
     private var context: ChannelHandlerContext?
-    private var buffer = ByteBuffer()
+    /// Received bytes not yet read, as the chunks they arrived in: a read of whatever is
+    /// available hands a chunk out without copying; chunks are merged only when a frame spans them.
+    private var chunks = CircularBuffer<ByteBuffer>()
+    private var buffered = 0
     private var datagrams = CircularBuffer<ByteBuffer>()
     private var pending = CircularBuffer<PendingRead>()
     private var inputClosed = false
     private var failure: SocketEngineError?
     private var heldRead = false
     private var writableWaiters: [EventLoopPromise<Void>] = []
+    /// Set by ``discardAll(_:)``: incoming bytes are counted and dropped on arrival.
+    private var discarding: (promise: EventLoopPromise<Int>, count: Int)?
 
     init(isDatagram: Bool, bufferLimit: Int, datagramLimit: Int = 4096, statistics: ConnectionStatistics, label: String) {
         self.isDatagram = isDatagram
@@ -67,6 +72,35 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
         pending.append(read)
         serve()
+    }
+
+    /// From now on drop (and count) everything that arrives; complete at end of stream.
+    func discardAll(_ promise: EventLoopPromise<Int>) {
+        guard discarding == nil, pending.isEmpty else {
+            promise.fail(SocketEngineError(.invalidConfiguration, "\(label): discard while reads are pending"))
+            return
+        }
+        let already = buffered + datagrams.reduce(0) { $0 + $1.readableBytes }
+        chunks.removeAll()
+        datagrams.removeAll()
+        buffered = 0
+        discarding = (promise, already)
+        finishDiscardingIfDone()
+        if heldRead, let context {
+            heldRead = false
+            context.read()
+        }
+    }
+
+    private func finishDiscardingIfDone() {
+        guard let (promise, count) = discarding else { return }
+        if let failure {
+            discarding = nil
+            promise.fail(failure)
+        } else if inputClosed {
+            discarding = nil
+            promise.succeed(count)
+        }
     }
 
     func cancel(id: UInt64) {
@@ -116,16 +150,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
         let chunk = unwrapInboundIn(data)
         statistics.didReceive(chunk.readableBytes)
         if let tap { tap(TrafficRecord(direction: .received, bytes: chunk, connection: label)) }
+        if discarding != nil {
+            discarding?.count += chunk.readableBytes
+            return
+        }
         if isDatagram {
             if datagrams.count >= datagramLimit {
                 statistics.didDrop()
             } else {
                 datagrams.append(chunk)
             }
-        } else if buffer.readableBytes == 0 {
-            buffer = chunk
-        } else {
-            buffer.writeImmutableBuffer(chunk)
+        } else if chunk.readableBytes > 0 {
+            chunks.append(chunk)
+            buffered += chunk.readableBytes
         }
         serve()
     }
@@ -168,9 +205,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        let bytes = unwrapOutboundIn(data)
-        let count = bytes.readableBytes
-        if let tap { tap(TrafficRecord(direction: .sent, bytes: bytes, connection: label)) }
+        let count: Int
+        switch unwrapOutboundIn(data) {
+        case .byteBuffer(let bytes):
+            count = bytes.readableBytes
+            if let tap { tap(TrafficRecord(direction: .sent, bytes: bytes, connection: label)) }
+        case .fileRegion(let region):
+            count = region.readableBytes
+        }
         let statistics = self.statistics
         let written = promise ?? context.eventLoop.makePromise()
         written.futureResult.whenSuccess { statistics.didSend(count) }
@@ -182,10 +224,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private var shouldHoldReads: Bool {
         if isDatagram { return datagrams.count >= datagramLimit }
         let needed = max(bufferLimit, pending.first?.decoder.bufferNeeded ?? 0)
-        return buffer.readableBytes >= needed
+        return buffered >= needed
     }
 
     private func serve() {
+        finishDiscardingIfDone()
         while var read = pending.first {
             // Bytes that arrived before an error or EOF are delivered before the error is.
             let ended = inputClosed || failure != nil
@@ -194,7 +237,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 if isDatagram {
                     result = datagrams.popFirst()
                 } else {
-                    result = try read.decoder.decode(&buffer, atEOF: ended)
+                    result = try decodeNext(&read.decoder, atEOF: ended)
                 }
             } catch {
                 pending.removeFirst()
@@ -203,7 +246,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 if error.code == .frameTooLarge {
                     // The stream cannot be resynchronised: this connection is over.
                     record(failure: SocketEngineError(error.code, "\(label): \(error.message)"))
-                    buffer = ByteBuffer()
+                    chunks.removeAll()
+                    buffered = 0
                     context?.close(promise: nil)
                 }
                 continue
@@ -225,14 +269,40 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 break
             }
         }
-        if buffer.readableBytes == 0 && buffer.capacity > 0 && buffer.readerIndex > 0 {
-            buffer = ByteBuffer()
-        } else if buffer.readerIndex > 1 << 20 && buffer.readerIndex > buffer.readableBytes {
-            buffer.discardReadBytes()
-        }
         if heldRead && !shouldHoldReads, let context {
             heldRead = false
             context.read()
+        }
+    }
+
+    /// Runs `decoder` over the received chunks, merging the next chunk into the first only
+    /// while the decoder needs more bytes than the first holds.
+    private func decodeNext(_ decoder: inout FrameDecoder, atEOF: Bool) throws(SocketEngineError) -> ByteBuffer? {
+        while true {
+            guard var first = chunks.first else {
+                var empty = ByteBuffer()
+                return try decoder.decode(&empty, atEOF: atEOF)
+            }
+            let isLast = chunks.count == 1
+            let before = first.readableBytes
+            let frame: ByteBuffer?
+            do {
+                frame = try decoder.decode(&first, atEOF: atEOF && isLast)
+            } catch {
+                chunks[chunks.startIndex] = first
+                throw error
+            }
+            buffered -= before - first.readableBytes
+            if first.readableBytes == 0 {
+                chunks.removeFirst()
+            } else {
+                chunks[chunks.startIndex] = first
+            }
+            if let frame { return frame }
+            if isLast || first.readableBytes == 0 { return nil }
+            let second = chunks.remove(at: chunks.index(after: chunks.startIndex))
+            first.writeImmutableBuffer(second)
+            chunks[chunks.startIndex] = first
         }
     }
 

@@ -199,7 +199,7 @@ public final class ListenService: Sendable {
             case .print:
                 try await printMessages(from: connection)
             case .discard:
-                while try await connection.read(.available(maxLength: 1 << 20)) != nil {}
+                _ = try await connection.discardAll()
             case .echo, .respond, .broadcast:
                 try await answerMessages(from: connection, client: client)
             }

@@ -14,6 +14,8 @@ public struct MessageEncoder: Sendable {
     private var lines: FrameDecoder
     private var pending = ByteBuffer()
     private var previousWasCR = false
+    /// After a line over the limit: drop input up to the next LF, then carry on.
+    private var skippingLongLine = false
 
     public init(framing: Framing, translateLineEndings: Bool = false, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
         self.framing = framing
@@ -61,6 +63,14 @@ public struct MessageEncoder: Sendable {
 
     private mutating func drainLines(atEOF: Bool, into output: inout Output) {
         while true {
+            if skippingLongLine {
+                guard let newline = pending.readableBytesView.firstIndex(of: 0x0A) else {
+                    pending.clear()
+                    return
+                }
+                pending.moveReaderIndex(to: newline + 1)
+                skippingLongLine = false
+            }
             do {
                 guard let line = try lines.decode(&pending, atEOF: atEOF) else { return }
                 do {
@@ -70,9 +80,8 @@ public struct MessageEncoder: Sendable {
                 }
             } catch {
                 output.rejected.append(SocketEngineError(error.code, "input line not sent: \(error.message)"))
-                pending.clear()
                 lines = FrameDecoder(framing: .line, maximumFrameSize: lines.maximumFrameSize)
-                return
+                skippingLongLine = true
             }
         }
     }

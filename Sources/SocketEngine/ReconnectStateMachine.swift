@@ -52,7 +52,7 @@ public struct ReconnectStateMachine: Sendable {
     public mutating func disconnected<R: RandomNumberGenerator>(using random: inout R) -> Action {
         consecutiveFailures += 1
         guard consecutiveFailures <= policy.maximumAttempts else {
-            return .giveUp(attempts: consecutiveFailures - 1)
+            return .giveUp(attempts: policy.maximumAttempts)
         }
         var delay = policy.baseDelay(forAttempt: consecutiveFailures)
         if policy.jitter > 0 {

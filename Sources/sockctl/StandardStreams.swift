@@ -65,12 +65,15 @@ final class FileDescriptorWriter: ByteSink, Sendable {
 /// Reads a file descriptor (stdin) on a thread of its own, one chunk per ``next()``.
 ///
 /// A ``next()`` cancelled while its read is in flight does not lose the chunk: the read keeps
-/// going and the next call receives its result. Chunks are copied out of a reused 1 MiB buffer,
-/// so a one-line read costs a one-line allocation.
+/// going and the next call receives its result. Each chunk holds what one blocking read
+/// returned plus whatever else is readable at once, up to 1 MiB, so a fast pipe is moved in
+/// large pieces and a typed line is sent as soon as Enter is pressed. Small chunks are copied
+/// into buffers of their own size so they do not pin 1 MiB each while queued.
 final class FileDescriptorSource: ByteSource, Sendable {
     let descriptor: Int32
     private let pool: NIOThreadPool
     private let inFlight = Mutex<EventLoopFuture<ByteBuffer?>?>(nil)
+    private let reachedEnd = Mutex(false)
     private let loop: any EventLoop
     static let chunkSize = 1 << 20
 
@@ -79,6 +82,23 @@ final class FileDescriptorSource: ByteSource, Sendable {
         self.pool = NIOThreadPool(numberOfThreads: 1)
         self.pool.start()
         self.loop = MultiThreadedEventLoopGroup.singleton.next()
+        var info = stat()
+        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFIFO {
+            // Larger pipe, larger reads (best effort; the limit is fs.pipe-max-size).
+            _ = fcntl(descriptor, 1031 /* F_SETPIPE_SZ */, Int32(Self.chunkSize))
+        }
+    }
+
+    /// Stdin redirected from a regular file: hand over the rest of it, and move the file
+    /// offset to its end so reads see end of input (the session sends it with sendfile).
+    func regularFile() -> (descriptor: Int32, offset: Int, length: Int)? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        let offset = lseek(descriptor, 0, SEEK_CUR)
+        guard offset >= 0, Int(info.st_size) >= Int(offset) else { return nil }
+        let length = Int(info.st_size) - Int(offset)
+        guard lseek(descriptor, off_t(info.st_size), SEEK_SET) >= 0 else { return nil }
+        return (descriptor, Int(offset), length)
     }
 
     private let waiter = Mutex<CheckedContinuation<Result<ByteBuffer?, any Error>?, Never>?>(nil)
@@ -86,8 +106,7 @@ final class FileDescriptorSource: ByteSource, Sendable {
     func next() async throws -> ByteBuffer? {
         let future = inFlight.withLock { current -> EventLoopFuture<ByteBuffer?> in
             if let current { return current }
-            let descriptor = self.descriptor
-            let started = pool.runIfActive(eventLoop: loop) { try Self.readChunk(descriptor) }
+            let started = pool.runIfActive(eventLoop: loop) { try self.readChunk() }
             current = started
             return started
         }
@@ -115,26 +134,47 @@ final class FileDescriptorSource: ByteSource, Sendable {
         return try outcome.get()
     }
 
-    private static let scratch = Mutex<UnsafeMutableRawBufferPointer>(
-        UnsafeMutableRawBufferPointer.allocate(byteCount: chunkSize, alignment: 16)
-    )
-
-    private static func readChunk(_ descriptor: Int32) throws -> ByteBuffer? {
-        try scratch.withLock { buffer -> ByteBuffer? in
-            while true {
-                let count = read(descriptor, buffer.baseAddress, buffer.count)
-                if count > 0 {
-                    return ByteBuffer(bytes: UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
-                }
-                if count == 0 { return nil }
-                if errno == EINTR { continue }
-                if errno == EAGAIN {
-                    var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                    _ = poll(&poller, 1, 1000)
-                    continue
-                }
-                throw SocketEngineError(.ioError, "reading input: \(String(cString: strerror(errno)))")
+    private func readChunk() throws -> ByteBuffer? {
+        if reachedEnd.withLock({ $0 }) { return nil }
+        var buffer = ByteBufferAllocator().buffer(capacity: Self.chunkSize)
+        var total = 0
+        while buffer.writableBytes > 0 {
+            if total > 0 {
+                // Only take more if it is there right now.
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard poll(&poller, 1, 0) > 0, poller.revents & Int16(POLLIN) != 0 else { break }
             }
+            var result = 0
+            buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 0) { raw in
+                result = read(descriptor, raw.baseAddress, raw.count)
+                return max(0, result)
+            }
+            if result > 0 {
+                total += result
+                continue
+            }
+            if result == 0 {
+                reachedEnd.withLock { $0 = true }
+                break
+            }
+            switch errno {
+            case EINTR:
+                continue
+            case EAGAIN:
+                if total > 0 { break }
+                var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                _ = poll(&poller, 1, 1000)
+                continue
+            case let failure:
+                if total > 0 { break }
+                throw SocketEngineError(.ioError, "reading input: \(String(cString: strerror(failure)))")
+            }
+            break
         }
+        guard total > 0 else { return nil }
+        if total < 64 * 1024 {
+            return ByteBuffer(bytes: buffer.readableBytesView)
+        }
+        return buffer
     }
 }

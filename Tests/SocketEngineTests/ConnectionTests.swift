@@ -1,0 +1,274 @@
+import NIOCore
+import Testing
+@testable import SocketEngine
+
+/// A loopback listener whose clients are handled by `handle`.
+struct TestServer {
+    let listener: Listener
+    let task: Task<Void, Never>
+    var port: Int { listener.localAddresses.first?.port ?? 0 }
+
+    static func start(
+        _ endpointText: String = "127.0.0.1:0",
+        options: ListenOptions = ListenOptions(),
+        handle: @escaping @Sendable (Connection) async throws -> Void
+    ) async throws -> TestServer {
+        let listener = try await Listener.bind(try Endpoint(parsing: endpointText, role: .listener), options: options)
+        let task = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for await connection in listener.connections {
+                    group.addTask {
+                        try? await handle(connection)
+                        await connection.close()
+                    }
+                }
+            }
+        }
+        return TestServer(listener: listener, task: task)
+    }
+
+    func stop() async {
+        await listener.close()
+        task.cancel()
+    }
+}
+
+func connect(_ text: String, options: ConnectOptions = ConnectOptions()) async throws -> Connection {
+    try await Connector(endpoint: try Endpoint(parsing: text), options: options).connect().0
+}
+
+func string(_ buffer: ByteBuffer?) -> String? {
+    buffer.map { String(decoding: $0.readableBytesView, as: UTF8.self) }
+}
+
+@Suite struct ConnectionTests {
+    @Test func readRequestsAreServedInOrder() async throws {
+        let server = try await TestServer.start { connection in
+            try await connection.write(ByteBuffer(string: "abc\r\ndefgh12345"))
+        }
+        let client = try await connect("127.0.0.1:\(server.port)")
+        #expect(string(try await client.read(.delimited(by: [0x0D, 0x0A], maxLength: 10))) == "abc\r\n")
+        #expect(string(try await client.read(.exactly(5))) == "defgh")
+        var rest = ""
+        while let chunk = try await client.read(.available) { rest += string(chunk) ?? "" }
+        #expect(rest == "12345")
+        await client.close()
+        await server.stop()
+    }
+
+    @Test func aTimedOutReadKeepsTheBytesThatDidArrive() async throws {
+        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
+        let server = try await TestServer.start { connection in
+            try await connection.write(ByteBuffer(string: "12345"))
+            for await _ in release { break }
+            try await connection.write(ByteBuffer(string: "67890"))
+        }
+        let client = try await connect("127.0.0.1:\(server.port)")
+        await #expect {
+            _ = try await client.read(.exactly(10), timeout: .milliseconds(200))
+        } throws: { ($0 as? SocketEngineError)?.code == .readTimeout }
+        releaseContinuation.yield()
+        #expect(string(try await client.read(.exactly(10), timeout: .seconds(5))) == "1234567890")
+        await client.close()
+        await server.stop()
+    }
+
+    @Test func aCancelledReadLeavesTheDataForTheNextRead() async throws {
+        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
+        let server = try await TestServer.start { connection in
+            for await _ in release { break }
+            try await connection.write(ByteBuffer(string: "payload"))
+        }
+        let client = try await connect("127.0.0.1:\(server.port)")
+        let waiting = Task { try await client.read(.exactly(7)) }
+        try await Task.sleep(for: .milliseconds(50))
+        waiting.cancel()
+        await #expect(throws: CancellationError.self) { _ = try await waiting.value }
+        releaseContinuation.yield()
+        #expect(string(try await client.read(.exactly(7), timeout: .seconds(5))) == "payload")
+        await client.close()
+        await server.stop()
+    }
+
+    @Test func anOversizedFrameClosesOnlyThatConnection() async throws {
+        let outcomes = AsyncStream<String>.makeStream()
+        let server = try await TestServer.start { connection in
+            do {
+                while let line = try await connection.readFrame(.line, maxFrameSize: 1024) {
+                    try await connection.write(ByteBuffer(string: "ok \(line.readableBytes)\n"))
+                }
+                outcomes.continuation.yield("eof")
+            } catch let error as SocketEngineError {
+                outcomes.continuation.yield(error.code.name)
+            }
+        }
+        let hostile = try await connect("127.0.0.1:\(server.port)")
+        let polite = try await connect("127.0.0.1:\(server.port)")
+        try await hostile.write(ByteBuffer(repeating: UInt8(ascii: "x"), count: 4096))
+        var iterator = outcomes.stream.makeAsyncIterator()
+        #expect(await iterator.next() == "frame-too-large")
+        #expect(try await hostile.read(.available, timeout: .seconds(5)) == nil)
+        try await polite.write(ByteBuffer(string: "hello\n"))
+        #expect(string(try await polite.read(.delimited(by: [0x0A], maxLength: 100), timeout: .seconds(5))) == "ok 5\n")
+        await hostile.close()
+        await polite.close()
+        await server.stop()
+    }
+
+    @Test func halfCloseLetsThePeerAnswerAfterEndOfInput() async throws {
+        let server = try await TestServer.start { connection in
+            var received = 0
+            while let chunk = try await connection.read() { received += chunk.readableBytes }
+            try await connection.write(ByteBuffer(string: "got \(received)"))
+        }
+        let client = try await connect("127.0.0.1:\(server.port)")
+        try await client.write(ByteBuffer(string: "request"))
+        try await client.closeWrite()
+        #expect(string(try await client.read(.exactly(5), timeout: .seconds(5))) == "got 7")
+        #expect(try await client.read(timeout: .seconds(5)) == nil)
+        await client.close()
+        await server.stop()
+    }
+
+    @Test func anUnreadConnectionStopsReadingAtItsBufferLimit() async throws {
+        let total = 32 << 20
+        let server = try await TestServer.start { connection in
+            let chunk = ByteBuffer(repeating: 0x61, count: 1 << 20)
+            for _ in 0..<(total >> 20) { try await connection.send(chunk) }
+            try await connection.flush()
+        }
+        var options = ConnectOptions()
+        options.bufferLimit = 1 << 20
+        let client = try await connect("127.0.0.1:\(server.port)", options: options)
+        try await Task.sleep(for: .milliseconds(500))
+        // Buffered in the process: at most the limit plus one read's worth (1 MiB).
+        #expect(client.statistics.bytesReceived <= 2 << 20 + 64 << 10)
+        var received = 0
+        while let chunk = try await client.read(.available(maxLength: 1 << 20), timeout: .seconds(10)) {
+            received += chunk.readableBytes
+        }
+        #expect(received == total)
+        await client.close()
+        await server.stop()
+    }
+
+    @Test func connectionRefusedNamesTheAddress() async throws {
+        let server = try await TestServer.start { _ in }
+        let port = server.port
+        await server.stop()
+        await #expect {
+            _ = try await connect("127.0.0.1:\(port)")
+        } throws: { error in
+            guard let error = error as? SocketEngineError else { return false }
+            return error.code == .connectionRefused && error.message.contains("127.0.0.1:\(port)") && error.message.contains("ECONNREFUSED")
+        }
+    }
+
+    @Test func datagramConnectionsKeepMessageBoundaries() async throws {
+        let listener = try await DatagramListener.bind(try Endpoint(parsing: "udp://127.0.0.1:0", role: .listener))
+        let port = listener.localAddresses[0].port ?? 0
+        let echo = Task {
+            for await datagram in listener.datagrams {
+                try? await listener.reply(to: datagram, with: datagram.data)
+            }
+        }
+        let client = try await connect("udp://127.0.0.1:\(port)")
+        try await client.write(ByteBuffer(string: "one"))
+        try await client.write(ByteBuffer(string: "two"))
+        #expect(string(try await client.read(timeout: .seconds(5))) == "one")
+        #expect(string(try await client.read(timeout: .seconds(5))) == "two")
+        await client.close()
+        await listener.close()
+        echo.cancel()
+    }
+
+    @Test func unixSocketsCarryStreamsAndCleanUp() async throws {
+        let path = "/tmp/sockctl-test-\(UInt32.random(in: 0...UInt32.max)).sock"
+        let server = try await TestServer.start("unix:\(path)") { connection in
+            while let chunk = try await connection.read() { try await connection.write(chunk) }
+        }
+        let client = try await connect("unix:\(path)")
+        try await client.write(ByteBuffer(string: "over unix"))
+        #expect(string(try await client.read(.exactly(9), timeout: .seconds(5))) == "over unix")
+        await client.close()
+        await server.stop()
+        await #expect(throws: SocketEngineError.self) { _ = try await connect("unix:\(path)") }
+    }
+}
+
+@Suite struct ConnectorTests {
+    @Test func happyEyeballsFallsBackToIPv4WhenIPv6IsRefused() async throws {
+        let server = try await TestServer.start("127.0.0.1:0") { connection in
+            try await connection.write(ByteBuffer(string: "v4"))
+        }
+        var options = ConnectOptions()
+        options.resolver = StaticResolver(table: ["dual.test": ["127.0.0.1", "::1"]])
+        let (connection, report) = try await Connector(endpoint: try Endpoint(parsing: "dual.test:\(server.port)"), options: options).connect()
+        #expect(report.resolved.map { $0.ipAddress ?? "" } == ["::1", "127.0.0.1"])
+        #expect(report.attempts.count == 2)
+        #expect(report.attempts[0].outcome != .connected)
+        #expect(report.attempts[1].outcome == .connected)
+        #expect(report.connectedAddress?.ipAddress == "127.0.0.1")
+        #expect(string(try await connection.read(.exactly(2), timeout: .seconds(5))) == "v4")
+        await connection.close()
+        await server.stop()
+    }
+
+    @Test func forcingIPv6ReportsTheRefusedIPv6Address() async throws {
+        let server = try await TestServer.start("127.0.0.1:0") { _ in }
+        var options = ConnectOptions()
+        options.family = .ipv6Only
+        options.resolver = StaticResolver(table: ["dual.test": ["127.0.0.1", "::1"]])
+        await #expect {
+            _ = try await Connector(endpoint: try Endpoint(parsing: "dual.test:\(server.port)"), options: options).connect()
+        } throws: { error in
+            guard let error = error as? SocketEngineError else { return false }
+            return error.message.contains("[::1]:\(server.port)") && !error.message.contains("127.0.0.1")
+                && error.attempts.count == 1
+        }
+        await server.stop()
+    }
+
+    @Test func aNameWithoutTheRequestedFamilyIsAResolutionError() async throws {
+        var options = ConnectOptions()
+        options.family = .ipv6Only
+        options.resolver = StaticResolver(table: ["v4only.test": ["127.0.0.1"]])
+        await #expect {
+            _ = try await Connector(endpoint: try Endpoint(parsing: "v4only.test:80"), options: options).connect()
+        } throws: { ($0 as? SocketEngineError)?.message.contains("has no IPv6 address") == true }
+    }
+
+    @Test func sourceAddressIsBound() async throws {
+        let server = try await TestServer.start("127.0.0.1:0") { _ in }
+        var options = ConnectOptions()
+        options.source = "127.0.0.7"
+        let (connection, _) = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), options: options).connect()
+        #expect(connection.localAddress?.ipAddress == "127.0.0.7")
+        await connection.close()
+        await server.stop()
+    }
+
+    @Test func interfaceBindingUsesTheNamedDevice() async throws {
+        let server = try await TestServer.start("127.0.0.1:0") { connection in
+            try await connection.write(ByteBuffer(string: "via lo"))
+        }
+        var options = ConnectOptions()
+        options.interface = "lo"
+        let (connection, _) = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), options: options).connect()
+        #expect(string(try await connection.read(.exactly(6), timeout: .seconds(5))) == "via lo")
+        await connection.close()
+        options.interface = "nonexistent0"
+        await #expect {
+            _ = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), options: options).connect()
+        } throws: { ($0 as? SocketEngineError)?.message.contains("unknown interface 'nonexistent0'") == true }
+        await server.stop()
+    }
+
+    @Test func systemResolverFindsLocalhost() async throws {
+        let addresses = try await SystemResolver().resolve(host: "localhost", port: 80, datagram: false)
+        #expect(addresses.contains { $0.ipAddress == "127.0.0.1" })
+        await #expect(throws: SocketEngineError.self) {
+            _ = try await SystemResolver().resolve(host: "no-such-host.invalid", port: 80, datagram: false)
+        }
+    }
+}
