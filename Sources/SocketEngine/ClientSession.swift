@@ -45,6 +45,11 @@ public struct ClientSessionConfiguration: Sendable {
     public var heartbeat: HeartbeatConfiguration?
     /// `--crlf`: LF becomes CRLF in raw input.
     public var translateLineEndings = false
+    /// End the session as soon as the peer finishes sending, even if input is still open
+    /// (what an interactive user expects). Otherwise the peer's FIN only ends its direction
+    /// and input keeps flowing until it ends. With a reconnect policy the peer finishing
+    /// always ends the connection (and a new one is made).
+    public var endsWhenPeerFinishes = false
 
     public init(endpoint: Endpoint) {
         self.endpoint = endpoint
@@ -257,18 +262,24 @@ public final class ClientSession: Sendable {
             }
 
             var end: ConnectionEnd = .peerClosed
+            var outputDone = false
+            let keepsSendingAfterPeer = configuration.direction != .receiveOnly && !configuration.endsWhenPeerFinishes
+                && configuration.reconnect == nil
             loop: for await pumpEnd in group {
                 switch pumpEnd {
                 case .inputFinished:
-                    if configuration.direction == .sendOnly || configuration.inputEnd == .close {
+                    if configuration.direction == .sendOnly || configuration.inputEnd == .close || outputDone {
                         end = .inputDone
                         break loop
                     }
                 case .peerFinished:
-                    if configuration.direction == .sendOnly && readsInput && !state.withLock({ $0.inputDone }) {
+                    outputDone = true
+                    let inputDone = state.withLock { $0.inputDone }
+                    if readsInput && !inputDone && keepsSendingAfterPeer {
+                        onEvent(.peerFinished)
                         continue loop
                     }
-                    end = state.withLock { $0.inputDone } && configuration.direction != .receiveOnly ? .inputDone : .peerClosed
+                    end = inputDone && configuration.direction != .receiveOnly ? .inputDone : .peerClosed
                     break loop
                 case .idle:
                     end = .idle

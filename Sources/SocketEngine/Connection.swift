@@ -59,7 +59,7 @@ public final class Connection: Sendable {
             isDatagram: transport == .udp,
             bufferLimit: bufferLimit,
             statistics: ConnectionStatistics(),
-            label: channel.remoteAddress?.displayString ?? transport.rawValue
+            label: label(for: channel, transport: transport)
         )
         handler.tap = tap
         if transport == .udp {
@@ -68,10 +68,21 @@ public final class Connection: Sendable {
         try channel.pipeline.syncOperations.addHandler(handler)
     }
 
+    /// The peer's address, or for Unix sockets (whose clients have no name) the socket path.
+    static func label(for channel: any Channel, transport: Endpoint.Transport) -> String {
+        if transport == .unix {
+            let path = [channel.remoteAddress?.pathname, channel.localAddress?.pathname]
+                .compactMap { $0 }
+                .first { !$0.isEmpty }
+            return "unix:" + (path ?? "?")
+        }
+        return channel.remoteAddress?.displayString ?? transport.rawValue
+    }
+
     /// Wraps a prepared, connected channel (on the channel's event loop).
     static func attach(to channel: any Channel, transport: Endpoint.Transport) throws -> Connection {
         let handler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
-        let label = channel.remoteAddress?.displayString ?? transport.rawValue
+        let label = Self.label(for: channel, transport: transport)
         handler.label = label
         return Connection(channel: channel, handler: handler, transport: transport, statistics: handler.statistics, label: label)
     }
@@ -219,9 +230,11 @@ public final class Connection: Sendable {
     public func closeWrite() async throws {
         guard transport != .udp else { return }
         try await flush()
+        guard channel.isActive else { return }
         do {
             try await channel.close(mode: .output).get()
-        } catch ChannelError.outputClosed {
+        } catch ChannelError.outputClosed, ChannelError.alreadyClosed, ChannelError.ioOnClosedChannel {
+            // Already shut down, or the peer closed everything first: nothing left to end.
             return
         } catch {
             throw await failure(for: error, doing: "shutdown")

@@ -32,6 +32,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
     let statistics: ConnectionStatistics
     /// Sees every byte in both directions (for `--hexdump`), on the event loop.
     var tap: TrafficTap?
+    /// Called once when the channel becomes active (accepted connections are handed out then,
+    /// not earlier: until it is registered, closing the listener would close it).
+    var onActive: (() -> Void)?
     /// Names the connection in error messages (the peer address once connected).
     var label: String
 
@@ -173,6 +176,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
             serve()
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        if let onActive {
+            self.onActive = nil
+            onActive()
+        }
+        context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {

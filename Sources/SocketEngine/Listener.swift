@@ -175,7 +175,9 @@ public final class Listener: Sendable {
                 return channel.eventLoop.makeCompletedFuture {
                     try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)
                     let connection = try Connection.attach(to: channel, transport: transport)
-                    connections.yield(connection)
+                    try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = {
+                        connections.yield(connection)
+                    }
                 }
             }
     }

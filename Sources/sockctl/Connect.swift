@@ -2,13 +2,20 @@ import ArgumentParser
 import NIOCore
 import SocketEngine
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 struct Connect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Connect to an endpoint and relay stdin to it and it to stdout.",
         discussion: """
             Binary-safe, like nc and ncat. When stdin ends the write side is shut down (FIN) \
-            and the output keeps draining until the peer closes; when the peer closes the \
-            session ends. TCP uses Happy Eyeballs (IPv6 first, IPv4 300 ms later, first to \
+            and the output keeps draining until the peer closes. When the peer closes its \
+            side first, the rest of stdin is still sent (when stdin is a terminal the session \
+            ends at once instead). TCP uses Happy Eyeballs (IPv6 first, IPv4 300 ms later, first to \
             connect wins) and a failure lists every address tried.
 
             With --framing other than raw, each input line is sent as one message in that \
@@ -90,6 +97,7 @@ struct Connect: AsyncParsableCommand {
         configuration.translateLineEndings = crlf
         configuration.direction = sendOnly ? .sendOnly : (recvOnly ? .receiveOnly : .both)
         configuration.inputEnd = noShutdown ? .keepOpen : (closeOnEof ? .close : .halfClose)
+        configuration.endsWhenPeerFinishes = isatty(0) == 1
         if let idleTimeout {
             configuration.idleTimeout = try ArgumentValues.positiveDuration(idleTimeout, option: "--idle-timeout")
         }
@@ -178,7 +186,7 @@ enum SessionEventRenderer {
         case .inputRejected(let error):
             diagnostics.warning(error.message)
         case .peerFinished:
-            diagnostics.event("peer closed the connection")
+            diagnostics.event("peer finished sending (FIN received)")
         case .connectionLost(let error):
             diagnostics.event("connection lost: \(error?.message ?? "closed")")
         case .reconnecting(let delay, let attempt, let total):

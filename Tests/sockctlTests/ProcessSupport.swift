@@ -1,0 +1,220 @@
+import Foundation
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where the package lives, from this file's path (Tests/sockctlTests/ProcessSupport.swift).
+let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The sockctl binary under test: `$SOCKCTL_BIN`, or the debug build.
+/// `make test` builds it before running the tests; a missing binary fails the test.
+func sockctlPath() throws -> String {
+    let path = ProcessInfo.processInfo.environment["SOCKCTL_BIN"] ?? packageRoot.appendingPathComponent(".build/debug/sockctl").path
+    guard FileManager.default.isExecutableFile(atPath: path) else {
+        throw HarnessError("sockctl binary not found at \(path): run `swift build` (make test does) first")
+    }
+    return path
+}
+
+/// A required external peer (ncat, socat, nc, tcpdump …), installed by `make test`.
+func tool(_ name: String) throws -> String {
+    for directory in ["/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin"] {
+        let path = "\(directory)/\(name)"
+        if FileManager.default.isExecutableFile(atPath: path) { return path }
+    }
+    throw HarnessError("\(name) is not installed: run `make test`, which installs the test peers")
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// A scratch directory removed when the test ends.
+final class Scratch: @unchecked Sendable {
+    let url: URL
+    init() throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("sockctl-test-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+    func path(_ name: String) -> String { url.appendingPathComponent(name).path }
+    deinit { try? FileManager.default.removeItem(at: url) }
+}
+
+/// A child process with stdout and stderr captured to files; killed (by its PID) if a test
+/// forgets it, so no test leaves processes behind.
+final class Child: @unchecked Sendable {
+    let process = Process()
+    let stdoutPath: String
+    let stderrPath: String
+    private var stdinPipe: Pipe?
+    let name: String
+
+    /// Starts `executable` with `arguments`. `stdin` is a file path, `.pipe` (write with
+    /// ``send(_:)``), or nil for /dev/null.
+    init(_ executable: String, _ arguments: [String], stdin: StandardInput = .null, scratch: Scratch, name: String? = nil, environment: [String: String]? = nil) throws {
+        let label = name ?? URL(fileURLWithPath: executable).lastPathComponent
+        self.name = label
+        let unique = UUID().uuidString.prefix(6)
+        stdoutPath = scratch.path("\(label)-\(unique).out")
+        stderrPath = scratch.path("\(label)-\(unique).err")
+        _ = FileManager.default.createFile(atPath: stdoutPath, contents: nil)
+        _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
+        if let environment {
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        }
+        switch stdin {
+        case .null:
+            process.standardInput = FileHandle.nullDevice
+        case .file(let path):
+            process.standardInput = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+        case .pipe:
+            let pipe = Pipe()
+            stdinPipe = pipe
+            process.standardInput = pipe
+        }
+        try process.run()
+    }
+
+    enum StandardInput {
+        case null
+        case file(String)
+        case pipe
+    }
+
+    var pid: Int32 { process.processIdentifier }
+
+    func send(_ text: String) throws {
+        try stdinPipe?.fileHandleForWriting.write(contentsOf: Data(text.utf8))
+    }
+
+    func closeStdin() throws {
+        try stdinPipe?.fileHandleForWriting.close()
+    }
+
+    var stdout: Data { (try? Data(contentsOf: URL(fileURLWithPath: stdoutPath))) ?? Data() }
+    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    var stderr: String { String(decoding: (try? Data(contentsOf: URL(fileURLWithPath: stderrPath))) ?? Data(), as: UTF8.self) }
+
+    /// Waits until stderr contains `text`; fails after `timeout`.
+    @discardableResult
+    func waitForStderr(_ text: String, timeout: Duration = .seconds(10)) async throws -> String {
+        try await waitFor(timeout: timeout, what: "'\(text)' on \(name)'s stderr") { self.stderr.contains(text) ? self.stderr : nil }
+    }
+
+    /// Waits until stdout contains `text`.
+    @discardableResult
+    func waitForStdout(_ text: String, timeout: Duration = .seconds(10)) async throws -> String {
+        try await waitFor(timeout: timeout, what: "'\(text)' on \(name)'s stdout") { self.stdoutText.contains(text) ? self.stdoutText : nil }
+    }
+
+    /// The port a `sockctl listen` printed in its "listening on" line.
+    func listeningPort(timeout: Duration = .seconds(10)) async throws -> Int {
+        let text = try await waitForStderr("listening on", timeout: timeout)
+        guard let line = text.split(separator: "\n").first(where: { $0.contains("listening on") }),
+              let colon = line.split(separator: ",")[0].lastIndex(of: ":"),
+              let port = Int(line.split(separator: ",")[0][line.index(after: colon)...].prefix { $0.isNumber })
+        else { throw HarnessError("no port in: \(text)") }
+        return port
+    }
+
+    /// Waits for the process to exit and returns its status; kills it and fails after `timeout`.
+    @discardableResult
+    func wait(timeout: Duration = .seconds(30)) async throws -> Int32 {
+        let clock = ContinuousClock()
+        let deadline = clock.now + timeout
+        while process.isRunning {
+            if clock.now >= deadline {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                throw HarnessError("\(name) did not exit within \(timeout); stderr: \(stderr)")
+            }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        return process.terminationStatus
+    }
+
+    var isRunning: Bool { process.isRunning }
+
+    func signal(_ number: Int32) {
+        if process.isRunning { kill(process.processIdentifier, number) }
+    }
+
+    deinit {
+        if process.isRunning {
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+}
+
+@discardableResult
+func waitFor<T>(timeout: Duration, what: String, _ probe: () throws -> T?) async throws -> T {
+    let clock = ContinuousClock()
+    let deadline = clock.now + timeout
+    while true {
+        if let value = try probe() { return value }
+        if clock.now >= deadline { throw HarnessError("timed out after \(timeout) waiting for \(what)") }
+        try await Task.sleep(for: .milliseconds(10))
+    }
+}
+
+/// Runs a command to completion.
+func run(_ executable: String, _ arguments: [String], stdin: Child.StandardInput = .null, timeout: Duration = .seconds(30), scratch: Scratch) async throws -> (status: Int32, stdout: Data, stderr: String) {
+    let child = try Child(executable, arguments, stdin: stdin, scratch: scratch)
+    let status = try await child.wait(timeout: timeout)
+    return (status, child.stdout, child.stderr)
+}
+
+/// A TCP/UDP port that is free on 127.0.0.1 right now (for peers that cannot pick their own).
+func freePort(udp: Bool = false) throws -> Int {
+    let descriptor = socket(AF_INET, Int32(udp ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { throw HarnessError("socket failed") }
+    defer { close(descriptor) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    address.sin_port = 0
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    let bound = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
+            bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
+        }
+    }
+    guard bound else { throw HarnessError("bind failed") }
+    return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// Waits until a socket listens on TCP `port` (read from /proc/net, without connecting, so a
+/// one-shot peer like `ncat -l` is not used up by the probe).
+func waitForTCPListener(port: Int, timeout: Duration = .seconds(10)) async throws {
+    let hexPort = String(format: ":%04X ", port)
+    try await waitFor(timeout: timeout, what: "a listener on port \(port)") { () -> Bool? in
+        for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            for line in text.split(separator: "\n").dropFirst() {
+                let fields = line.split(separator: " ")
+                if fields.count > 3, fields[1].hasSuffix(hexPort.dropLast()), fields[3] == "0A" { return true }
+            }
+        }
+        return nil
+    }
+}
+
+/// Random bytes written to a file, for transfer tests.
+func randomFile(_ path: String, bytes: Int) throws -> Data {
+    var generator = SystemRandomNumberGenerator()
+    var data = Data(count: bytes)
+    data.withUnsafeMutableBytes { raw in
+        let words = raw.bindMemory(to: UInt64.self)
+        for index in words.indices { words[index] = generator.next() }
+    }
+    try data.write(to: URL(fileURLWithPath: path))
+    return data
+}
