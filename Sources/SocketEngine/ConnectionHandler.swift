@@ -286,8 +286,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    /// Runs `decoder` over the received chunks, merging the next chunk into the first only
-    /// while the decoder needs more bytes than the first holds.
+    /// Runs `decoder` over the received chunks. Chunks are joined only once the decoder's need
+    /// is met — all the bytes a counted frame needs, or a chunk holding a delimiter byte — and
+    /// then in one exactly sized copy, so waiting for a frame never holds more than its bytes.
     private func decodeNext(_ decoder: inout FrameDecoder, atEOF: Bool) throws(SocketEngineError) -> ByteBuffer? {
         while true {
             guard var first = chunks.first else {
@@ -311,10 +312,57 @@ final class ConnectionHandler: ChannelDuplexHandler {
             }
             if let frame { return frame }
             if isLast || first.readableBytes == 0 { return nil }
-            let second = chunks.remove(at: chunks.index(after: chunks.startIndex))
-            first.writeImmutableBuffer(second)
-            chunks[chunks.startIndex] = first
+
+            // More chunks are queued behind a first chunk that is not enough on its own.
+            let joinThrough: Int
+            switch atEOF ? .more : decoder.need(after: first) {
+            case .more:
+                joinThrough = atEOF ? chunks.count - 1 : 1
+            case .bytes(let needed):
+                guard buffered >= needed else { return nil }
+                join(through: chunks.count - 1, upTo: needed)
+                continue
+            case .delimiterByte(let byte):
+                guard let holder = (1..<chunks.count).first(where: {
+                    chunks[chunks.index(chunks.startIndex, offsetBy: $0)].withUnsafeReadableBytes { raw in
+                        raw.baseAddress.map { memchr($0, Int32(byte), raw.count) != nil } ?? false
+                    }
+                }) else {
+                    if let overflow = decoder.delimiterOverflow, buffered > overflow {
+                        throw decoder.tooLong(buffered)
+                    }
+                    return nil
+                }
+                joinThrough = holder
+            }
+            join(through: joinThrough, upTo: nil)
         }
+    }
+
+    /// Joins chunks 1…`last` onto the first, reserving the final size once; with `limit`,
+    /// takes only as many bytes as make the first chunk `limit` long.
+    private func join(through last: Int, upTo limit: Int?) {
+        guard last >= 1, var first = chunks.first else { return }
+        var total = first.readableBytes
+        for offset in 1...last {
+            total += chunks[chunks.index(chunks.startIndex, offsetBy: offset)].readableBytes
+        }
+        let target = limit.map { min($0, total) } ?? total
+        var joined = ByteBufferAllocator().buffer(capacity: target)
+        joined.writeImmutableBuffer(first)
+        chunks.removeFirst()
+        while joined.readableBytes < target, var next = chunks.first {
+            let take = min(next.readableBytes, target - joined.readableBytes)
+            if take == next.readableBytes {
+                joined.writeImmutableBuffer(next)
+                chunks.removeFirst()
+            } else if let piece = next.readSlice(length: take) {
+                joined.writeImmutableBuffer(piece)
+                chunks[chunks.startIndex] = next
+            }
+        }
+        first = joined
+        chunks.prepend(first)
     }
 
     private func failWritableWaiters() {

@@ -71,6 +71,38 @@ public struct FrameDecoder: Sendable {
         }
     }
 
+    /// What decoding needs before it can make progress, after it returned `nil` for `buffer`:
+    /// lets a caller holding bytes in several pieces join them only when that helps.
+    enum Need: Equatable {
+        /// At least this many bytes in one buffer.
+        case bytes(Int)
+        /// A byte that ends a delimiter; until one arrives, joining pieces is pointless.
+        case delimiterByte(UInt8)
+        /// Anything more.
+        case more
+    }
+
+    func need(after buffer: ByteBuffer) -> Need {
+        switch rule {
+        case .available:
+            return .more
+        case .exactly(let count):
+            return .bytes(count)
+        case .lengthPrefix(let width, let bigEndian):
+            guard buffer.readableBytes >= width else { return .bytes(width) }
+            let length = Self.peekLength(buffer, width: width, bigEndian: bigEndian)
+            return .bytes(width + Int(min(length, UInt64(maximumFrameSize))))
+        case .delimiter(let delimiter, _, _):
+            return .delimiterByte(delimiter[delimiter.count - 1])
+        }
+    }
+
+    /// For delimiter rules: how many buffered bytes prove that no delimiter can come in time.
+    var delimiterOverflow: Int? {
+        guard case .delimiter(let delimiter, _, let dropCR) = rule else { return nil }
+        return maximumFrameSize + delimiter.count - 1 + (dropCR ? 1 : 0)
+    }
+
     /// Removes and returns the next frame from the front of `buffer`.
     ///
     /// - Parameters:
@@ -138,8 +170,7 @@ public struct FrameDecoder: Sendable {
             }
             // Not found: once the buffer holds more than a maximal frame plus a partial
             // delimiter, no delimiter can ever come in time.
-            let slack = delimiter.count - 1 + (dropCR ? 1 : 0)
-            if buffer.readableBytes > maximumFrameSize + slack { throw tooLong(buffer.readableBytes) }
+            if let overflow = delimiterOverflow, buffer.readableBytes > overflow { throw tooLong(buffer.readableBytes) }
             if atEOF, buffer.readableBytes > 0 {
                 scanned = 0
                 return buffer.readSlice(length: buffer.readableBytes)
@@ -148,7 +179,7 @@ public struct FrameDecoder: Sendable {
         }
     }
 
-    private func tooLong(_ seen: Int) -> SocketEngineError {
+    func tooLong(_ seen: Int) -> SocketEngineError {
         SocketEngineError(
             .frameTooLarge,
             "frame exceeds the maximum of \(maximumFrameSize) bytes (\(seen) bytes without a delimiter)"

@@ -1,0 +1,129 @@
+import Foundation
+import Testing
+
+/// Usage errors: one line on stderr naming the bad part, nothing on stdout, exit status 2,
+/// and no network activity.
+@Suite struct BadInputTests {
+    static let cases: [([String], String)] = [
+        (["connect", "localhost:0"], "port 0 is out of range"),
+        (["connect", "localhost:65536"], "port 65536 is out of range"),
+        (["connect", "localhost"], "missing port"),
+        (["connect", ":80"], "empty host"),
+        (["connect", "::1:80"], "IPv6 addresses need brackets"),
+        (["connect", "[::1:80"], "missing ']'"),
+        (["connect", "gopher://h:70"], "unknown scheme 'gopher'"),
+        (["connect", "unix:"], "empty socket path"),
+        (["connect", "tls://example.com:443"], "not supported yet"),
+        (["connect", "ws://example.com/"], "not supported yet"),
+        (["send", "127.0.0.1:abc", "x"], "port 'abc' is not a number"),
+        (["send", "udp://:53", "x"], "empty host"),
+        (["listen", "70000"], "port 70000 is out of range"),
+        (["listen", "wss://h:1/"], "not supported yet"),
+        (["connect", "127.0.0.1:1", "--framing", "length:3"], "length width '3' must be 1, 2, 4 or 8"),
+        (["connect", "127.0.0.1:1", "--framing", "fixed:0"], "fixed size '0' must be a positive number"),
+        (["connect", "127.0.0.1:1", "--max-frame", "lots"], "invalid size 'lots' for --max-frame"),
+        (["connect", "127.0.0.1:1", "--connect-timeout", "soon"], "invalid duration 'soon' for --connect-timeout"),
+        (["connect", "127.0.0.1:1", "--idle-timeout", "0s"], "--idle-timeout must be greater than zero"),
+        (["connect", "127.0.0.1:1", "-4", "-6"], "-4 and -6 exclude each other"),
+        (["connect", "127.0.0.1:1", "--send-only", "--recv-only"], "exclude each other"),
+        (["connect", "127.0.0.1:1", "--reconnect", "0"], "--reconnect must be a whole number from 1"),
+        (["connect", "127.0.0.1:1", "--heartbeat", "x\\q"], "unknown escape"),
+        (["connect", "127.0.0.1:1", "--heartbeat-misses", "0", "--heartbeat", "p"], "--heartbeat-misses must be a whole number from 1"),
+        (["connect", "127.0.0.1:1", "--crlf", "--framing", "line"], "--crlf applies to raw framing"),
+        (["connect", "127.0.0.1:1", "--resolve", "nohost"], "invalid --resolve 'nohost'"),
+        (["connect", "127.0.0.1:1", "--resolve", "h:999.1.1.1"], "'999.1.1.1' is not an IP address"),
+        (["connect", "127.0.0.1:1", "--interface", "a-name-much-too-long-for-linux"], "invalid interface name"),
+        (["listen", "0", "--echo", "--discard"], "choose one of --echo, --discard"),
+        (["listen", "0", "--allow", "10.0.0.0/33"], "invalid address range '10.0.0.0/33'"),
+        (["listen", "0", "--deny", "example.com"], "is not an IP address"),
+        (["listen", "0", "--max-clients=-3"], "--max-clients must be a whole number"),
+        (["listen", "0", "--max-clients", "-3"], "Missing value for '--max-clients <n>'"),
+        (["listen", "0", "--delay", "5ms"], "--delay needs --echo, --respond or --broadcast"),
+        (["listen", "0", "--respond", "/nonexistent/reply.json"], "--respond /nonexistent/reply.json"),
+        (["listen", "unix:/tmp/x.sock", "--allow", "127.0.0.1"], "need an IP listener"),
+        (["send", "127.0.0.1:1", "x", "--responses", "2"], "with raw framing the response is everything until the peer closes"),
+        (["send", "127.0.0.1:1", "x", "--timeout=-1s"], "invalid duration '-1s'"),
+        (["send", "127.0.0.1:1", "x", "--repeat", "0"], "--repeat must be a whole number from 1"),
+        (["send", "127.0.0.1:1", "-e", "bad\\x4"], "\\x needs two hex digits"),
+        (["connect", "127.0.0.1:1", "--no-such-flag"], "Unknown option '--no-such-flag'"),
+        (["connect"], "Missing expected argument"),
+        (["frobnicate"], "Unexpected argument 'frobnicate'"),
+    ]
+
+    @Test(arguments: cases)
+    func usageErrorsAreOneLineAndExitTwo(arguments: [String], fragment: String) async throws {
+        let scratch = try Scratch()
+        let result = try await run(try sockctlPath(), arguments, timeout: .seconds(10), scratch: scratch)
+        #expect(result.status == 2, "\(arguments): status \(result.status), stderr \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
+        #expect(lines.count == 1, "\(arguments): \(result.stderr)")
+        #expect(result.stderr.contains(fragment), "\(arguments): \(result.stderr)")
+        #expect(!result.stderr.contains("Fatal error"))
+    }
+
+    @Test func aFileOverTheFrameLimitIsAUsageError() async throws {
+        let scratch = try Scratch()
+        _ = try randomFile(scratch.path("big"), bytes: 2048)
+        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:1", "--file", scratch.path("big"), "--max-frame", "1KiB"], scratch: scratch)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("larger than the 1024-byte message limit"))
+    }
+
+    @Test func helpListsExamples() async throws {
+        let scratch = try Scratch()
+        for command in ["connect", "listen", "send"] {
+            let result = try await run(try sockctlPath(), [command, "--help"], scratch: scratch)
+            #expect(result.status == 0)
+            #expect(String(decoding: result.stdout, as: UTF8.self).contains("Examples:"))
+        }
+    }
+}
+
+/// Runtime failures: exit status 1 with a message that says what failed.
+@Suite struct FailureStatusTests {
+    @Test func refusedConnectionsExitOneAndNameTheAddress() async throws {
+        let scratch = try Scratch()
+        let port = try freePort()
+        for command in [["connect", "127.0.0.1:\(port)"], ["send", "127.0.0.1:\(port)", "x"]] {
+            let result = try await run(try sockctlPath(), command, scratch: scratch)
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("127.0.0.1:\(port): connection refused (ECONNREFUSED)"), "\(result.stderr)")
+        }
+    }
+
+    @Test func unresolvableNamesExitOne() async throws {
+        let scratch = try Scratch()
+        let result = try await run(try sockctlPath(), ["send", "no-such-host.invalid:80", "x"], scratch: scratch)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("cannot resolve 'no-such-host.invalid'"))
+    }
+
+    @Test func sendTimesOutWithStatusOneAndSaysSo() async throws {
+        let scratch = try Scratch()
+        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--discard", "-k"], scratch: scratch)
+        let port = try await listener.listeningPort()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "line", "hello", "--timeout", "300ms"], scratch: scratch)
+        let elapsed = clock.now - started
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("timed out after 300ms waiting for response 1 of 1"))
+        #expect(elapsed < .seconds(5))
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+    }
+
+    @Test func aPeerClosingEarlyIsAFailure() async throws {
+        let scratch = try Scratch()
+        let port = try freePort()
+        // socat answers one line and closes; the second expected response never comes.
+        let socat = try Child(try tool("socat"), ["TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr", "SYSTEM:head -n 1"], scratch: scratch)
+        try await waitForTCPListener(port: port)
+        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "line", "one", "two", "--responses", "2"], scratch: scratch)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("connection closed after 1 of 2 responses"), "\(result.stderr)")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "one\n")
+        socat.signal(SIGTERM)
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@Suite struct ListenCommandTests {
+    @Test func logsClientsAndPrintsASummaryOnSIGINT() async throws {
+        let scratch = try Scratch()
+        let listener = try Child(try sockctlPath(), ["listen", "0", "--echo", "-k"], scratch: scratch)
+        let port = try await listener.listeningPort()
+        #expect(listener.stderr.contains("listening on 127.0.0.1:\(port), [::1]:\(port) (tcp)"))
+        for address in ["127.0.0.1", "[::1]"] {
+            let sent = try await run(try sockctlPath(), ["send", "\(address):\(port)", "12345"], scratch: scratch)
+            #expect(sent.status == 0)
+        }
+        try await listener.waitForStderr("client 2 from [::1]:")
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+        #expect(listener.stderr.contains("client 1 connected from 127.0.0.1:"))
+        #expect(listener.stderr.contains("client 2 connected from [::1]:"))
+        #expect(listener.stderr.contains("SIGINT: shutting down"))
+        #expect(listener.stderr.contains("summary: 2 clients, 10 bytes in, 10 bytes out in"))
+    }
+
+    @Test func allowAndDenyRefuseOutsiders() async throws {
+        let scratch = try Scratch()
+        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "-k", "--allow", "127.0.0.5/32", "--allow", "::1"], scratch: scratch)
+        let port = try await listener.listeningPort()
+        let refused = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "x", "--source", "127.0.0.9"], scratch: scratch)
+        #expect(refused.status == 0, "the peer closes; raw send reads until close")
+        #expect(refused.stdout.isEmpty)
+        try await listener.waitForStderr("refused 127.0.0.9:")
+        let admitted = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "ok", "--source", "127.0.0.5"], scratch: scratch)
+        #expect(String(decoding: admitted.stdout, as: UTF8.self) == "ok")
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+        #expect(listener.stderr.contains("refused 127.0.0.9:") && listener.stderr.contains("not in --allow"))
+        #expect(listener.stderr.contains("1 refused"))
+    }
+
+    @Test func respondServesACannedReplyPerFramedRequest() async throws {
+        let scratch = try Scratch()
+        try "{\"ok\":true}\n".write(toFile: scratch.path("reply.json"), atomically: true, encoding: .utf8)
+        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--framing", "crlf", "--respond", scratch.path("reply.json"), "--delay", "50ms"], scratch: scratch)
+        let port = try await listener.listeningPort()
+        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "crlf", "a", "b", "--responses", "2", "--json"], scratch: scratch)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+        let responses = json?["responses"] as? [[String: Any]]
+        #expect(responses?.compactMap { $0["text"] as? String } == ["{\"ok\":true}", "{\"ok\":true}"])
+        let timings = json?["timings_ms"] as? [String: Any]
+        let firstByte = timings?["first_byte"] as? Double ?? 0
+        #expect(firstByte >= 50, "the 50 ms delay shows in first_byte: \(firstByte)")
+        #expect(json?["ok"] as? Bool == true)
+        #expect(json?["bytes_received"] as? Int == 26)
+        #expect(try await listener.wait() == 0)
+    }
+}
+
+@Suite struct SendCommandTests {
+    @Test func jsonReportsTheFailureKindToo() async throws {
+        let scratch = try Scratch()
+        let port = try freePort()
+        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "x", "--json"], scratch: scratch)
+        #expect(result.status == 1)
+        let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+        #expect(json?["ok"] as? Bool == false)
+        let error = json?["error"] as? [String: Any]
+        #expect(error?["kind"] as? String == "refused")
+    }
+
+    @Test func messagesComeFromStdinWhenNoneAreGiven() async throws {
+        let scratch = try Scratch()
+        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "--framing", "length:2"], scratch: scratch)
+        let port = try await listener.listeningPort()
+        try Data([0, 1, 2, 0xff]).write(to: URL(fileURLWithPath: scratch.path("binary")))
+        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "length:2", "--json"], stdin: .file(scratch.path("binary")), scratch: scratch)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+        let responses = json?["responses"] as? [[String: Any]]
+        #expect(responses?.first?["base64"] as? String == "AAEC/w==")
+        #expect(json?["bytes_sent"] as? Int == 6)
+    }
+
+    @Test func repeatRunsTheExchangeOnOneConnection() async throws {
+        let scratch = try Scratch()
+        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "--framing", "line"], scratch: scratch)
+        let port = try await listener.listeningPort()
+        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "line", "-e", "ping\\tpong", "--repeat", "3"], scratch: scratch)
+        #expect(result.status == 0)
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "ping\tpong\nping\tpong\nping\tpong\n")
+        #expect(try await listener.wait() == 0)
+        #expect(listener.stderr.contains("client 1 "))
+        #expect(!listener.stderr.contains("client 2 "))
+    }
+}
