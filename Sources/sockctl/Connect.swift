@@ -21,7 +21,7 @@ struct Connect: AsyncParsableCommand {
             With --framing other than raw, each input line is sent as one message in that \
             framing and each received message is printed on its own line.
 
-            --reconnect [N] retries a refused or lost connection after 1s, 2s, 4s … (2^n \
+            --reconnect [N] retries a refused or lost connection after 1s, 2s, 4s ... (2^n \
             seconds, N attempts, default 5) while stdin is open. --heartbeat PAYLOAD sends \
             PAYLOAD (escapes \\n \\r \\t \\0 \\xHH allowed) every --heartbeat-interval and \
             declares the peer dead after --heartbeat-misses intervals with nothing received.
@@ -147,7 +147,7 @@ struct Connect: AsyncParsableCommand {
         }
         diagnostics.event(
             "done: sent \(summary.bytesSent) bytes, received \(summary.bytesReceived) bytes"
-                + " over \(summary.connections) connection\(summary.connections == 1 ? "" : "s") in \(summary.duration.formatted)"
+                + " over \(plural(summary.connections, "connection")) in \(summary.duration.formatted)"
         )
         if let error = summary.error {
             throw diagnostics.fail(error)

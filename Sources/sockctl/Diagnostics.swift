@@ -16,7 +16,7 @@ typealias UsageError = ValidationError
 /// The operation failed and the reason is already printed: exit status 1.
 struct CommandFailed: Error {}
 
-/// Status lines on stderr: `sockctl: 12:00:01.123456 connected to …`, colour only on a
+/// Status lines on stderr: `sockctl: 12:00:01.123456 connected to ...`, colour only on a
 /// terminal and never with `NO_COLOR`.
 struct Diagnostics: Sendable {
     let command: String
@@ -125,4 +125,9 @@ func decimal(_ value: Double, places: Int) -> String {
         text += "." + Timestamp.pad(Int(scaled % Int64(scale)), places)
     }
     return text
+}
+
+/// `1 client`, `2 clients`.
+func plural(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }

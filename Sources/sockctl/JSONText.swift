@@ -60,7 +60,7 @@ indirect enum JSONValue: Sendable {
         out += "\""
     }
 
-    /// A message body: `{"bytes":N,"text":"…"}` when it is valid UTF-8, else `{"bytes":N,"base64":"…"}`.
+    /// A message body: `{"bytes":N,"text":"..."}` when it is valid UTF-8, else `{"bytes":N,"base64":"..."}`.
     static func body(_ buffer: ByteBuffer) -> JSONValue {
         let bytes = buffer.readableBytesView
         if let text = String(validating: bytes, as: UTF8.self) {

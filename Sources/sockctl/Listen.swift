@@ -149,9 +149,9 @@ struct Listen: AsyncParsableCommand {
         let summary = await service.run()
         signals.cancel()
 
-        var parts = ["\(summary.clients) client\(summary.clients == 1 ? "" : "s")"]
+        var parts = [plural(summary.clients, "client")]
         if transport == .udp {
-            parts = ["\(summary.datagramsIn) datagrams in", "\(summary.datagramsOut) out"]
+            parts = ["\(plural(summary.datagramsIn, "datagram")) in", "\(summary.datagramsOut) out"]
         }
         parts.append("\(summary.bytesIn) bytes in")
         parts.append("\(summary.bytesOut) bytes out")

@@ -114,7 +114,7 @@ struct Send: AsyncParsableCommand {
             SessionEventRenderer.render(.connected(report, local: result.localAddress, remote: result.remoteAddress), diagnostics: diagnostics)
         }
         diagnostics.event(
-            "sent \(result.messagesSent) messages (\(result.bytesSent) bytes), received \(result.responsesReceived) responses"
+            "sent \(plural(result.messagesSent, "message")) (\(result.bytesSent) bytes), received \(plural(result.responsesReceived, "response"))"
                 + " (\(result.bytesReceived) bytes) in \(result.total.formatted)"
         )
         if json {

@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 /// Writes to a file descriptor with POSIX `write(2)`: loops over short writes and `EINTR`, and
-/// on `EPIPE` (the reader went away, as in `sockctl … | head -c 10`) exits quietly with 141,
+/// on `EPIPE` (the reader went away, as in `sockctl ... | head -c 10`) exits quietly with 141,
 /// the status a shell reports for SIGPIPE. Never `FileHandle.write(_:)`, which traps on EPIPE
 /// once SIGPIPE is ignored (and NIO ignores it).
 final class FileDescriptorWriter: ByteSink, Sendable {

@@ -76,7 +76,7 @@ import Testing
         try await listener.waitForStderr("datagram from 127.0.0.1:")
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
-        #expect(listener.stderr.contains("summary: 1 datagrams in, 1 out, 8 bytes in, 8 bytes out"))
+        #expect(listener.stderr.contains("summary: 1 datagram in, 1 out, 8 bytes in, 8 bytes out"))
     }
 
     @Test func unixSocketRoundTripsWithNcAndSocat() async throws {

@@ -1,0 +1,80 @@
+# sockctl — build, demo, test, bench, docs, install.
+# Every target installs what it needs itself (Debian 12: apt-get; run as root or with sudo).
+
+SWIFT      ?= swift
+PREFIX     ?= /usr/local
+MAN_DATE   ?= 2026-11-22
+BIN_DEBUG   = .build/debug/sockctl
+BIN_RELEASE = .build/release/sockctl
+
+# Peers the tests talk to, and what the benchmark compares against.
+TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps
+BENCH_PACKAGES = $(TEST_PACKAGES) time
+
+SUDO := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
+
+.PHONY: all build release demo test deps-test deps-bench bench docs docs-check install clean
+
+all: build
+
+build:
+	$(SWIFT) build --product sockctl
+
+release:
+	$(SWIFT) build -c release --product sockctl
+
+# Installs missing Debian packages (only those missing; apt-get update only when needed).
+define apt_install
+	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "==> installing:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+endef
+
+deps-test:
+	$(call apt_install,$(TEST_PACKAGES))
+
+deps-bench:
+	$(call apt_install,$(BENCH_PACKAGES))
+
+# A short tour on loopback: listener, send, connect, UDP, Happy Eyeballs, summary.
+demo: build
+	./scripts/demo.sh $(BIN_DEBUG)
+
+# Builds sockctl and the man-page generator (the docs test compares against it), then runs
+# every test. Plain `swift test` (not --parallel) so XCTest and Swift Testing both print
+# their summary lines.
+test: deps-test
+	$(SWIFT) build --product sockctl
+	$(SWIFT) build --product generate-manual
+	$(SWIFT) build --build-tests
+	$(SWIFT) test
+
+bench: deps-bench release
+	./bench/bulk.sh $(BIN_RELEASE)
+
+# Regenerates man/*.1 (argument parser's generate-manual plugin) and completions/.
+docs:
+	$(SWIFT) build --product sockctl
+	$(SWIFT) package plugin generate-manual --configuration debug --multi-page --date $(MAN_DATE)
+	rm -f man/*.1
+	cp .build/plugins/GenerateManual/outputs/sockctl/*.1 man/
+	$(BIN_DEBUG) --generate-completion-script bash > completions/sockctl.bash
+	$(BIN_DEBUG) --generate-completion-script zsh  > completions/_sockctl
+	$(BIN_DEBUG) --generate-completion-script fish > completions/sockctl.fish
+
+install: release
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	  $(DESTDIR)$(PREFIX)/share/zsh/site-functions \
+	  $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d
+	install -m 755 $(BIN_RELEASE) $(DESTDIR)$(PREFIX)/bin/sockctl
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 completions/sockctl.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/sockctl
+	install -m 644 completions/_sockctl $(DESTDIR)$(PREFIX)/share/zsh/site-functions/_sockctl
+	install -m 644 completions/sockctl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sockctl.fish
+
+clean:
+	rm -rf .build

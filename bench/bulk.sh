@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Bulk throughput over loopback: 1 GiB through sockctl and through its peers in the same run.
+# Usage: bench/bulk.sh path/to/release/sockctl [size-in-MiB] [runs]
+# Reports the median wall time of each transfer (receiver start to receiver exit), MB/s,
+# ratios against nc and iperf3, and CPU seconds of each end.
+set -euo pipefail
+SOCKCTL=$(realpath "${1:?usage: bench/bulk.sh path/to/sockctl [MiB] [runs]}")
+MIB=${2:-1024}
+RUNS=${3:-3}
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+FILE=$WORK/payload
+head -c $((MIB * 1024 * 1024)) /dev/zero > "$FILE"
+BYTES=$((MIB * 1024 * 1024))
+
+port() { echo $((40000 + RANDOM % 20000)); }
+wait_listen() {
+    for _ in $(seq 1 200); do
+        ss -ltnH "sport = :$1" | grep -q . && return 0
+        sleep 0.02
+    done
+    echo "nothing listens on $1" >&2; return 1
+}
+
+# measure NAME RECEIVER SENDER: commands with @PORT@ and @FILE@ placeholders.
+declare -A MEDIAN SEND_CPU RECV_CPU
+measure() {
+    local name=$1 receiver=$2 sender=$3 times=()
+    for _ in $(seq 1 "$RUNS"); do
+        local p; p=$(port)
+        local r=${receiver//@PORT@/$p} s=${sender//@PORT@/$p}
+        s=${s//@FILE@/$FILE}
+        /usr/bin/time -f "%U %S" -o "$WORK/recv.cpu" bash -c "$r" >/dev/null 2>"$WORK/recv.err" &
+        local rpid=$!
+        wait_listen "$p"
+        local start; start=$(date +%s.%N)
+        local sstatus=0 rstatus=0
+        /usr/bin/time -f "%U %S" -o "$WORK/send.cpu" bash -c "$s" >/dev/null 2>"$WORK/send.err" || sstatus=$?
+        wait "$rpid" || rstatus=$?
+        local end; end=$(date +%s.%N)
+        if [ "$sstatus" != 0 ] || [ "$rstatus" != 0 ]; then
+            echo "$name: sender exited $sstatus, receiver $rstatus" >&2
+            cat "$WORK/send.err" "$WORK/recv.err" >&2
+            exit 1
+        fi
+        times+=("$(echo "$end - $start" | bc -l)")
+    done
+    MEDIAN[$name]=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")
+    SEND_CPU[$name]=$(awk '{print $1 + $2}' "$WORK/send.cpu")
+    RECV_CPU[$name]=$(awk '{print $1 + $2}' "$WORK/recv.cpu")
+}
+
+echo "bulk transfer of $MIB MiB over loopback, median of $RUNS runs; sockctl: $SOCKCTL"
+measure "sockctl"        "'$SOCKCTL' listen 127.0.0.1:@PORT@ --discard"           "'$SOCKCTL' connect --send-only 127.0.0.1:@PORT@ < '@FILE@'"
+measure "sockctl (pipe)" "'$SOCKCTL' listen 127.0.0.1:@PORT@ --discard"           "cat '@FILE@' | '$SOCKCTL' connect --send-only 127.0.0.1:@PORT@"
+measure "nc"             "nc -l 127.0.0.1 @PORT@ > /dev/null"                      "nc -N 127.0.0.1 @PORT@ < '@FILE@'"
+measure "nc (pipe)"      "nc -l 127.0.0.1 @PORT@ > /dev/null"                      "cat '@FILE@' | nc -N 127.0.0.1 @PORT@"
+measure "ncat"           "ncat -l --recv-only 127.0.0.1 @PORT@ > /dev/null"        "ncat --send-only 127.0.0.1 @PORT@ < '@FILE@'"
+measure "socat"          "socat -u TCP-LISTEN:@PORT@,bind=127.0.0.1,reuseaddr STDOUT > /dev/null" "socat -u STDIN TCP:127.0.0.1:@PORT@ < '@FILE@'"
+measure "iperf3"         "iperf3 -s -1 -B 127.0.0.1 -p @PORT@"                     "iperf3 -c 127.0.0.1 -p @PORT@ -n ${MIB}M"
+
+printf '\n%-16s %9s %9s %8s %10s %11s %11s\n' tool seconds MB/s "vs nc" "vs iperf3" "send CPU s" "recv CPU s"
+for name in "sockctl" "sockctl (pipe)" "nc" "nc (pipe)" "ncat" "socat" "iperf3"; do
+    t=${MEDIAN[$name]}
+    printf '%-16s %9.3f %9.0f %7.2fx %9.2fx %11.2f %11.2f\n' "$name" "$t" \
+        "$(echo "$BYTES / $t / 1000000" | bc -l)" \
+        "$(echo "${MEDIAN[nc]} / $t" | bc -l)" \
+        "$(echo "${MEDIAN[iperf3]} / $t" | bc -l)" \
+        "${SEND_CPU[$name]}" "${RECV_CPU[$name]}"
+done
+echo
+echo "ratios are throughput relative to the peer (higher is faster); 'sockctl' reads stdin from a file"
+echo "(sent with sendfile), '(pipe)' rows read from cat through a pipe (cat's CPU is in send CPU);"
+echo "iperf3 sends from memory: it is the loopback ceiling."
