@@ -50,6 +50,9 @@ public struct ClientSessionConfiguration: Sendable {
     /// and input keeps flowing until it ends. With a reconnect policy the peer finishing
     /// always ends the connection (and a new one is made).
     public var endsWhenPeerFinishes = false
+    /// Datagrams have no end of stream: after input ends, a UDP session keeps receiving
+    /// replies until nothing has arrived for this long (or for `idleTimeout`, if set).
+    public var datagramLinger: Duration = .seconds(2)
 
     public init(endpoint: Endpoint) {
         self.endpoint = endpoint
@@ -114,7 +117,8 @@ public final class ClientSession: Sendable {
 
     private struct SharedState {
         var inputDone = false
-        var carry: ByteBuffer?
+        /// Encoded input not yet handed to a connection (survives a reconnect).
+        var carry: [ByteBuffer] = []
         var encoder: MessageEncoder
         var inputBytes = 0
         var queuedOnConnection = 0
@@ -134,6 +138,7 @@ public final class ClientSession: Sendable {
         let encoder = MessageEncoder(
             framing: configuration.framing,
             translateLineEndings: configuration.translateLineEndings,
+            datagrams: configuration.endpoint.transport == .udp,
             maximumFrameSize: configuration.maximumFrameSize
         )
         self.state = Mutex(SharedState(inputDone: configuration.direction == .receiveOnly, encoder: encoder))
@@ -272,6 +277,10 @@ public final class ClientSession: Sendable {
                         end = .inputDone
                         break loop
                     }
+                    if connection.transport == .udp && configuration.idleTimeout == nil {
+                        let linger = configuration.datagramLinger
+                        group.addTask { await self.watchIdle(linger, on: connection, reportsEvent: false) }
+                    }
                 case .peerFinished:
                     outputDone = true
                     let inputDone = state.withLock { $0.inputDone }
@@ -282,7 +291,7 @@ public final class ClientSession: Sendable {
                     end = inputDone && configuration.direction != .receiveOnly ? .inputDone : .peerClosed
                     break loop
                 case .idle:
-                    end = .idle
+                    end = state.withLock { $0.inputDone } && connection.transport == .udp ? .inputDone : .idle
                     break loop
                 case .failed(let error):
                     end = .failed(error)
@@ -292,6 +301,14 @@ public final class ClientSession: Sendable {
             await connection.close()
             group.cancelAll()
             return end
+        }
+    }
+
+    /// Sends encoded input in order; each message leaves the carry only once it is queued.
+    private func sendCarried(on connection: Connection) async throws {
+        while let next = state.withLock({ $0.carry.first }) {
+            try await send(next, on: connection)
+            state.withLock { _ = $0.carry.removeFirst() }
         }
     }
 
@@ -318,30 +335,23 @@ public final class ClientSession: Sendable {
                 try await connection.sendFile(descriptor: file.descriptor, offset: file.offset, length: file.length)
             }
             while true {
-                if let carried = state.withLock({ $0.carry }) {
-                    try await send(carried, on: connection)
-                    state.withLock { $0.carry = nil }
-                    continue
-                }
+                try await sendCarried(on: connection)
                 guard let chunk = try await input.next() else { break }
                 let encoded = state.withLock { state in
                     state.inputBytes += chunk.readableBytes
                     let output = state.encoder.encode(chunk)
-                    if output.bytes.readableBytes > 0 { state.carry = output.bytes }
+                    state.carry += output.messages.filter { $0.readableBytes > 0 }
                     return output
                 }
                 encoded.rejected.forEach { onEvent(.inputRejected($0)) }
             }
             let tail = state.withLock { state in
                 let output = state.encoder.finish()
-                if output.bytes.readableBytes > 0 { state.carry = output.bytes }
+                state.carry += output.messages.filter { $0.readableBytes > 0 }
                 return output
             }
             tail.rejected.forEach { onEvent(.inputRejected($0)) }
-            if let carried = state.withLock({ $0.carry }) {
-                try await send(carried, on: connection)
-                state.withLock { $0.carry = nil }
-            }
+            try await sendCarried(on: connection)
             state.withLock { $0.inputDone = true }
             onEvent(.inputFinished(configuration.inputEnd))
             switch configuration.inputEnd {
@@ -417,14 +427,14 @@ public final class ClientSession: Sendable {
         }
     }
 
-    private func watchIdle(_ idle: Duration, on connection: Connection) async -> PumpEnd {
+    private func watchIdle(_ idle: Duration, on connection: Connection, reportsEvent: Bool = true) async -> PumpEnd {
         let clock = MonotonicClock()
         do {
             while true {
                 let last = MonotonicClock.Instant(nanoseconds: connection.statistics.lastActivityNanoseconds)
                 let deadline = last.advanced(by: idle)
                 if clock.now >= deadline {
-                    onEvent(.idleTimeout(idle))
+                    if reportsEvent { onEvent(.idleTimeout(idle)) }
                     return .idle
                 }
                 try await clock.sleep(until: deadline)
@@ -439,6 +449,7 @@ extension Duration {
     /// `250ms`, `2s`, `1.5s`, `2m`.
     public var formatted: String {
         let nanoseconds = nanosecondsClamped
+        if nanoseconds == 0 { return "0s" }
         if nanoseconds < 1_000 { return "\(nanoseconds)ns" }
         if nanoseconds < 1_000_000 { return Self.trim(Double(nanoseconds) / 1e3) + "us" }
         if nanoseconds < 1_000_000_000 { return Self.trim(Double(nanoseconds) / 1e6) + "ms" }

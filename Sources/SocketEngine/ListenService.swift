@@ -298,17 +298,20 @@ public final class ListenService: Sendable {
 
     /// Print mode: what arrives on the input goes to every connected client.
     private func forwardInput(_ input: any ByteSource) async {
-        var encoder = MessageEncoder(framing: configuration.framing, maximumFrameSize: configuration.maximumFrameSize)
+        var encoder = MessageEncoder(
+            framing: configuration.framing,
+            datagrams: configuration.endpoint.transport == .udp,
+            maximumFrameSize: configuration.maximumFrameSize
+        )
         do {
             while let chunk = try await input.next() {
                 let encoded = encoder.encode(chunk)
                 encoded.rejected.forEach { onEvent(.inputRejected($0)) }
-                guard encoded.bytes.readableBytes > 0 else { continue }
-                try await sendToAll(encoded.bytes)
+                for message in encoded.messages where message.readableBytes > 0 { try await sendToAll(message) }
             }
             let tail = encoder.finish()
             tail.rejected.forEach { onEvent(.inputRejected($0)) }
-            if tail.bytes.readableBytes > 0 { try await sendToAll(tail.bytes) }
+            for message in tail.messages where message.readableBytes > 0 { try await sendToAll(message) }
         } catch {
             return
         }

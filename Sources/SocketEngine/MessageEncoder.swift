@@ -8,32 +8,54 @@ import NIOCore
 /// sent as one frame: `--framing length:4` puts a 4-byte length before each typed line. A
 /// line that cannot be framed (wrong size for `fixed:N`, longer than the frame limit) is
 /// skipped and reported, never sent half-formed.
+///
+/// For datagrams (`datagrams: true`) the datagram is the message boundary: each raw chunk, or
+/// each line's body without a delimiter or prefix, becomes one message of its own.
 public struct MessageEncoder: Sendable {
     public let framing: Framing
     public let translateLineEndings: Bool
+    public let datagrams: Bool
     private var lines: FrameDecoder
     private var pending = ByteBuffer()
     private var previousWasCR = false
     /// After a line over the limit: drop input up to the next LF, then carry on.
     private var skippingLongLine = false
 
-    public init(framing: Framing, translateLineEndings: Bool = false, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
+    public init(framing: Framing, translateLineEndings: Bool = false, datagrams: Bool = false, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
         self.framing = framing
         self.translateLineEndings = translateLineEndings
+        self.datagrams = datagrams
         self.lines = FrameDecoder(framing: .line, maximumFrameSize: maximumFrameSize)
     }
 
-    /// The result of encoding one chunk: bytes to send, and the lines that had to be skipped.
+    /// The result of encoding one chunk: what to send, and the lines that had to be skipped.
     public struct Output: Sendable {
-        public var bytes = ByteBuffer()
+        /// For streams, one buffer of encoded frames; for datagrams, one buffer per datagram.
+        public var messages: [ByteBuffer] = []
         public var rejected: [SocketEngineError] = []
+
+        /// Everything to send, concatenated (streams).
+        public var bytes: ByteBuffer {
+            guard messages.count != 1 else { return messages[0] }
+            var joined = ByteBuffer()
+            for message in messages { joined.writeImmutableBuffer(message) }
+            return joined
+        }
+
+        mutating func append(_ message: ByteBuffer, datagrams: Bool) {
+            if datagrams || messages.isEmpty {
+                messages.append(message)
+            } else {
+                messages[messages.count - 1].writeImmutableBuffer(message)
+            }
+        }
     }
 
     public mutating func encode(_ chunk: ByteBuffer) -> Output {
         var output = Output()
         switch framing {
         case .raw:
-            output.bytes = translateLineEndings ? translate(chunk) : chunk
+            output.messages = [translateLineEndings ? translate(chunk) : chunk]
         default:
             if pending.readableBytes == 0 {
                 pending = chunk
@@ -54,6 +76,7 @@ public struct MessageEncoder: Sendable {
 
     /// Encodes a message given whole (heartbeat payloads, `send` arguments).
     public func encodeMessage(_ body: ByteBuffer) throws(SocketEngineError) -> ByteBuffer {
+        if datagrams { return body }
         if framing == .raw && translateLineEndings {
             var copy = self
             return copy.translate(body)
@@ -74,7 +97,13 @@ public struct MessageEncoder: Sendable {
             do {
                 guard let line = try lines.decode(&pending, atEOF: atEOF) else { return }
                 do {
-                    try framing.encode(line, into: &output.bytes)
+                    if datagrams {
+                        // A fixed:N line must still be N bytes; other framings have no constraint.
+                        if case .fixed(let size) = framing, line.readableBytes != size { _ = try framing.encode(line) }
+                        output.append(line, datagrams: true)
+                    } else {
+                        output.append(try framing.encode(line), datagrams: false)
+                    }
                 } catch {
                     output.rejected.append(SocketEngineError(error.code, "input line not sent: \(error.message)"))
                 }

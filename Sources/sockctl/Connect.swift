@@ -18,6 +18,9 @@ struct Connect: AsyncParsableCommand {
             ends at once instead). TCP uses Happy Eyeballs (IPv6 first, IPv4 300 ms later, first to \
             connect wins) and a failure lists every address tried.
 
+            Over udp:// each input chunk (or framed line) is one datagram; after stdin ends, \
+            replies are received until none has come for 2s (or --idle-timeout).
+
             With --framing other than raw, each input line is sent as one message in that \
             framing and each received message is printed on its own line.
 
@@ -165,15 +168,20 @@ enum SessionEventRenderer {
                 diagnostics.event("resolved to \(names) in \(report.resolveDuration.formatted)")
             }
             for attempt in report.attempts {
-                if case .failed(let reason) = attempt.outcome {
-                    diagnostics.event("\(attempt.address.displayString) failed after \(attempt.startedAfter.formatted): \(reason)")
+                switch attempt.outcome {
+                case .failed(let reason):
+                    diagnostics.event("\(attempt.address.displayString) failed (started at \(attempt.startedAfter.formatted)): \(reason)")
+                case .abandoned:
+                    diagnostics.event("\(attempt.address.displayString) (started at \(attempt.startedAfter.formatted)) had not answered: cancelled")
+                case .connected:
+                    break
                 }
             }
             let family = remote.map { " (\($0.familyName))" } ?? ""
             diagnostics.event(
                 "connected to \(remote?.displayString ?? "?")\(family) from \(local?.displayString ?? "?")"
                     + " in \(report.connectDuration.formatted)"
-                    + (report.attempts.count > 1 ? ", attempt \(report.attempts.count) of \(report.resolved.count) addresses" : "")
+                    + (report.resolved.count > 1 ? " (\(plural(report.attempts.count, "attempt")) over \(plural(report.resolved.count, "address")))" : "")
             )
         case .connectFailed(let error):
             diagnostics.event("connect failed: \(error.message)")

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// Usage errors: one line on stderr naming the bad part, nothing on stdout, exit status 2,
-/// and no network activity.
-@Suite struct BadInputTests {
+/// and no network activity. Serialized: dozens of processes at once would starve the
+/// timing-sensitive tests running beside these.
+@Suite(.serialized) struct BadInputTests {
     static let cases: [([String], String)] = [
         (["connect", "localhost:0"], "port 0 is out of range"),
         (["connect", "localhost:65536"], "port 65536 is out of range"),

@@ -13,7 +13,7 @@ import Testing
         let ok = try await run(try sockctlPath(), ["send", "dual.test:\(port)", "hi", "-v"] + resolve, scratch: scratch)
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(String(decoding: ok.stdout, as: UTF8.self) == "hi")
-        #expect(ok.stderr.contains("[::1]:\(port) failed"), "\(ok.stderr)")
+        #expect(ok.stderr.contains("[::1]:\(port) failed (started at"), "\(ok.stderr)")
         #expect(ok.stderr.contains("connected to 127.0.0.1:\(port) (IPv4)"), "\(ok.stderr)")
 
         let forced = try await run(try sockctlPath(), ["connect", "dual.test:\(port)", "-6"] + resolve, scratch: scratch)
@@ -37,7 +37,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: hostsDirectory) }
         let added = try await run(ip, ["netns", "add", namespace], scratch: scratch)
         #expect(added.status == 0, "ip netns add: \(added.stderr)")
-        defer { _ = try? Process.run(URL(fileURLWithPath: ip), arguments: ["netns", "delete", namespace]).waitUntilExit() }
+        defer { runDetached(ip, ["netns", "delete", namespace]) }
         #expect(try await run(ip, ["netns", "exec", namespace, ip, "link", "set", "lo", "up"], scratch: scratch).status == 0)
 
         let listener = try Child(ip, ["netns", "exec", namespace, try sockctlPath(), "listen", "127.0.0.1:0", "--echo", "-k"], scratch: scratch, name: "listener")
@@ -52,6 +52,84 @@ import Testing
         #expect(forced.stderr.contains("[::1]:\(port)"), "\(forced.stderr)")
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
+    }
+}
+
+/// A network namespace of the test's own, with loopback up and a veth pair whose far end
+/// answers nothing: packets to fd00:5c::1 and 198.18.0.1 leave and are never answered, a real
+/// black hole without touching any other network. Needs root and iproute2 (CI has both).
+final class BlackHoleNamespace: @unchecked Sendable {
+    let name = "sockctl-bh-\(getpid())-\(UInt16.random(in: 0...UInt16.max))"
+    let ip: String
+    static let silentIPv6 = "fd00:5c::1"
+    static let silentIPv4 = "198.18.0.1"
+
+    init(scratch: Scratch) async throws {
+        ip = try tool("ip")
+        let setup = [
+            ["netns", "add", name],
+            ["netns", "exec", name, ip, "link", "set", "lo", "up"],
+            ["netns", "exec", name, ip, "link", "add", "veth0", "type", "veth", "peer", "name", "veth1"],
+            ["netns", "exec", name, ip, "link", "set", "veth0", "up"],
+            ["netns", "exec", name, ip, "link", "set", "veth1", "up"],
+            ["netns", "exec", name, ip, "-6", "addr", "add", "fd00:5c::2/64", "dev", "veth0", "nodad"],
+            ["netns", "exec", name, ip, "-6", "neigh", "add", Self.silentIPv6, "lladdr", "02:00:00:00:00:01", "dev", "veth0"],
+            ["netns", "exec", name, ip, "addr", "add", "198.18.0.2/24", "dev", "veth0"],
+            ["netns", "exec", name, ip, "neigh", "add", Self.silentIPv4, "lladdr", "02:00:00:00:00:01", "dev", "veth0"],
+        ]
+        for arguments in setup {
+            let result = try await run(ip, arguments, scratch: scratch)
+            guard result.status == 0 else { throw HarnessError("ip \(arguments.joined(separator: " ")): \(result.stderr)") }
+        }
+    }
+
+    /// `ip netns exec NAME` + the command.
+    func command(_ arguments: [String]) -> [String] { ["netns", "exec", name] + arguments }
+
+    deinit {
+        runDetached(ip, ["netns", "delete", name])
+    }
+}
+
+@Suite struct ConnectTimingTests {
+    @Test func ipv4StartsAfterThreeHundredMillisecondsOfIPv6Silence() async throws {
+        let scratch = try Scratch()
+        let namespace = try await BlackHoleNamespace(scratch: scratch)
+        let listener = try Child(namespace.ip, namespace.command([try sockctlPath(), "listen", "127.0.0.1:0", "--echo", "-k"]), scratch: scratch, name: "listener")
+        let port = try await listener.listeningPort()
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try await run(namespace.ip, namespace.command([
+            try sockctlPath(), "send", "he.test:\(port)", "hi", "-v", "--resolve", "he.test:\(BlackHoleNamespace.silentIPv6),127.0.0.1",
+        ]), scratch: scratch)
+        let elapsed = clock.now - started
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "hi")
+        #expect(result.stderr.contains("[\(BlackHoleNamespace.silentIPv6)]:\(port) (started at"), "\(result.stderr)")
+        #expect(result.stderr.contains("had not answered: cancelled"))
+        // The connect time is printed as e.g. "in 303.9ms": IPv4 waited for the 300 ms delay.
+        let connectTime = result.stderr.split(separator: "\n").first { $0.contains("connected to 127.0.0.1") }
+            .flatMap { line in line.range(of: " in ").map { line[$0.upperBound...].prefix { $0.isNumber || $0 == "." } } }
+            .flatMap { Double($0) }
+        #expect(connectTime.map { $0 >= 300 && $0 < 400 } == true, "connect time \(String(describing: connectTime)) ms: \(result.stderr)")
+        #expect(elapsed < .seconds(5))
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+    }
+
+    @Test func connectTimeoutListsEveryUnansweredAddress() async throws {
+        let scratch = try Scratch()
+        let namespace = try await BlackHoleNamespace(scratch: scratch)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try await run(namespace.ip, namespace.command([
+            try sockctlPath(), "connect", "silent.test:7", "--connect-timeout", "700ms",
+            "--resolve", "silent.test:\(BlackHoleNamespace.silentIPv6),\(BlackHoleNamespace.silentIPv4)",
+        ]), scratch: scratch)
+        let elapsed = clock.now - started
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("connect to silent.test:7 timed out after 700ms: [fd00:5c::1]:7: no answer in time; 198.18.0.1:7: no answer in time"), "\(result.stderr)")
+        #expect(elapsed >= .milliseconds(700) && elapsed < .seconds(5))
     }
 }
 
@@ -70,6 +148,22 @@ import Testing
         let stderr = (try? String(contentsOfFile: scratch.path("stderr"), encoding: .utf8)) ?? ""
         #expect(stderr.isEmpty, "\(stderr)")
         ncat.signal(SIGTERM)
+    }
+
+    @Test func udpConnectReceivesRepliesAfterInputEnds() async throws {
+        let scratch = try Scratch()
+        let listener = try Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo", "--delay", "300ms"], scratch: scratch)
+        let port = try await listener.listeningPort()
+        try "ping\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
+        let clock = ContinuousClock()
+        let started = clock.now
+        let result = try await run(try sockctlPath(), ["connect", "udp://127.0.0.1:\(port)", "--framing", "line"], stdin: .file(scratch.path("input")), scratch: scratch)
+        let elapsed = clock.now - started
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "ping\n", "the delayed reply arrived after stdin ended")
+        #expect(elapsed >= .milliseconds(2300) && elapsed < .seconds(6), "lingered 2s after the last datagram: \(elapsed)")
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
     }
 
     @Test func crlfAndHexdumpShowWhatWentOnTheWire() async throws {

@@ -10,7 +10,8 @@ import Testing
         let generated = try await run(try sockctlPath(), ["--generate-completion-script", shell], scratch: scratch)
         #expect(generated.status == 0)
         let committed = try Data(contentsOf: packageRoot.appendingPathComponent("completions/\(file)"))
-        #expect(generated.stdout == committed, "completions/\(file) is stale: run `make docs`")
+        let same = generated.stdout == committed
+        #expect(same, "completions/\(file) is stale: run `make docs`")
     }
 
     @Test func manPagesAreUpToDate() async throws {
@@ -32,7 +33,9 @@ import Testing
             let strip = { (text: String) in text.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.hasPrefix(".Dd ") } }
             let fresh = strip(try String(contentsOfFile: "\(output)/\(name)", encoding: .utf8))
             let committed = strip(try String(contentsOf: manDirectory.appendingPathComponent(name), encoding: .utf8))
-            #expect(fresh == committed, "man/\(name) is stale: run `make docs`")
+            let firstDifference = Array(zip(fresh, committed)).firstIndex { $0 != $1 } ?? min(fresh.count, committed.count)
+            let same = fresh == committed
+            #expect(same, "man/\(name) is stale at line \(firstDifference + 1): run `make docs`")
         }
     }
 }

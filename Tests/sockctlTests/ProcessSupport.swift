@@ -32,6 +32,16 @@ struct HarnessError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+/// Runs a cleanup command without blocking the caller (for `deinit`s on cooperative threads).
+func runDetached(_ executable: String, _ arguments: [String]) {
+    let thread = Thread {
+        if let process = try? Process.run(URL(fileURLWithPath: executable), arguments: arguments) {
+            process.waitUntilExit()
+        }
+    }
+    thread.start()
+}
+
 /// A scratch directory removed when the test ends.
 final class Scratch: @unchecked Sendable {
     let url: URL
@@ -147,10 +157,9 @@ final class Child: @unchecked Sendable {
     }
 
     deinit {
-        if process.isRunning {
-            kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        // Never block here (deinit runs on the tests' cooperative threads): kill and let
+        // Foundation's process monitor reap it.
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 }
 
@@ -207,13 +216,15 @@ func waitForTCPListener(port: Int, timeout: Duration = .seconds(10)) async throw
     }
 }
 
-/// Random bytes written to a file, for transfer tests.
+/// Random bytes written to a file, for transfer tests (one read of /dev/urandom: a loop of
+/// per-word random calls would hold a cooperative thread for seconds and starve other tests).
 func randomFile(_ path: String, bytes: Int) throws -> Data {
-    var generator = SystemRandomNumberGenerator()
-    var data = Data(count: bytes)
-    data.withUnsafeMutableBytes { raw in
-        let words = raw.bindMemory(to: UInt64.self)
-        for index in words.indices { words[index] = generator.next() }
+    guard let source = FileHandle(forReadingAtPath: "/dev/urandom") else { throw HarnessError("no /dev/urandom") }
+    defer { try? source.close() }
+    var data = Data()
+    while data.count < bytes {
+        guard let chunk = try source.read(upToCount: bytes - data.count), !chunk.isEmpty else { break }
+        data.append(chunk)
     }
     try data.write(to: URL(fileURLWithPath: path))
     return data
