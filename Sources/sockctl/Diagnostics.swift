@@ -13,8 +13,11 @@ import Darwin
 /// that it keeps its meaning when thrown from `validate()`.)
 typealias UsageError = ValidationError
 
-/// The operation failed and the reason is already printed: exit status 1.
-struct CommandFailed: Error {}
+/// The reason is already printed: exit status 1 (the operation failed) or 2 (the engine found
+/// a usage error only at run time, such as an unknown interface).
+struct CommandFailed: Error {
+    var status: Int32 = 1
+}
 
 /// Status lines on stderr: `sockctl: 12:00:01.123456 connected to ...`, colour only on a
 /// terminal and never with `NO_COLOR`.
@@ -51,10 +54,10 @@ struct Diagnostics: Sendable {
         FileDescriptorWriter.standardError.write("sockctl \(command): \(label): \(text)\n")
     }
 
-    /// Prints a failure and returns the error to throw for exit status 1.
+    /// Prints a failure and returns the error to throw: exit status 2 for usage errors, else 1.
     func fail(_ error: SocketEngineError) -> CommandFailed {
         self.error(error.message)
-        return CommandFailed()
+        return CommandFailed(status: error.isUsageError ? 2 : 1)
     }
 }
 

@@ -42,8 +42,8 @@ struct Sockctl: AsyncParsableCommand {
     /// Maps every way out to the SPEC's exit statuses: 0 success, 1 failure, 2 usage.
     static func status(for error: any Error) -> Int32 {
         switch error {
-        case is CommandFailed:
-            return 1
+        case let failed as CommandFailed:
+            return failed.status
         case let usage as UsageError:
             FileDescriptorWriter.standardError.write("sockctl: error: \(usage.message)\n")
             return 2

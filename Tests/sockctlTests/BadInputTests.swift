@@ -47,6 +47,9 @@ import Testing
         (["send", "127.0.0.1:1", "x", "--repeat", "0"], "--repeat must be a whole number from 1"),
         (["send", "127.0.0.1:1", "-e", "bad\\x4"], "\\x needs two hex digits"),
         (["connect", "127.0.0.1:1", "--no-such-flag"], "Unknown option '--no-such-flag'"),
+        (["connect", "127.0.0.1:1", "--interface", "nosuch0"], "unknown interface 'nosuch0'"),
+        (["send", "127.0.0.1:1", "x", "--source", "no-such-host.invalid"], "source address: cannot resolve 'no-such-host.invalid'"),
+        (["send", "127.0.0.1:1", "x", "--source", "127.0.0.1:99999"], "invalid source port"),
         (["connect"], "Missing expected argument"),
         (["frobnicate"], "Unexpected argument 'frobnicate'"),
     ]
