@@ -152,6 +152,27 @@ func string(_ buffer: ByteBuffer?) -> String? {
         await server.stop()
     }
 
+    @Test func aWriteThePeerNeverReadsTimesOutAndClosesTheConnection() async throws {
+        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
+        var options = ListenOptions()
+        options.bufferLimit = 1 << 20
+        // The server never reads: the kernel buffers and its 1 MiB limit fill, then nothing moves.
+        let server = try await TestServer.start(options: options) { _ in
+            for await _ in release { break }
+        }
+        let client = try await connect("127.0.0.1:\(server.port)")
+        let clock = ContinuousClock()
+        let started = clock.now
+        await #expect {
+            try await client.write(ByteBuffer(repeating: 0x78, count: 256 << 20), timeout: .milliseconds(300))
+        } throws: { ($0 as? SocketEngineError)?.code == .writeTimeout }
+        let elapsed = clock.now - started
+        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(5))
+        #expect(!client.isActive)
+        releaseContinuation.finish()
+        await server.stop()
+    }
+
     @Test func connectionRefusedNamesTheAddress() async throws {
         let server = try await TestServer.start { _ in }
         let port = server.port
