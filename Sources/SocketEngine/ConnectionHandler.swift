@@ -43,6 +43,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// available hands a chunk out without copying; chunks are merged only when a frame spans them.
     private var chunks = CircularBuffer<ByteBuffer>()
     private var buffered = 0
+    /// Chunks after the first that are known to hold no byte ending the pending delimiter.
+    private var scannedChunks = 0
+    /// Chunks smaller than this are copied onto the previous one, so a peer dribbling tiny
+    /// segments costs memory for its bytes, not one allocation per segment.
+    private static let smallChunk = 8 * 1024
+    private static let coalescedChunk = 64 * 1024
     private var datagrams = CircularBuffer<ByteBuffer>()
     private var pending = CircularBuffer<PendingRead>()
     private var inputClosed = false
@@ -79,6 +85,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     /// From now on drop (and count) everything that arrives; complete at end of stream.
     func discardAll(_ promise: EventLoopPromise<Int>) {
+        scannedChunks = 0
         guard discarding == nil, pending.isEmpty else {
             promise.fail(SocketEngineError(.invalidConfiguration, "\(label): discard while reads are pending"))
             return
@@ -164,8 +171,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 datagrams.append(chunk)
             }
         } else if chunk.readableBytes > 0 {
-            chunks.append(chunk)
-            buffered += chunk.readableBytes
+            append(chunk)
         }
         serve()
     }
@@ -232,6 +238,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     // MARK: Serving reads
 
+    private func append(_ chunk: ByteBuffer) {
+        buffered += chunk.readableBytes
+        let lastIndex = chunks.index(before: chunks.endIndex)
+        if chunk.readableBytes < Self.smallChunk, !chunks.isEmpty,
+           chunks[lastIndex].readableBytes + chunk.readableBytes <= Self.coalescedChunk {
+            chunks[lastIndex].writeImmutableBuffer(chunk)
+            // The last chunk changed: it must be searched again.
+            scannedChunks = min(scannedChunks, max(0, chunks.count - 2))
+        } else {
+            chunks.append(chunk)
+        }
+    }
+
     private var shouldHoldReads: Bool {
         if isDatagram { return datagrams.count >= datagramLimit }
         let needed = max(bufferLimit, pending.first?.decoder.bufferNeeded ?? 0)
@@ -259,6 +278,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                     record(failure: SocketEngineError(error.code, "\(label): \(error.message)"))
                     chunks.removeAll()
                     buffered = 0
+                    scannedChunks = 0
                     context?.close(promise: nil)
                 }
                 continue
@@ -310,7 +330,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
             } else {
                 chunks[chunks.startIndex] = first
             }
-            if let frame { return frame }
+            if let frame {
+                scannedChunks = 0
+                return frame
+            }
             if isLast || first.readableBytes == 0 { return nil }
 
             // More chunks are queued behind a first chunk that is not enough on its own.
@@ -323,11 +346,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 join(through: chunks.count - 1, upTo: needed)
                 continue
             case .delimiterByte(let byte):
-                guard let holder = (1..<chunks.count).first(where: {
+                // Search only chunks not searched before (each chunk once per frame).
+                let firstUnsearched = min(chunks.count, 1 + scannedChunks)
+                guard let holder = (firstUnsearched..<chunks.count).first(where: {
                     chunks[chunks.index(chunks.startIndex, offsetBy: $0)].withUnsafeReadableBytes { raw in
                         raw.baseAddress.map { memchr($0, Int32(byte), raw.count) != nil } ?? false
                     }
                 }) else {
+                    scannedChunks = chunks.count - 1
                     if let overflow = decoder.delimiterOverflow, buffered > overflow {
                         throw decoder.tooLong(buffered)
                     }
@@ -343,6 +369,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// takes only as many bytes as make the first chunk `limit` long.
     private func join(through last: Int, upTo limit: Int?) {
         guard last >= 1, var first = chunks.first else { return }
+        scannedChunks = 0
         var total = first.readableBytes
         for offset in 1...last {
             total += chunks[chunks.index(chunks.startIndex, offsetBy: offset)].readableBytes

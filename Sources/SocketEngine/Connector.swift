@@ -314,6 +314,11 @@ final class ConnectionRace {
     private var attempts: [Int: ConnectReport.Attempt] = [:]
     private var timer: Scheduled<Void>?
     private var deadline: Scheduled<Void>?
+    /// Actions not yet carried out. An attempt can fail inline (its future already failed), so
+    /// applying one action may produce more; they queue here instead of re-entering `apply`,
+    /// which would let an older timer action overwrite a newer one.
+    private var queued: [HappyEyeballsStateMachine<SocketAddress>.Action] = []
+    private var applying = false
 
     init(loop: any EventLoop, addresses: [SocketAddress], attemptDelay: TimeAmount, target: String, open: @escaping (SocketAddress) -> EventLoopFuture<any Channel>) {
         self.loop = loop
@@ -333,24 +338,32 @@ final class ConnectionRace {
     }
 
     private func apply(_ actions: [HappyEyeballsStateMachine<SocketAddress>.Action]) {
-        for action in actions {
-            switch action {
-            case .startAttempt(let index):
-                startAttempt(index)
-            case .startTimer(let generation):
-                timer?.cancel()
-                timer = loop.assumeIsolated().scheduleTask(in: attemptDelay) { [self] in
-                    self.apply(self.machine.timerFired(generation: generation))
-                }
-            case .succeed(let index, let cancel):
-                finish()
-                for loser in cancel { attempts[loser]?.outcome = .abandoned }
-                guard let channel = channels[index] else { continue }
-                promise.succeed(Result(channel: channel, index: index, attempts: orderedAttempts()))
-            case .fail:
-                finish()
-                promise.fail(failure(timedOut: nil))
+        queued += actions
+        guard !applying else { return }
+        applying = true
+        defer { applying = false }
+        while !queued.isEmpty {
+            perform(queued.removeFirst())
+        }
+    }
+
+    private func perform(_ action: HappyEyeballsStateMachine<SocketAddress>.Action) {
+        switch action {
+        case .startAttempt(let index):
+            startAttempt(index)
+        case .startTimer(let generation):
+            timer?.cancel()
+            timer = loop.assumeIsolated().scheduleTask(in: attemptDelay) { [self] in
+                self.apply(self.machine.timerFired(generation: generation))
             }
+        case .succeed(let index, let cancel):
+            finish()
+            for loser in cancel { attempts[loser]?.outcome = .abandoned }
+            guard let channel = channels[index] else { return }
+            promise.succeed(Result(channel: channel, index: index, attempts: orderedAttempts()))
+        case .fail:
+            finish()
+            promise.fail(failure(timedOut: nil))
         }
     }
 

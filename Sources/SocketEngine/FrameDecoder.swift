@@ -61,11 +61,13 @@ public struct FrameDecoder: Sendable {
     /// 16 MiB, the SPEC's `--max-frame` default.
     public static let defaultMaximumFrameSize = 16 * 1024 * 1024
 
-    /// How many buffered bytes this decoder may need before it can decide (used for backpressure).
+    /// How many buffered bytes this decoder may need before it can decide (used for backpressure):
+    /// for a delimiter, one byte past the point where a missing delimiter becomes an error —
+    /// pausing the socket earlier could wait forever for a byte that is never read.
     var bufferNeeded: Int {
         switch rule {
         case .available: return 1
-        case .delimiter(let delimiter, _, _): return maximumFrameSize + delimiter.count
+        case .delimiter: return (delimiterOverflow ?? maximumFrameSize) + 1
         case .lengthPrefix(let width, _): return maximumFrameSize + width
         case .exactly(let count): return count
         }

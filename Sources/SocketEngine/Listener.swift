@@ -176,7 +176,10 @@ public final class Listener: Sendable {
                     try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)
                     let connection = try Connection.attach(to: channel, transport: transport)
                     try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = {
-                        connections.yield(connection)
+                        // Accepted just as the listener closed: nobody will serve it.
+                        if case .terminated = connections.yield(connection) {
+                            channel.close(promise: nil)
+                        }
                     }
                 }
             }

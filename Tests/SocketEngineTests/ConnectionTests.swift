@@ -173,6 +173,44 @@ func string(_ buffer: ByteBuffer?) -> String? {
         await server.stop()
     }
 
+    /// Regression: reading paused one byte too early for a line whose CR sits exactly at the
+    /// frame limit, so the LF that completes a valid frame was never read.
+    @Test func aLineWhoseCRReachesTheLimitStillCompletes() async throws {
+        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
+        let server = try await TestServer.start { connection in
+            var line = ByteBuffer(repeating: 0x61, count: 1000)
+            line.writeString("\r")
+            try await connection.write(line)
+            try await Task.sleep(for: .milliseconds(200))
+            try await connection.write(ByteBuffer(string: "\n"))
+            // Stay open: a FIN would make NIO read everything and hide the bug.
+            for await _ in release { break }
+        }
+        var options = ConnectOptions()
+        options.bufferLimit = 100
+        let client = try await connect("127.0.0.1:\(server.port)", options: options)
+        let line = try await client.read(.frame(.line, maxFrameSize: 1000), timeout: .seconds(3))
+        #expect(line?.readableBytes == 1000)
+        releaseContinuation.finish()
+        await client.close()
+        await server.stop()
+    }
+
+    @Test func dribbledSegmentsAreStoredCompactly() async throws {
+        // 20,000 one-byte writes with TCP_NODELAY: each may arrive as its own segment.
+        let server = try await TestServer.start { connection in
+            let byte = ByteBuffer(string: "z")
+            for _ in 0..<20_000 { try await connection.send(byte) }
+            try await connection.write(ByteBuffer(string: "\n"))
+        }
+        let client = try await connect("127.0.0.1:\(server.port)")
+        let line = try await client.read(.frame(.line, maxFrameSize: 1 << 20), timeout: .seconds(10))
+        #expect(line?.readableBytes == 20_000)
+        #expect(line.map { $0.readableBytesView.allSatisfy { $0 == UInt8(ascii: "z") } } == true)
+        await client.close()
+        await server.stop()
+    }
+
     @Test func connectionRefusedNamesTheAddress() async throws {
         let server = try await TestServer.start { _ in }
         let port = server.port

@@ -117,6 +117,25 @@ final class BlackHoleNamespace: @unchecked Sendable {
         #expect(try await listener.wait() == 0)
     }
 
+    /// Regression: attempts that fail at once (no IPv6 source address to bind) used to let an
+    /// older attempt-delay timer replace the newer one, so the fourth address was never tried.
+    @Test func attemptsThatFailAtOnceDoNotStallTheRace() async throws {
+        let scratch = try Scratch()
+        let namespace = try await BlackHoleNamespace(scratch: scratch)
+        let listener = try Child(namespace.ip, namespace.command([try sockctlPath(), "listen", "127.0.0.1:0", "--echo", "-k"]), scratch: scratch, name: "listener")
+        let port = try await listener.listeningPort()
+        let result = try await run(namespace.ip, namespace.command([
+            try sockctlPath(), "send", "multi.test:\(port)", "hi", "-v", "--connect-timeout", "3s", "--source", "198.18.0.2",
+            "--resolve", "multi.test:fd00:5c::3,\(BlackHoleNamespace.silentIPv4),fd00:5c::4,127.0.0.1",
+        ]), scratch: scratch)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "hi")
+        #expect(result.stderr.contains("[fd00:5c::4]:\(port) failed"), "\(result.stderr)")
+        #expect(result.stderr.contains("connected to 127.0.0.1:\(port)"))
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+    }
+
     @Test func connectTimeoutListsEveryUnansweredAddress() async throws {
         let scratch = try Scratch()
         let namespace = try await BlackHoleNamespace(scratch: scratch)
