@@ -39,10 +39,12 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
         .testTarget(
             name: "SocketEngineTests",
             dependencies: [
                 "SocketEngine",
+                "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
@@ -52,7 +54,7 @@ let package = Package(
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding"], swiftSettings: strict),
         .testTarget(
             name: "sockctlTests",
-            dependencies: ["SocketEngine"],
+            dependencies: ["SocketEngine", "TestSupport"],
             swiftSettings: strict
         ),
     ]

@@ -32,7 +32,7 @@ public final class AsyncBoundedQueue<Element: Sendable>: Sendable {
         var finished = false
         var failure: (any Error)?
         var consumer: (id: UInt64, continuation: CheckedContinuation<Element?, any Error>)?
-        var producers: [CheckedContinuation<Void, any Error>] = []
+        var producers: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
         var nextID: UInt64 = 0
 
         var count: Int { items.count - head }
@@ -64,7 +64,7 @@ public final class AsyncBoundedQueue<Element: Sendable>: Sendable {
 
     /// Appends `element`, suspending while the queue is full.
     ///
-    /// - Throws: `CancellationError` once the queue is finished.
+    /// - Throws: `CancellationError` once the queue is finished or the task is cancelled.
     public func push(_ element: Element) async throws {
         while true {
             let consumer: CheckedContinuation<Element?, any Error>?? = try state.withLock { state in
@@ -83,14 +83,27 @@ public final class AsyncBoundedQueue<Element: Sendable>: Sendable {
                 delivered?.resume(returning: element)
                 return
             }
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                let resumeNow = state.withLock { state -> Bool in
-                    if state.finished || state.count < capacity { return true }
-                    state.producers.append(continuation)
-                    return false
-                }
-                if resumeNow { continuation.resume() }
+            let id = state.withLock { state -> UInt64 in
+                state.nextID += 1
+                return state.nextID
             }
+            try await withTaskCancellationHandler {
+                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                    let resumeNow = state.withLock { state -> Bool in
+                        if state.finished || state.count < capacity || Task.isCancelled { return true }
+                        state.producers.append((id, continuation))
+                        return false
+                    }
+                    if resumeNow { continuation.resume() }
+                }
+            } onCancel: {
+                let waiting = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                    guard let index = state.producers.firstIndex(where: { $0.id == id }) else { return nil }
+                    return state.producers.remove(at: index).continuation
+                }
+                waiting?.resume(throwing: CancellationError())
+            }
+            try Task.checkCancellation()
         }
     }
 
@@ -108,7 +121,7 @@ public final class AsyncBoundedQueue<Element: Sendable>: Sendable {
             }
             return (consumer, producers)
         }
-        producers.forEach { $0.resume() }
+        producers.forEach { $0.continuation.resume() }
         if let consumer {
             if let error { consumer.resume(throwing: error) } else { consumer.resume(returning: nil) }
         }
@@ -124,7 +137,7 @@ public final class AsyncBoundedQueue<Element: Sendable>: Sendable {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
                 let (outcome, producer) = state.withLock { state -> (NextOutcome, CheckedContinuation<Void, any Error>?) in
                     if let item = state.popFirst() {
-                        let producer = state.producers.isEmpty ? nil : state.producers.removeFirst()
+                        let producer = state.producers.isEmpty ? nil : state.producers.removeFirst().continuation
                         return (.item(item), producer)
                     }
                     if state.finished { return (.end(state.failure), nil) }

@@ -97,6 +97,10 @@ public struct SessionSummary: Sendable {
     /// Bytes queued for sending that never reached the kernel because their connection died.
     public var bytesLost = 0
     public var heartbeatsSent = 0
+    /// Heartbeats not sent because the connection's send buffer was full.
+    public var heartbeatsSkipped = 0
+    /// UDP datagrams that arrived faster than the output took them and were dropped.
+    public var datagramsDropped = 0
     public var duration: Duration = .zero
 }
 
@@ -123,6 +127,9 @@ public final class ClientSession: Sendable {
         var inputBytes = 0
         var queuedOnConnection = 0
         var heartbeatsSent = 0
+        var heartbeatsSkipped = 0
+        /// This connection's write side is shut (or shutting) down: no more heartbeats.
+        var writeShut = false
     }
 
     public init(
@@ -159,6 +166,7 @@ public final class ClientSession: Sendable {
             state.withLock {
                 summary.inputBytes = $0.inputBytes
                 summary.heartbeatsSent = $0.heartbeatsSent
+                summary.heartbeatsSkipped = $0.heartbeatsSkipped
             }
             return summary
         }
@@ -206,12 +214,16 @@ public final class ClientSession: Sendable {
             }
             reconnect?.connected()
             summary.connections += 1
-            state.withLock { $0.queuedOnConnection = 0 }
+            state.withLock {
+                $0.queuedOnConnection = 0
+                $0.writeShut = false
+            }
 
             let end = await serve(connection)
 
             summary.bytesSent += connection.statistics.bytesSent
             summary.bytesReceived += connection.statistics.bytesReceived
+            summary.datagramsDropped += connection.statistics.datagramsDropped
             let queued = state.withLock { $0.queuedOnConnection }
             summary.bytesLost += max(0, queued - connection.statistics.bytesSent)
 
@@ -312,9 +324,11 @@ public final class ClientSession: Sendable {
         }
     }
 
+    /// Queues `bytes`; they count as queued (and so as lost if the connection dies before the
+    /// kernel takes them) only once the connection accepted them.
     private func send(_ bytes: ByteBuffer, on connection: Connection) async throws {
-        state.withLock { $0.queuedOnConnection += bytes.readableBytes }
         try await connection.send(bytes)
+        state.withLock { $0.queuedOnConnection += bytes.readableBytes }
     }
 
     /// Input can go straight from a file to the socket when nothing needs to see or change
@@ -334,6 +348,7 @@ public final class ClientSession: Sendable {
                 }
                 try await connection.sendFile(descriptor: file.descriptor, offset: file.offset, length: file.length)
             }
+
             while true {
                 try await sendCarried(on: connection)
                 guard let chunk = try await input.next() else { break }
@@ -352,12 +367,19 @@ public final class ClientSession: Sendable {
             }
             tail.rejected.forEach { onEvent(.inputRejected($0)) }
             try await sendCarried(on: connection)
-            state.withLock { $0.inputDone = true }
             onEvent(.inputFinished(configuration.inputEnd))
             switch configuration.inputEnd {
-            case .halfClose: try await connection.closeWrite()
-            case .keepOpen, .close: try await connection.flush()
+            case .halfClose:
+                state.withLock { $0.writeShut = true }
+                try await connection.closeWrite()
+            case .keepOpen:
+                try await connection.flush()
+            case .close:
+                state.withLock { $0.writeShut = true }
+                try await connection.flush()
             }
+            // Only now is input done: everything read has reached the kernel.
+            state.withLock { $0.inputDone = true }
             return .inputFinished
         } catch is CancellationError {
             return .failed(SocketEngineError(.connectionClosed, "cancelled"))
@@ -406,9 +428,18 @@ public final class ClientSession: Sendable {
                 for action in machine.tick(now: clock.now) {
                     switch action {
                     case .sendHeartbeat:
-                        try await send(payload, on: connection)
-                        state.withLock { $0.heartbeatsSent += 1 }
-                        onEvent(.heartbeatSent)
+                        // Never wait to send a heartbeat: a full send buffer must not stop the
+                        // clock that notices a dead peer. After our FIN there is nothing to send.
+                        guard !state.withLock({ $0.writeShut }) else { continue }
+                        if connection.trySend(payload) {
+                            state.withLock {
+                                $0.heartbeatsSent += 1
+                                $0.queuedOnConnection += payload.readableBytes
+                            }
+                            onEvent(.heartbeatSent)
+                        } else {
+                            state.withLock { $0.heartbeatsSkipped += 1 }
+                        }
                     case .declareDead(let silence):
                         onEvent(.peerUnresponsive(silentFor: silence))
                         return .failed(SocketEngineError(

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -91,7 +92,13 @@ public struct Connector: Sendable {
         let clock = ContinuousClock()
         let resolveStart = clock.now
         let datagram = endpoint.transport == .udp
-        let all = try await options.resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: datagram)
+        let resolver = options.resolver
+        let endpoint = self.endpoint
+        // The connect timeout covers resolution too: a resolver that never answers must not
+        // hold the command past --connect-timeout.
+        let all = try await withDeadline(options.connectTimeout, what: "resolving '\(endpoint.host)'") {
+            try await resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: datagram)
+        }
         report.resolveDuration = clock.now - resolveStart
         let allowed = all.filter { options.family.allows($0) }
         guard !allowed.isEmpty else {
@@ -108,12 +115,14 @@ public struct Connector: Sendable {
         if datagram {
             return try await connectDatagram(to: ordered[0], sources: sources, report: report)
         }
-        return try await race(ordered, sources: sources, report: report)
+        let budget = max(.milliseconds(1), options.connectTimeout - report.resolveDuration)
+        return try await race(ordered, sources: sources, report: report, budget: budget)
     }
 
     // MARK: TCP
 
-    private func race(_ addresses: [SocketAddress], sources: [SocketAddress], report: ConnectReport) async throws -> (Connection, ConnectReport) {
+    /// Races `addresses` within `budget` (what is left of the connect timeout after resolving).
+    private func race(_ addresses: [SocketAddress], sources: [SocketAddress], report: ConnectReport, budget: Duration) async throws -> (Connection, ConnectReport) {
         let loop = options.group.next()
         let options = self.options
         let endpoint = self.endpoint
@@ -123,11 +132,12 @@ public struct Connector: Sendable {
                 loop: loop,
                 addresses: addresses,
                 attemptDelay: options.attemptDelay.timeAmount,
-                target: endpoint.description
+                target: endpoint.description,
+                configuredTimeout: options.connectTimeout.timeAmount
             ) { address in
                 Connector.openStream(on: loop, to: address, sources: sources, options: options)
             }
-            return race.run(timeout: options.connectTimeout.timeAmount)
+            return race.run(timeout: budget.timeAmount)
         }.get()
         var report = report
         report.attempts = result.attempts
@@ -288,6 +298,45 @@ public struct Connector: Sendable {
     }
 }
 
+/// Runs `operation`, failing with `.connectTimeout` if it has not finished after `timeout`.
+///
+/// The operation runs as a task of its own, so a call that cannot be cancelled (a blocking
+/// `getaddrinfo`) is left to finish in the background instead of holding the caller.
+func withDeadline<T: Sendable>(_ timeout: Duration, what: String, _ operation: @escaping @Sendable () async throws -> T) async throws -> T {
+    let outcome = Mutex<CheckedContinuation<T, any Error>?>(nil)
+    let finish = { @Sendable (result: Result<T, any Error>) in
+        let continuation = outcome.withLock { slot in
+            defer { slot = nil }
+            return slot
+        }
+        continuation?.resume(with: result)
+    }
+    var work: Task<Void, Never>?
+    var timer: Task<Void, Never>?
+    defer {
+        work?.cancel()
+        timer?.cancel()
+    }
+    return try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            outcome.withLock { $0 = continuation }
+            work = Task {
+                do {
+                    finish(.success(try await operation()))
+                } catch {
+                    finish(.failure(error))
+                }
+            }
+            timer = Task {
+                guard (try? await Task.sleep(for: timeout)) != nil else { return }
+                finish(.failure(SocketEngineError(.connectTimeout, "\(what) timed out after \(timeout.formatted)")))
+            }
+        }
+    } onCancel: {
+        finish(.failure(CancellationError()))
+    }
+}
+
 /// `IFNAMSIZ` bytes for `SO_BINDTODEVICE`.
 struct InterfaceName: Sendable {
     var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
@@ -307,6 +356,8 @@ final class ConnectionRace {
     private var machine: HappyEyeballsStateMachine<SocketAddress>
     private let attemptDelay: TimeAmount
     private let target: String
+    /// The timeout the user gave, for messages (the race itself may have less after resolving).
+    private let configuredTimeout: TimeAmount
     private let open: (SocketAddress) -> EventLoopFuture<any Channel>
     private let promise: EventLoopPromise<Result>
     private let started = NIODeadline.now()
@@ -320,8 +371,9 @@ final class ConnectionRace {
     private var queued: [HappyEyeballsStateMachine<SocketAddress>.Action] = []
     private var applying = false
 
-    init(loop: any EventLoop, addresses: [SocketAddress], attemptDelay: TimeAmount, target: String, open: @escaping (SocketAddress) -> EventLoopFuture<any Channel>) {
+    init(loop: any EventLoop, addresses: [SocketAddress], attemptDelay: TimeAmount, target: String, configuredTimeout: TimeAmount, open: @escaping (SocketAddress) -> EventLoopFuture<any Channel>) {
         self.loop = loop
+        self.configuredTimeout = configuredTimeout
         self.machine = HappyEyeballsStateMachine(addresses: addresses)
         self.attemptDelay = attemptDelay
         self.target = target
@@ -331,7 +383,7 @@ final class ConnectionRace {
 
     func run(timeout: TimeAmount) -> EventLoopFuture<Result> {
         deadline = loop.assumeIsolated().scheduleTask(in: timeout) { [self] in
-            self.timedOut(after: timeout)
+            self.timedOut()
         }
         apply(machine.start())
         return promise.futureResult
@@ -389,11 +441,11 @@ final class ConnectionRace {
         }
     }
 
-    private func timedOut(after timeout: TimeAmount) {
+    private func timedOut() {
         guard !machine.isFinished else { return }
         _ = machine.abandon()
         finish()
-        promise.fail(failure(timedOut: timeout))
+        promise.fail(failure(timedOut: configuredTimeout))
     }
 
     private func finish() {

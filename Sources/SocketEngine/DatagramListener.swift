@@ -27,8 +27,12 @@ public final class DatagramListener: Sendable {
 
     /// Datagrams received but dropped because the queue was full.
     public var droppedDatagrams: Int { dropped.count }
+    /// Datagrams refused by the access policy (exact; ``events`` is bounded).
+    public var rejectedCount: Int { rejections.count }
+    private let rejections: DropCounter
 
-    private init(channels: [any Channel], datagrams: (AsyncStream<ReceivedDatagram>, AsyncStream<ReceivedDatagram>.Continuation), events: (AsyncStream<ListenerEvent>, AsyncStream<ListenerEvent>.Continuation), dropped: DropCounter) {
+    private init(channels: [any Channel], datagrams: (AsyncStream<ReceivedDatagram>, AsyncStream<ReceivedDatagram>.Continuation), events: (AsyncStream<ListenerEvent>, AsyncStream<ListenerEvent>.Continuation), dropped: DropCounter, rejections: DropCounter) {
+        self.rejections = rejections
         self.channels = channels
         self.localAddresses = channels.compactMap(\.localAddress)
         self.datagrams = datagrams.0
@@ -40,8 +44,9 @@ public final class DatagramListener: Sendable {
 
     public static func bind(_ endpoint: Endpoint, options: ListenOptions = ListenOptions(), queueLimit: Int = 8192) async throws -> DatagramListener {
         let datagrams = AsyncStream<ReceivedDatagram>.makeStream(bufferingPolicy: .bufferingOldest(queueLimit))
-        let events = AsyncStream<ListenerEvent>.makeStream()
+        let events = AsyncStream<ListenerEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let dropped = DropCounter()
+        let rejections = DropCounter()
         let addresses = try await BindPlan.addresses(for: endpoint, resolver: options.resolver, datagram: true)
         var index = 0
         let channels = try await BindPlan.bindAll(
@@ -61,7 +66,8 @@ public final class DatagramListener: Sendable {
                                     access: options.access,
                                     sink: datagrams.1,
                                     events: events.1,
-                                    dropped: dropped
+                                    dropped: dropped,
+                                    rejections: rejections
                                 )
                             )
                         }
@@ -71,7 +77,7 @@ public final class DatagramListener: Sendable {
             },
             port: { $0.localAddress?.port }
         )
-        return DatagramListener(channels: channels, datagrams: datagrams, events: events, dropped: dropped)
+        return DatagramListener(channels: channels, datagrams: datagrams, events: events, dropped: dropped, rejections: rejections)
     }
 
     /// Sends `data` to `peer` from the socket that received `datagram` from it.
@@ -102,6 +108,7 @@ public final class DatagramListener: Sendable {
     }
 }
 
+/// A counter shared between event-loop callbacks and the service (drops, refusals).
 final class DropCounter: Sendable {
     private let value = Atomic<Int>(0)
     var count: Int { value.load(ordering: .relaxed) }
@@ -116,8 +123,10 @@ final class DatagramReceiveHandler: ChannelInboundHandler, Sendable {
     let sink: AsyncStream<ReceivedDatagram>.Continuation
     let events: AsyncStream<ListenerEvent>.Continuation
     let dropped: DropCounter
+    let rejections: DropCounter
 
-    init(socketIndex: Int, access: AccessPolicy, sink: AsyncStream<ReceivedDatagram>.Continuation, events: AsyncStream<ListenerEvent>.Continuation, dropped: DropCounter) {
+    init(socketIndex: Int, access: AccessPolicy, sink: AsyncStream<ReceivedDatagram>.Continuation, events: AsyncStream<ListenerEvent>.Continuation, dropped: DropCounter, rejections: DropCounter) {
+        self.rejections = rejections
         self.socketIndex = socketIndex
         self.access = access
         self.sink = sink
@@ -128,6 +137,7 @@ final class DatagramReceiveHandler: ChannelInboundHandler, Sendable {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let envelope = unwrapInboundIn(data)
         if let reason = access.refusal(for: envelope.remoteAddress) {
+            rejections.add()
             events.yield(.rejected(peer: envelope.remoteAddress.displayString, reason: reason))
             return
         }

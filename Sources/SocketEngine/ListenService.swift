@@ -55,6 +55,8 @@ public enum ListenEvent: Sendable {
 public struct ListenSummary: Sendable {
     public var clients = 0
     public var rejected = 0
+    /// Refusals that came too fast to be reported one by one (they are in ``rejected``).
+    public var rejectedUnlogged = 0
     public var bytesIn = 0
     public var bytesOut = 0
     public var datagramsIn = 0
@@ -74,6 +76,8 @@ public final class ListenService: Sendable {
     let input: (any ByteSource)?
     let onEvent: @Sendable (ListenEvent) -> Void
     let state = Mutex(State())
+    /// Open while at least one client (or UDP peer) is there: stdin waits for it, like `nc -l`.
+    let presence = Presence()
 
     struct State {
         var listener: Listener?
@@ -150,7 +154,7 @@ public final class ListenService: Sendable {
             Task { await self.forwardInput(input) }
         } : nil
 
-        await withTaskGroup(of: Void.self) { group in
+        await withDiscardingTaskGroup { group in
             var nextID = 0
             for await connection in listener.connections {
                 nextID += 1
@@ -167,27 +171,34 @@ public final class ListenService: Sendable {
                     await connection.close()
                     continue
                 }
+                presence.set(true)
                 onEvent(.clientConnected(client))
                 group.addTask { await self.serveClient(connection, client) }
                 if !configuration.keepOpen {
                     await listener.close()
                 }
             }
-            await group.waitForAll()
         }
         forwarder?.cancel()
         await listener.close()
-        await watcher.value
+        let logged = await watcher.value
+        state.withLock {
+            $0.summary.rejected = listener.rejectedCount
+            $0.summary.rejectedUnlogged = max(0, listener.rejectedCount - logged)
+        }
     }
 
-    private func watchRejections(_ events: AsyncStream<ListenerEvent>) async {
+    /// Reports refusals; returns how many were reported.
+    private func watchRejections(_ events: AsyncStream<ListenerEvent>) async -> Int {
+        var logged = 0
         for await event in events {
             switch event {
             case .rejected(let peer, let reason):
-                state.withLock { $0.summary.rejected += 1 }
+                logged += 1
                 onEvent(.rejected(peer: peer, reason: reason))
             }
         }
+        return logged
     }
 
     private func serveClient(_ connection: Connection, _ client: ClientInfo) async {
@@ -212,12 +223,14 @@ public final class ListenService: Sendable {
         }
         await connection.close()
         let statistics = connection.statistics
-        state.withLock { state in
+        let anyLeft = state.withLock { state in
             state.clients[client.id] = nil
             state.clientInfo[client.id] = nil
             state.summary.bytesIn += statistics.bytesReceived
             state.summary.bytesOut += statistics.bytesSent
+            return !state.clients.isEmpty
         }
+        presence.set(anyLeft)
         onEvent(.clientDisconnected(
             client,
             bytesIn: statistics.bytesReceived,
@@ -249,9 +262,15 @@ public final class ListenService: Sendable {
         let clock = MonotonicClock()
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
-                while let (due, message) = try await queue.next() {
-                    try await clock.sleep(until: due)
-                    try await self.answer(message, on: connection, client: client)
+                do {
+                    while let (due, message) = try await queue.next() {
+                        try await clock.sleep(until: due)
+                        try await self.answer(message, on: connection, client: client)
+                    }
+                } catch {
+                    // Wakes the reader if it waits for room in a full queue.
+                    queue.finish(throwing: error)
+                    throw error
                 }
             }
             do {
@@ -261,6 +280,8 @@ public final class ListenService: Sendable {
                 queue.finish()
             } catch {
                 queue.finish(throwing: error)
+                // If the answering side failed first, report its error, not the wake-up.
+                if error is CancellationError { try await group.waitForAll() }
                 group.cancelAll()
                 throw error
             }
@@ -296,7 +317,8 @@ public final class ListenService: Sendable {
         configuration.framing == .raw ? message : try configuration.framing.encode(message)
     }
 
-    /// Print mode: what arrives on the input goes to every connected client.
+    /// Print mode: what arrives on the input goes to every connected client. Input is read
+    /// only while someone is there to receive it, so nothing typed early is lost.
     private func forwardInput(_ input: any ByteSource) async {
         var encoder = MessageEncoder(
             framing: configuration.framing,
@@ -304,20 +326,22 @@ public final class ListenService: Sendable {
             maximumFrameSize: configuration.maximumFrameSize
         )
         do {
-            while let chunk = try await input.next() {
+            while true {
+                try await presence.wait()
+                guard let chunk = try await input.next() else { break }
                 let encoded = encoder.encode(chunk)
                 encoded.rejected.forEach { onEvent(.inputRejected($0)) }
-                for message in encoded.messages where message.readableBytes > 0 { try await sendToAll(message) }
+                for message in encoded.messages where message.readableBytes > 0 { await sendToAll(message) }
             }
             let tail = encoder.finish()
             tail.rejected.forEach { onEvent(.inputRejected($0)) }
-            for message in tail.messages where message.readableBytes > 0 { try await sendToAll(message) }
+            for message in tail.messages where message.readableBytes > 0 { await sendToAll(message) }
         } catch {
             return
         }
     }
 
-    private func sendToAll(_ bytes: ByteBuffer) async throws {
+    private func sendToAll(_ bytes: ByteBuffer) async {
         let (clients, peers, datagramListener) = state.withLock { state in
             (Array(state.clients.values), state.datagramPeers, state.datagramListener)
         }
@@ -326,7 +350,7 @@ public final class ListenService: Sendable {
         }
         if let datagramListener {
             for peer in peers {
-                try? await datagramListener.send(bytes, to: peer)
+                guard (try? await datagramListener.send(bytes, to: peer)) != nil else { continue }
                 state.withLock {
                     $0.summary.datagramsOut += 1
                     $0.summary.bytesOut += bytes.readableBytes
@@ -343,38 +367,51 @@ public final class ListenService: Sendable {
             Task { await self.forwardInput(input) }
         } : nil
         let clock = MonotonicClock()
-        await withTaskGroup(of: Void.self) { group in
-            for await datagram in listener.datagrams {
-                let bytes = datagram.data.readableBytes
-                state.withLock { state in
-                    state.summary.datagramsIn += 1
-                    state.summary.bytesIn += bytes
-                    if !state.datagramPeers.contains(datagram.peer) {
-                        if state.datagramPeers.count >= 1024 { state.datagramPeers.removeFirst() }
-                        state.datagramPeers.append(datagram.peer)
-                    }
-                }
-                onEvent(.datagram(peer: datagram.peer.displayString, bytes: bytes))
-                switch configuration.mode {
-                case .print:
-                    var frame = datagram.data
-                    if configuration.framing != .raw { frame.writeInteger(UInt8(0x0A)) }
-                    try? await output.write(frame)
-                case .discard:
-                    break
-                case .echo, .respond, .broadcast:
-                    let due = configuration.delay.map { clock.now.advanced(by: $0) }
-                    group.addTask {
-                        if let due { try? await clock.sleep(until: due) }
-                        await self.answerDatagram(datagram, on: listener)
-                    }
+        // Delayed answers wait in one queue in arrival order (all delays are equal), so a
+        // datagram flood costs a bounded queue, not a task per datagram.
+        let delayed = AsyncBoundedQueue<(MonotonicClock.Instant, ReceivedDatagram)>(capacity: 4096)
+        let answering = Task {
+            while let (due, datagram) = try? await delayed.next() {
+                try? await clock.sleep(until: due)
+                await self.answerDatagram(datagram, on: listener)
+            }
+        }
+        for await datagram in listener.datagrams {
+            let bytes = datagram.data.readableBytes
+            state.withLock { state in
+                state.summary.datagramsIn += 1
+                state.summary.bytesIn += bytes
+                if !state.datagramPeers.contains(datagram.peer) {
+                    if state.datagramPeers.count >= 1024 { state.datagramPeers.removeFirst() }
+                    state.datagramPeers.append(datagram.peer)
                 }
             }
-            await group.waitForAll()
+            presence.set(true)
+            onEvent(.datagram(peer: datagram.peer.displayString, bytes: bytes))
+            switch configuration.mode {
+            case .print:
+                var frame = datagram.data
+                if configuration.framing != .raw { frame.writeInteger(UInt8(0x0A)) }
+                try? await output.write(frame)
+            case .discard:
+                break
+            case .echo, .respond, .broadcast:
+                if let delay = configuration.delay {
+                    try? await delayed.push((clock.now.advanced(by: delay), datagram))
+                } else {
+                    await answerDatagram(datagram, on: listener)
+                }
+            }
         }
+        delayed.finish()
+        await answering.value
         forwarder?.cancel()
-        state.withLock { $0.summary.datagramsDropped = listener.droppedDatagrams }
-        await watcher.value
+        let logged = await watcher.value
+        state.withLock {
+            $0.summary.datagramsDropped = listener.droppedDatagrams
+            $0.summary.rejected = listener.rejectedCount
+            $0.summary.rejectedUnlogged = max(0, listener.rejectedCount - logged)
+        }
     }
 
     private func answerDatagram(_ datagram: ReceivedDatagram, on listener: DatagramListener) async {
@@ -405,5 +442,48 @@ public final class ListenService: Sendable {
                 continue
             }
         }
+    }
+}
+
+/// A gate that is open while something is present; ``wait()`` returns once it is open.
+final class Presence: Sendable {
+    private struct State {
+        var open = false
+        var waiters: [UInt64: CheckedContinuation<Void, any Error>] = [:]
+        var nextID: UInt64 = 0
+    }
+
+    private let state = Mutex(State())
+
+    func set(_ open: Bool) {
+        let woken = state.withLock { state -> [CheckedContinuation<Void, any Error>] in
+            state.open = open
+            guard open else { return [] }
+            defer { state.waiters.removeAll() }
+            return Array(state.waiters.values)
+        }
+        woken.forEach { $0.resume() }
+    }
+
+    /// Waits until open; throws `CancellationError` if cancelled first.
+    func wait() async throws {
+        let id = state.withLock { state -> UInt64 in
+            state.nextID += 1
+            return state.nextID
+        }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let resumeNow = state.withLock { state -> Bool in
+                    if state.open || Task.isCancelled { return true }
+                    state.waiters[id] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
+            }
+        } onCancel: {
+            let waiting = state.withLock { $0.waiters.removeValue(forKey: id) }
+            waiting?.resume(throwing: CancellationError())
+        }
+        try Task.checkCancellation()
     }
 }

@@ -79,8 +79,12 @@ public final class Listener: Sendable {
     public let localAddresses: [SocketAddress]
     /// Admitted clients, in accept order. Finishes when the listener is closed.
     public let connections: AsyncStream<Connection>
-    /// Refusals.
+    /// Refusals, for logging. Bounded: under a flood of refused peers the oldest unread events
+    /// are dropped; ``rejectedCount`` stays exact.
     public let events: AsyncStream<ListenerEvent>
+    /// Every peer refused so far.
+    public var rejectedCount: Int { rejections.count }
+    private let rejections: DropCounter
 
     private let channels: [any Channel]
     private let connectionSink: AsyncStream<Connection>.Continuation
@@ -91,8 +95,10 @@ public final class Listener: Sendable {
         channels: [any Channel],
         connections: (AsyncStream<Connection>, AsyncStream<Connection>.Continuation),
         events: (AsyncStream<ListenerEvent>, AsyncStream<ListenerEvent>.Continuation),
+        rejections: DropCounter,
         socketPath: String?
     ) {
+        self.rejections = rejections
         self.channels = channels
         self.localAddresses = channels.compactMap(\.localAddress)
         self.connections = connections.0
@@ -108,13 +114,15 @@ public final class Listener: Sendable {
             throw SocketEngineError(.unsupported, "listening on \(endpoint.transport.rawValue):// is not supported yet")
         }
         let connections = AsyncStream<Connection>.makeStream()
-        let events = AsyncStream<ListenerEvent>.makeStream()
+        let events = AsyncStream<ListenerEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
         let activeCount = ActiveCount()
+        let rejections = DropCounter()
         let bootstrap = makeBootstrap(
             endpoint: endpoint,
             options: options,
             connections: connections.1,
             events: events.1,
+            rejections: rejections,
             active: activeCount
         )
 
@@ -124,7 +132,7 @@ public final class Listener: Sendable {
             defer { umask(previous) }
             do {
                 let channel = try await bootstrap.bind(unixDomainSocketPath: endpoint.path).get()
-                return Listener(channels: [channel], connections: connections, events: events, socketPath: endpoint.path)
+                return Listener(channels: [channel], connections: connections, events: events, rejections: rejections, socketPath: endpoint.path)
             } catch {
                 throw SocketEngineError.wrapping(error, context: "bind unix:\(endpoint.path)")
             }
@@ -137,7 +145,7 @@ public final class Listener: Sendable {
             bind: { try await bootstrap.bind(to: $0).get() },
             port: { $0.localAddress?.port }
         )
-        return Listener(channels: channels, connections: connections, events: events, socketPath: nil)
+        return Listener(channels: channels, connections: connections, events: events, rejections: rejections, socketPath: nil)
     }
 
     private static func makeBootstrap(
@@ -145,6 +153,7 @@ public final class Listener: Sendable {
         options: ListenOptions,
         connections: AsyncStream<Connection>.Continuation,
         events: AsyncStream<ListenerEvent>.Continuation,
+        rejections: DropCounter,
         active: ActiveCount
     ) -> ServerBootstrap {
         let transport = endpoint.transport
@@ -154,6 +163,10 @@ public final class Listener: Sendable {
             .serverChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
+                    // Before NIO's AcceptHandler: decides in accept order, on the server's loop.
+                    try channel.pipeline.syncOperations.addHandler(
+                        AdmissionHandler(options: options, events: events, rejections: rejections, active: active)
+                    )
                 }
             }
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
@@ -161,18 +174,7 @@ public final class Listener: Sendable {
             .childChannelOption(ChannelOptions.recvAllocator, value: Connection.receiveAllocator)
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: transport == .tcp ? 1 : 0)
             .childChannelInitializer { channel in
-                let peer = channel.remoteAddress
-                if let reason = options.access.refusal(for: peer) {
-                    events.yield(.rejected(peer: peer?.displayString ?? "?", reason: reason))
-                    return channel.eventLoop.makeFailedFuture(AdmissionRefused())
-                }
-                if let limit = options.maximumClients, !active.tryIncrement(below: limit) {
-                    events.yield(.rejected(peer: peer?.displayString ?? "?", reason: "--max-clients \(limit) reached"))
-                    return channel.eventLoop.makeFailedFuture(AdmissionRefused())
-                }
-                if options.maximumClients == nil { active.increment() }
-                channel.closeFuture.whenComplete { _ in active.decrement() }
-                return channel.eventLoop.makeCompletedFuture {
+                channel.eventLoop.makeCompletedFuture {
                     try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)
                     let connection = try Connection.attach(to: channel, transport: transport)
                     try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = {
@@ -241,5 +243,44 @@ final class ActiveCount: Sendable {
     func decrement() { value.wrappingSubtract(1, ordering: .relaxed) }
 }
 
-/// Thrown from the child initializer to make NIO close a refused client (already reported as an event).
-struct AdmissionRefused: Error {}
+/// Admits or refuses each accepted client on the listening channel's event loop, in accept
+/// order: the access policy first, then the client limit. A refused client is closed before
+/// NIO registers it; an admitted one holds a place until it closes.
+final class AdmissionHandler: ChannelInboundHandler {
+    typealias InboundIn = any Channel
+    typealias InboundOut = any Channel
+
+    private let options: ListenOptions
+    private let events: AsyncStream<ListenerEvent>.Continuation
+    private let rejections: DropCounter
+    private let active: ActiveCount
+
+    init(options: ListenOptions, events: AsyncStream<ListenerEvent>.Continuation, rejections: DropCounter, active: ActiveCount) {
+        self.options = options
+        self.events = events
+        self.rejections = rejections
+        self.active = active
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        let child = unwrapInboundIn(data)
+        let peer = child.remoteAddress
+        var refusal = options.access.refusal(for: peer)
+        if refusal == nil {
+            if let limit = options.maximumClients {
+                if !active.tryIncrement(below: limit) { refusal = "--max-clients \(limit) reached" }
+            } else {
+                active.increment()
+            }
+        }
+        if let refusal {
+            rejections.add()
+            events.yield(.rejected(peer: peer?.displayString ?? "?", reason: refusal))
+            child.close(promise: nil)
+            return
+        }
+        let active = self.active
+        child.closeFuture.whenComplete { _ in active.decrement() }
+        context.fireChannelRead(data)
+    }
+}

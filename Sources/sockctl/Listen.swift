@@ -155,7 +155,10 @@ struct Listen: AsyncParsableCommand {
         }
         parts.append("\(summary.bytesIn) bytes in")
         parts.append("\(summary.bytesOut) bytes out")
-        if summary.rejected > 0 { parts.append("\(summary.rejected) refused") }
+        if summary.rejected > 0 {
+            let unlogged = summary.rejectedUnlogged > 0 ? " (\(summary.rejectedUnlogged) not logged: they came too fast)" : ""
+            parts.append("\(summary.rejected) refused\(unlogged)")
+        }
         if summary.messagesDropped > 0 { parts.append("\(summary.messagesDropped) broadcast messages dropped for slow clients") }
         if summary.datagramsDropped > 0 { parts.append("\(summary.datagramsDropped) datagrams dropped (queue full)") }
         diagnostics.note("summary: " + parts.joined(separator: ", ") + " in \(summary.duration.formatted)")

@@ -51,9 +51,18 @@ final class FileDescriptorWriter: ByteSink, Sendable {
                 } else if written < 0 && errno == EAGAIN {
                     var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
                     _ = poll(&poller, 1, 100)
-                } else {
-                    // EPIPE or any other failure of our own output: nobody is listening.
+                } else if written < 0 && errno == EPIPE {
+                    // The reader went away (`| head`): end quietly, as SIGPIPE would.
                     exit(141)
+                } else {
+                    // A real failure (disk full, I/O error): say so, on stderr if that is not
+                    // the stream that failed.
+                    let reason = String(cString: strerror(errno))
+                    if descriptor != 2 {
+                        let message = Array("sockctl: error: writing output: \(reason)\n".utf8)
+                        _ = message.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+                    }
+                    exit(1)
                 }
             }
         }

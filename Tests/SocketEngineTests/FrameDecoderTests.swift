@@ -23,7 +23,9 @@ func decodeAll(_ wire: [UInt8], framing: Framing, maximum: Int = 1 << 20, chunks
     return frames
 }
 
-@Suite struct FrameDecoderTests {
+/// Serialized: these are CPU-bound (thousands of decodes in a debug build); run side by side
+/// they would hold every cooperative thread and starve the timing tests that run beside them.
+@Suite(.serialized) struct FrameDecoderTests {
     static let messages: [[UInt8]] = [
         Array(#"{"user_mid":0,"reqType":1,"version":5}"#.utf8),
         [],

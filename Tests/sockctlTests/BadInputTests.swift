@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Usage errors: one line on stderr naming the bad part, nothing on stdout, exit status 2,
@@ -88,12 +89,14 @@ import Testing
 @Suite struct FailureStatusTests {
     @Test func refusedConnectionsExitOneAndNameTheAddress() async throws {
         let scratch = try Scratch()
-        let port = try freePort()
+        let closed = try ClosedPort()
+        let port = closed.port
         for command in [["connect", "127.0.0.1:\(port)"], ["send", "127.0.0.1:\(port)", "x"]] {
             let result = try await run(try sockctlPath(), command, scratch: scratch)
             #expect(result.status == 1)
             #expect(result.stderr.contains("127.0.0.1:\(port): connection refused (ECONNREFUSED)"), "\(result.stderr)")
         }
+        withExtendedLifetime(closed) {}
     }
 
     @Test func unresolvableNamesExitOne() async throws {

@@ -248,6 +248,23 @@ final class BlackHoleNamespace: @unchecked Sendable {
         #expect(try await server.wait() == 0)
     }
 
+    @Test func answeredHeartbeatsKeepTheSessionAlive() async throws {
+        let scratch = try Scratch()
+        let server = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "--framing", "line"], scratch: scratch)
+        let port = try await server.listeningPort()
+        let client = try Child(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--framing", "line", "--heartbeat", "PING", "--heartbeat-interval", "100ms", "--heartbeat-misses", "3", "-v"], stdin: .pipe, scratch: scratch)
+        // Fifteen intervals: a peer that did not answer would be declared dead after three.
+        try await Task.sleep(for: .milliseconds(1500))
+        #expect(client.isRunning, "\(client.stderr)")
+        try client.closeStdin()
+        #expect(try await client.wait() == 0, "\(client.stderr)")
+        let echoed = client.stdoutText.split(separator: "\n").filter { $0 == "PING" }.count
+        // About 15 are due; under a loaded machine fewer wake-ups happen on time.
+        #expect(echoed >= 5, "\(echoed) heartbeats echoed")
+        #expect(!client.stderr.contains("unresponsive"))
+        #expect(try await server.wait() == 0)
+    }
+
     @Test func aSilentServerIsDeclaredDeadByTheHeartbeat() async throws {
         let scratch = try Scratch()
         let server = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--discard", "-k"], scratch: scratch)

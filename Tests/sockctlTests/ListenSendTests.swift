@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @Suite struct ListenCommandTests {
@@ -18,6 +19,19 @@ import Testing
         #expect(listener.stderr.contains("client 2 connected from [::1]:"))
         #expect(listener.stderr.contains("SIGINT: shutting down"))
         #expect(listener.stderr.contains("summary: 2 clients, 10 bytes in, 10 bytes out in"))
+    }
+
+    /// Like `nc -l`: what is on stdin before anyone connects waits for the first client.
+    @Test func stdinWaitsForTheFirstClient() async throws {
+        let scratch = try Scratch()
+        try "typed early\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
+        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0"], stdin: .file(scratch.path("input")), scratch: scratch)
+        let port = try await listener.listeningPort()
+        try await Task.sleep(for: .milliseconds(300))
+        let client = try Child(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--recv-only", "--idle-timeout", "1s"], scratch: scratch, name: "client")
+        try await client.waitForStdout("typed early\n")
+        #expect(try await client.wait() == 0)
+        #expect(try await listener.wait() == 0)
     }
 
     @Test func allowAndDenyRefuseOutsiders() async throws {
@@ -57,15 +71,47 @@ import Testing
 }
 
 @Suite struct SendCommandTests {
+    /// `--delay` counts from each message's arrival: twenty pipelined requests to a server
+    /// that delays 100 ms are answered in about 100 ms, not two seconds.
+    @Test func delaysAreNotCumulative() async throws {
+        let scratch = try Scratch()
+        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "--framing", "line", "--delay", "100ms"], scratch: scratch)
+        let port = try await listener.listeningPort()
+        let messages = (1...20).map { "request \($0)" }
+        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "line", "--responses", "20", "--json"] + messages, scratch: scratch)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
+        let timings = json?["timings_ms"] as? [String: Any]
+        let firstByte = timings?["first_byte"] as? Double ?? 0
+        let total = timings?["total"] as? Double ?? .infinity
+        #expect(firstByte >= 100, "\(firstByte)")
+        #expect(total < 600, "twenty answers took \(total) ms")
+        let texts = (json?["responses"] as? [[String: Any]])?.compactMap { $0["text"] as? String }
+        #expect(texts == messages)
+        #expect(try await listener.wait() == 0)
+    }
+
+    @Test func aFullDiskOnStdoutIsReportedNotIgnored() async throws {
+        let scratch = try Scratch()
+        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo"], scratch: scratch)
+        let port = try await listener.listeningPort()
+        let result = try await run("/bin/sh", ["-c", "'\(try sockctlPath())' send 127.0.0.1:\(port) hello > /dev/full"], scratch: scratch)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("sockctl: error: writing output: No space left on device"), "\(result.stderr)")
+        _ = try await listener.wait()
+    }
+
     @Test func jsonReportsTheFailureKindToo() async throws {
         let scratch = try Scratch()
-        let port = try freePort()
+        let closed = try ClosedPort()
+        let port = closed.port
         let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "x", "--json"], scratch: scratch)
         #expect(result.status == 1)
         let json = try JSONSerialization.jsonObject(with: result.stdout) as? [String: Any]
         #expect(json?["ok"] as? Bool == false)
         let error = json?["error"] as? [String: Any]
         #expect(error?["kind"] as? String == "refused")
+        withExtendedLifetime(closed) {}
     }
 
     @Test func messagesComeFromStdinWhenNoneAreGiven() async throws {
