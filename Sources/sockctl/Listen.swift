@@ -2,6 +2,7 @@ import ArgumentParser
 import Dispatch
 import NIOCore
 import SocketEngine
+import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -142,8 +143,16 @@ struct Listen: AsyncParsableCommand {
             diagnostics.warning("listening beyond loopback: anyone who can reach this host can connect")
         }
 
+        let signalCount = Mutex(0)
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            diagnostics.note("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): shutting down")
+            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            // A second signal ends the process at once, even if output is stalled (a paused
+            // pager) and the orderly shutdown cannot make progress.
+            if signalCount.withLock({ $0 += 1; return $0 }) > 1 {
+                diagnostics.note("\(name) again: exiting without waiting")
+                Glibc.exit(130)
+            }
+            diagnostics.note("\(name): shutting down (again to exit at once)")
             service.stop()
         }
         let summary = await service.run()

@@ -17,8 +17,26 @@ import Testing
         #expect(try await listener.wait() == 0)
         #expect(listener.stderr.contains("client 1 connected from 127.0.0.1:"))
         #expect(listener.stderr.contains("client 2 connected from [::1]:"))
-        #expect(listener.stderr.contains("SIGINT: shutting down"))
+        #expect(listener.stderr.contains("SIGINT: shutting down (again to exit at once)"))
         #expect(listener.stderr.contains("summary: 2 clients, 10 bytes in, 10 bytes out in"))
+    }
+
+    @Test func aSecondSIGINTEndsAListenerStuckOnItsOutput() async throws {
+        let scratch = try Scratch()
+        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "-k", "--recv-only"], scratch: scratch, stalledStdout: true)
+        let port = try await listener.listeningPort()
+        // More than a pipe holds: the listener blocks writing to its stdout.
+        _ = try randomFile(scratch.path("payload"), bytes: 4 << 20)
+        let sender = try Child(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--send-only"], stdin: .file(scratch.path("payload")), scratch: scratch, name: "sender")
+        try await listener.waitForStderr("client 1 connected")
+        try await Task.sleep(for: .milliseconds(300))
+        listener.signal(SIGINT)
+        try await listener.waitForStderr("SIGINT: shutting down")
+        try await Task.sleep(for: .milliseconds(300))
+        listener.signal(SIGINT)
+        #expect(try await listener.wait(timeout: .seconds(10)) == 130)
+        #expect(listener.stderr.contains("SIGINT again: exiting without waiting"))
+        sender.signal(SIGKILL)
     }
 
     /// Like `nc -l`: what is on stdin before anyone connects waits for the first client.

@@ -60,11 +60,13 @@ final class Child: @unchecked Sendable {
     let stdoutPath: String
     let stderrPath: String
     private var stdinPipe: Pipe?
+    private var stalledPipe: Pipe?
     let name: String
 
     /// Starts `executable` with `arguments`. `stdin` is a file path, `.pipe` (write with
     /// ``send(_:)``), or nil for /dev/null.
-    init(_ executable: String, _ arguments: [String], stdin: StandardInput = .null, scratch: Scratch, name: String? = nil, environment: [String: String]? = nil) throws {
+    /// With `stalledStdout`, stdout is a pipe that nobody reads (to test a blocked consumer).
+    init(_ executable: String, _ arguments: [String], stdin: StandardInput = .null, scratch: Scratch, name: String? = nil, environment: [String: String]? = nil, stalledStdout: Bool = false) throws {
         let label = name ?? URL(fileURLWithPath: executable).lastPathComponent
         self.name = label
         let unique = UUID().uuidString.prefix(6)
@@ -74,7 +76,13 @@ final class Child: @unchecked Sendable {
         _ = FileManager.default.createFile(atPath: stderrPath, contents: nil)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
-        process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        if stalledStdout {
+            let pipe = Pipe()
+            stalledPipe = pipe
+            process.standardOutput = pipe
+        } else {
+            process.standardOutput = try FileHandle(forWritingTo: URL(fileURLWithPath: stdoutPath))
+        }
         process.standardError = try FileHandle(forWritingTo: URL(fileURLWithPath: stderrPath))
         if let environment {
             process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
