@@ -13,7 +13,14 @@ FILE=$WORK/payload
 head -c $((MIB * 1024 * 1024)) /dev/zero > "$FILE"
 BYTES=$((MIB * 1024 * 1024))
 
-port() { echo $((40000 + RANDOM % 20000)); }
+# A port below the ephemeral range (32768+) that no socket uses right now.
+port() {
+    local p
+    while :; do
+        p=$((20000 + RANDOM % 10000))
+        [ -z "$(ss -tanH "sport = :$p or dport = :$p")" ] && { echo "$p"; return; }
+    done
+}
 wait_listen() {
     for _ in $(seq 1 200); do
         ss -ltnH "sport = :$1" | grep -q . && return 0
