@@ -23,15 +23,15 @@ public final class DatagramListener: Sendable {
     private let channels: [any Channel]
     private let sink: AsyncStream<ReceivedDatagram>.Continuation
     private let eventSink: AsyncStream<ListenerEvent>.Continuation
-    private let dropped: DropCounter
+    private let dropped: SharedCounter
 
     /// Datagrams received but dropped because the queue was full.
     public var droppedDatagrams: Int { dropped.count }
     /// Datagrams refused by the access policy (exact; ``events`` is bounded).
     public var rejectedCount: Int { rejections.count }
-    private let rejections: DropCounter
+    private let rejections: SharedCounter
 
-    private init(channels: [any Channel], datagrams: (AsyncStream<ReceivedDatagram>, AsyncStream<ReceivedDatagram>.Continuation), events: (AsyncStream<ListenerEvent>, AsyncStream<ListenerEvent>.Continuation), dropped: DropCounter, rejections: DropCounter) {
+    private init(channels: [any Channel], datagrams: (AsyncStream<ReceivedDatagram>, AsyncStream<ReceivedDatagram>.Continuation), events: (AsyncStream<ListenerEvent>, AsyncStream<ListenerEvent>.Continuation), dropped: SharedCounter, rejections: SharedCounter) {
         self.rejections = rejections
         self.channels = channels
         self.localAddresses = channels.compactMap(\.localAddress)
@@ -45,8 +45,8 @@ public final class DatagramListener: Sendable {
     public static func bind(_ endpoint: Endpoint, options: ListenOptions = ListenOptions(), queueLimit: Int = 8192) async throws -> DatagramListener {
         let datagrams = AsyncStream<ReceivedDatagram>.makeStream(bufferingPolicy: .bufferingOldest(queueLimit))
         let events = AsyncStream<ListenerEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let dropped = DropCounter()
-        let rejections = DropCounter()
+        let dropped = SharedCounter()
+        let rejections = SharedCounter()
         let addresses = try await BindPlan.addresses(for: endpoint, resolver: options.resolver, datagram: true)
         var index = 0
         let channels = try await BindPlan.bindAll(
@@ -108,13 +108,6 @@ public final class DatagramListener: Sendable {
     }
 }
 
-/// A counter shared between event-loop callbacks and the service (drops, refusals).
-final class DropCounter: Sendable {
-    private let value = Atomic<Int>(0)
-    var count: Int { value.load(ordering: .relaxed) }
-    func add() { value.wrappingAdd(1, ordering: .relaxed) }
-}
-
 final class DatagramReceiveHandler: ChannelInboundHandler, Sendable {
     typealias InboundIn = AddressedEnvelope<ByteBuffer>
 
@@ -122,10 +115,10 @@ final class DatagramReceiveHandler: ChannelInboundHandler, Sendable {
     let access: AccessPolicy
     let sink: AsyncStream<ReceivedDatagram>.Continuation
     let events: AsyncStream<ListenerEvent>.Continuation
-    let dropped: DropCounter
-    let rejections: DropCounter
+    let dropped: SharedCounter
+    let rejections: SharedCounter
 
-    init(socketIndex: Int, access: AccessPolicy, sink: AsyncStream<ReceivedDatagram>.Continuation, events: AsyncStream<ListenerEvent>.Continuation, dropped: DropCounter, rejections: DropCounter) {
+    init(socketIndex: Int, access: AccessPolicy, sink: AsyncStream<ReceivedDatagram>.Continuation, events: AsyncStream<ListenerEvent>.Continuation, dropped: SharedCounter, rejections: SharedCounter) {
         self.rejections = rejections
         self.socketIndex = socketIndex
         self.access = access

@@ -84,7 +84,7 @@ public final class Listener: Sendable {
     public let events: AsyncStream<ListenerEvent>
     /// Every peer refused so far.
     public var rejectedCount: Int { rejections.count }
-    private let rejections: DropCounter
+    private let rejections: SharedCounter
 
     private let channels: [any Channel]
     private let connectionSink: AsyncStream<Connection>.Continuation
@@ -95,7 +95,7 @@ public final class Listener: Sendable {
         channels: [any Channel],
         connections: (AsyncStream<Connection>, AsyncStream<Connection>.Continuation),
         events: (AsyncStream<ListenerEvent>, AsyncStream<ListenerEvent>.Continuation),
-        rejections: DropCounter,
+        rejections: SharedCounter,
         socketPath: String?
     ) {
         self.rejections = rejections
@@ -115,8 +115,8 @@ public final class Listener: Sendable {
         }
         let connections = AsyncStream<Connection>.makeStream()
         let events = AsyncStream<ListenerEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let activeCount = ActiveCount()
-        let rejections = DropCounter()
+        let activeCount = SharedCounter()
+        let rejections = SharedCounter()
         let bootstrap = makeBootstrap(
             endpoint: endpoint,
             options: options,
@@ -153,8 +153,8 @@ public final class Listener: Sendable {
         options: ListenOptions,
         connections: AsyncStream<Connection>.Continuation,
         events: AsyncStream<ListenerEvent>.Continuation,
-        rejections: DropCounter,
-        active: ActiveCount
+        rejections: SharedCounter,
+        active: SharedCounter
     ) -> ServerBootstrap {
         let transport = endpoint.transport
         return ServerBootstrap(group: options.group)
@@ -225,24 +225,6 @@ public final class Listener: Sendable {
     }
 }
 
-/// The number of clients connected right now, shared by the accept path and close callbacks.
-final class ActiveCount: Sendable {
-    private let value = Atomic<Int>(0)
-
-    func tryIncrement(below limit: Int) -> Bool {
-        var current = value.load(ordering: .relaxed)
-        while current < limit {
-            let (exchanged, original) = value.compareExchange(expected: current, desired: current + 1, ordering: .relaxed)
-            if exchanged { return true }
-            current = original
-        }
-        return false
-    }
-
-    func increment() { value.wrappingAdd(1, ordering: .relaxed) }
-    func decrement() { value.wrappingSubtract(1, ordering: .relaxed) }
-}
-
 /// Admits or refuses each accepted client on the listening channel's event loop, in accept
 /// order: the access policy first, then the client limit. A refused client is closed before
 /// NIO registers it; an admitted one holds a place until it closes.
@@ -252,10 +234,10 @@ final class AdmissionHandler: ChannelInboundHandler {
 
     private let options: ListenOptions
     private let events: AsyncStream<ListenerEvent>.Continuation
-    private let rejections: DropCounter
-    private let active: ActiveCount
+    private let rejections: SharedCounter
+    private let active: SharedCounter
 
-    init(options: ListenOptions, events: AsyncStream<ListenerEvent>.Continuation, rejections: DropCounter, active: ActiveCount) {
+    init(options: ListenOptions, events: AsyncStream<ListenerEvent>.Continuation, rejections: SharedCounter, active: SharedCounter) {
         self.options = options
         self.events = events
         self.rejections = rejections
@@ -270,7 +252,7 @@ final class AdmissionHandler: ChannelInboundHandler {
             if let limit = options.maximumClients {
                 if !active.tryIncrement(below: limit) { refusal = "--max-clients \(limit) reached" }
             } else {
-                active.increment()
+                active.add()
             }
         }
         if let refusal {
@@ -280,7 +262,7 @@ final class AdmissionHandler: ChannelInboundHandler {
             return
         }
         let active = self.active
-        child.closeFuture.whenComplete { _ in active.decrement() }
+        child.closeFuture.whenComplete { _ in active.subtract() }
         context.fireChannelRead(data)
     }
 }
