@@ -22,31 +22,28 @@ public final class DatagramListener: Sendable {
     public let events: AsyncStream<ListenerEvent>
     private let channels: [any Channel]
     private let sink: AsyncStream<ReceivedDatagram>.Continuation
-    private let eventSink: AsyncStream<ListenerEvent>.Continuation
     private let dropped: SharedCounter
 
     /// Datagrams received but dropped because the queue was full.
     public var droppedDatagrams: Int { dropped.count }
     /// Datagrams refused by the access policy (exact; ``events`` is bounded).
-    public var rejectedCount: Int { rejections.count }
-    private let rejections: SharedCounter
+    public var rejectedCount: Int { refusals.count.count }
+    private let refusals: Refusals
 
-    private init(channels: [any Channel], datagrams: (AsyncStream<ReceivedDatagram>, AsyncStream<ReceivedDatagram>.Continuation), events: (AsyncStream<ListenerEvent>, AsyncStream<ListenerEvent>.Continuation), dropped: SharedCounter, rejections: SharedCounter) {
-        self.rejections = rejections
+    private init(channels: [any Channel], datagrams: (AsyncStream<ReceivedDatagram>, AsyncStream<ReceivedDatagram>.Continuation), refusals: Refusals, dropped: SharedCounter) {
+        self.refusals = refusals
         self.channels = channels
         self.localAddresses = channels.compactMap(\.localAddress)
         self.datagrams = datagrams.0
         self.sink = datagrams.1
-        self.events = events.0
-        self.eventSink = events.1
+        self.events = refusals.stream
         self.dropped = dropped
     }
 
     public static func bind(_ endpoint: Endpoint, options: ListenOptions = ListenOptions(), queueLimit: Int = 8192) async throws -> DatagramListener {
         let datagrams = AsyncStream<ReceivedDatagram>.makeStream(bufferingPolicy: .bufferingOldest(queueLimit))
-        let events = AsyncStream<ListenerEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
+        let refusals = Refusals()
         let dropped = SharedCounter()
-        let rejections = SharedCounter()
         let addresses = try await BindPlan.addresses(for: endpoint, resolver: options.resolver, datagram: true)
         var index = 0
         let channels = try await BindPlan.bindAll(
@@ -65,9 +62,8 @@ public final class DatagramListener: Sendable {
                                     socketIndex: socketIndex,
                                     access: options.access,
                                     sink: datagrams.1,
-                                    events: events.1,
-                                    dropped: dropped,
-                                    rejections: rejections
+                                    refusals: refusals,
+                                    dropped: dropped
                                 )
                             )
                         }
@@ -77,7 +73,7 @@ public final class DatagramListener: Sendable {
             },
             port: { $0.localAddress?.port }
         )
-        return DatagramListener(channels: channels, datagrams: datagrams, events: events, dropped: dropped, rejections: rejections)
+        return DatagramListener(channels: channels, datagrams: datagrams, refusals: refusals, dropped: dropped)
     }
 
     /// Sends `data` to `peer` from the socket that received `datagram` from it.
@@ -104,7 +100,7 @@ public final class DatagramListener: Sendable {
     public func close() async {
         for channel in channels { try? await channel.close().get() }
         sink.finish()
-        eventSink.finish()
+        refusals.finish()
     }
 }
 
@@ -114,24 +110,21 @@ final class DatagramReceiveHandler: ChannelInboundHandler, Sendable {
     let socketIndex: Int
     let access: AccessPolicy
     let sink: AsyncStream<ReceivedDatagram>.Continuation
-    let events: AsyncStream<ListenerEvent>.Continuation
+    let refusals: Refusals
     let dropped: SharedCounter
-    let rejections: SharedCounter
 
-    init(socketIndex: Int, access: AccessPolicy, sink: AsyncStream<ReceivedDatagram>.Continuation, events: AsyncStream<ListenerEvent>.Continuation, dropped: SharedCounter, rejections: SharedCounter) {
-        self.rejections = rejections
+    init(socketIndex: Int, access: AccessPolicy, sink: AsyncStream<ReceivedDatagram>.Continuation, refusals: Refusals, dropped: SharedCounter) {
         self.socketIndex = socketIndex
         self.access = access
         self.sink = sink
-        self.events = events
+        self.refusals = refusals
         self.dropped = dropped
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         let envelope = unwrapInboundIn(data)
         if let reason = access.refusal(for: envelope.remoteAddress) {
-            rejections.add()
-            events.yield(.rejected(peer: envelope.remoteAddress.displayString, reason: reason))
+            refusals.refuse(envelope.remoteAddress, because: reason)
             return
         }
         let result = sink.yield(ReceivedDatagram(peer: envelope.remoteAddress, data: envelope.data, socketIndex: socketIndex))

@@ -83,28 +83,25 @@ public final class Listener: Sendable {
     /// are dropped; ``rejectedCount`` stays exact.
     public let events: AsyncStream<ListenerEvent>
     /// Every peer refused so far.
-    public var rejectedCount: Int { rejections.count }
-    private let rejections: SharedCounter
+    public var rejectedCount: Int { refusals.count.count }
+    private let refusals: Refusals
 
     private let channels: [any Channel]
     private let connectionSink: AsyncStream<Connection>.Continuation
-    private let eventSink: AsyncStream<ListenerEvent>.Continuation
     private let socketPath: String?
 
     private init(
         channels: [any Channel],
         connections: (AsyncStream<Connection>, AsyncStream<Connection>.Continuation),
-        events: (AsyncStream<ListenerEvent>, AsyncStream<ListenerEvent>.Continuation),
-        rejections: SharedCounter,
+        refusals: Refusals,
         socketPath: String?
     ) {
-        self.rejections = rejections
+        self.refusals = refusals
         self.channels = channels
         self.localAddresses = channels.compactMap(\.localAddress)
         self.connections = connections.0
         self.connectionSink = connections.1
-        self.events = events.0
-        self.eventSink = events.1
+        self.events = refusals.stream
         self.socketPath = socketPath
     }
 
@@ -114,16 +111,13 @@ public final class Listener: Sendable {
             throw SocketEngineError(.unsupported, "listening on \(endpoint.transport.rawValue):// is not supported yet")
         }
         let connections = AsyncStream<Connection>.makeStream()
-        let events = AsyncStream<ListenerEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
-        let activeCount = SharedCounter()
-        let rejections = SharedCounter()
+        let refusals = Refusals()
         let bootstrap = makeBootstrap(
             endpoint: endpoint,
             options: options,
             connections: connections.1,
-            events: events.1,
-            rejections: rejections,
-            active: activeCount
+            refusals: refusals,
+            active: SharedCounter()
         )
 
         if endpoint.transport == .unix {
@@ -132,7 +126,7 @@ public final class Listener: Sendable {
             defer { umask(previous) }
             do {
                 let channel = try await bootstrap.bind(unixDomainSocketPath: endpoint.path).get()
-                return Listener(channels: [channel], connections: connections, events: events, rejections: rejections, socketPath: endpoint.path)
+                return Listener(channels: [channel], connections: connections, refusals: refusals, socketPath: endpoint.path)
             } catch {
                 throw SocketEngineError.wrapping(error, context: "bind unix:\(endpoint.path)")
             }
@@ -145,15 +139,14 @@ public final class Listener: Sendable {
             bind: { try await bootstrap.bind(to: $0).get() },
             port: { $0.localAddress?.port }
         )
-        return Listener(channels: channels, connections: connections, events: events, rejections: rejections, socketPath: nil)
+        return Listener(channels: channels, connections: connections, refusals: refusals, socketPath: nil)
     }
 
     private static func makeBootstrap(
         endpoint: Endpoint,
         options: ListenOptions,
         connections: AsyncStream<Connection>.Continuation,
-        events: AsyncStream<ListenerEvent>.Continuation,
-        rejections: SharedCounter,
+        refusals: Refusals,
         active: SharedCounter
     ) -> ServerBootstrap {
         let transport = endpoint.transport
@@ -165,7 +158,7 @@ public final class Listener: Sendable {
                     try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
                     // Before NIO's AcceptHandler: decides in accept order, on the server's loop.
                     try channel.pipeline.syncOperations.addHandler(
-                        AdmissionHandler(options: options, events: events, rejections: rejections, active: active)
+                        AdmissionHandler(options: options, refusals: refusals, active: active)
                     )
                 }
             }
@@ -193,7 +186,7 @@ public final class Listener: Sendable {
             try? await channel.close().get()
         }
         connectionSink.finish()
-        eventSink.finish()
+        refusals.finish()
         if let socketPath { unlink(socketPath) }
     }
 
@@ -233,14 +226,12 @@ final class AdmissionHandler: ChannelInboundHandler {
     typealias InboundOut = any Channel
 
     private let options: ListenOptions
-    private let events: AsyncStream<ListenerEvent>.Continuation
-    private let rejections: SharedCounter
+    private let refusals: Refusals
     private let active: SharedCounter
 
-    init(options: ListenOptions, events: AsyncStream<ListenerEvent>.Continuation, rejections: SharedCounter, active: SharedCounter) {
+    init(options: ListenOptions, refusals: Refusals, active: SharedCounter) {
         self.options = options
-        self.events = events
-        self.rejections = rejections
+        self.refusals = refusals
         self.active = active
     }
 
@@ -256,8 +247,7 @@ final class AdmissionHandler: ChannelInboundHandler {
             }
         }
         if let refusal {
-            rejections.add()
-            events.yield(.rejected(peer: peer?.displayString ?? "?", reason: refusal))
+            refusals.refuse(peer, because: refusal)
             child.close(promise: nil)
             return
         }
