@@ -121,15 +121,19 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
             default: out.writeInteger(length, endianness: endianness)
             }
             out.writeImmutableBuffer(body)
-        case .fixed(let size):
-            guard body.readableBytes == size else {
-                throw SocketEngineError(
-                    .invalidConfiguration,
-                    "message is \(body.readableBytes) bytes but fixed:\(size) framing needs exactly \(size)"
-                )
-            }
+        case .fixed:
+            try checkFixedSize(body)
             out.writeImmutableBuffer(body)
         }
+    }
+
+    /// For `fixed:N`, refuses a body that is not exactly N bytes; other framings take any size.
+    public func checkFixedSize(_ body: ByteBuffer) throws(SocketEngineError) {
+        guard case .fixed(let size) = self, body.readableBytes != size else { return }
+        throw SocketEngineError(
+            .invalidConfiguration,
+            "message is \(body.readableBytes) bytes but fixed:\(size) framing needs exactly \(size)"
+        )
     }
 
     /// `body` encoded as one frame.

@@ -98,8 +98,7 @@ public struct MessageEncoder: Sendable {
                 guard let line = try lines.decode(&pending, atEOF: atEOF) else { return }
                 do {
                     if datagrams {
-                        // A fixed:N line must still be N bytes; other framings have no constraint.
-                        if case .fixed(let size) = framing, line.readableBytes != size { _ = try framing.encode(line) }
+                        try framing.checkFixedSize(line)
                         output.append(line, datagrams: true)
                     } else {
                         output.append(try framing.encode(line), datagrams: false)
