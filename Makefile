@@ -8,19 +8,22 @@ BIN_DEBUG   = .build/debug/sockctl
 BIN_RELEASE = .build/release/sockctl
 
 # Peers the tests talk to, and what the benchmark compares against.
-TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps
+TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3
 BENCH_PACKAGES = $(TEST_PACKAGES) time
 
 SUDO := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all build release demo test deps-test deps-bench bench docs docs-check install clean
+.PHONY: all build release demo test deps-build deps-test deps-bench bench docs docs-check install clean
 
 all: build
 
-build:
+# libpcap's headers are needed to compile the Capture target.
+BUILD_PACKAGES = libpcap-dev pkg-config
+
+build: deps-build
 	$(SWIFT) build --product sockctl
 
-release:
+release: deps-build
 	$(SWIFT) build -c release --product sockctl
 
 # Installs missing Debian packages (only those missing; apt-get update only when needed).
@@ -33,11 +36,14 @@ define apt_install
 	fi
 endef
 
+deps-build:
+	$(call apt_install,$(BUILD_PACKAGES))
+
 deps-test:
-	$(call apt_install,$(TEST_PACKAGES))
+	$(call apt_install,$(BUILD_PACKAGES) $(TEST_PACKAGES))
 
 deps-bench:
-	$(call apt_install,$(BENCH_PACKAGES))
+	$(call apt_install,$(BUILD_PACKAGES) $(BENCH_PACKAGES))
 
 # A short tour on loopback: listener, send, connect, UDP, Happy Eyeballs, summary.
 demo: build
@@ -56,7 +62,7 @@ bench: deps-bench release
 	./bench/bulk.sh $(BIN_RELEASE)
 
 # Regenerates man/*.1 (argument parser's generate-manual plugin) and completions/.
-docs:
+docs: deps-build
 	$(SWIFT) build --product sockctl
 	$(SWIFT) package plugin generate-manual --configuration debug --multi-page --date $(MAN_DATE)
 	rm -f man/*.1

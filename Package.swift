@@ -10,6 +10,7 @@ let package = Package(
         .executable(name: "sockctl", targets: ["sockctl"]),
         .library(name: "SocketEngine", targets: ["SocketEngine"]),
         .library(name: "PacketDecoding", targets: ["PacketDecoding"]),
+        .library(name: "Capture", targets: ["Capture"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -29,11 +30,14 @@ let package = Package(
             swiftSettings: strict
         ),
         .target(name: "PacketDecoding", swiftSettings: strict),
+        .systemLibrary(name: "CLibpcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
+        .target(name: "Capture", dependencies: ["CLibpcap", "PacketDecoding"], swiftSettings: strict),
         .executableTarget(
             name: "sockctl",
             dependencies: [
                 "SocketEngine",
                 "PacketDecoding",
+                "Capture",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -52,9 +56,11 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding"], swiftSettings: strict),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "PacketDecoding"], swiftSettings: strict),
         .testTarget(
             name: "sockctlTests",
             dependencies: ["SocketEngine", "TestSupport"],
+            exclude: ["Goldens"],
             swiftSettings: strict
         ),
     ]

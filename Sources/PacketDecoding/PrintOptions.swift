@@ -1,0 +1,58 @@
+/// What `sockctl capture` prints for each packet: tcpdump's `-x/-X/-A`, `-t…`, `-S`, `-e` and
+/// `--nano` choices in one value shared by every protocol printer.
+public struct PrintOptions: Sendable, Equatable {
+    /// The dump after the header line.
+    public enum Dump: Sendable, Equatable {
+        /// Header line only (tcpdump's default, sockctl's `--no-dump`).
+        case none
+        /// `-x`: hex only.
+        case hex
+        /// `-X`: hex and ASCII (sockctl's default).
+        case hexAndASCII
+        /// `-A`: ASCII only.
+        case ascii
+    }
+
+    /// tcpdump's `-t` family.
+    public enum TimestampStyle: Sendable, Equatable {
+        /// No flag: local time of day, `05:15:10.099358`.
+        case timeOfDay
+        /// `-t`: no timestamp.
+        case none
+        /// `-tt`: seconds since the Unix epoch.
+        case unixSeconds
+        /// `-ttt`: time since the previous packet.
+        case sincePrevious
+        /// `-tttt`: local date and time.
+        case dateAndTime
+        /// `-ttttt`: time since the first packet.
+        case sinceFirst
+    }
+
+    public var dump: Dump
+    /// `-XX`, `-xx`, `-AA`: the dump starts at the link-layer header instead of after it.
+    public var dumpIncludesLinkHeader: Bool
+    public var timestamps: TimestampStyle
+    /// `--nano`: nine fraction digits instead of six.
+    public var nanoseconds: Bool
+    /// `-S`: absolute TCP sequence numbers.
+    public var absoluteSequenceNumbers: Bool
+    /// `-e`: print the link-level header.
+    public var linkHeader: Bool
+
+    public init(
+        dump: Dump = .hexAndASCII, dumpIncludesLinkHeader: Bool = false, timestamps: TimestampStyle = .timeOfDay,
+        nanoseconds: Bool = false, absoluteSequenceNumbers: Bool = false, linkHeader: Bool = false
+    ) {
+        self.dump = dump
+        self.dumpIncludesLinkHeader = dumpIncludesLinkHeader
+        self.timestamps = timestamps
+        self.nanoseconds = nanoseconds
+        self.absoluteSequenceNumbers = absoluteSequenceNumbers
+        self.linkHeader = linkHeader
+    }
+
+    /// `-x` and `-X` suppress tcpdump's implicit hex dump of payloads it has no decoder for;
+    /// `-A` and no dump flag do not.
+    var suppressesDefaultDump: Bool { dump == .hex || dump == .hexAndASCII }
+}

@@ -1,0 +1,400 @@
+/// One TCP segment or UDP datagram found in a captured frame: the addresses, ports and TCP
+/// header fields `--follow` and `--json` need, and where the payload lies in the captured bytes.
+///
+/// ```
+/// | link header | IPv4/IPv6 (+ extension headers) | TCP/UDP header | payload ... (captured) | ... (not captured)
+///                                                                  ^ payloadRange            ^ payloadLength ends here
+/// ```
+///
+/// ``parse(_:_:)`` understands the link types of ``LinkType`` (Ethernet with any number of
+/// 802.1Q/802.1ad tags, Linux cooked v1 and v2, BSD NULL/LOOP, raw IP, raw IPv4, raw IPv6), IPv4
+/// and IPv6 with Hop-by-Hop, Routing and Destination Options headers. It returns nil — not an
+/// error — for everything else: ARP, ICMP, other protocols, IP fragments (not reassembled),
+/// malformed headers (IPv4 IHL < 5, total length < IHL, TCP data offset < 5 or beyond the
+/// segment, UDP length 1…7) and frames cut before the end of the TCP or UDP header.
+///
+/// Lengths follow the IP header, not the capture: ``payloadLength`` is what the packet carried
+/// on the wire, ``payloadRange`` the part of it that was captured (``isPayloadTruncated`` when
+/// that is less). Ethernet padding is never payload. An IPv4 total length of 0 or an IPv6
+/// payload length of 0 (segmentation offload, jumbograms) means "up to the end of the frame".
+public struct TransportSegment: Sendable, Equatable {
+    /// An IPv4 or IPv6 address, stored as integers so parsing allocates nothing.
+    public enum Address: Hashable, Sendable, Comparable, CustomStringConvertible {
+        case v4(UInt32)
+        /// The 128 bits as two big-endian halves.
+        case v6(UInt64, UInt64)
+
+        /// `127.0.0.1` or RFC 5952 text as tcpdump prints it (`::1`, `fe80::1`, `::ffff:10.0.0.1`).
+        public var description: String {
+            var out: [UInt8] = []
+            appendText(into: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        /// Appends ``description`` without going through `String`.
+        public func appendText(into out: inout [UInt8]) {
+            switch self {
+            case .v4(let value):
+                for shift in stride(from: 24, through: 0, by: -8) {
+                    if shift != 24 { out.append(UInt8(ascii: ".")) }
+                    out.appendDecimal(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
+                }
+            case .v6(let high, let low):
+                Self.appendIPv6(high: high, low: low, into: &out)
+            }
+        }
+
+        public static func < (lhs: Address, rhs: Address) -> Bool {
+            switch (lhs, rhs) {
+            case (.v4(let a), .v4(let b)): a < b
+            case (.v4, .v6): true
+            case (.v6, .v4): false
+            case (.v6(let a1, let a2), .v6(let b1, let b2)): a1 < b1 || (a1 == b1 && a2 < b2)
+            }
+        }
+
+        /// Longest run of ≥ 2 zero groups becomes `::` (the first on ties); `::a.b.c.d` and
+        /// `::ffff:a.b.c.d` for IPv4-compatible and IPv4-mapped addresses, as `addrtostr6` does.
+        private static func appendIPv6(high: UInt64, low: UInt64, into out: inout [UInt8]) {
+            func group(_ index: Int) -> UInt16 {
+                let half = index < 4 ? high : low
+                return UInt16(truncatingIfNeeded: half >> UInt64((3 - index % 4) * 16))
+            }
+            var bestStart = -1, bestLength = 0, runStart = -1, runLength = 0
+            for index in 0..<8 {
+                if group(index) == 0 {
+                    if runStart < 0 { runStart = index }
+                    runLength += 1
+                    if runLength > bestLength {
+                        bestStart = runStart
+                        bestLength = runLength
+                    }
+                } else {
+                    runStart = -1
+                    runLength = 0
+                }
+            }
+            if bestLength < 2 {
+                bestStart = -1
+                bestLength = 0
+            }
+            var index = 0
+            while index < 8 {
+                if index == bestStart {
+                    out.append(UInt8(ascii: ":"))
+                    index += bestLength
+                    if index == 8 { out.append(UInt8(ascii: ":")) }
+                    continue
+                }
+                if index > 0 { out.append(UInt8(ascii: ":")) }
+                if index == 6 && bestStart == 0 && (bestLength == 6 || (bestLength == 5 && group(5) == 0xFFFF)) {
+                    for byte in 0..<4 {
+                        if byte > 0 { out.append(UInt8(ascii: ".")) }
+                        out.appendDecimal(UInt8(truncatingIfNeeded: low >> UInt64((3 - byte) * 8)))
+                    }
+                    return
+                }
+                out.appendHex(UInt64(group(index)))
+                index += 1
+            }
+        }
+    }
+
+    public enum TransportProtocol: Sendable, Equatable {
+        case tcp
+        case udp
+    }
+
+    /// TCP header flag bits (the low 8 bits of the flags field).
+    public struct TCPFlags: OptionSet, Sendable, Hashable {
+        public let rawValue: UInt8
+        public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+        public static let fin = TCPFlags(rawValue: 0x01)
+        public static let syn = TCPFlags(rawValue: 0x02)
+        public static let rst = TCPFlags(rawValue: 0x04)
+        public static let psh = TCPFlags(rawValue: 0x08)
+        public static let ack = TCPFlags(rawValue: 0x10)
+        public static let urg = TCPFlags(rawValue: 0x20)
+        public static let ece = TCPFlags(rawValue: 0x40)
+        public static let cwr = TCPFlags(rawValue: 0x80)
+
+        /// tcpdump's letters in its order (`F S R P . U E W`), e.g. `S.`, `FP.`; `none` for no bits.
+        public var tcpdumpLetters: String {
+            var out: [UInt8] = []
+            appendTcpdumpLetters(into: &out)
+            return String(decoding: out, as: UTF8.self)
+        }
+
+        public func appendTcpdumpLetters(into out: inout [UInt8]) {
+            guard rawValue != 0 else {
+                out.append("none")
+                return
+            }
+            let letters: StaticString = "FSRP.UEW"
+            letters.withUTF8Buffer { text in
+                for bit in 0..<8 where rawValue & (1 << UInt8(bit)) != 0 {
+                    out.append(text[bit])
+                }
+            }
+        }
+    }
+
+    /// 4 or 6.
+    public var ipVersion: UInt8
+    public var source: Address
+    public var destination: Address
+    public var transport: TransportProtocol
+    public var sourcePort: UInt16
+    public var destinationPort: UInt16
+    /// TCP only (0 for UDP).
+    public var sequenceNumber: UInt32 = 0
+    /// TCP only (0 for UDP); meaningful when ``flags`` has ``TCPFlags/ack``.
+    public var acknowledgmentNumber: UInt32 = 0
+    /// TCP only (empty for UDP).
+    public var flags: TCPFlags = []
+    /// TCP only: the raw, unscaled window field.
+    public var window: UInt16 = 0
+    /// Where the captured part of the payload lies in the frame's captured bytes.
+    public var payloadRange: Range<Int>
+    /// Payload bytes the packet carried on the wire (from the IP, TCP and UDP length fields).
+    public var payloadLength: Int
+
+    /// The capture holds fewer payload bytes than the packet carried (snap length, cut frame).
+    public var isPayloadTruncated: Bool { payloadRange.count < payloadLength }
+
+    /// The captured payload, as a view into `bytes` (the same buffer given to ``parse(_:_:)``).
+    public func payload(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
+        guard payloadRange.lowerBound >= 0, payloadRange.upperBound <= bytes.count else {
+            return UnsafeRawBufferPointer(start: nil, count: 0)
+        }
+        return UnsafeRawBufferPointer(rebasing: bytes[payloadRange])
+    }
+
+    /// The TCP segment or UDP datagram in a captured frame, or nil when there is none (see the
+    /// type's discussion). Reads at most `min(bytes.count, header.capturedLength)` bytes.
+    public static func parse(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) -> TransportSegment? {
+        guard let datagram = IPDatagram.parse(header, bytes), !datagram.fragmentOffsetOrMore else { return nil }
+        return parseTransport(datagram, bytes)
+    }
+
+    static func parseTransport(_ ip: IPDatagram, _ bytes: UnsafeRawBufferPointer) -> TransportSegment? {
+        let cursor = ip.cursor
+        let start = ip.transportOffset
+        switch ip.transportProtocol {
+        case 6:
+            guard cursor.has(start, 20), ip.transportLength >= 20 else { return nil }
+            let dataOffset = Int(cursor.bytes[start + 12] >> 4) * 4
+            guard dataOffset >= 20, dataOffset <= ip.transportLength else { return nil }
+            let payloadStart = start + dataOffset
+            let payloadLength = ip.transportLength - dataOffset
+            let capturedEnd = min(cursor.end, payloadStart + payloadLength)
+            var segment = TransportSegment(
+                ipVersion: ip.version, source: ip.source, destination: ip.destination, transport: .tcp,
+                sourcePort: read16(cursor, start), destinationPort: read16(cursor, start + 2),
+                payloadRange: payloadStart..<max(payloadStart, capturedEnd), payloadLength: payloadLength
+            )
+            segment.sequenceNumber = read32(cursor, start + 4)
+            segment.acknowledgmentNumber = read32(cursor, start + 8)
+            segment.flags = TCPFlags(rawValue: cursor.bytes[start + 13])
+            segment.window = read16(cursor, start + 14)
+            return segment
+        case 17:
+            guard cursor.has(start, 8), ip.transportLength >= 8 else { return nil }
+            let udpLength = Int(read16(cursor, start + 4))
+            if udpLength > 0 && udpLength < 8 { return nil }
+            // 0 (jumbogram, offload) or more than IP carried: the IP length decides.
+            let datagramLength = udpLength == 0 || udpLength > ip.transportLength ? ip.transportLength : udpLength
+            let payloadStart = start + 8
+            let payloadLength = datagramLength - 8
+            let capturedEnd = min(cursor.end, payloadStart + payloadLength)
+            return TransportSegment(
+                ipVersion: ip.version, source: ip.source, destination: ip.destination, transport: .udp,
+                sourcePort: read16(cursor, start), destinationPort: read16(cursor, start + 2),
+                payloadRange: payloadStart..<max(payloadStart, capturedEnd), payloadLength: payloadLength
+            )
+        default:
+            return nil
+        }
+    }
+
+    /// Callers checked `cursor.has(offset, 2)`.
+    private static func read16(_ cursor: ByteCursor, _ offset: Int) -> UInt16 {
+        UInt16(cursor.bytes[offset]) << 8 | UInt16(cursor.bytes[offset + 1])
+    }
+
+    private static func read32(_ cursor: ByteCursor, _ offset: Int) -> UInt32 {
+        UInt32(read16(cursor, offset)) << 16 | UInt32(read16(cursor, offset + 2))
+    }
+}
+
+/// The network layer of a captured frame: what ``TransportSegment`` and ``PacketJSON`` share.
+///
+/// `cursor.end` is narrowed to the end of the datagram (Ethernet padding excluded);
+/// `transportLength` is the wire length after the IP headers, which may exceed what was captured.
+struct IPDatagram {
+    var version: UInt8
+    var source: TransportSegment.Address
+    var destination: TransportSegment.Address
+    /// The protocol after the last IPv6 extension header (or IPv4's protocol field).
+    var transportProtocol: UInt8
+    var transportOffset: Int
+    var transportLength: Int
+    /// A non-first fragment, or a first fragment with more to come: its transport header or
+    /// payload is incomplete, so it is not decoded as TCP/UDP.
+    var fragmentOffsetOrMore: Bool
+    var cursor: ByteCursor
+
+    /// The most IPv6 extension headers walked before giving up.
+    static let maximumExtensionHeaders = 64
+
+    static func parse(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) -> IPDatagram? {
+        let captured = UnsafeRawBufferPointer(rebasing: bytes[0..<max(0, min(bytes.count, header.capturedLength))])
+        let cursor = ByteCursor(captured)
+        // The wire length never below what was captured, so a bad record cannot shrink it below 0.
+        let wireLength = max(header.originalLength, captured.count)
+        guard let (offset, version) = networkOffset(header.linkType, cursor) else { return nil }
+        switch version {
+        case 4: return parseIPv4(cursor, at: offset, wireLength: wireLength - offset)
+        case 6: return parseIPv6(cursor, at: offset, wireLength: wireLength - offset)
+        default: return nil
+        }
+    }
+
+    /// Where the IP header starts and which version the link layer says it is (0: look at the
+    /// version nibble).
+    private static func networkOffset(_ linkType: LinkType, _ cursor: ByteCursor) -> (Int, UInt8)? {
+        func ethertypeVersion(_ type: UInt16) -> UInt8? {
+            switch type {
+            case 0x0800: 4
+            case 0x86DD: 6
+            default: nil
+            }
+        }
+        /// Skips 802.1Q-style tags (at most 8) starting with the type field at `typeOffset`.
+        func afterTags(typeOffset: Int) -> (Int, UInt8)? {
+            var offset = typeOffset
+            for _ in 0..<8 {
+                guard let type = try? cursor.u16(offset) else { return nil }
+                if type == 0x8100 || type == 0x88A8 || type == 0x9100 || type == 0x9200 {
+                    offset += 4
+                    continue
+                }
+                guard let version = ethertypeVersion(type) else { return nil }
+                return (offset + 2, version)
+            }
+            return nil
+        }
+        switch linkType {
+        case .ethernet:
+            return afterTags(typeOffset: 12)
+        case .linuxSLL:
+            return afterTags(typeOffset: 14)
+        case .linuxSLL2:
+            // The protocol is at 0; tags, if any, follow the 20-byte header.
+            guard let type = try? cursor.u16(0) else { return nil }
+            if let version = ethertypeVersion(type) { return (20, version) }
+            guard type == 0x8100 else { return nil }
+            return afterTags(typeOffset: 22)
+        case .null, .loop:
+            guard var family = try? cursor.u32(0) else { return nil }
+            if linkType == .null {
+                family = family.byteSwapped
+                if family & 0xFFFF_0000 != 0 { family = family.byteSwapped }
+            }
+            switch family {
+            case 2: return (4, 4)
+            case 24, 28, 30: return (4, 6)
+            default: return nil
+            }
+        case .raw:
+            guard let first = try? cursor.u8(0) else { return nil }
+            return (0, first >> 4)
+        case .ipv4:
+            return (0, 4)
+        case .ipv6:
+            return (0, 6)
+        default:
+            return nil
+        }
+    }
+
+    private static func parseIPv4(_ cursor: ByteCursor, at ip: Int, wireLength: Int) -> IPDatagram? {
+        var cursor = cursor
+        guard cursor.has(ip, 20), cursor.bytes[ip] >> 4 == 4 else { return nil }
+        let headerLength = Int(cursor.bytes[ip] & 0x0F) * 4
+        guard headerLength >= 20, cursor.has(ip, headerLength) else { return nil }
+        var totalLength = Int(cursor.bytes[ip + 2]) << 8 | Int(cursor.bytes[ip + 3])
+        if totalLength == 0 {
+            totalLength = wireLength  // segmentation offload: the frame decides
+        }
+        guard totalLength >= headerLength else { return nil }
+        totalLength = min(totalLength, max(wireLength, headerLength))
+        cursor.narrow(from: ip, length: totalLength)
+        let fragment = UInt16(cursor.bytes[ip + 6]) << 8 | UInt16(cursor.bytes[ip + 7])
+        return IPDatagram(
+            version: 4,
+            source: .v4(address4(cursor, ip + 12)),
+            destination: .v4(address4(cursor, ip + 16)),
+            transportProtocol: cursor.bytes[ip + 9],
+            transportOffset: ip + headerLength,
+            transportLength: totalLength - headerLength,
+            fragmentOffsetOrMore: fragment & 0x3FFF != 0,
+            cursor: cursor
+        )
+    }
+
+    private static func parseIPv6(_ cursor: ByteCursor, at ip: Int, wireLength: Int) -> IPDatagram? {
+        var cursor = cursor
+        guard cursor.has(ip, 40), cursor.bytes[ip] >> 4 == 6 else { return nil }
+        let payloadLength = Int(cursor.bytes[ip + 4]) << 8 | Int(cursor.bytes[ip + 5])
+        var totalLength = payloadLength == 0 ? wireLength : payloadLength + 40
+        totalLength = min(totalLength, max(wireLength, 40))
+        cursor.narrow(from: ip, length: totalLength)
+        var nextHeader = cursor.bytes[ip + 6]
+        var offset = ip + 40
+        var fragmented = false
+        for _ in 0..<maximumExtensionHeaders {
+            switch nextHeader {
+            case 0, 43, 60:  // Hop-by-Hop, Routing, Destination Options: (length + 1) * 8 bytes
+                guard cursor.has(offset, 2) else { return nil }
+                let length = (Int(cursor.bytes[offset + 1]) + 1) * 8
+                guard offset - ip + length <= totalLength else { return nil }
+                nextHeader = cursor.bytes[offset]
+                offset += length
+            case 44:  // Fragment: 8 bytes
+                guard cursor.has(offset, 8), offset - ip + 8 <= totalLength else { return nil }
+                let field = UInt16(cursor.bytes[offset + 2]) << 8 | UInt16(cursor.bytes[offset + 3])
+                if field & 0xFFF9 != 0 { fragmented = true }
+                nextHeader = cursor.bytes[offset]
+                offset += 8
+            default:
+                guard offset - ip <= totalLength else { return nil }
+                return IPDatagram(
+                    version: 6,
+                    source: .v6(address64(cursor, ip + 8), address64(cursor, ip + 16)),
+                    destination: .v6(address64(cursor, ip + 24), address64(cursor, ip + 32)),
+                    transportProtocol: nextHeader,
+                    transportOffset: offset,
+                    transportLength: totalLength - (offset - ip),
+                    fragmentOffsetOrMore: fragmented,
+                    cursor: cursor
+                )
+            }
+        }
+        return nil
+    }
+
+    /// Callers checked the header is captured.
+    private static func address4(_ cursor: ByteCursor, _ offset: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for index in 0..<4 { value = value << 8 | UInt32(cursor.bytes[offset + index]) }
+        return value
+    }
+
+    private static func address64(_ cursor: ByteCursor, _ offset: Int) -> UInt64 {
+        var value: UInt64 = 0
+        for index in 0..<8 { value = value << 8 | UInt64(cursor.bytes[offset + index]) }
+        return value
+    }
+}

@@ -1,0 +1,85 @@
+/// libFuzzer target: a whole capture file through ``CaptureFileReader``, ``PacketPrinter``,
+/// ``TransportSegment`` and ``TCPReassembler``.
+///
+/// The input is the file (classic pcap or pcapng, either byte order). Every record is printed,
+/// by one printer whose options the input's length picks from ``optionSets``, until the reader
+/// returns nil or throws; each TCP segment also goes to a reassembler with small limits
+/// (4 KiB per direction, 16 KiB overall, 4 connections), finished at the end.
+///
+/// Besides crashes, ASan reports and timeouts, the target traps when the reader breaks its
+/// documented contract (more records than the input could hold — each needs a ≥ 12-byte
+/// header, so more than size/12 means it is looping; a record whose bytes are not
+/// `capturedLength` long or longer than 262144; a reader that stops throwing after an error),
+/// when the printed text has a byte outside tab, LF and 0x20–0x7E, and when the reassembler
+/// reports an event for a stream before `opened` or after `closed`, or still tracks
+/// connections after `finish`.
+///
+/// Built by fuzz/run.sh together with Sources/PacketDecoding/*.swift (one module, no import).
+enum FileFuzzer {
+    /// -X; -XX -e -tttt -S; headers only -ttt --nano; -A -ttttt.
+    static let optionSets: [PrintOptions] = [
+        PrintOptions(),
+        PrintOptions(dump: .hexAndASCII, dumpIncludesLinkHeader: true, timestamps: .dateAndTime,
+                     absoluteSequenceNumbers: true, linkHeader: true),
+        PrintOptions(dump: .none, timestamps: .sincePrevious, nanoseconds: true),
+        PrintOptions(dump: .ascii, timestamps: .sinceFirst),
+    ]
+
+    static func run(_ data: UnsafePointer<UInt8>, _ size: Int) {
+        let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+        let reader: CaptureFileReader
+        do {
+            reader = try CaptureFileReader(bytes: bytes)
+        } catch {
+            return
+        }
+        var printer = PacketPrinter(options: optionSets[size % optionSets.count])
+        var reassembler = TCPReassembler(maximumBufferedBytesPerDirection: 4096, maximumBufferedBytes: 16384, maximumConnections: 4)
+        var open: Set<Int> = []
+        var closed: Set<Int> = []
+        func observe(_ event: TCPReassembler.Event) {
+            if case .opened = event.kind {
+                guard open.insert(event.stream).inserted, !closed.contains(event.stream) else { fatalError("stream \(event.stream) opened twice") }
+                return
+            }
+            guard open.contains(event.stream) else { fatalError("event for stream \(event.stream) outside opened…closed") }
+            if case .closed = event.kind {
+                open.remove(event.stream)
+                closed.insert(event.stream)
+            }
+        }
+        var out: [UInt8] = []
+        var records = 0
+        do {
+            while let record = try reader.next() {
+                records += 1
+                guard records <= size / 12 + 1 else { fatalError("\(records) records from \(size) bytes") }
+                guard record.bytes.count == record.header.capturedLength else {
+                    fatalError("record holds \(record.bytes.count) bytes, header says \(record.header.capturedLength)")
+                }
+                guard record.bytes.count <= CaptureFileReader.maximumCaptureLength else {
+                    fatalError("record of \(record.bytes.count) bytes")
+                }
+                printer.print(record.header, record.bytes, into: &out)
+                PrintedText.check(out)
+                out.removeAll(keepingCapacity: true)
+                if let segment = TransportSegment.parse(record.header, record.bytes) {
+                    reassembler.process(segment, payload: segment.payload(in: record.bytes), observe)
+                }
+            }
+        } catch {
+            do {
+                _ = try reader.next()
+                fatalError("next() returned after an error: \(error)")
+            } catch {}
+        }
+        reassembler.finish(observe)
+        guard reassembler.trackedConnections == 0, open.isEmpty else { fatalError("streams left after finish") }
+    }
+}
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzFiles(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    FileFuzzer.run(data, size)
+    return 0
+}

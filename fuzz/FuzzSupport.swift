@@ -1,0 +1,24 @@
+/// Checks shared by the fuzz targets (compiled into each of them).
+enum PrintedText {
+    /// Traps unless `text` is printer output a terminal can take: it ends in LF and holds only
+    /// tab, LF and 0x20–0x7E (robustness checklist #23: never write raw bytes).
+    static func check(_ text: [UInt8]) {
+        guard text.last == 0x0A else { fatalError("printed text does not end in a newline") }
+        for byte in text where !(byte == 0x09 || byte == 0x0A || (0x20...0x7E).contains(byte)) {
+            fatalError("printed text holds the raw byte \(byte)")
+        }
+    }
+
+    /// Traps unless `text` is one `PacketJSON` line: `{`, printable ASCII without backslashes
+    /// (PacketJSON writes nothing that needs escaping), an even number of quotes, `}` and LF.
+    static func checkJSON(_ text: [UInt8]) {
+        guard text.count >= 3, text.first == UInt8(ascii: "{"), text[text.count - 2] == UInt8(ascii: "}"),
+              text.last == 0x0A else { fatalError("JSON line is not {...}\\n") }
+        var quotes = 0
+        for byte in text.dropLast() {
+            guard (0x20...0x7E).contains(byte), byte != UInt8(ascii: "\\") else { fatalError("JSON holds the byte \(byte)") }
+            if byte == UInt8(ascii: "\"") { quotes += 1 }
+        }
+        guard quotes % 2 == 0 else { fatalError("JSON has unbalanced quotes") }
+    }
+}

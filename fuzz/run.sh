@@ -1,0 +1,102 @@
+#!/usr/bin/env bash
+# Fuzzes the packet decoder under libFuzzer + AddressSanitizer for a bounded time.
+# Usage: fuzz/run.sh [seconds-per-target]   (default 30; `make fuzz` passes more)
+# Targets (built with swiftc -sanitize=fuzzer,address together with Sources/PacketDecoding):
+#   frames  fuzz/FuzzFrames.swift: one link-layer frame: printer (two option sets), segment, JSON
+#   files   fuzz/FuzzFiles.swift:  a whole pcap/pcapng file, read, printed and reassembled
+#   reassembly fuzz/FuzzReassembly.swift: TCPReassembler on a scripted segment sequence
+# All run at once (one process each). Seeds: every *.pcap / *.pcapng under Tests/ plus a
+# generated 400-packet pcap, split into frames by fuzz/seeds.py; fuzz/regressions/TARGET/ holds
+# inputs that once failed, replayed before fuzzing. Binaries, the growing corpus
+# and crash artifacts live in $FUZZ_DIR (default .build/fuzz). Exits non-zero if a target
+# crashed, leaked, timed out (> 5 s on one input) or went over 2 GiB, and prints the input.
+set -euo pipefail
+ROOT=$(cd "$(dirname "$0")/.." && pwd)
+SECONDS_PER_TARGET=${1:-30}
+OUT=${FUZZ_DIR:-$ROOT/.build/fuzz}
+SWIFTC=${SWIFTC:-swiftc}
+TARGETS=(frames files reassembly)
+for name in "${TARGETS[@]}"; do mkdir -p "$OUT/corpus/$name"; done
+mkdir -p "$OUT/bin" "$OUT/artifacts"
+cd "$ROOT"
+# A fixed TZ keeps glibc's tzset() (called by every new printer) from stat-ing /etc/localtime;
+# Swift's own backtracer would read the crashed stack and trip ASan, hiding the real report.
+export TZ=UTC SWIFT_BACKTRACE=enable=no
+
+# build NAME FILE: rebuilds $OUT/bin/NAME when a source is newer than it.
+build() {
+    local name=$1 file=$2 bin=$OUT/bin/$1
+    local sources=(Sources/PacketDecoding/*.swift fuzz/FuzzSupport.swift "$file")
+    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" -newer "$bin" 2>/dev/null)" ] \
+        && [ "$(ls Sources/PacketDecoding/*.swift | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
+        return 0
+    fi
+    echo "==> building fuzz target $name"
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name PacketDecoding \
+        "${sources[@]}" -o "$bin.tmp"
+    mv "$bin.tmp" "$bin"
+    ls Sources/PacketDecoding/*.swift | sha256sum > "$bin.sources"
+}
+build frames fuzz/FuzzFrames.swift
+build files fuzz/FuzzFiles.swift
+build reassembly fuzz/FuzzReassembly.swift
+
+# Seeds, rebuilt every run (cheap) so new test captures are picked up.
+rm -rf "$OUT/seeds"
+mkdir -p "$OUT/seeds"
+python3 bench/make-pcap.py "$OUT/seeds/generated.pcap" 400 7
+mapfile -t captures < <(find Tests -type f \( -name '*.pcap' -o -name '*.pcapng' \) | sort)
+python3 fuzz/seeds.py "$OUT/seeds/frames" "$OUT/seeds/files" "$OUT/seeds/reassembly" \
+    "$OUT/seeds/generated.pcap" "${captures[@]}"
+echo "==> seeds: $(ls "$OUT/seeds/frames" | wc -l) frames, $(ls "$OUT/seeds/files" | wc -l) files," \
+    "$(ls "$OUT/seeds/reassembly" | wc -l) segment scripts" \
+    "(from ${#captures[@]} test captures + 1 generated); ${SECONDS_PER_TARGET} s per target"
+
+# Known crashers (fuzz/regressions/TARGET/*) are replayed first, once each.
+failed=0
+for name in "${TARGETS[@]}"; do
+    [ -d "fuzz/regressions/$name" ] || continue
+    for input in fuzz/regressions/"$name"/*; do
+        if ! "$OUT/bin/$name" "$input" > "$OUT/regression.log" 2>&1; then
+            failed=1
+            echo "regression $name: FAILED on $input"
+            grep -m 1 -E 'Fatal error|ERROR: AddressSanitizer|deadly signal' "$OUT/regression.log" || true
+        fi
+    done
+done
+
+# fuzz NAME MAX_LEN: runs in the background, log in $OUT/NAME.log.
+declare -A PID
+fuzz() {
+    local name=$1 max_len=$2
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} "$OUT/bin/$name" \
+        -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=5 -max_len="$max_len" \
+        -print_final_stats=1 -artifact_prefix="$OUT/artifacts/$name-" \
+        "$OUT/corpus/$name" "$OUT/seeds/$name" > "$OUT/$name.log" 2>&1 &
+    PID[$name]=$!
+}
+fuzz frames 65600
+fuzz files 65536
+fuzz reassembly 4096
+
+for name in "${TARGETS[@]}"; do
+    status=0
+    wait "${PID[$name]}" || status=$?
+    log=$OUT/$name.log
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    corpus=$(ls "$OUT/corpus/$name" | wc -l)
+    if [ "$status" = 0 ]; then
+        echo "fuzz $name: ok, ${runs:-?} inputs in ${SECONDS_PER_TARGET} s, corpus $corpus"
+    else
+        failed=1
+        artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -n 1)
+        echo "fuzz $name: FAILED (exit $status) after ${runs:-?} inputs; log $log"
+        grep -m 1 -E '^==[0-9]+==ERROR|Fatal error|deadly signal|ALARM|out-of-memory|LeakSanitizer' "$log" || true
+        grep -E '^ +#[0-9]+ ' "$log" | head -n 12 || true
+        if [ -n "$artifact" ]; then
+            echo "crashing input: $artifact"
+            echo "reproduce: $OUT/bin/$name $artifact"
+        fi
+    fi
+done
+exit $failed
