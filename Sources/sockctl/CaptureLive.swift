@@ -25,7 +25,7 @@ extension CaptureCommand {
             capture = try LiveCapture.open(options)
         } catch {
             FileDescriptorWriter.standardError.write("sockctl capture: \(error.description)\n")
-            throw CommandFailed()
+            throw CommandFailed(status: Self.exitStatus(error))
         }
         if let warning = capture.warning {
             FileDescriptorWriter.standardError.write("sockctl capture: \(warning)\n")
@@ -35,7 +35,7 @@ extension CaptureCommand {
                 try dropPrivileges(toUser: user)
             } catch {
                 FileDescriptorWriter.standardError.write("sockctl capture: \(error.description)\n")
-                throw CommandFailed()
+                throw CommandFailed(status: Self.exitStatus(error))
             }
         }
         let writer = try openWriter(linkType: capture.linkType, snapshotLength: capture.snapshotLength, diagnostics: diagnostics)
@@ -89,6 +89,18 @@ extension CaptureCommand {
             }
         }
         FileDescriptorWriter.standardError.write(lines)
+    }
+}
+
+extension CaptureCommand {
+    /// Exit status for a failed capture: 2 when the arguments were wrong (an interface that
+    /// does not exist, a filter that does not compile, a link type or user that is not there),
+    /// 1 when the capture itself failed (no privileges, the device went away).
+    static func exitStatus(_ error: CaptureError) -> Int32 {
+        switch error.code {
+        case .noSuchDevice, .invalidFilter, .linkTypeNotSupported, .unknownUser: 2
+        default: 1
+        }
     }
 }
 
