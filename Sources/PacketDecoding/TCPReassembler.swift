@@ -353,7 +353,10 @@ private struct HalfStream {
     ) {
         var dataStart = segment.sequenceNumber
         if segment.flags.contains(.syn) {
-            if !started || (initialSequence == nil && pieces.isEmpty && !finished) {
+            // A SYN anchors the stream only if nothing did before; a late SYN (the capture
+            // started mid-stream and saw it afterwards) must not move `next` back over bytes
+            // already delivered: its payload goes through `insert` like any other.
+            if !started {
                 next = segment.sequenceNumber &+ 1
                 started = true
             }

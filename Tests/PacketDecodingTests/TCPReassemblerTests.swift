@@ -208,6 +208,16 @@ private let syn: UInt8 = 0x02, synAck: UInt8 = 0x12, ack: UInt8 = 0x10, push: UI
         #expect(recorder.lines == ["open 1 10.0.0.1.40000 > 10.0.0.2.80", "1 < reply", "1 > next"])
     }
 
+    /// Found by the fuzzer: a SYN seen after the direction already delivered bytes (capture
+    /// started mid-stream, the SYN arrived late) used to move the stream back and repeat them.
+    @Test func lateSYNDoesNotRewindADirectionThatAlreadyDelivered() {
+        var recorder = Recorder()
+        recorder.feed(SegmentFrames.tcp(seq: 1001, payload: Array("hello".utf8)))
+        recorder.feed(SegmentFrames.tcp(seq: 1000, flags: syn | ack, payload: Array("hel".utf8)))
+        recorder.feed(SegmentFrames.tcp(seq: 1006, payload: Array("world".utf8)))
+        #expect(recorder.lines == ["open 1 10.0.0.1.40000 > 10.0.0.2.80", "1 > hello", "1 > world"])
+    }
+
     @Test func pureACKsOfUnknownConnectionsOpenNothing() {
         var recorder = Recorder()
         recorder.feed(SegmentFrames.tcp(seq: 1, ack: 2, flags: ack))
