@@ -9,11 +9,15 @@ BIN_RELEASE = .build/release/sockctl
 
 # Peers the tests talk to, and what the benchmark compares against.
 TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3
-BENCH_PACKAGES = $(TEST_PACKAGES) time
+BENCH_PACKAGES = $(TEST_PACKAGES) time bc
+
+# Seconds per fuzz target: a short run inside `make test`, a longer one for `make fuzz`.
+TEST_FUZZ_SECONDS ?= 20
+FUZZ_SECONDS      ?= 300
 
 SUDO := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all build release demo test deps-build deps-test deps-bench bench docs docs-check install clean
+.PHONY: all build release demo test deps-build deps-test deps-bench bench fuzz goldens docs docs-check install clean
 
 all: build
 
@@ -51,15 +55,25 @@ demo: build
 
 # Builds sockctl and the man-page generator (the docs test compares against it), then runs
 # every test. Plain `swift test` (not --parallel) so XCTest and Swift Testing both print
-# their summary lines.
+# their summary lines. Then a short libFuzzer + ASan run of the packet decoder (fuzz/run.sh).
 test: deps-test
 	$(SWIFT) build --product sockctl
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
+	./fuzz/run.sh $(TEST_FUZZ_SECONDS)
+
+# The decoder fuzzers (raw frames, whole capture files, TCP reassembly), FUZZ_SECONDS each.
+fuzz: deps-test
+	./fuzz/run.sh $(FUZZ_SECONDS)
+
+# Re-records the golden outputs from the real tcpdump (scripts/regenerate-goldens.sh).
+goldens: deps-test
+	./scripts/regenerate-goldens.sh
 
 bench: deps-bench release
 	./bench/bulk.sh $(BIN_RELEASE)
+	./bench/capture.sh $(BIN_RELEASE)
 
 # Regenerates man/*.1 (argument parser's generate-manual plugin) and completions/.
 docs: deps-build

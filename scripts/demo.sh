@@ -30,6 +30,7 @@ start_listener() {
 step "1. An echo server for JSON+CRLF messages (port 0: the kernel picks a free port)"
 show "sockctl listen 0 --echo --keep-open --framing crlf --delay 5ms"
 start_listener "$WORK/echo.log" 0 --echo --keep-open --framing crlf --delay 5ms
+ECHO_PORT=$PORT
 
 step "2. send: one request, one response, timings as JSON (curl for sockets)"
 show "sockctl send 127.0.0.1:$PORT --framing crlf '{\"op\":\"ping\"}' --json"
@@ -67,7 +68,31 @@ show "sockctl send udp://127.0.0.1:$PORT ping pong --responses 2"
 kill -INT "$UDP_LISTENER"; wait "$UDP_LISTENER" || true
 sed 's/^/  [udp listener] /' "$WORK/udp.log" | tail -3
 
-step "8. Ctrl-C (SIGINT) stops the echo server with a summary"
+step "8. capture: the exchange on the wire, exactly as tcpdump -n -X prints it (needs root or CAP_NET_RAW)"
+show "sockctl capture -i lo --port $ECHO_PORT -c 6 --print -w $WORK/demo.pcap"
+"$SOCKCTL" capture -i lo --port "$ECHO_PORT" -c 6 --print -w "$WORK/demo.pcap" >"$WORK/capture.out" 2>"$WORK/capture.err" &
+CAPTURE=$!
+PIDS+=($CAPTURE)
+for _ in $(seq 1 100); do
+    grep -q -e "listening on" -e "needs root" "$WORK/capture.err" 2>/dev/null && break
+    sleep 0.05
+done
+if grep -q "listening on" "$WORK/capture.err"; then
+    "$SOCKCTL" send "127.0.0.1:$ECHO_PORT" --framing crlf '{"id":1,"op":"get","key":"user:1"}' >/dev/null
+    for _ in $(seq 1 100); do kill -0 "$CAPTURE" 2>/dev/null || break; sleep 0.05; done
+    kill -INT "$CAPTURE" 2>/dev/null || true
+    wait "$CAPTURE" || true
+    cat "$WORK/capture.out"
+    sed 's/^/  [capture] /' "$WORK/capture.err"
+    echo
+    show "sockctl capture -r $WORK/demo.pcap --follow --framing crlf   # the conversation, reassembled"
+    "$SOCKCTL" capture -r "$WORK/demo.pcap" --follow --framing crlf 2>/dev/null
+else
+    wait "$CAPTURE" || true
+    sed 's/^/  [capture] /' "$WORK/capture.err"
+fi
+
+step "9. Ctrl-C (SIGINT) stops the echo server with a summary"
 kill -INT "${PIDS[0]}"; wait "${PIDS[0]}" || true
 sed 's/^/  [listener] /' "$WORK/echo.log" | tail -4
 printf '\nDone. See README.md for the tour of every subcommand.\n'
