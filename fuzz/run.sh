@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes the packet decoder under libFuzzer + AddressSanitizer for a bounded time.
 # Usage: fuzz/run.sh [seconds-per-target]   (default 30; `make fuzz` passes more)
+#        FUZZ_TARGETS="reassembly" fuzz/run.sh 60   (a subset of the targets)
 # Targets (built with swiftc -sanitize=fuzzer,address together with Sources/PacketDecoding):
 #   frames  fuzz/FuzzFrames.swift: one link-layer frame: printer (two option sets), segment, JSON
 #   files   fuzz/FuzzFiles.swift:  a whole pcap/pcapng file, read, printed and reassembled
@@ -15,7 +16,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_PER_TARGET=${1:-30}
 OUT=${FUZZ_DIR:-$ROOT/.build/fuzz}
 SWIFTC=${SWIFTC:-swiftc}
-TARGETS=(frames files reassembly)
+TARGETS=(${FUZZ_TARGETS:-frames files reassembly})
 for name in "${TARGETS[@]}"; do mkdir -p "$OUT/corpus/$name"; done
 mkdir -p "$OUT/bin" "$OUT/artifacts"
 cd "$ROOT"
@@ -37,9 +38,8 @@ build() {
     mv "$bin.tmp" "$bin"
     ls Sources/PacketDecoding/*.swift | sha256sum > "$bin.sources"
 }
-build frames fuzz/FuzzFrames.swift
-build files fuzz/FuzzFiles.swift
-build reassembly fuzz/FuzzReassembly.swift
+declare -A FILE=([frames]=fuzz/FuzzFrames.swift [files]=fuzz/FuzzFiles.swift [reassembly]=fuzz/FuzzReassembly.swift)
+for name in "${TARGETS[@]}"; do build "$name" "${FILE[$name]}"; done
 
 # Seeds, rebuilt every run (cheap) so new test captures are picked up.
 rm -rf "$OUT/seeds"
@@ -75,9 +75,8 @@ fuzz() {
         "$OUT/corpus/$name" "$OUT/seeds/$name" > "$OUT/$name.log" 2>&1 &
     PID[$name]=$!
 }
-fuzz frames 65600
-fuzz files 65536
-fuzz reassembly 4096
+declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096)
+for name in "${TARGETS[@]}"; do fuzz "$name" "${MAXLEN[$name]}"; done
 
 for name in "${TARGETS[@]}"; do
     status=0

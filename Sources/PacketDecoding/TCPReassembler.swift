@@ -28,6 +28,8 @@
 ///   remembered so late ACKs and retransmissions open nothing; a new SYN with another ISN on the
 ///   same 4-tuple opens a new stream (closing an open one with ``CloseReason/reused``).
 /// - RSTs are believed without a window check.
+/// - Payload at or past a direction's FIN is not part of its stream: it is dropped and counted
+///   in ``Statistics/bytesAfterFIN``; the FIN seen first wins.
 ///
 /// Limits: ``maximumBufferedBytesPerDirection`` (default 4 MiB) and ``maximumBufferedBytes`` over
 /// all connections (default 64 MiB; each buffered piece also costs ``pieceOverhead`` bytes) —
@@ -97,6 +99,8 @@ public struct TCPReassembler {
         public var missingBytes = 0
         /// Connections pushed out by the connection limit.
         public var evictedConnections = 0
+        /// Payload bytes at or past their direction's FIN: not part of the stream, not delivered.
+        public var bytesAfterFIN = 0
     }
 
     public static let defaultMaximumBufferedBytesPerDirection = 4 * 1024 * 1024
@@ -369,7 +373,14 @@ private struct HalfStream {
                 next = dataStart
                 started = true
             }
-            if finished {
+            if finished, let fin = finSequence {
+                // The stream has ended: bytes before the FIN are a retransmission, bytes at or
+                // past it are not part of the stream.
+                let startAfterFIN = Int(Int32(bitPattern: dataStart &- fin))
+                let past = min(length, max(0, startAfterFIN + length))
+                if past > 0 { statistics.bytesAfterFIN += past }
+                if past < length { statistics.duplicateSegments += 1 }
+            } else if finished {
                 statistics.duplicateSegments += 1
             } else {
                 insert(dataStart, length: length, captured: payload, budget: &budget, statistics: &statistics, output, emit)
@@ -381,9 +392,36 @@ private struct HalfStream {
                 next = fin
                 started = true
             }
-            if finSequence == nil && !finished { finSequence = fin }
+            if finSequence == nil && !finished {
+                finSequence = fin
+                dropPieces(from: fin, budget: &budget, statistics: &statistics)
+            }
         }
-        reachFIN()
+        reachFIN(budget: &budget, statistics: &statistics)
+    }
+
+    /// Forgets buffered bytes at or past `fin` (sent after the FIN: not part of the stream).
+    private mutating func dropPieces(from fin: UInt32, budget: inout Budget, statistics: inout TCPReassembler.Statistics) {
+        let limit = offset(of: fin)
+        var kept: [Piece] = []
+        for piece in pieces {
+            let start = offset(of: piece.sequence)
+            if start + piece.length <= limit {
+                kept.append(piece)
+                continue
+            }
+            bufferedCost -= piece.cost
+            budget.used -= piece.cost
+            let keep = max(0, limit - start)
+            statistics.bytesAfterFIN += piece.length - keep
+            if keep > 0 {
+                let trimmed = Piece(sequence: piece.sequence, length: keep, bytes: piece.isMissing ? [] : Array(piece.bytes.prefix(keep)))
+                bufferedCost += trimmed.cost
+                budget.used += trimmed.cost
+                kept.append(trimmed)
+            }
+        }
+        pieces = kept
     }
 
     /// Adds `length` bytes at `sequence`, of which `captured` holds the first `captured.count`.
@@ -392,19 +430,25 @@ private struct HalfStream {
         budget: inout Budget, statistics: inout TCPReassembler.Statistics, _ output: Output, _ emit: Emit
     ) {
         let start = offset(of: sequence)  // may be negative: part already delivered
-        let end = start + length
+        var end = start + length
+        if let fin = finSequence, end > offset(of: fin) {
+            let finOffset = offset(of: fin)
+            statistics.bytesAfterFIN += end - max(start, finOffset)
+            end = finOffset
+            guard end > start else { return }
+        }
         guard end > 0 else {
             statistics.duplicateSegments += 1
             return
         }
-        let capturedCount = min(captured.count, length)
+        let capturedCount = min(captured.count, end - start)
         if pieces.isEmpty && start <= 0 {
             // In order (the common case): deliver straight from the packet, no copy.
             let skip = -start
             if skip < capturedCount {
                 output.data(UnsafeRawBufferPointer(rebasing: captured[skip..<capturedCount]), emit)
             }
-            output.gap(length - max(skip, capturedCount), &statistics, emit)
+            output.gap(end - start - max(skip, capturedCount), &statistics, emit)
             next = next &+ UInt32(truncatingIfNeeded: end)
             return
         }
@@ -497,7 +541,7 @@ private struct HalfStream {
             output.gap(offset(of: fin), &statistics, emit)
             next = fin
         }
-        reachFIN()
+        reachFIN(budget: &budget, statistics: &statistics)
     }
 
     /// Everything buffered is delivered, holes as gaps, up to the FIN if one was seen.
@@ -510,13 +554,20 @@ private struct HalfStream {
             output.gap(offset(of: fin), &statistics, emit)
             next = fin
         }
-        reachFIN()
+        reachFIN(budget: &budget, statistics: &statistics)
     }
 
-    private mutating func reachFIN() {
+    private mutating func reachFIN(budget: inout Budget, statistics: inout TCPReassembler.Statistics) {
         if let fin = finSequence, !finished, next == fin {
             finished = true
             next = next &+ 1
+            // Whatever is still buffered lies past the FIN.
+            for piece in pieces {
+                statistics.bytesAfterFIN += piece.length
+                bufferedCost -= piece.cost
+                budget.used -= piece.cost
+            }
+            pieces.removeAll()
         }
     }
 }

@@ -318,11 +318,14 @@ final class PacketOutput {
     }
 
     func finish() {
+        var summary: String?
         if case .follow(var follower) = mode {
             mode = .none
             follower.finish(into: &buffer)
+            summary = follower.summary
         }
         flush()
+        if let summary { FileDescriptorWriter.standardError.write("sockctl capture: \(summary)\n") }
     }
 
     func flush() {

@@ -76,6 +76,23 @@ struct CaptureFollower {
         swap(&printer, &self.printer)
         printer.endLine(into: &out)
     }
+
+    /// What reassembly could not show as stream bytes, for stderr after the streams:
+    /// `follow: 3 bytes missing, 2 retransmitted segments dropped, 4 bytes after FIN ignored`;
+    /// nil when every captured byte was shown once.
+    var summary: String? {
+        let statistics = reassembler.statistics
+        var parts: [String] = []
+        if statistics.missingBytes > 0 { parts.append("\(statistics.missingBytes) byte\(statistics.missingBytes == 1 ? "" : "s") missing") }
+        if statistics.duplicateSegments > 0 {
+            parts.append("\(statistics.duplicateSegments) retransmitted segment\(statistics.duplicateSegments == 1 ? "" : "s") dropped")
+        }
+        if statistics.bytesAfterFIN > 0 { parts.append("\(statistics.bytesAfterFIN) byte\(statistics.bytesAfterFIN == 1 ? "" : "s") after FIN ignored") }
+        if statistics.evictedConnections > 0 {
+            parts.append("\(statistics.evictedConnections) connection\(statistics.evictedConnections == 1 ? "" : "s") evicted (too many open)")
+        }
+        return parts.isEmpty ? nil : "follow: " + parts.joined(separator: ", ")
+    }
 }
 
 /// Turns reassembler events and UDP datagrams into text.

@@ -218,6 +218,20 @@ private let syn: UInt8 = 0x02, synAck: UInt8 = 0x12, ack: UInt8 = 0x10, push: UI
         #expect(recorder.lines == ["open 1 10.0.0.1.40000 > 10.0.0.2.80", "1 > hello", "1 > world"])
     }
 
+    /// Found by the fuzzer: bytes buffered past a FIN were delivered once the hole before them
+    /// closed, as if the stream went on after its end. They are dropped and counted instead.
+    @Test func bytesPastTheFINAreDroppedAndCounted() {
+        var recorder = Recorder()
+        handshake(&recorder)
+        recorder.feed(SegmentFrames.tcp(seq: 1006, ack: 5001, payload: Array("late".utf8)))  // ahead: buffered
+        recorder.feed(SegmentFrames.tcp(seq: 1001, ack: 5001, flags: finAck, payload: Array("bye".utf8)))  // FIN at 1004
+        recorder.feed(SegmentFrames.tcp(seq: 1004, ack: 5001, flags: push | 0x01, payload: Array("xyz".utf8)))  // past the FIN
+        recorder.feed(SegmentFrames.tcp(fromClient: false, seq: 5001, ack: 1005, flags: finAck))
+        #expect(recorder.lines == ["open 1 10.0.0.1.40000 > 10.0.0.2.80", "1 > bye", "1 closed finished >"])
+        #expect(recorder.reassembler.statistics.bytesAfterFIN == 7)
+        #expect(recorder.reassembler.statistics.missingBytes == 0)
+    }
+
     @Test func pureACKsOfUnknownConnectionsOpenNothing() {
         var recorder = Recorder()
         recorder.feed(SegmentFrames.tcp(seq: 1, ack: 2, flags: ack))

@@ -134,6 +134,8 @@ struct CaptureCommandTests {
         let text = String(decoding: result.stdout, as: UTF8.self)
         #expect(text.hasPrefix("== stream 1: 10.213.1.1.37528 > 10.213.2.1.7000 (tcp)\n"))
         #expect(text.contains("[1] >> [... 1386 bytes missing ...]\n"))
+        // ... and counted at the end.
+        #expect(result.stderr.contains("sockctl capture: follow: ") && result.stderr.contains(" bytes missing"))
     }
 
     /// `--json`: one object per packet, as many as tcpdump prints lines, each parseable.
