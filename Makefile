@@ -22,7 +22,7 @@ SUDO := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo 
 all: build
 
 # libpcap's headers are needed to compile the Capture target.
-BUILD_PACKAGES = libpcap-dev pkg-config
+BUILD_PACKAGES = libpcap-dev zlib1g-dev pkg-config
 
 build: deps-build
 	$(SWIFT) build --product sockctl

@@ -11,12 +11,14 @@ let package = Package(
         .library(name: "SocketEngine", targets: ["SocketEngine"]),
         .library(name: "PacketDecoding", targets: ["PacketDecoding"]),
         .library(name: "Capture", targets: ["Capture"]),
+        .library(name: "LoadGen", targets: ["LoadGen"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
     ],
     targets: [
         .target(
@@ -32,12 +34,25 @@ let package = Package(
         .target(name: "PacketDecoding", swiftSettings: strict),
         .systemLibrary(name: "CLibpcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
         .target(name: "Capture", dependencies: ["CLibpcap", "PacketDecoding"], swiftSettings: strict),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "LoadGen",
+            dependencies: [
+                "SocketEngine",
+                "CZlib",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "sockctl",
             dependencies: [
                 "SocketEngine",
                 "PacketDecoding",
                 "Capture",
+                "LoadGen",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -57,6 +72,11 @@ let package = Package(
         ),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding"], swiftSettings: strict),
         .testTarget(name: "CaptureTests", dependencies: ["Capture", "PacketDecoding"], swiftSettings: strict),
+        .testTarget(
+            name: "LoadGenTests",
+            dependencies: ["LoadGen", "SocketEngine", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "sockctlTests",
             dependencies: ["SocketEngine", "TestSupport"],

@@ -294,11 +294,13 @@ public typealias TrafficTap = @Sendable (TrafficRecord) -> Void
 
 /// Turns received datagrams into plain buffers for the connection handler, and stamps nothing
 /// on the way out: a connected UDP socket accepts plain buffers.
-final class DatagramUnwrapHandler: ChannelInboundHandler, Sendable {
-    typealias InboundIn = AddressedEnvelope<ByteBuffer>
-    typealias InboundOut = ByteBuffer
+public final class DatagramUnwrapHandler: ChannelInboundHandler, Sendable {
+    public typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    public typealias InboundOut = ByteBuffer
 
-    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    public init() {}
+
+    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         context.fireChannelRead(wrapInboundOut(unwrapInboundIn(data).data))
     }
 }

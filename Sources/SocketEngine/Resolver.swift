@@ -13,14 +13,14 @@ public enum AddressFamilyPreference: Sendable, Hashable {
     case ipv4Only
     case ipv6Only
 
-    func allows(_ address: SocketAddress) -> Bool {
+    public func allows(_ address: SocketAddress) -> Bool {
         switch (self, address) {
         case (.any, _), (.ipv4Only, .v4), (.ipv6Only, .v6): return true
         default: return false
         }
     }
 
-    var name: String {
+    public var name: String {
         switch self {
         case .any: return "any"
         case .ipv4Only: return "IPv4"

@@ -1,0 +1,375 @@
+import CZlib
+import Histogram
+
+/// HdrHistogram's standard "V2 compressed" encoding: the `HISTFAAA…` base64 text that the
+/// Java, C, Go, Rust and Python HdrHistogram libraries read and write (and `HistogramLogProcessor`
+/// plots), so a `loadtest --json` histogram can be checked with any of them.
+///
+/// ```
+/// compressed:   cookie 0x1c849314 | int32 length | zlib( uncompressed )
+/// uncompressed: cookie 0x1c849313 | int32 payload length | int32 normalizing offset (0)
+///               | int32 significant digits | int64 lowest discernible | int64 highest trackable
+///               | float64 conversion ratio (1.0) | payload
+/// payload:      one ZigZag LEB128 varint per counts-array slot, up to the slot of the maximum;
+///               a negative varint -N stands for N empty slots
+/// ```
+///
+/// All integers are big-endian. Decoding accepts both forms (with and without the zlib layer),
+/// checks every length against the bytes present, and refuses histograms whose decoded size
+/// would exceed ``maximumDecodedBytes`` — a hostile file cannot make it allocate without bound.
+public enum HistogramCodec {
+    static let uncompressedCookie: UInt32 = 0x1c84_9313
+    static let compressedCookie: UInt32 = 0x1c84_9314
+    static let headerSize = 40
+    /// The most bytes a decoded (inflated) histogram may take.
+    public static let maximumDecodedBytes = 16 << 20
+    /// The most counts-array slots a decoded histogram may have.
+    static let maximumSlots = 1 << 22
+
+    public struct DecodingError: Error, CustomStringConvertible, Equatable {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    // MARK: Encoding
+
+    /// The compressed encoding as base64 (`HISTFAAA…`).
+    public static func encode(_ histogram: Histogram<UInt64>) -> String {
+        base64Encode(compressed(histogram))
+    }
+
+    /// The compressed encoding's bytes.
+    public static func compressed(_ histogram: Histogram<UInt64>) -> [UInt8] {
+        let plain = uncompressed(histogram)
+        var bound = compressBound(uLong(plain.count))
+        var deflated = [UInt8](repeating: 0, count: Int(bound))
+        let status = plain.withUnsafeBufferPointer { source in
+            deflated.withUnsafeMutableBufferPointer { target in
+                compress2(target.baseAddress, &bound, source.baseAddress, uLong(source.count), Z_DEFAULT_COMPRESSION)
+            }
+        }
+        // compress2 cannot fail with a buffer of compressBound() bytes and valid arguments.
+        precondition(status == Z_OK, "zlib compress2 failed with \(status)")
+        var out: [UInt8] = []
+        out.reserveCapacity(8 + Int(bound))
+        appendBigEndian(compressedCookie, to: &out)
+        appendBigEndian(UInt32(bound), to: &out)
+        out += deflated.prefix(Int(bound))
+        return out
+    }
+
+    /// The uncompressed V2 encoding.
+    public static func uncompressed(_ histogram: Histogram<UInt64>) -> [UInt8] {
+        let layout = Layout(histogram)
+        var payload: [UInt8] = []
+        var nextSlot = 0
+        for step in histogram.recordedValues() where step.count > 0 {
+            let slot = layout.slot(of: step.value)
+            if slot > nextSlot { appendZigZag(-Int64(slot - nextSlot), to: &payload) }
+            appendZigZag(Int64(clamping: step.count), to: &payload)
+            nextSlot = slot + 1
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(headerSize + payload.count)
+        appendBigEndian(uncompressedCookie, to: &out)
+        appendBigEndian(UInt32(payload.count), to: &out)
+        appendBigEndian(UInt32(0), to: &out)
+        appendBigEndian(UInt32(histogram.numberOfSignificantValueDigits.rawValue), to: &out)
+        appendBigEndian(histogram.lowestDiscernibleValue, to: &out)
+        appendBigEndian(histogram.highestTrackableValue, to: &out)
+        appendBigEndian((1.0 as Double).bitPattern, to: &out)
+        return out + payload
+    }
+
+    // MARK: Decoding
+
+    /// Decodes base64 text of either form.
+    public static func decode(_ text: String) throws(DecodingError) -> Histogram<UInt64> {
+        guard let bytes = base64Decode(text) else { throw DecodingError("histogram is not valid base64") }
+        return try decode(bytes)
+    }
+
+    /// Decodes the bytes of either form.
+    public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Histogram<UInt64> {
+        var reader = Reader(bytes[...])
+        let cookie = try reader.uint32()
+        switch cookie {
+        case compressedCookie:
+            let length = Int(try reader.uint32())
+            guard length <= reader.remaining.count else {
+                throw DecodingError("compressed histogram says \(length) bytes, \(reader.remaining.count) present")
+            }
+            let inflated = try inflate(Array(reader.remaining.prefix(length)))
+            guard inflated.count >= 4, readBigEndian32(inflated, at: 0) == uncompressedCookie else {
+                throw DecodingError("compressed histogram does not hold a V2 histogram")
+            }
+            return try decodeUncompressed(inflated)
+        case uncompressedCookie:
+            return try decodeUncompressed(bytes)
+        default:
+            throw DecodingError("not an HdrHistogram V2 encoding (cookie 0x\(String(cookie, radix: 16)))")
+        }
+    }
+
+    static func decodeUncompressed(_ bytes: [UInt8]) throws(DecodingError) -> Histogram<UInt64> {
+        var reader = Reader(bytes[...])
+        _ = try reader.uint32()
+        let payloadLength = Int(try reader.uint32())
+        let normalizingOffset = try reader.uint32()
+        let digits = try reader.uint32()
+        let lowest = try reader.uint64()
+        let highest = try reader.uint64()
+        let ratio = Double(bitPattern: try reader.uint64())
+        guard normalizingOffset == 0 else { throw DecodingError("normalizing index offsets are not supported") }
+        guard ratio == 1.0 else { throw DecodingError("double histograms are not supported") }
+        guard let significant = SignificantDigits(rawValue: Int8(clamping: digits)), digits <= 5 else {
+            throw DecodingError("invalid number of significant digits \(digits)")
+        }
+        guard lowest >= 1, lowest <= UInt64.max / 4, highest >= 2 * lowest, highest <= UInt64.max / 4 else {
+            throw DecodingError("invalid value range \(lowest)...\(highest)")
+        }
+        guard payloadLength <= reader.remaining.count else {
+            throw DecodingError("histogram payload says \(payloadLength) bytes, \(reader.remaining.count) present")
+        }
+        // Checked before the library sees them: it traps on some combinations, and allocates
+        // its whole counts array up front.
+        let layout = Layout(lowestDiscernibleValue: lowest, significantDigits: Int(digits))
+        guard layout.unitMagnitude + layout.subBucketHalfCountMagnitude <= 61,
+              layout.countsLength(highestTrackableValue: highest) <= maximumSlots else {
+            throw DecodingError("histogram range \(lowest)...\(highest) with \(digits) digits is too large")
+        }
+        var histogram = Histogram<UInt64>(lowestDiscernibleValue: lowest, highestTrackableValue: highest, numberOfSignificantValueDigits: significant)
+        var payload = Reader(reader.remaining.prefix(payloadLength))
+        var slot = 0
+        while !payload.remaining.isEmpty {
+            let word = try payload.zigZag()
+            if word < 0 {
+                let (next, overflow) = slot.addingReportingOverflow(Int(clamping: word.magnitude))
+                guard !overflow, next <= maximumSlots else { throw DecodingError("histogram has too many slots") }
+                slot = next
+                continue
+            }
+            guard slot < maximumSlots else { throw DecodingError("histogram has too many slots") }
+            if word > 0 {
+                let value = layout.value(ofSlot: slot)
+                guard value <= highest, histogram.record(value, count: UInt64(word)) else {
+                    throw DecodingError("histogram value \(value) is beyond its highest trackable value \(highest)")
+                }
+            }
+            slot += 1
+        }
+        return histogram
+    }
+
+    /// zlib-inflates at most ``maximumDecodedBytes``.
+    static func inflate(_ input: [UInt8]) throws(DecodingError) -> [UInt8] {
+        var stream = z_stream()
+        guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw DecodingError("zlib could not start inflating")
+        }
+        defer { inflateEnd(&stream) }
+        var output: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        var source = input
+        let result: Int32 = source.withUnsafeMutableBufferPointer { sourceBuffer in
+            stream.next_in = sourceBuffer.baseAddress
+            stream.avail_in = uInt(sourceBuffer.count)
+            while true {
+                let status = chunk.withUnsafeMutableBufferPointer { target -> Int32 in
+                    stream.next_out = target.baseAddress
+                    stream.avail_out = uInt(target.count)
+                    return CZlib.inflate(&stream, Z_NO_FLUSH)
+                }
+                let produced = chunk.count - Int(stream.avail_out)
+                output += chunk.prefix(produced)
+                if output.count > maximumDecodedBytes { return Z_MEM_ERROR }
+                if status == Z_STREAM_END { return Z_OK }
+                if status != Z_OK { return status }
+                if produced == 0 && stream.avail_in == 0 { return Z_DATA_ERROR }
+            }
+        }
+        guard result == Z_OK else {
+            throw DecodingError(result == Z_MEM_ERROR ? "compressed histogram inflates beyond \(maximumDecodedBytes) bytes" : "compressed histogram is corrupt (zlib \(result))")
+        }
+        return output
+    }
+
+    // MARK: Counts-array layout
+
+    /// HdrHistogram's mapping between values and counts-array slots, from the parameters alone
+    /// (the same for every implementation).
+    struct Layout {
+        let unitMagnitude: Int
+        let subBucketHalfCountMagnitude: Int
+        let subBucketMask: UInt64
+
+        init(_ histogram: Histogram<UInt64>) {
+            self.init(lowestDiscernibleValue: histogram.lowestDiscernibleValue, significantDigits: Int(histogram.numberOfSignificantValueDigits.rawValue))
+        }
+
+        /// `significantDigits` in 0...5.
+        init(lowestDiscernibleValue: UInt64, significantDigits: Int) {
+            var unit = 0
+            while unit < 62 && (UInt64(2) << unit) <= lowestDiscernibleValue { unit += 1 }
+            unitMagnitude = unit
+            var singleUnit: UInt64 = 2
+            for _ in 0..<min(max(significantDigits, 0), 5) { singleUnit *= 10 }
+            var countMagnitude = 0
+            while (UInt64(1) << countMagnitude) < singleUnit { countMagnitude += 1 }
+            subBucketHalfCountMagnitude = max(countMagnitude, 1) - 1
+            subBucketMask = (UInt64(1) << (subBucketHalfCountMagnitude + 1) - 1) << unitMagnitude
+        }
+
+        /// The length of the counts array of a histogram reaching `highestTrackableValue`.
+        func countsLength(highestTrackableValue: UInt64) -> Int {
+            let subBucketCountMagnitude = subBucketHalfCountMagnitude + 1
+            guard subBucketCountMagnitude + unitMagnitude < 63 else { return .max }
+            var smallestUntrackable = UInt64(1) << UInt64(subBucketCountMagnitude + unitMagnitude)
+            var buckets = 1
+            while smallestUntrackable <= highestTrackableValue {
+                if smallestUntrackable > UInt64.max / 2 {
+                    buckets += 1
+                    break
+                }
+                smallestUntrackable <<= 1
+                buckets += 1
+            }
+            return (buckets + 1) << subBucketHalfCountMagnitude
+        }
+
+        func slot(of value: UInt64) -> Int {
+            let powerOfTwoCeiling = 64 - (value | subBucketMask).leadingZeroBitCount
+            let bucket = powerOfTwoCeiling - unitMagnitude - (subBucketHalfCountMagnitude + 1)
+            let subBucket = Int(value >> UInt64(bucket + unitMagnitude))
+            return ((bucket + 1) << subBucketHalfCountMagnitude) + subBucket - (1 << subBucketHalfCountMagnitude)
+        }
+
+        func value(ofSlot slot: Int) -> UInt64 {
+            var bucket = (slot >> subBucketHalfCountMagnitude) - 1
+            var subBucket = (slot & ((1 << subBucketHalfCountMagnitude) - 1)) + (1 << subBucketHalfCountMagnitude)
+            if bucket < 0 {
+                subBucket -= 1 << subBucketHalfCountMagnitude
+                bucket = 0
+            }
+            let shift = bucket + unitMagnitude
+            guard shift < 64, UInt64(subBucket) <= UInt64.max >> UInt64(shift) else { return .max }
+            return UInt64(subBucket) << UInt64(shift)
+        }
+    }
+
+    // MARK: Bytes
+
+    struct Reader {
+        var remaining: ArraySlice<UInt8>
+
+        init(_ bytes: ArraySlice<UInt8>) { remaining = bytes }
+
+        mutating func uint32() throws(DecodingError) -> UInt32 {
+            guard remaining.count >= 4 else { throw DecodingError("histogram ends inside its header") }
+            var value: UInt32 = 0
+            for byte in remaining.prefix(4) { value = value << 8 | UInt32(byte) }
+            remaining = remaining.dropFirst(4)
+            return value
+        }
+
+        mutating func uint64() throws(DecodingError) -> UInt64 {
+            UInt64(try uint32()) << 32 | UInt64(try uint32())
+        }
+
+        /// LEB128 of at most 9 bytes (the ninth carries 8 bits), then ZigZag.
+        mutating func zigZag() throws(DecodingError) -> Int64 {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            for index in 0..<9 {
+                guard let byte = remaining.popFirst() else { throw DecodingError("histogram payload ends inside a count") }
+                if index == 8 {
+                    value |= UInt64(byte) << 56
+                    break
+                }
+                value |= UInt64(byte & 0x7F) << shift
+                if byte & 0x80 == 0 { break }
+                shift += 7
+            }
+            return Int64(bitPattern: (value >> 1) ^ (0 &- (value & 1)))
+        }
+    }
+
+    static func appendZigZag(_ signed: Int64, to out: inout [UInt8]) {
+        var value = UInt64(bitPattern: (signed << 1) ^ (signed >> 63))
+        for _ in 0..<8 {
+            if value < 0x80 {
+                out.append(UInt8(value))
+                return
+            }
+            out.append(UInt8(value & 0x7F) | 0x80)
+            value >>= 7
+        }
+        out.append(UInt8(truncatingIfNeeded: value))
+    }
+
+    static func appendBigEndian<T: FixedWidthInteger>(_ value: T, to out: inout [UInt8]) {
+        let big = value.bigEndian
+        withUnsafeBytes(of: big) { out.append(contentsOf: $0) }
+    }
+
+    static func readBigEndian32(_ bytes: [UInt8], at offset: Int) -> UInt32 {
+        bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    // MARK: Base64 (RFC 4648, with padding)
+
+    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    static func base64Encode(_ bytes: [UInt8]) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var index = 0
+        while index + 3 <= bytes.count {
+            let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
+            out += [alphabet[Int(word >> 18)], alphabet[Int(word >> 12 & 63)], alphabet[Int(word >> 6 & 63)], alphabet[Int(word & 63)]]
+            index += 3
+        }
+        let rest = bytes.count - index
+        if rest == 1 {
+            let word = UInt32(bytes[index]) << 16
+            out += [alphabet[Int(word >> 18)], alphabet[Int(word >> 12 & 63)], UInt8(ascii: "="), UInt8(ascii: "=")]
+        } else if rest == 2 {
+            let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
+            out += [alphabet[Int(word >> 18)], alphabet[Int(word >> 12 & 63)], alphabet[Int(word >> 6 & 63)], UInt8(ascii: "=")]
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    static func base64Decode(_ text: String) -> [UInt8]? {
+        var values: [UInt8] = []
+        values.reserveCapacity(text.utf8.count)
+        var padding = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"): values.append(byte - UInt8(ascii: "A"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): values.append(byte - UInt8(ascii: "a") + 26)
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): values.append(byte - UInt8(ascii: "0") + 52)
+            case UInt8(ascii: "+"): values.append(62)
+            case UInt8(ascii: "/"): values.append(63)
+            case UInt8(ascii: "="): padding += 1; continue
+            case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: " "): continue
+            default: return nil
+            }
+            if padding > 0 { return nil }
+        }
+        guard padding <= 2, (values.count + padding) % 4 == 0, values.count % 4 != 1 else { return nil }
+        var out: [UInt8] = []
+        out.reserveCapacity(values.count * 3 / 4)
+        var index = 0
+        while index < values.count {
+            let chunk = values[index..<min(index + 4, values.count)]
+            var word: UInt32 = 0
+            for value in chunk { word = word << 6 | UInt32(value) }
+            word <<= UInt32(6 * (4 - chunk.count))
+            let bytes = [UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)]
+            out += bytes.prefix(chunk.count - 1)
+            index += 4
+        }
+        return out
+    }
+}

@@ -1,0 +1,325 @@
+import NIOCore
+import SocketEngine
+
+/// One load-test connection: sends the slot's messages (paced by the schedule, or one per
+/// reply), matches replies to messages in order, and records each latency in its loop's
+/// ``LoadShard``. Everything happens on the channel's event loop, in NIO callbacks: no task,
+/// lock or atomic per message.
+///
+/// Message numbering: slot `s` of `c` connections sends the run's messages `s`, `s + c`,
+/// `s + 2c`, … (its `k`-th message is number `k·c + s`), so the open-loop schedule is spread
+/// evenly over the connections and `{{seq}}` is unique in the run.
+///
+/// Replies are matched in order (the first unanswered message gets the first reply), which is
+/// right for TCP and Unix streams; over UDP a lost datagram is noticed by its timeout.
+final class LoadConnectionHandler: ChannelInboundHandler {
+    typealias InboundIn = ByteBuffer
+    typealias OutboundOut = ByteBuffer
+
+    private struct Pending {
+        var due: Int64
+        var sent: Int64
+        var measured: Bool
+    }
+
+    let slot: Int
+    private unowned let shard: LoadShard
+    private let run: RunContext
+    private let datagram: Bool
+    private let template: MessageTemplate
+    private let stride: Int
+    private let budget: Int?
+
+    private var channelContext: ChannelHandlerContext?
+    private var decoder: FrameDecoder?
+    private var received = ByteBuffer()
+    private var pending = CircularBuffer<Pending>(initialCapacity: 16)
+    /// This slot's next message (its `k`).
+    private var nextIndex = 0
+    private var sentCount = 0
+    private var sending = false
+    private var batch: ByteBuffer?
+    private var timer: Scheduled<Void>?
+    private var endedByUs = false
+    private var failure: (any Error)?
+    /// Send-only closed loop: a refill is queued on the loop.
+    private var refillQueued = false
+
+    init(slot: Int, shard: LoadShard, datagram: Bool) {
+        self.slot = slot
+        self.shard = shard
+        run = shard.context
+        self.datagram = datagram
+        template = run.plan.message
+        stride = run.plan.connections
+        budget = run.requestBudget(slot: slot)
+        if let framing = run.plan.framing, !datagram {
+            decoder = FrameDecoder(framing: framing, maximumFrameSize: run.plan.maximumFrameSize)
+        }
+    }
+
+    var outstandingCount: Int { pending.count }
+    private var expectsReplies: Bool { run.plan.framing != nil }
+
+    // MARK: Lifecycle
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        // A datagram channel is added once connected, when it is already active.
+        if context.channel.isActive { activate(context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        activate(context)
+        context.fireChannelActive()
+    }
+
+    private func activate(_ context: ChannelHandlerContext) {
+        guard channelContext == nil, !endedByUs else { return }
+        channelContext = context
+        shard.opened(slot: slot, handler: self)
+        if run.hasBegun { begin() }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        timer?.cancel()
+        timer = nil
+        sending = false
+        dropPending(reason: nil)
+        if !endedByUs && !run.isFinished {
+            let kind = failure.map(ErrorKind.of) ?? .closedByPeer
+            shard.record(error: kind, failure ?? ChannelError.eof)
+            shard.closed(slot: slot, lost: true)
+        } else {
+            shard.closed(slot: slot, lost: false)
+        }
+        channelContext = nil
+        context.fireChannelInactive()
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if failure == nil { failure = error }
+        context.close(promise: nil)
+    }
+
+    /// The ramp-up is over (or this connection replaces one that was lost): start sending.
+    func begin() {
+        guard !sending, channelContext != nil else { return }
+        sending = true
+        if run.schedule != nil {
+            // A replacement connection does not send what fell due while the slot was down:
+            // those messages are counted as unsent.
+            skipToNow()
+            sendDue()
+        } else {
+            fill()
+        }
+    }
+
+    /// Closes at the end of the run; unanswered messages are lost.
+    func closeAtEnd() -> EventLoopFuture<Void> {
+        endedByUs = true
+        sending = false
+        timer?.cancel()
+        guard let context = channelContext else { return shard.loop.makeSucceededVoidFuture() }
+        let promise = context.eventLoop.makePromise(of: Void.self)
+        context.close(promise: promise)
+        return promise.futureResult.recover { _ in }
+    }
+
+    // MARK: Sending
+
+    private var stopped: Bool {
+        if run.isFinished { return true }
+        if let budget, nextIndex >= budget { return true }
+        return false
+    }
+
+    /// Closed loop: keep the pipeline full (send-only: write while the socket takes it).
+    private func fill() {
+        guard sending, let context = channelContext else { return }
+        let now = monotonicNanos()
+        if now - run.start >= run.stopNanos { sending = false; return }
+        if expectsReplies {
+            while pending.count < run.pipeline && !stopped {
+                send(dueAt: now, now: now)
+            }
+            flush()
+            return
+        }
+        // Send-only: write up to 256 KiB per turn of the loop, then yield to the loop.
+        var written = 0
+        while context.channel.isWritable && written < 256 * 1024 && !stopped {
+            written += send(dueAt: now, now: now)
+        }
+        flush()
+        if !stopped && context.channel.isWritable && !refillQueued {
+            refillQueued = true
+            context.eventLoop.assumeIsolated().execute { [self] in
+                refillQueued = false
+                fill()
+            }
+        }
+    }
+
+    /// Open loop: send every message that is due (the pipeline permitting), then wait for the
+    /// next one's time.
+    private func sendDue() {
+        guard sending, let schedule = run.schedule, let context = channelContext else { return }
+        timer?.cancel()
+        timer = nil
+        let now = monotonicNanos()
+        while !stopped {
+            let number = nextIndex * stride + slot
+            guard let offset = schedule.time(ofMessage: number), offset < run.stopNanos else {
+                sending = false
+                break
+            }
+            let due = run.start + offset
+            if due > now {
+                timer = context.eventLoop.assumeIsolated().scheduleTask(deadline: NIODeadline.uptimeNanoseconds(UInt64(clamping: due))) { [self] in
+                    timer = nil
+                    sendDue()
+                }
+                break
+            }
+            if expectsReplies && pending.count >= run.pipeline { break }  // a reply will call us
+            if !expectsReplies && !context.channel.isWritable { break }  // writability will
+            send(dueAt: due, now: now)
+        }
+        flush()
+    }
+
+    /// Moves `nextIndex` to the first message not yet due; the skipped ones are unsent.
+    private func skipToNow() {
+        guard let schedule = run.schedule, run.hasBegun else { return }
+        let elapsed = monotonicNanos() - run.start
+        while let offset = schedule.time(ofMessage: nextIndex * stride + slot), offset < elapsed - 1_000_000, !stopped {
+            nextIndex += 1
+        }
+    }
+
+    /// Queues one message (written at the next ``flush()``); returns its size.
+    @discardableResult
+    private func send(dueAt due: Int64, now: Int64) -> Int {
+        let number = nextIndex * stride + slot
+        nextIndex += 1
+        // Taken out of `batch` first, so appending does not copy a shared buffer.
+        var buffer: ByteBuffer
+        if let existing = batch {
+            buffer = existing
+            batch = nil
+        } else {
+            buffer = channelContext?.channel.allocator.buffer(capacity: 512) ?? ByteBuffer()
+        }
+        let before = buffer.writerIndex
+        template.append(sequence: number + 1, connection: slot + 1, to: &buffer)
+        let size = buffer.writerIndex - before
+        batch = buffer
+        let measured = due - run.start >= run.warmupNanos
+        if measured {
+            shard.counters.messagesSent += 1
+            shard.counters.bytesSent += size
+        } else {
+            shard.counters.warmupSent += 1
+        }
+        if expectsReplies { pending.append(Pending(due: due, sent: now, measured: measured)) }
+        if datagram { flush() }  // one datagram per message
+        return size
+    }
+
+    private func flush() {
+        guard let context = channelContext, let buffer = batch, buffer.readableBytes > 0 else { return }
+        batch = nil
+        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+    }
+
+    func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable && !expectsReplies {
+            if run.schedule != nil { sendDue() } else { fill() }
+        }
+        context.fireChannelWritabilityChanged()
+    }
+
+    // MARK: Receiving
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var buffer = unwrapInboundIn(data)
+        guard expectsReplies else {
+            shard.counters.bytesReceived += buffer.readableBytes
+            return
+        }
+        let now = monotonicNanos()
+        if datagram {
+            reply(bytes: buffer.readableBytes, now: now)
+        } else if var decoder {
+            received.writeBuffer(&buffer)
+            do {
+                var consumedFrom = received.readerIndex
+                while try decoder.decode(&received) != nil {
+                    // Wire bytes: the frame with its delimiter or length prefix.
+                    reply(bytes: received.readerIndex - consumedFrom, now: now)
+                    consumedFrom = received.readerIndex
+                }
+                self.decoder = decoder
+                received.discardReadBytes()
+            } catch {
+                self.decoder = decoder
+                failure = failure ?? error
+                context.close(promise: nil)
+                return
+            }
+        }
+        if sending {
+            if run.schedule != nil { sendDue() } else { fill() }
+        }
+    }
+
+    private func reply(bytes: Int, now: Int64) {
+        guard let message = pending.popFirst() else {
+            // A reply to nothing: the server sent more frames than we asked for.
+            shard.counters.bytesReceived += bytes
+            return
+        }
+        guard message.measured else { return }
+        shard.counters.messagesReceived += 1
+        shard.counters.bytesReceived += bytes
+        shard.recordLatency(corrected: now - message.due, uncorrected: now - message.sent)
+    }
+
+    // MARK: Timeouts and endings
+
+    /// Called every sweep: a message older than the reply timeout times out. Over a stream the
+    /// connection is then closed (later replies could no longer be matched) and reopened.
+    func checkTimeouts(now: Int64) {
+        let limit = run.plan.replyTimeout.nanoseconds
+        guard let oldest = pending.first, now - oldest.sent > limit else { return }
+        if datagram {
+            while let first = pending.first, now - first.sent > limit {
+                _ = pending.popFirst()
+                if first.measured { shard.counters.timedOut += 1 }
+            }
+            shard.record(error: .timeout, SocketEngineError(.readTimeout, "no reply within \(run.plan.replyTimeout)"))
+            return
+        }
+        failure = SocketEngineError(.readTimeout, "no reply within \(run.plan.replyTimeout)")
+        _ = dropPending(reason: (now, limit))
+        channelContext?.close(promise: nil)
+    }
+
+    /// Forgets unanswered messages: those older than the timeout (when given) timed out, the
+    /// rest are lost. Returns how many measured ones were lost.
+    @discardableResult
+    private func dropPending(reason timeout: (now: Int64, limit: Int64)?) -> Int {
+        var lostCount = 0
+        while let message = pending.popFirst() {
+            guard message.measured else { continue }
+            if let timeout, timeout.now - message.sent > timeout.limit {
+                shard.counters.timedOut += 1
+            } else {
+                shard.counters.lost += 1
+                lostCount += 1
+            }
+        }
+        return lostCount
+    }
+}

@@ -1,0 +1,97 @@
+import NIOCore
+import SocketEngine
+
+/// Why a connection or a message failed, by class rather than by message text (a refused
+/// connection to port 7000 and to port 7001 are the same problem).
+///
+/// Local resource errors (`fd-exhausted`, `ports-exhausted`) are kept apart from what the
+/// remote side did (`refused`, `reset`, `closed-by-peer`, `timeout`).
+public enum ErrorKind: String, Sendable, CaseIterable, Codable, Comparable {
+    /// Connect refused (ECONNREFUSED): nothing listens.
+    case refused
+    /// Connect did not complete within `--connect-timeout`.
+    case connectTimeout = "connect-timeout"
+    /// The peer reset the connection (ECONNRESET, EPIPE, ECONNABORTED).
+    case reset
+    /// The peer closed the connection while the run still used it.
+    case closedByPeer = "closed-by-peer"
+    /// No reply within `--timeout`: the connection is closed and opened again.
+    case timeout
+    /// A reply did not fit the framing (over `--max-frame`, a bad length).
+    case framing
+    /// The local file-descriptor limit (EMFILE, ENFILE).
+    case descriptorsExhausted = "fd-exhausted"
+    /// No local port left for this destination (EADDRNOTAVAIL).
+    case portsExhausted = "ports-exhausted"
+    /// Anything else (the first message of each is kept in the report).
+    case other
+
+    public static func < (lhs: ErrorKind, rhs: ErrorKind) -> Bool {
+        (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
+    }
+
+    /// The kind of a NIO or kernel error.
+    public static func of(_ error: any Error) -> ErrorKind {
+        let engine = SocketEngineError.wrapping(error, context: "")
+        switch engine.code {
+        case .connectionRefused: return .refused
+        case .connectTimeout: return .connectTimeout
+        case .connectionReset: return .reset
+        case .connectionClosed: return .closedByPeer
+        case .descriptorsExhausted: return .descriptorsExhausted
+        case .portsExhausted: return .portsExhausted
+        case .frameTooLarge, .truncatedFrame: return .framing
+        case .readTimeout: return .timeout
+        default: return .other
+        }
+    }
+}
+
+/// Everything a load test counts. Plain numbers that add up across event loops, hosts and
+/// intervals (``add(_:)``).
+///
+/// The accounting identity, checked by the tests: every message sent was either answered
+/// (`received`), timed out (`timedOut`), or lost (`lost`: its connection failed, or the run
+/// ended while it was unanswered). Messages that were due but never sent are `unsent`.
+public struct LoadCounters: Sendable, Equatable, Codable {
+    public var messagesSent = 0
+    public var messagesReceived = 0
+    public var timedOut = 0
+    public var lost = 0
+    /// Due (by `--rate`) but never sent: no connection, or the end came first.
+    public var unsent = 0
+    /// Sent during `--warmup`: not in any other number.
+    public var warmupSent = 0
+    public var bytesSent = 0
+    public var bytesReceived = 0
+    public var connectAttempts = 0
+    public var connectsSucceeded = 0
+    public var connectsFailed = 0
+    /// Established connections that ended before the run did (closed, reset, timed out).
+    public var connectionsLost = 0
+    public var errors: [ErrorKind: Int] = [:]
+
+    public init() {}
+
+    public var errorCount: Int { errors.values.reduce(0, +) }
+
+    public mutating func add(_ other: LoadCounters) {
+        messagesSent += other.messagesSent
+        messagesReceived += other.messagesReceived
+        timedOut += other.timedOut
+        lost += other.lost
+        unsent += other.unsent
+        warmupSent += other.warmupSent
+        bytesSent += other.bytesSent
+        bytesReceived += other.bytesReceived
+        connectAttempts += other.connectAttempts
+        connectsSucceeded += other.connectsSucceeded
+        connectsFailed += other.connectsFailed
+        connectionsLost += other.connectionsLost
+        for (kind, count) in other.errors { errors[kind, default: 0] += count }
+    }
+
+    mutating func count(_ kind: ErrorKind) {
+        errors[kind, default: 0] += 1
+    }
+}

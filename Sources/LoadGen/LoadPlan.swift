@@ -1,0 +1,107 @@
+import NIOCore
+import SocketEngine
+
+/// What a load test does: the target, how many connections, what to send, how fast, and when
+/// to stop. Built by the CLI from its flags; validated by ``validate()``.
+///
+/// Two ways to pace messages:
+/// - **Closed loop** (``rate`` nil, no stages): each connection keeps ``pipeline`` messages
+///   unanswered and sends the next one when a reply arrives — as fast as the server allows.
+/// - **Open loop** (``rate`` or ``stages``): messages are due at fixed times (``RateSchedule``)
+///   whatever the server does; latency is measured from the time a message was *due*, so a
+///   server that stalls shows the stall in the percentiles (coordinated omission corrected).
+///   ``pipeline`` caps unanswered messages per connection (default: no cap but
+///   ``maximumPipeline``); a message held back by the cap is late, and that lateness counts.
+///
+/// Without ``framing`` nothing is read as replies: the run measures send throughput only.
+public struct LoadPlan: Sendable {
+    public var endpoint: Endpoint
+    public var connectOptions: ConnectOptions
+    public var connections = 10
+    /// New connections per second while ramping up (nil: as fast as they open).
+    public var connectRate: Double? = 1000
+    /// How long to send after the warm-up (nil with ``requests``: until they are sent).
+    public var duration: Duration? = .seconds(10)
+    /// Total messages to send (across connections), then stop.
+    public var requests: Int?
+    /// Total messages per second (open loop).
+    public var rate: Double?
+    /// Rate stages (open loop); start from ``rate`` or 0.
+    public var stages: [RateSchedule.Stage] = []
+    public var message: MessageTemplate
+    /// Reply framing; nil: send-only.
+    public var framing: Framing?
+    public var maximumFrameSize = FrameDecoder.defaultMaximumFrameSize
+    /// Unanswered messages per connection (nil: 1 closed loop, ``maximumPipeline`` open loop).
+    public var pipeline: Int?
+    /// Event-loop threads.
+    public var threads = System.coreCount
+    /// Sent and answered but not measured, before the measured part of the run.
+    public var warmup: Duration = .zero
+    /// How long a message may wait for its reply; then its connection is dropped and reopened.
+    public var replyTimeout: Duration = .seconds(5)
+    /// How long to wait for outstanding replies after sending stops.
+    public var drainTimeout: Duration = .seconds(5)
+
+    /// The largest pipeline accepted (unanswered messages per connection).
+    public static let maximumPipeline = 65_536
+
+    public init(endpoint: Endpoint, message: MessageTemplate) {
+        self.endpoint = endpoint
+        self.message = message
+        connectOptions = ConnectOptions()
+    }
+
+    public var isOpenLoop: Bool { rate != nil || !stages.isEmpty }
+
+    public var effectivePipeline: Int {
+        pipeline ?? (isOpenLoop ? Self.maximumPipeline : 1)
+    }
+
+    /// The schedule of an open-loop run, warm-up included: the warm-up runs at the starting
+    /// rate (`--rate`; with stages, the first stage's starting rate), then the measured part.
+    public var schedule: RateSchedule? {
+        guard isOpenLoop else { return nil }
+        let start = rate ?? 0
+        if let first = stages.first {
+            let warm = warmup > .zero ? [RateSchedule.Stage(duration: warmup, startRate: first.startRate, endRate: first.startRate)] : []
+            return RateSchedule(stages: warm + stages)
+        }
+        guard let duration else { return RateSchedule(rate: start, duration: nil) }
+        return RateSchedule(rate: start, duration: warmup + duration)
+    }
+
+    /// When sending stops, from the start of the run (nil: when ``requests`` are sent).
+    public var sendingDuration: Duration? {
+        if !stages.isEmpty { return warmup + stages.reduce(Duration.zero) { $0 + $1.duration } }
+        guard let duration else { return nil }
+        return warmup + duration
+    }
+
+    public struct PlanError: Error, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    public func validate() throws(PlanError) {
+        guard connections >= 1 else { throw PlanError("--connections must be at least 1") }
+        guard connections <= 1_000_000 else { throw PlanError("--connections is at most 1000000") }
+        if let connectRate, !(connectRate > 0) { throw PlanError("--connect-rate must be positive") }
+        if let rate, !(rate > 0 && rate.isFinite) { throw PlanError("--rate must be a positive number of messages per second") }
+        if duration == nil && requests == nil && stages.isEmpty { throw PlanError("give --duration, --requests or --stages") }
+        if let requests, requests < 1 { throw PlanError("--requests must be at least 1") }
+        if requests != nil && warmup > .zero { throw PlanError("--warmup and --requests exclude each other (a warm-up is a time)") }
+        if let pipeline, !(1...Self.maximumPipeline).contains(pipeline) {
+            throw PlanError("--pipeline must be from 1 to \(Self.maximumPipeline)")
+        }
+        guard threads >= 1 && threads <= 256 else { throw PlanError("--threads must be from 1 to 256") }
+        if endpoint.transport == .udp && framing == nil && rate == nil && stages.isEmpty {
+            // Unpaced UDP without replies would only measure how fast the kernel drops datagrams.
+            throw PlanError("unthrottled send-only UDP has nothing to measure: give --rate or --framing")
+        }
+        switch endpoint.transport {
+        case .tcp, .udp, .unix: break
+        case .tls, .ws, .wss: throw PlanError("\(endpoint.transport.rawValue):// is not supported by loadtest yet")
+        }
+    }
+}

@@ -1,0 +1,214 @@
+import Histogram
+
+/// The result of a load test, or of several merged: every figure the run measured, and
+/// nothing it did not. Encoded as the `--json` file (schema ``schemaVersion``), decoded again
+/// by `sockctl report merge`.
+///
+/// Latency is in microseconds (with fractions); the full histograms are in HdrHistogram's
+/// standard encoding with values in nanoseconds. "Corrected" latency runs from the time a
+/// message was due (open loop) — what a user of the service waits; "uncorrected" from the time
+/// it was actually sent. In a closed loop both are the same.
+public struct LoadReport: Codable, Sendable {
+    public static let schemaVersion = "sockctl.loadtest/1"
+
+    public var schema = LoadReport.schemaVersion
+    public var target: String
+    /// The address the connections went to (`127.0.0.1:7000`).
+    public var address: String?
+    public var transport: String
+    /// UTC, ISO 8601, when the measured part began (the earliest, merged).
+    public var startedAt: String
+    /// How many runs this report adds up (1 unless merged).
+    public var hosts = 1
+    public var config: Config
+    /// Seconds from the end of the warm-up to the end of sending (the longest, merged).
+    public var elapsedSeconds: Double
+    public var connections: Connections
+    public var messages: Messages
+    public var bytes: Bytes
+    public var throughput: Throughput
+    public var latency: Latency?
+    public var histograms: Histograms?
+    /// Errors by kind (see ``ErrorKind``).
+    public var errors: [String: Int]
+    /// The first message seen for each error kind.
+    public var errorExamples: [String: String]
+    /// One entry per second of the measured part.
+    public var timeline: [Interval]
+    public var warnings: [String]
+    public var peakRSSBytes: Int
+    public var thresholds: [ThresholdResult] = []
+
+    public struct Config: Codable, Sendable, Equatable {
+        public var connections: Int
+        public var connectRate: Double?
+        public var durationSeconds: Double?
+        public var requests: Int?
+        public var rate: Double?
+        public var stages: String?
+        public var pipeline: Int
+        public var threads: Int
+        public var warmupSeconds: Double
+        public var framing: String?
+        public var messageBytes: Int
+        public var timeoutSeconds: Double
+    }
+
+    public struct Connections: Codable, Sendable {
+        public var requested: Int
+        public var attempted: Int
+        public var established: Int
+        public var failed: Int
+        /// Established connections that ended before the run did (and were reopened).
+        public var lost: Int
+        /// Most connections open at the same time.
+        public var peakOpen: Int
+    }
+
+    public struct Messages: Codable, Sendable {
+        /// Due by the schedule (open loop, or `--requests`); nil for an unpaced run by time.
+        public var intended: Int?
+        public var sent: Int
+        public var received: Int
+        public var timedOut: Int
+        public var lost: Int
+        public var unsent: Int
+        public var warmupSent: Int
+    }
+
+    public struct Bytes: Codable, Sendable {
+        public var sent: Int
+        public var received: Int
+    }
+
+    public struct Throughput: Codable, Sendable {
+        /// What the schedule asked for (open loop).
+        public var offeredPerSecond: Double?
+        public var sentPerSecond: Double
+        public var receivedPerSecond: Double
+        public var sentBytesPerSecond: Double
+        public var receivedBytesPerSecond: Double
+    }
+
+    public struct Percentiles: Codable, Sendable, Equatable {
+        public var count: Int
+        public var min: Double
+        public var mean: Double
+        public var p50: Double
+        public var p90: Double
+        public var p99: Double
+        public var p99_9: Double
+        public var p99_99: Double
+        public var max: Double
+
+        enum CodingKeys: String, CodingKey {
+            case count, min, mean, p50, p90, p99, max
+            case p99_9 = "p99.9"
+            case p99_99 = "p99.99"
+        }
+
+        /// Microseconds from a nanosecond histogram (nil when it is empty).
+        public init?(_ histogram: Histogram<UInt64>) {
+            guard histogram.totalCount > 0 else { return nil }
+            func micros(_ nanos: UInt64) -> Double { Double(nanos) / 1000 }
+            count = Int(clamping: histogram.totalCount)
+            min = micros(histogram.min)
+            mean = (histogram.mean / 1000 * 1000).rounded() / 1000
+            p50 = micros(histogram.valueAtPercentile(50))
+            p90 = micros(histogram.valueAtPercentile(90))
+            p99 = micros(histogram.valueAtPercentile(99))
+            p99_9 = micros(histogram.valueAtPercentile(99.9))
+            p99_99 = micros(histogram.valueAtPercentile(99.99))
+            max = micros(histogram.max)
+        }
+    }
+
+    public struct Latency: Codable, Sendable {
+        public var unit = "us"
+        public var corrected: Percentiles
+        public var uncorrected: Percentiles
+    }
+
+    public struct Histograms: Codable, Sendable {
+        public var unit = "ns"
+        public var encoding = "HdrHistogram V2 compressed, base64"
+        public var corrected: String
+        public var uncorrected: String
+    }
+
+    public struct Interval: Codable, Sendable {
+        /// Seconds since the start of the measured part, at the end of this interval.
+        public var second: Int
+        public var open: Int
+        public var sent: Int
+        public var received: Int
+        public var errors: Int
+        /// Corrected latency over this interval, µs (nil when merged or when nothing came back).
+        public var p50: Double?
+        public var p99: Double?
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case schema, target, address, transport, hosts, config, connections, messages, bytes, throughput, latency
+        case histograms, errors, timeline, warnings, thresholds
+        case startedAt = "started_at"
+        case elapsedSeconds = "elapsed_seconds"
+        case errorExamples = "error_examples"
+        case peakRSSBytes = "peak_rss_bytes"
+    }
+}
+
+extension LoadReport.Config {
+    enum CodingKeys: String, CodingKey {
+        case connections, requests, rate, stages, pipeline, threads, framing
+        case connectRate = "connect_rate"
+        case durationSeconds = "duration_seconds"
+        case warmupSeconds = "warmup_seconds"
+        case messageBytes = "message_bytes"
+        case timeoutSeconds = "timeout_seconds"
+    }
+}
+
+extension LoadReport.Connections {
+    enum CodingKeys: String, CodingKey {
+        case requested, attempted, established, failed, lost
+        case peakOpen = "peak_open"
+    }
+}
+
+extension LoadReport.Messages {
+    enum CodingKeys: String, CodingKey {
+        case intended, sent, received, lost, unsent
+        case timedOut = "timed_out"
+        case warmupSent = "warmup_sent"
+    }
+}
+
+extension LoadReport.Throughput {
+    enum CodingKeys: String, CodingKey {
+        case offeredPerSecond = "offered_per_second"
+        case sentPerSecond = "sent_per_second"
+        case receivedPerSecond = "received_per_second"
+        case sentBytesPerSecond = "sent_bytes_per_second"
+        case receivedBytesPerSecond = "received_bytes_per_second"
+    }
+}
+
+extension LoadReport {
+    /// The two latency histograms, decoded (nil when the report has none).
+    public func decodedHistograms() throws(HistogramCodec.DecodingError) -> (corrected: Histogram<UInt64>, uncorrected: Histogram<UInt64>)? {
+        guard let histograms else { return nil }
+        return (try HistogramCodec.decode(histograms.corrected), try HistogramCodec.decode(histograms.uncorrected))
+    }
+
+    /// Sets ``latency`` and ``histograms`` from the two histograms.
+    mutating func setLatency(corrected: Histogram<UInt64>, uncorrected: Histogram<UInt64>) {
+        if let correctedPercentiles = Percentiles(corrected), let uncorrectedPercentiles = Percentiles(uncorrected) {
+            latency = Latency(corrected: correctedPercentiles, uncorrected: uncorrectedPercentiles)
+            histograms = Histograms(corrected: HistogramCodec.encode(corrected), uncorrected: HistogramCodec.encode(uncorrected))
+        } else {
+            latency = nil
+            histograms = nil
+        }
+    }
+}

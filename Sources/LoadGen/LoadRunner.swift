@@ -1,0 +1,339 @@
+import Foundation
+import Histogram
+import NIOCore
+import NIOPosix
+import SocketEngine
+
+/// Runs a ``LoadPlan`` and returns its ``LoadReport``.
+///
+/// Phases: preflight (descriptor limit raised, port range checked) → find the target address
+/// (a Happy Eyeballs probe connection for TCP, so every load connection uses an address that
+/// answers) → ramp-up (connections opened at `connectRate`, spread over the event loops) →
+/// the run (warm-up, then the measured part, sampled once a second) → drain (wait up to
+/// `drainTimeout` for replies) → close and report.
+///
+/// What is not an error: refused connections, resets and timeouts during the run are counted
+/// results (connections are reopened with back-off). What throws: an invalid plan, a name that
+/// does not resolve. A run where no connection could be opened at all ends after the ramp-up.
+public final class LoadRunner: Sendable {
+    public let plan: LoadPlan
+
+    /// Once a second during the measured part (and once for the warm-up, if any).
+    public struct Progress: Sendable {
+        public var elapsed: Duration
+        public var total: Duration?
+        public var warmingUp: Bool
+        public var open: Int
+        public var sentPerSecond: Double
+        public var receivedPerSecond: Double
+        public var errors: Int
+        /// Corrected latency over the last second, µs.
+        public var p50: Double?
+        public var p99: Double?
+    }
+
+    public init(plan: LoadPlan) {
+        self.plan = plan
+    }
+
+    public func run(progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> LoadReport {
+        do {
+            try plan.validate()
+        } catch {
+            throw SocketEngineError(.invalidConfiguration, error.description)
+        }
+        var warnings = SystemLimits.preflight(connections: plan.connections, tcp: plan.endpoint.transport == .tcp)
+        let address = try await targetAddress(warnings: &warnings)
+        let context = RunContext(plan: plan, address: address)
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: plan.threads)
+        defer { group.shutdownGracefully { _ in } }
+        let loops = Array(group.makeIterator())
+        let connect = Self.connector(plan: plan, context: context, source: try await sourceAddress(for: address))
+        let shards = loops.map { LoadShard(loop: $0, context: context, connect: connect) }
+
+        // Ramp-up.
+        let rampStart = ContinuousClock.now
+        let perSecond = plan.connectRate ?? .infinity
+        for slot in 0..<plan.connections {
+            if perSecond.isFinite {
+                let due = rampStart + .nanoseconds(Int64(Double(slot) / perSecond * 1e9))
+                if due > .now { try? await Task.sleep(until: due, clock: .continuous) }
+            }
+            let shard = shards[slot % shards.count]
+            shard.loop.execute { shard.connect(slot, shard) }
+        }
+        let rampDeadline = ContinuousClock.now + plan.connectOptions.connectTimeout + .seconds(1)
+        while ContinuousClock.now < rampDeadline {
+            let attempted = try await Self.sum(shards) { $0.attemptedSlots.count }
+            if attempted >= plan.connections { break }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+
+        // The run.
+        let startedAt = Date()
+        let start = monotonicNanos()
+        var timeline: [LoadReport.Interval] = []
+        context.begin(at: start)
+        if try await Self.sum(shards, { $0.handlers.count }) > 0 {
+            for shard in shards { shard.loop.execute { shard.begin() } }
+            let (measureWarnings, intervals) = try await measure(shards: shards, context: context, progress: progress)
+            warnings += measureWarnings
+            timeline = intervals
+        } else {
+            warnings.append("no connection could be opened: the run was not started")
+        }
+        let sendingEnded = monotonicNanos()
+        let drainDeadline = ContinuousClock.now + plan.drainTimeout
+        while ContinuousClock.now < drainDeadline, try await Self.sum(shards, { $0.outstanding }) > 0 {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        context.finish()
+        for shard in shards { try? await shard.loop.flatSubmit { shard.closeAll() }.get() }
+
+        // Collect.
+        var counters = LoadCounters()
+        var corrected = LoadShard.makeHistogram()
+        var uncorrected = LoadShard.makeHistogram()
+        var examples: [String: String] = [:]
+        for shard in shards {
+            let (shardCounters, shardCorrected, shardUncorrected, shardExamples) = try await shard.loop.submit {
+                (shard.counters, shard.corrected, shard.uncorrected, shard.firstErrors)
+            }.get()
+            counters.add(shardCounters)
+            corrected.add(shardCorrected)
+            uncorrected.add(shardUncorrected)
+            for (kind, text) in shardExamples where examples[kind.rawValue] == nil { examples[kind.rawValue] = text }
+        }
+        let measuredStart = start + context.warmupNanos
+        let measuredEnd = max(measuredStart + 1, min(sendingEnded, context.stopNanos == .max ? sendingEnded : start + context.stopNanos))
+        return report(
+            counters: counters, corrected: corrected, uncorrected: uncorrected, examples: examples,
+            context: context, address: address, startedAt: startedAt.addingTimeInterval(Double(context.warmupNanos) / 1e9),
+            elapsedNanos: measuredEnd - measuredStart, warnings: warnings, timeline: timeline
+        )
+    }
+
+    // MARK: Phases
+
+    /// Samples the shards once a second until sending is over. Returns warnings and the
+    /// per-second entries.
+    private func measure(shards: [LoadShard], context: RunContext, progress: @Sendable (Progress) -> Void) async throws -> ([String], [LoadReport.Interval]) {
+        var timeline: [LoadReport.Interval] = []
+        var previous = LoadCounters()
+        var lastActivity = ContinuousClock.now
+        let total = plan.sendingDuration.map { $0 - plan.warmup }
+        let stallLimit = max(plan.replyTimeout * 2, .seconds(10))
+        var second = 0
+        while true {
+            let nextTick = context.start + Int64(second + 1) * 1_000_000_000
+            let stopAt = context.stopNanos == .max ? Int64.max : context.start + context.stopNanos
+            let wake = min(nextTick, stopAt)
+            let wait = wake - monotonicNanos()
+            if wait > 0 { try? await Task.sleep(for: .nanoseconds(wait)) }
+            let now = monotonicNanos()
+
+            var counters = LoadCounters()
+            var interval = LoadShard.makeHistogram()
+            var outstanding = 0
+            var open = 0
+            for shard in shards {
+                let snapshot = try await shard.loop.submit { shard.snapshot() }.get()
+                counters.add(snapshot.counters)
+                interval.add(snapshot.interval)
+                outstanding += snapshot.outstanding
+                open += snapshot.open
+            }
+            if now >= nextTick {
+                second += 1
+                let elapsed = Duration.nanoseconds(now - context.start - context.warmupNanos)
+                let sent = counters.messagesSent + counters.warmupSent - previous.messagesSent - previous.warmupSent
+                let received = counters.messagesReceived - previous.messagesReceived
+                if sent > 0 || received > 0 { lastActivity = .now }
+                let sample = Progress(
+                    elapsed: elapsed, total: total, warmingUp: elapsed < .zero, open: open,
+                    sentPerSecond: Double(sent), receivedPerSecond: Double(received),
+                    errors: counters.errorCount - previous.errorCount,
+                    p50: interval.totalCount > 0 ? Double(interval.valueAtPercentile(50)) / 1000 : nil,
+                    p99: interval.totalCount > 0 ? Double(interval.valueAtPercentile(99)) / 1000 : nil)
+                progress(sample)
+                if elapsed >= .zero {
+                    timeline.append(LoadReport.Interval(
+                        second: Int((Double(elapsed.nanoseconds) / 1e9).rounded()), open: open, sent: sent, received: received,
+                        errors: sample.errors, p50: sample.p50, p99: sample.p99))
+                }
+                previous = counters
+            }
+            if now >= stopAt { return ([], timeline) }
+            if plan.requests != nil {
+                let done = counters.messagesSent >= (plan.requests ?? 0) && outstanding == 0
+                if done { return ([], timeline) }
+                if ContinuousClock.now - lastActivity > stallLimit {
+                    return (["nothing was sent or received for \(stallLimit): the run was stopped before all --requests were sent"], timeline)
+                }
+            }
+        }
+    }
+
+    /// The address every connection uses.
+    private func targetAddress(warnings: inout [String]) async throws -> SocketAddress? {
+        let endpoint = plan.endpoint
+        switch endpoint.transport {
+        case .unix:
+            do {
+                return try SocketAddress(unixDomainSocketPath: endpoint.path)
+            } catch {
+                throw SocketEngineError(.invalidEndpoint, "invalid unix socket path '\(endpoint.path)': \(error)")
+            }
+        case .udp:
+            let addresses = try await plan.connectOptions.resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: true)
+            guard let first = addresses.first(where: { plan.connectOptions.family.allows($0) }) else {
+                throw SocketEngineError(.resolutionFailed, "'\(endpoint.host)' has no \(plan.connectOptions.family.name) address")
+            }
+            return first
+        default:
+            do {
+                let (connection, report) = try await Connector(endpoint: endpoint, options: plan.connectOptions).connect()
+                await connection.close()
+                return report.connectedAddress
+            } catch let error as SocketEngineError where error.code == .resolutionFailed || error.isUsageError {
+                throw error
+            } catch {
+                // Nothing answers yet: the run counts the failures. Use the first address.
+                let addresses = try await plan.connectOptions.resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: false)
+                guard let first = addresses.first(where: { plan.connectOptions.family.allows($0) }) else { throw error }
+                warnings.append("probe connection failed: \((error as? SocketEngineError)?.message ?? "\(error)")")
+                return first
+            }
+        }
+    }
+
+    private func sourceAddress(for target: SocketAddress?) async throws -> SocketAddress? {
+        guard let source = plan.connectOptions.source, let target else { return nil }
+        var host = source
+        var port = 0
+        if let colon = source.lastIndex(of: ":"), !source.hasSuffix("]"), source.filter({ $0 == ":" }).count == 1 {
+            host = String(source[..<colon])
+            port = Int(source[source.index(after: colon)...]) ?? 0
+        }
+        host = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let candidates = try await plan.connectOptions.resolver.resolve(host: host, port: port, datagram: plan.endpoint.transport == .udp)
+        guard let match = candidates.first(where: { $0.protocol == target.protocol }) else {
+            throw SocketEngineError(.bindFailed, "--source \(source) has no address of the target's family")
+        }
+        return match
+    }
+
+    /// How a slot's connection is opened, on its shard's loop.
+    static func connector(plan: LoadPlan, context: RunContext, source: SocketAddress?) -> @Sendable (Int, LoadShard) -> Void {
+        let transport = plan.endpoint.transport
+        let timeout = plan.connectOptions.connectTimeout.timeAmountValue
+        return { slot, shard in
+            shard.counters.connectAttempts += 1
+            guard let address = context.address else { return }
+            if transport == .udp {
+                let local = source ?? (address.protocol == .inet6 ? try? SocketAddress(ipAddress: "::", port: 0) : try? SocketAddress(ipAddress: "0.0.0.0", port: 0))
+                guard let local else { return }
+                DatagramBootstrap(group: shard.loop)
+                    .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65536))
+                    .bind(to: local)
+                    .flatMap { channel in
+                        channel.connect(to: address).flatMapThrowing {
+                            try channel.pipeline.syncOperations.addHandler(DatagramUnwrapHandler())
+                            try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: slot, shard: shard, datagram: true))
+                        }
+                        .flatMapErrorThrowing { error in
+                            channel.close(promise: nil)
+                            throw error
+                        }
+                    }
+                    .whenFailure { error in shard.connectFailed(slot: slot, error: error) }
+                return
+            }
+            var bootstrap = ClientBootstrap(group: shard.loop)
+                .connectTimeout(timeout)
+                .channelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: slot, shard: shard, datagram: false))
+                    }
+                }
+            if transport == .tcp {
+                bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+                if let source { bootstrap = bootstrap.bind(to: source) }
+            }
+            bootstrap.connect(to: address).whenFailure { error in shard.connectFailed(slot: slot, error: error) }
+        }
+    }
+
+    static func sum(_ shards: [LoadShard], _ value: @escaping @Sendable (LoadShard) -> Int) async throws -> Int {
+        var total = 0
+        for shard in shards { total += try await shard.loop.submit { value(shard) }.get() }
+        return total
+    }
+
+    // MARK: Report
+
+    private func report(
+        counters: LoadCounters, corrected: Histogram<UInt64>, uncorrected: Histogram<UInt64>, examples: [String: String],
+        context: RunContext, address: SocketAddress?, startedAt: Date, elapsedNanos: Int64, warnings: [String],
+        timeline: [LoadReport.Interval]
+    ) -> LoadReport {
+        let seconds = Double(max(1, elapsedNanos)) / 1e9
+        var intended: Int?
+        if let requests = plan.requests {
+            intended = requests
+        } else if let schedule = context.schedule {
+            intended = schedule.messagesDue(before: context.stopNanos) - schedule.messagesDue(before: context.warmupNanos)
+        }
+        var counters = counters
+        if let intended { counters.unsent = max(0, intended - counters.messagesSent) }
+        let offered: Double? = context.schedule != nil ? intended.map { Double($0) / seconds } : nil
+        var warnings = warnings
+        let peak = context.peakOpenConnections.load(ordering: .relaxed)
+        if peak < plan.connections {
+            warnings.append("could not open the \(plan.connections) connections asked for: at most \(peak) were open at once")
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var report = LoadReport(
+            target: plan.endpoint.description,
+            address: address.map { $0.pathname ?? $0.displayString },
+            transport: plan.endpoint.transport.rawValue,
+            startedAt: formatter.string(from: startedAt),
+            config: LoadReport.Config(
+                connections: plan.connections, connectRate: plan.connectRate, durationSeconds: plan.duration.map { $0.seconds },
+                requests: plan.requests, rate: plan.rate, stages: plan.stages.isEmpty ? nil : Self.describe(plan.stages),
+                pipeline: context.pipeline, threads: plan.threads, warmupSeconds: plan.warmup.seconds,
+                framing: plan.framing?.description, messageBytes: plan.message.size(sequence: 1, connection: 1),
+                timeoutSeconds: plan.replyTimeout.seconds),
+            elapsedSeconds: (seconds * 1e6).rounded() / 1e6,
+            connections: LoadReport.Connections(
+                requested: plan.connections, attempted: counters.connectAttempts, established: counters.connectsSucceeded,
+                failed: counters.connectsFailed, lost: counters.connectionsLost, peakOpen: peak),
+            messages: LoadReport.Messages(
+                intended: intended, sent: counters.messagesSent, received: counters.messagesReceived, timedOut: counters.timedOut,
+                lost: counters.lost, unsent: counters.unsent, warmupSent: counters.warmupSent),
+            bytes: LoadReport.Bytes(sent: counters.bytesSent, received: counters.bytesReceived),
+            throughput: LoadReport.Throughput(
+                offeredPerSecond: offered, sentPerSecond: Double(counters.messagesSent) / seconds,
+                receivedPerSecond: Double(counters.messagesReceived) / seconds,
+                sentBytesPerSecond: Double(counters.bytesSent) / seconds, receivedBytesPerSecond: Double(counters.bytesReceived) / seconds),
+            latency: LoadReport.Latency?.none, histograms: LoadReport.Histograms?.none,
+            errors: Dictionary(uniqueKeysWithValues: counters.errors.map { ($0.key.rawValue, $0.value) }),
+            errorExamples: examples, timeline: timeline, warnings: warnings,
+            peakRSSBytes: SystemLimits.peakResidentBytes())
+        report.setLatency(corrected: corrected, uncorrected: uncorrected)
+        return report
+    }
+
+    static func describe(_ stages: [RateSchedule.Stage]) -> String {
+        stages.map { stage in
+            let seconds = stage.duration.seconds
+            let rate = stage.endRate == stage.endRate.rounded() ? String(Int(stage.endRate)) : String(stage.endRate)
+            return "\(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds))s:\(rate)"
+        }.joined(separator: ",")
+    }
+}
+
+extension Duration {
+    var timeAmountValue: TimeAmount { .nanoseconds(nanoseconds) }
+}

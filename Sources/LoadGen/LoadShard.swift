@@ -1,0 +1,198 @@
+import Histogram
+import NIOCore
+import NIOPosix
+import SocketEngine
+import Synchronization
+
+/// What every connection of a run reads: the plan, the schedule and the clock's zero.
+/// Immutable once the run has begun, except the atomics.
+final class RunContext: Sendable {
+    let plan: LoadPlan
+    let schedule: RateSchedule?
+    let pipeline: Int
+    let address: SocketAddress?
+    /// Monotonic nanoseconds at which the run began (0 until then).
+    private let startStorage = Atomic<Int64>(0)
+    /// Nanoseconds after the start at which the warm-up ends and measuring begins.
+    let warmupNanos: Int64
+    /// Nanoseconds after the start at which sending stops (Int64.max: when requests are sent).
+    let stopNanos: Int64
+    /// Set when the run is over: no more sending, no reconnecting.
+    private let finishedStorage = Atomic<Bool>(false)
+    let openConnections = Atomic<Int>(0)
+    let peakOpenConnections = Atomic<Int>(0)
+
+    init(plan: LoadPlan, address: SocketAddress?) {
+        self.plan = plan
+        self.address = address
+        schedule = plan.schedule
+        pipeline = plan.effectivePipeline
+        warmupNanos = plan.warmup.nanoseconds
+        stopNanos = plan.sendingDuration?.nanoseconds ?? .max
+    }
+
+    var start: Int64 { startStorage.load(ordering: .acquiring) }
+    var hasBegun: Bool { start != 0 }
+    func begin(at nanos: Int64) { startStorage.store(max(1, nanos), ordering: .releasing) }
+
+    var isFinished: Bool { finishedStorage.load(ordering: .acquiring) }
+    func finish() { finishedStorage.store(true, ordering: .releasing) }
+
+    /// How many messages connection `slot` sends in all (``LoadPlan/requests`` split evenly);
+    /// nil: no count limit.
+    func requestBudget(slot: Int) -> Int? {
+        guard let requests = plan.requests else { return nil }
+        let connections = plan.connections
+        return requests / connections + (slot < requests % connections ? 1 : 0)
+    }
+
+    func connectionOpened() {
+        let open = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+        var peak = peakOpenConnections.load(ordering: .relaxed)
+        while open > peak {
+            let (exchanged, current) = peakOpenConnections.compareExchange(expected: peak, desired: open, ordering: .relaxed)
+            if exchanged { break }
+            peak = current
+        }
+    }
+
+    func connectionClosed() {
+        openConnections.wrappingSubtract(1, ordering: .relaxed)
+    }
+}
+
+/// Monotonic nanoseconds (CLOCK_MONOTONIC, as NIO's deadlines).
+@inline(__always)
+func monotonicNanos() -> Int64 {
+    Int64(truncatingIfNeeded: NIODeadline.now().uptimeNanoseconds)
+}
+
+/// The statistics and connections of one event loop. Touched only on ``loop`` (every method
+/// must be called there), so recording a latency costs no lock or atomic.
+final class LoadShard: @unchecked Sendable {
+    let loop: any EventLoop
+    let context: RunContext
+    /// Opens a connection for a slot on this shard's loop (set by the runner).
+    let connect: @Sendable (_ slot: Int, _ shard: LoadShard) -> Void
+
+    var counters = LoadCounters()
+    /// Latency from the time each message was due (closed loop: sent) to its reply, ns.
+    var corrected = LoadShard.makeHistogram()
+    /// Latency from the time each message was actually sent to its reply, ns.
+    var uncorrected = LoadShard.makeHistogram()
+    /// ``corrected`` since the last ``snapshot()``.
+    var interval = LoadShard.makeHistogram()
+    /// The first message of each error kind, for the report.
+    var firstErrors: [ErrorKind: String] = [:]
+    /// Live connections by slot.
+    var handlers: [Int: LoadConnectionHandler] = [:]
+    /// Consecutive failed attempts per slot, for the reconnect back-off.
+    var failures: [Int: Int] = [:]
+    /// Slots whose first connect attempt has completed (either way).
+    var attemptedSlots = Set<Int>()
+    private var sweeper: RepeatedTask?
+
+    /// Values up to one hour, in nanoseconds, 3 significant digits (1 µs resolution at 1 ms).
+    static let highestTrackableNanos: UInt64 = 3_600_000_000_000
+    static func makeHistogram() -> Histogram<UInt64> {
+        Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: highestTrackableNanos, numberOfSignificantValueDigits: .three)
+    }
+
+    init(loop: any EventLoop, context: RunContext, connect: @escaping @Sendable (Int, LoadShard) -> Void) {
+        self.loop = loop
+        self.context = context
+        self.connect = connect
+    }
+
+    func record(error kind: ErrorKind, _ error: any Error) {
+        counters.count(kind)
+        if firstErrors[kind] == nil {
+            firstErrors[kind] = SocketEngineError.wrapping(error, context: context.plan.endpoint.description).message
+        }
+    }
+
+    @inline(__always)
+    func recordLatency(corrected correctedNanos: Int64, uncorrected uncorrectedNanos: Int64) {
+        let correctedValue = UInt64(clamping: max(0, correctedNanos))
+        let uncorrectedValue = UInt64(clamping: max(0, uncorrectedNanos))
+        corrected.record(min(correctedValue, Self.highestTrackableNanos))
+        interval.record(min(correctedValue, Self.highestTrackableNanos))
+        uncorrected.record(min(uncorrectedValue, Self.highestTrackableNanos))
+    }
+
+    // MARK: Connections
+
+    func opened(slot: Int, handler: LoadConnectionHandler) {
+        handlers[slot] = handler
+        failures[slot] = nil
+        attemptedSlots.insert(slot)
+        counters.connectsSucceeded += 1
+        context.connectionOpened()
+    }
+
+    func connectFailed(slot: Int, error: any Error) {
+        counters.connectsFailed += 1
+        record(error: ErrorKind.of(error), error)
+        attemptedSlots.insert(slot)
+        scheduleReconnect(slot: slot)
+    }
+
+    /// A live connection ended. `lost`: it ended before the run did (counted, reopened).
+    func closed(slot: Int, lost: Bool) {
+        handlers[slot] = nil
+        context.connectionClosed()
+        if lost && !context.isFinished {
+            counters.connectionsLost += 1
+            scheduleReconnect(slot: slot)
+        }
+    }
+
+    /// Tries again after 100 ms, doubling per consecutive failure up to 2 s.
+    func scheduleReconnect(slot: Int) {
+        guard !context.isFinished else { return }
+        let attempt = failures[slot, default: 0]
+        failures[slot] = attempt + 1
+        let delay = TimeAmount.milliseconds(min(2000, 100 << min(attempt, 5)))
+        loop.scheduleTask(in: delay) { [self] in
+            guard !context.isFinished, handlers[slot] == nil else { return }
+            connect(slot, self)
+        }
+    }
+
+    // MARK: Run phases
+
+    /// Starts every connection's sending (the ramp-up is over) and the reply-timeout sweeper.
+    func begin() {
+        for handler in handlers.values { handler.begin() }
+        let period = TimeAmount.nanoseconds(max(10_000_000, min(100_000_000, context.plan.replyTimeout.nanoseconds / 10)))
+        sweeper = loop.scheduleRepeatedTask(initialDelay: period, delay: period) { [self] _ in
+            let now = monotonicNanos()
+            for handler in handlers.values { handler.checkTimeouts(now: now) }
+        }
+    }
+
+    /// Unanswered messages on this loop.
+    var outstanding: Int { handlers.values.reduce(0) { $0 + $1.outstandingCount } }
+
+    /// Closes every connection (the run is over); their unanswered messages count as lost.
+    func closeAll() -> EventLoopFuture<Void> {
+        sweeper?.cancel()
+        sweeper = nil
+        let futures = handlers.values.map { $0.closeAtEnd() }
+        return EventLoopFuture.andAllComplete(futures, on: loop)
+    }
+
+    struct Snapshot: Sendable {
+        var counters: LoadCounters
+        var interval: Histogram<UInt64>
+        var outstanding: Int
+        var open: Int
+    }
+
+    /// The totals so far and the latencies since the previous snapshot.
+    func snapshot() -> Snapshot {
+        let result = Snapshot(counters: counters, interval: interval, outstanding: outstanding, open: handlers.count)
+        interval.reset()
+        return result
+    }
+}

@@ -1,0 +1,121 @@
+import NIOCore
+import SocketEngine
+
+/// The message a load test sends, with `{{seq}}` (the message's number in the run, from 1,
+/// unique across connections) and `{{conn}}` (the connection's number, from 1) filled in and
+/// the framing applied.
+///
+/// ```
+/// template: {"id":{{seq}},"c":{{conn}}}        --framing crlf
+/// message 7 on connection 2:  {"id":7,"c":2}\r\n
+/// ```
+///
+/// A template without placeholders is framed once and the same bytes are written for every
+/// message (no per-message copy). Unknown `{{…}}` text is sent as written.
+public struct MessageTemplate: Sendable {
+    enum Part: Sendable, Equatable {
+        case literal([UInt8])
+        case sequence
+        case connection
+    }
+
+    let parts: [Part]
+    public let framing: Framing
+    /// The framed message when there are no placeholders.
+    let fixed: ByteBuffer?
+
+    public init(_ bytes: [UInt8], framing: Framing) throws(SocketEngineError) {
+        self.framing = framing
+        parts = Self.parse(bytes)
+        if parts.allSatisfy({ if case .literal = $0 { true } else { false } }) {
+            let body = ByteBuffer(bytes: bytes)
+            var framed = ByteBuffer()
+            try framing.encode(body, into: &framed)
+            fixed = framed
+        } else {
+            fixed = nil
+            // Check once that the framing takes messages of this shape, so a bad combination
+            // fails before the run: fixed:N with the smallest numbers (longer ones are cut to
+            // N), a length prefix with the widest numbers a run can reach.
+            var probe = ByteBuffer()
+            if case .fixed = framing {
+                Self.renderBody(parts, sequence: 1, connection: 1, into: &probe)
+                try framing.checkFixedSize(probe)
+            } else {
+                Self.renderBody(parts, sequence: 999_999_999_999, connection: 9_999_999, into: &probe)
+                var scratch = ByteBuffer()
+                try framing.encode(probe, into: &scratch)
+            }
+        }
+    }
+
+    /// True when every message is the same bytes.
+    public var isConstant: Bool { fixed != nil }
+
+    /// The framed size of a message whose numbers are `sequence` and `connection`.
+    public func size(sequence: Int, connection: Int) -> Int {
+        var buffer = ByteBuffer()
+        append(sequence: sequence, connection: connection, to: &buffer)
+        return buffer.readableBytes
+    }
+
+    /// Appends message `sequence` of `connection`, framed, to `buffer`. With placeholders and
+    /// `fixed:N` framing, a message whose numbers change its size past N is padded or cut to N.
+    public func append(sequence: Int, connection: Int, to buffer: inout ByteBuffer) {
+        if let fixed {
+            buffer.writeImmutableBuffer(fixed)
+            return
+        }
+        var body = ByteBuffer()
+        Self.renderBody(parts, sequence: sequence, connection: connection, into: &body)
+        if case .fixed(let size) = framing, body.readableBytes != size {
+            if body.readableBytes > size {
+                body.moveWriterIndex(to: body.readerIndex + size)
+            } else {
+                body.writeRepeatingByte(0x20, count: size - body.readableBytes)
+            }
+        }
+        // Only fixed:N can refuse a body, and it was sized above.
+        try? framing.encode(body, into: &buffer)
+    }
+
+    /// A buffer holding the message, for callers that write it alone.
+    public func message(sequence: Int, connection: Int) -> ByteBuffer {
+        if let fixed { return fixed }
+        var buffer = ByteBuffer()
+        append(sequence: sequence, connection: connection, to: &buffer)
+        return buffer
+    }
+
+    static func renderBody(_ parts: [Part], sequence: Int, connection: Int, into body: inout ByteBuffer) {
+        for part in parts {
+            switch part {
+            case .literal(let bytes): body.writeBytes(bytes)
+            case .sequence: body.writeString(String(sequence))
+            case .connection: body.writeString(String(connection))
+            }
+        }
+    }
+
+    static func parse(_ bytes: [UInt8]) -> [Part] {
+        let placeholders: [([UInt8], Part)] = [(Array("{{seq}}".utf8), .sequence), (Array("{{conn}}".utf8), .connection)]
+        var parts: [Part] = []
+        var literal: [UInt8] = []
+        var index = 0
+        scan: while index < bytes.count {
+            if bytes[index] == UInt8(ascii: "{") {
+                for (token, part) in placeholders where bytes[index...].starts(with: token) {
+                    if !literal.isEmpty { parts.append(.literal(literal)) }
+                    literal = []
+                    parts.append(part)
+                    index += token.count
+                    continue scan
+                }
+            }
+            literal.append(bytes[index])
+            index += 1
+        }
+        if !literal.isEmpty || parts.isEmpty { parts.append(.literal(literal)) }
+        return parts
+    }
+}

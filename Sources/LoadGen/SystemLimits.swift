@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The process limits a load test runs into, checked before it starts (tcpkali's preflight).
+public enum SystemLimits {
+    /// Raises the soft file-descriptor limit to the hard limit; returns the soft limit now in
+    /// effect.
+    @discardableResult
+    public static func raiseDescriptorLimit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
+        if limit.rlim_cur < limit.rlim_max {
+            var raised = limit
+            raised.rlim_cur = limit.rlim_max
+            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
+        }
+        return Int(clamping: limit.rlim_cur)
+    }
+
+    /// `net.ipv4.ip_local_port_range` as (low, high), nil if unreadable.
+    public static func localPortRange() -> (Int, Int)? {
+        guard let text = readSmallFile("/proc/sys/net/ipv4/ip_local_port_range") else { return nil }
+        let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) }
+        guard numbers.count == 2, numbers[0] <= numbers[1] else { return nil }
+        return (numbers[0], numbers[1])
+    }
+
+    /// Warnings for a run that opens `connections` TCP connections to one address, with the fix.
+    public static func preflight(connections: Int, tcp: Bool) -> [String] {
+        var warnings: [String] = []
+        let descriptors = raiseDescriptorLimit()
+        if connections + 64 > descriptors {
+            warnings.append("the file-descriptor limit is \(descriptors), below the \(connections) connections asked for (+64): raise it with `ulimit -n \(connections * 2)` (the hard limit in /etc/security/limits.conf)")
+        }
+        if tcp, let (low, high) = localPortRange(), connections > high - low + 1 {
+            warnings.append("the local port range \(low)-\(high) holds \(high - low + 1) ports, fewer than \(connections) connections to one address: widen it with `sysctl -w net.ipv4.ip_local_port_range=\"1024 65535\"`, or spread the connections over several --source addresses")
+        }
+        return warnings
+    }
+
+    /// The peak resident set size of this process, in bytes.
+    public static func peakResidentBytes() -> Int {
+        var usage = rusage()
+        #if canImport(Glibc)
+        let who = __rusage_who_t(RUSAGE_SELF.rawValue)
+        #else
+        let who = RUSAGE_SELF
+        #endif
+        guard getrusage(who, &usage) == 0 else { return 0 }
+        #if canImport(Darwin)
+        return Int(usage.ru_maxrss)
+        #else
+        return Int(usage.ru_maxrss) * 1024
+        #endif
+    }
+
+    static func readSmallFile(_ path: String) -> String? {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return nil }
+        defer { close(descriptor) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        guard count > 0 else { return nil }
+        return String(decoding: buffer.prefix(count), as: UTF8.self)
+    }
+}

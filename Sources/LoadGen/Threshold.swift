@@ -1,0 +1,122 @@
+/// A pass/fail rule for CI: `p99<50ms`, `p50<=5ms`, `errors<0.1%`, `errors<5`, `rate>10000`.
+///
+/// Metrics:
+/// - `min`, `mean`, `p50`, `p90`, `p99`, `p99.9`, `p99.99`, `max`: corrected latency (from
+///   the time each message was due); the value takes a unit `us`, `ms` or `s` (bare: ms).
+/// - `errors`: messages timed out or lost plus failed connection attempts; as a count, or with
+///   `%` as a share of messages sent plus connection attempts.
+/// - `rate`: messages answered per second (sent per second in a send-only run).
+///
+/// A latency threshold on a run that measured no latency fails (nothing was shown to be fast).
+public struct Threshold: Sendable, Equatable, CustomStringConvertible {
+    public enum Metric: String, Sendable, CaseIterable {
+        case min, mean, p50, p90, p99
+        case p99_9 = "p99.9"
+        case p99_99 = "p99.99"
+        case max, errors, rate
+    }
+
+    public enum Comparison: String, Sendable {
+        case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
+    }
+
+    public let text: String
+    public let metric: Metric
+    public let comparison: Comparison
+    /// Microseconds for latency, a count or a fraction (0…1) for errors, messages/s for rate.
+    public let limit: Double
+    public let isPercentage: Bool
+
+    public var description: String { text }
+
+    public struct ParseError: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    public init(parsing text: String) throws(ParseError) {
+        self.text = text
+        let trimmed = text.filter { !$0.isWhitespace }
+        let operators: [Comparison] = [.lessOrEqual, .greaterOrEqual, .less, .greater]
+        guard let comparison = operators.first(where: { trimmed.contains($0.rawValue) }),
+              let range = trimmed.range(of: comparison.rawValue) else {
+            throw ParseError(description: "invalid --threshold '\(text)' (expected e.g. p99<50ms, errors<0.1%, rate>10000)")
+        }
+        let name = String(trimmed[..<range.lowerBound])
+        var value = String(trimmed[range.upperBound...])
+        guard let metric = Metric(rawValue: name) else {
+            let known = Metric.allCases.map(\.rawValue).joined(separator: ", ")
+            throw ParseError(description: "invalid --threshold '\(text)': unknown metric '\(name)' (known: \(known))")
+        }
+        self.metric = metric
+        self.comparison = comparison
+        var scale = 1.0
+        var percentage = false
+        switch metric {
+        case .errors:
+            if value.hasSuffix("%") {
+                value.removeLast()
+                scale = 0.01
+                percentage = true
+            }
+        case .rate:
+            if value.hasSuffix("/s") { value.removeLast(2) }
+        default:
+            let units: [(String, Double)] = [("us", 1), ("µs", 1), ("ms", 1000), ("s", 1_000_000)]
+            scale = 1000
+            for (suffix, factor) in units where value.hasSuffix(suffix) {
+                value.removeLast(suffix.count)
+                scale = factor
+                break
+            }
+        }
+        guard let number = Double(value), number.isFinite, number >= 0 else {
+            throw ParseError(description: "invalid --threshold '\(text)': '\(value)' is not a number")
+        }
+        limit = number * scale
+        isPercentage = percentage
+    }
+
+    /// The measured value this threshold compares (µs, count, fraction or messages/s).
+    public func measured(in report: LoadReport) -> Double? {
+        let latency = report.latency?.corrected
+        switch metric {
+        case .min: return latency?.min
+        case .mean: return latency?.mean
+        case .p50: return latency?.p50
+        case .p90: return latency?.p90
+        case .p99: return latency?.p99
+        case .p99_9: return latency?.p99_9
+        case .p99_99: return latency?.p99_99
+        case .max: return latency?.max
+        case .errors:
+            let failures = Double(report.messages.timedOut + report.messages.lost + report.connections.failed)
+            guard isPercentage else { return failures }
+            let denominator = Double(report.messages.sent + report.connections.attempted)
+            return denominator > 0 ? failures / denominator : (failures > 0 ? 1 : 0)
+        case .rate:
+            return report.config.framing == nil ? report.throughput.sentPerSecond : report.throughput.receivedPerSecond
+        }
+    }
+
+    public func evaluate(_ report: LoadReport) -> ThresholdResult {
+        guard let value = measured(in: report) else {
+            return ThresholdResult(threshold: text, measured: nil, passed: false)
+        }
+        let passed: Bool
+        switch comparison {
+        case .less: passed = value < limit
+        case .lessOrEqual: passed = value <= limit
+        case .greater: passed = value > limit
+        case .greaterOrEqual: passed = value >= limit
+        }
+        return ThresholdResult(threshold: text, measured: value, passed: passed)
+    }
+}
+
+/// One threshold's verdict, as kept in the report.
+public struct ThresholdResult: Codable, Sendable, Equatable {
+    public var threshold: String
+    /// In the threshold's own terms: µs for latency, a count or a fraction for errors, /s for rate.
+    public var measured: Double?
+    public var passed: Bool
+}
