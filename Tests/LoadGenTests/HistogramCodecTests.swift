@@ -1,0 +1,132 @@
+import Histogram
+import Testing
+
+@testable import LoadGen
+
+@Suite struct HistogramCodecTests {
+    static func sample() -> Histogram<UInt64> {
+        var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000_000, numberOfSignificantValueDigits: .three)
+        var value: UInt64 = 7
+        for index in 0..<20_000 {
+            value = value &* 6364136223846793005 &+ 1442695040888963407
+            histogram.record(14_000 + (value >> 40) % 60_000)
+            if index % 1000 == 0 { histogram.record(500_000_000) }
+        }
+        histogram.record(1, count: 3)
+        return histogram
+    }
+
+    @Test func compressedRoundTripKeepsEveryCount() throws {
+        let original = Self.sample()
+        let text = HistogramCodec.encode(original)
+        #expect(text.hasPrefix("HISTFAAA"))
+        let decoded = try HistogramCodec.decode(text)
+        #expect(decoded.totalCount == original.totalCount)
+        #expect(decoded == original)
+        for percentile in [0.0, 50, 90, 99, 99.9, 99.99, 100] {
+            #expect(decoded.valueAtPercentile(percentile) == original.valueAtPercentile(percentile))
+        }
+    }
+
+    @Test func uncompressedFormDecodesToo() throws {
+        let original = Self.sample()
+        let decoded = try HistogramCodec.decode(HistogramCodec.uncompressed(original))
+        #expect(decoded == original)
+    }
+
+    @Test func emptyHistogramRoundTrips() throws {
+        let empty = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 1_000_000, numberOfSignificantValueDigits: .two)
+        let decoded = try HistogramCodec.decode(HistogramCodec.encode(empty))
+        #expect(decoded.totalCount == 0)
+        #expect(decoded.highestTrackableValue == 1_000_000)
+    }
+
+    /// The layout is HdrHistogram's: the first values map to their own slots, a value past the
+    /// first bucket shares a slot with its neighbours.
+    @Test func slotsFollowTheStandardLayout() {
+        let layout = HistogramCodec.Layout(lowestDiscernibleValue: 1, significantDigits: 3)
+        #expect(layout.subBucketHalfCountMagnitude == 10)
+        #expect(layout.slot(of: 0) == 0)
+        #expect(layout.slot(of: 2047) == 2047)
+        #expect(layout.slot(of: 2048) == 2048)
+        #expect(layout.slot(of: 2049) == 2048)
+        #expect(layout.value(ofSlot: 2048) == 2048)
+        #expect(layout.value(ofSlot: 3072) == 4096)
+        for value: UInt64 in [0, 1, 999, 5000, 123_456_789, 3_600_000_000_000] {
+            let slot = layout.slot(of: value)
+            #expect(layout.value(ofSlot: slot) <= value)
+            #expect(layout.slot(of: layout.value(ofSlot: slot)) == slot)
+        }
+    }
+
+    @Test(arguments: [
+        ("", "not valid base64"),
+        ("HISTFAAA", "histogram ends inside its header"),
+        ("AAAAAAAAAAAA", "not an HdrHistogram V2 encoding"),
+        ("***", "not valid base64"),
+    ])
+    func badTextIsAnError(text: String, message: String) {
+        let error = #expect(throws: HistogramCodec.DecodingError.self) { try HistogramCodec.decode(text) }
+        #expect(error?.description.contains(message) == true, "\(String(describing: error))")
+    }
+
+    /// Every prefix and many single-byte corruptions of a real encoding: an error or a
+    /// histogram, never a trap or a huge allocation.
+    @Test func cutAndCorruptedEncodingsNeverTrap() {
+        let compressed = HistogramCodec.compressed(Self.sample())
+        let plain = HistogramCodec.uncompressed(Self.sample())
+        for bytes in [compressed, plain] {
+            for length in 0..<bytes.count {
+                _ = try? HistogramCodec.decode(Array(bytes.prefix(length)))
+            }
+            for index in stride(from: 0, to: bytes.count, by: 3) {
+                for flip: UInt8 in [0x01, 0x80, 0xFF] {
+                    var corrupted = bytes
+                    corrupted[index] ^= flip
+                    _ = try? HistogramCodec.decode(corrupted)
+                }
+            }
+        }
+    }
+
+    @Test func hostileHeadersAreRefusedBeforeAllocating() throws {
+        // Five significant digits, a lowest value of 2^60 and the largest highest value.
+        var header: [UInt8] = []
+        HistogramCodec.appendBigEndian(UInt32(0x1c84_9313), to: &header)
+        HistogramCodec.appendBigEndian(UInt32(0), to: &header)
+        HistogramCodec.appendBigEndian(UInt32(0), to: &header)
+        HistogramCodec.appendBigEndian(UInt32(5), to: &header)
+        HistogramCodec.appendBigEndian(UInt64(1) << 60, to: &header)
+        HistogramCodec.appendBigEndian(UInt64.max / 4, to: &header)
+        HistogramCodec.appendBigEndian((1.0 as Double).bitPattern, to: &header)
+        #expect(throws: HistogramCodec.DecodingError.self) { try HistogramCodec.decode(header) }
+        // A run of zero slots longer than any histogram.
+        var runaway = HistogramCodec.uncompressed(Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 1000, numberOfSignificantValueDigits: .one))
+        var payload: [UInt8] = []
+        HistogramCodec.appendZigZag(-(1 << 40), to: &payload)
+        HistogramCodec.appendZigZag(5, to: &payload)
+        runaway.replaceSubrange(4..<8, with: [0, 0, 0, UInt8(payload.count)])
+        runaway += payload
+        #expect(throws: HistogramCodec.DecodingError.self) { try HistogramCodec.decode(runaway) }
+    }
+
+    @Test func zigZagCoversTheWholeRange() throws {
+        for value: Int64 in [0, 1, -1, 63, -64, 64, 1 << 35, -(1 << 35), .max, .min] {
+            var bytes: [UInt8] = []
+            HistogramCodec.appendZigZag(value, to: &bytes)
+            var reader = HistogramCodec.Reader(bytes[...])
+            #expect(try reader.zigZag() == value)
+            #expect(reader.remaining.isEmpty)
+        }
+    }
+
+    @Test func base64MatchesRFC4648() {
+        let vectors = [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")]
+        for (plain, encoded) in vectors {
+            #expect(HistogramCodec.base64Encode(Array(plain.utf8)) == encoded)
+            #expect(HistogramCodec.base64Decode(encoded) == Array(plain.utf8))
+        }
+        #expect(HistogramCodec.base64Decode("Zg=a") == nil)
+        #expect(HistogramCodec.base64Decode("Z") == nil)
+    }
+}
