@@ -12,7 +12,10 @@
 /// the first segment seen, unless exactly one of the two ports is below 1024 — that side is taken
 /// as the server. Each direction starts at the SYN's ISN + 1, or at the first sequence number
 /// seen when the handshake was not captured. Sequence arithmetic is modulo 2³²: a stream may
-/// wrap around, and a segment more than 2³¹ bytes behind the expected one counts as old.
+/// wrap around, and a segment starting 2³¹ bytes or more ahead of the expected one counts as old
+/// (behind it). So everything a direction holds lies less than 2³¹ bytes ahead of its next byte:
+/// payload reaching further is dropped and counted in ``Statistics/bytesBeyondWindow``, and a FIN
+/// that far ahead (or behind the delivered bytes) is ignored.
 ///
 /// What is not an error, and what happens:
 /// - **Retransmissions** (bytes already delivered) are dropped and counted.
@@ -101,6 +104,9 @@ public struct TCPReassembler {
         public var evictedConnections = 0
         /// Payload bytes at or past their direction's FIN: not part of the stream, not delivered.
         public var bytesAfterFIN = 0
+        /// Payload bytes 2³¹ or more ahead of their direction's next byte: modulo 2³² they would
+        /// come before it, so they are not placed in the stream, not delivered.
+        public var bytesBeyondWindow = 0
     }
 
     public static let defaultMaximumBufferedBytesPerDirection = 4 * 1024 * 1024
@@ -346,10 +352,14 @@ private struct HalfStream {
     /// The FIN was reached: every byte before it is delivered or reported missing.
     var finished = false
 
-    /// Distance from `next` to `sequence`, in (-2³¹, 2³¹).
+    /// Distance from `next` to `sequence`, in [-2³¹, 2³¹).
     func offset(of sequence: UInt32) -> Int {
         Int(Int32(bitPattern: sequence &- next))
     }
+
+    /// Offsets from `next` below this are ahead of it; buffered bytes and the FIN stay below it
+    /// (beyond, `offset(of:)` would wrap around to negative and put them behind `next`).
+    static let window = 1 << 31
 
     mutating func receive(
         _ segment: TransportSegment, payload: UnsafeRawBufferPointer,
@@ -392,7 +402,8 @@ private struct HalfStream {
                 next = fin
                 started = true
             }
-            if finSequence == nil && !finished {
+            // A FIN behind `next` (bytes past it were delivered) or 2³¹ or more ahead is old.
+            if finSequence == nil && !finished && offset(of: fin) >= 0 {
                 finSequence = fin
                 dropPieces(from: fin, budget: &budget, statistics: &statistics)
             }
@@ -436,6 +447,11 @@ private struct HalfStream {
             statistics.bytesAfterFIN += end - max(start, finOffset)
             end = finOffset
             guard end > start else { return }
+        }
+        if end > HalfStream.window {
+            // `start` is below the window (an Int32), so something is left.
+            statistics.bytesBeyondWindow += end - HalfStream.window
+            end = HalfStream.window
         }
         guard end > 0 else {
             statistics.duplicateSegments += 1

@@ -88,6 +88,9 @@ struct CaptureFollower {
             parts.append("\(statistics.duplicateSegments) retransmitted segment\(statistics.duplicateSegments == 1 ? "" : "s") dropped")
         }
         if statistics.bytesAfterFIN > 0 { parts.append("\(statistics.bytesAfterFIN) byte\(statistics.bytesAfterFIN == 1 ? "" : "s") after FIN ignored") }
+        if statistics.bytesBeyondWindow > 0 {
+            parts.append("\(statistics.bytesBeyondWindow) byte\(statistics.bytesBeyondWindow == 1 ? "" : "s") beyond the sequence window ignored")
+        }
         if statistics.evictedConnections > 0 {
             parts.append("\(statistics.evictedConnections) connection\(statistics.evictedConnections == 1 ? "" : "s") evicted (too many open)")
         }

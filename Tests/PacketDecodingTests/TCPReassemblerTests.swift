@@ -232,6 +232,33 @@ private let syn: UInt8 = 0x02, synAck: UInt8 = 0x12, ack: UInt8 = 0x10, push: UI
         #expect(recorder.reassembler.statistics.missingBytes == 0)
     }
 
+    /// Found by the fuzzer: modulo 2³², bytes 2³¹ or more ahead of the next expected one are
+    /// behind it. A segment reaching across that edge used to buffer its tail as the *first*
+    /// piece, which was then delivered before the bytes ahead of it, with no gap.
+    @Test func bytesTwoToThe31OrMoreAheadAreNotPlacedInTheStream() {
+        var recorder = Recorder()
+        handshake(&recorder)
+        recorder.feed(SegmentFrames.tcp(seq: 1001, ack: 5001, payload: Array("hello".utf8)))  // next: 1006
+        let edge: UInt32 = 1006 &+ 0x8000_0000  // the first sequence number 2³¹ ahead
+        recorder.feed(SegmentFrames.tcp(seq: edge &- 2, ack: 5001, payload: Array("ab".utf8)))
+        recorder.feed(SegmentFrames.tcp(seq: edge &- 2, ack: 5001, payload: Array("abcd".utf8)))  // "cd" at the edge
+        recorder.finish()
+        #expect(recorder.lines.dropFirst() == ["1 > hello", "1 > gap 2147483646", "1 > ab", "1 closed endOfCapture >"])
+        #expect(recorder.reassembler.statistics.bytesBeyondWindow == 2)
+    }
+
+    /// Same edge for a FIN: one 2³¹ or more ahead is behind the stream, and taking it ended the
+    /// stream before bytes that were still to come.
+    @Test func aFINTwoToThe31OrMoreAheadDoesNotEndTheStream() {
+        var recorder = Recorder()
+        handshake(&recorder)
+        recorder.feed(SegmentFrames.tcp(seq: 1001, ack: 5001, payload: Array("hello".utf8)))
+        recorder.feed(SegmentFrames.tcp(seq: 1006 &+ 0x8000_0010, ack: 5001, flags: finAck))
+        recorder.feed(SegmentFrames.tcp(seq: 1006, ack: 5001, payload: Array("world".utf8)))
+        #expect(recorder.lines.dropFirst() == ["1 > hello", "1 > world"])
+        #expect(recorder.reassembler.statistics.bytesAfterFIN == 0)
+    }
+
     @Test func pureACKsOfUnknownConnectionsOpenNothing() {
         var recorder = Recorder()
         recorder.feed(SegmentFrames.tcp(seq: 1, ack: 2, flags: ack))
