@@ -108,18 +108,43 @@ public struct LoadReport: Codable, Sendable {
         }
 
         /// Microseconds from a nanosecond histogram (nil when it is empty).
+        ///
+        /// Computed as HdrHistogram defines them (the highest value equivalent to the bucket
+        /// where the percentile falls; min the lowest equivalent), from the counts alone, so a
+        /// histogram decoded from the report gives the same numbers as the live one.
         public init?(_ histogram: Histogram<UInt64>) {
             guard histogram.totalCount > 0 else { return nil }
+            let total = histogram.totalCount
+            let levels: [Double] = [50, 90, 99, 99.9, 99.99]
+            let targets = levels.map { level -> UInt64 in
+                let fraction = Swift.min(Swift.max(level.nextDown, 0), 100) * Double(total) / 100
+                return Swift.max(1, UInt64(fraction.rounded(.up)))
+            }
+            var values = [UInt64](repeating: 0, count: levels.count)
+            var lowest: UInt64?
+            var highest: UInt64 = 0
+            var seen: UInt64 = 0
+            var next = 0
+            for step in histogram.recordedValues() where step.count > 0 {
+                if lowest == nil { lowest = step.value == 0 ? 0 : histogram.lowestEquivalentForValue(step.value) }
+                seen += UInt64(step.count)
+                let top = histogram.highestEquivalentForValue(step.value)
+                highest = top
+                while next < targets.count && seen >= targets[next] {
+                    values[next] = top
+                    next += 1
+                }
+            }
             func micros(_ nanos: UInt64) -> Double { Double(nanos) / 1000 }
-            count = Int(clamping: histogram.totalCount)
-            min = micros(histogram.min)
+            count = Int(clamping: total)
+            min = micros(lowest ?? 0)
             mean = (histogram.mean / 1000 * 1000).rounded() / 1000
-            p50 = micros(histogram.valueAtPercentile(50))
-            p90 = micros(histogram.valueAtPercentile(90))
-            p99 = micros(histogram.valueAtPercentile(99))
-            p99_9 = micros(histogram.valueAtPercentile(99.9))
-            p99_99 = micros(histogram.valueAtPercentile(99.99))
-            max = micros(histogram.max)
+            p50 = micros(values[0])
+            p90 = micros(values[1])
+            p99 = micros(values[2])
+            p99_9 = micros(values[3])
+            p99_99 = micros(values[4])
+            max = micros(highest)
         }
     }
 

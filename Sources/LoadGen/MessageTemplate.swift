@@ -35,12 +35,16 @@ public struct MessageTemplate: Sendable {
         } else {
             fixed = nil
             // Check once that the framing takes messages of this shape, so a bad combination
-            // fails before the run: fixed:N with the smallest numbers (longer ones are cut to
-            // N), a length prefix with the widest numbers a run can reach.
+            // fails before the run: fixed:N needs the text to fit (numbers are padded or cut
+            // to N), a length prefix must hold the widest numbers a run can reach.
             var probe = ByteBuffer()
-            if case .fixed = framing {
-                Self.renderBody(parts, sequence: 1, connection: 1, into: &probe)
-                try framing.checkFixedSize(probe)
+            if case .fixed(let size) = framing {
+                let literal = parts.reduce(0) { total, part in
+                    if case .literal(let bytes) = part { total + bytes.count } else { total }
+                }
+                if literal > size {
+                    throw SocketEngineError(.invalidConfiguration, "the message's text is \(literal) bytes without its numbers, over fixed:\(size)")
+                }
             } else {
                 Self.renderBody(parts, sequence: 999_999_999_999, connection: 9_999_999, into: &probe)
                 var scratch = ByteBuffer()

@@ -134,7 +134,11 @@ public struct RateSchedule: Sendable, Equatable {
             cumulative = pieces.last.map { $0.messagesBefore + $0.messages } ?? 0
         }
         guard cumulative.isFinite, cumulative < 9e15 else { return Int.max / 2 }
-        return Int((cumulative - 1e-9).rounded(.up))
+        // The estimate, made exact against time(ofMessage:) (whose times are rounded to ns).
+        var count = max(0, Int((cumulative - 1e-9).rounded(.up)))
+        while count > 0, let time = time(ofMessage: count - 1), time >= nanos { count -= 1 }
+        while let time = time(ofMessage: count), time < nanos { count += 1 }
+        return count
     }
 
     /// Nanoseconds from the start at which message `n` (0-based) is due; nil if the schedule

@@ -23,9 +23,9 @@ import Testing
         let decoded = try HistogramCodec.decode(text)
         #expect(decoded.totalCount == original.totalCount)
         #expect(decoded == original)
-        for percentile in [0.0, 50, 90, 99, 99.9, 99.99, 100] {
-            #expect(decoded.valueAtPercentile(percentile) == original.valueAtPercentile(percentile))
-        }
+        // What the report shows is computed from the counts alone: identical after decoding.
+        #expect(LoadReport.Percentiles(decoded) == LoadReport.Percentiles(original))
+        #expect(LoadReport.Percentiles(original)?.p99_99 ?? 0 > 400_000)
     }
 
     @Test func uncompressedFormDecodesToo() throws {
@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test(arguments: [
-        ("", "not valid base64"),
+        ("", "histogram ends inside its header"),
         ("HISTFAAA", "histogram ends inside its header"),
         ("AAAAAAAAAAAA", "not an HdrHistogram V2 encoding"),
         ("***", "not valid base64"),
