@@ -8,7 +8,10 @@ BIN_DEBUG   = .build/debug/sockctl
 BIN_RELEASE = .build/release/sockctl
 
 # Peers the tests talk to, and what the benchmark compares against.
-TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3
+TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv
+
+# Python peers, pinned, in a venv of their own (the reference HdrHistogram decoder).
+PYTHON_TEST_PACKAGES = hdrhistogram==0.10.3
 BENCH_PACKAGES = $(TEST_PACKAGES) time bc
 
 # Seconds per fuzz target: a short run inside `make test`, a longer one for `make fuzz`.
@@ -56,12 +59,17 @@ demo: build
 # Builds sockctl and the man-page generator (the docs test compares against it), then runs
 # every test. Plain `swift test` (not --parallel) so XCTest and Swift Testing both print
 # their summary lines. Then a short libFuzzer + ASan run of the packet decoder (fuzz/run.sh).
-test: deps-test
+test: deps-test .venv-test/.installed
 	$(SWIFT) build --product sockctl
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) build --build-tests
 	$(SWIFT) test
 	./fuzz/run.sh $(TEST_FUZZ_SECONDS)
+
+.venv-test/.installed: Makefile
+	python3 -m venv .venv-test
+	.venv-test/bin/pip install -q --disable-pip-version-check $(PYTHON_TEST_PACKAGES)
+	touch $@
 
 # The decoder fuzzers (raw frames, whole capture files, TCP reassembly), FUZZ_SECONDS each.
 fuzz: deps-test
@@ -97,4 +105,4 @@ install: release
 	install -m 644 completions/sockctl.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/sockctl.fish
 
 clean:
-	rm -rf .build
+	rm -rf .build .venv-test

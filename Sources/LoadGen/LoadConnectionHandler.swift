@@ -23,12 +23,19 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     }
 
     let slot: Int
-    private unowned let shard: LoadShard
+    /// The shard outlives its handlers (it closes them before it goes away).
+    private unowned(unsafe) let shard: LoadShard
     private let run: RunContext
     private let datagram: Bool
     private let template: MessageTemplate
     private let stride: Int
     private let budget: Int?
+    private let expectsReplies: Bool
+    private let openLoop: Bool
+    private let schedule: RateSchedule?
+    private let pipeline: Int
+    private let stopNanos: Int64
+    private let warmupNanos: Int64
 
     private var channelContext: ChannelHandlerContext?
     private var decoder: FrameDecoder?
@@ -53,13 +60,18 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         template = run.plan.message
         stride = run.plan.connections
         budget = run.requestBudget(slot: slot)
+        expectsReplies = run.plan.framing != nil
+        schedule = run.schedule
+        openLoop = schedule != nil
+        pipeline = run.pipeline
+        stopNanos = run.stopNanos
+        warmupNanos = run.warmupNanos
         if let framing = run.plan.framing, !datagram {
             decoder = FrameDecoder(framing: framing, maximumFrameSize: run.plan.maximumFrameSize)
         }
     }
 
     var outstandingCount: Int { pending.count }
-    private var expectsReplies: Bool { run.plan.framing != nil }
 
     // MARK: Lifecycle
 
@@ -105,7 +117,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     func begin() {
         guard !sending, channelContext != nil else { return }
         sending = true
-        if run.schedule != nil {
+        if openLoop {
             // A replacement connection does not send what fell due while the slot was down:
             // those messages are counted as unsent.
             skipToNow()
@@ -138,9 +150,9 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     private func fill() {
         guard sending, let context = channelContext else { return }
         let now = monotonicNanos()
-        if now - run.start >= run.stopNanos { sending = false; return }
+        if now - run.start >= stopNanos { sending = false; return }
         if expectsReplies {
-            while pending.count < run.pipeline && !stopped {
+            while pending.count < pipeline && !stopped {
                 send(dueAt: now, now: now)
             }
             flush()
@@ -164,13 +176,13 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     /// Open loop: send every message that is due (the pipeline permitting), then wait for the
     /// next one's time.
     private func sendDue() {
-        guard sending, let schedule = run.schedule, let context = channelContext else { return }
+        guard sending, let schedule, let context = channelContext else { return }
         timer?.cancel()
         timer = nil
         let now = monotonicNanos()
         while !stopped {
             let number = nextIndex * stride + slot
-            guard let offset = schedule.time(ofMessage: number), offset < run.stopNanos else {
+            guard let offset = schedule.time(ofMessage: number), offset < stopNanos else {
                 sending = false
                 break
             }
@@ -182,7 +194,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
                 }
                 break
             }
-            if expectsReplies && pending.count >= run.pipeline { break }  // a reply will call us
+            if expectsReplies && pending.count >= pipeline { break }  // a reply will call us
             if !expectsReplies && !context.channel.isWritable { break }  // writability will
             send(dueAt: due, now: now)
         }
@@ -191,7 +203,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
 
     /// Moves `nextIndex` to the first message not yet due; the skipped ones are unsent.
     private func skipToNow() {
-        guard let schedule = run.schedule, run.hasBegun else { return }
+        guard let schedule, run.hasBegun else { return }
         let elapsed = monotonicNanos() - run.start
         while let offset = schedule.time(ofMessage: nextIndex * stride + slot), offset < elapsed - 1_000_000, !stopped {
             nextIndex += 1
@@ -215,7 +227,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         template.append(sequence: number + 1, connection: slot + 1, to: &buffer)
         let size = buffer.writerIndex - before
         batch = buffer
-        let measured = due - run.start >= run.warmupNanos
+        let measured = due - run.start >= warmupNanos
         if measured {
             shard.counters.messagesSent += 1
             shard.counters.bytesSent += size
@@ -235,7 +247,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
         if context.channel.isWritable && !expectsReplies {
-            if run.schedule != nil { sendDue() } else { fill() }
+            if openLoop { sendDue() } else { fill() }
         }
         context.fireChannelWritabilityChanged()
     }
@@ -252,16 +264,18 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         if datagram {
             reply(bytes: buffer.readableBytes, now: now)
         } else if var decoder {
-            received.writeBuffer(&buffer)
             do {
-                var consumedFrom = received.readerIndex
-                while try decoder.decode(&received) != nil {
-                    // Wire bytes: the frame with its delimiter or length prefix.
-                    reply(bytes: received.readerIndex - consumedFrom, now: now)
-                    consumedFrom = received.readerIndex
+                if received.readableBytes == 0 {
+                    // Nothing left over: frames are cut straight from this read, and only a
+                    // trailing partial frame is kept.
+                    try decodeFrames(from: &buffer, decoder: &decoder, now: now)
+                    if buffer.readableBytes > 0 { received.writeBuffer(&buffer) }
+                } else {
+                    received.writeBuffer(&buffer)
+                    try decodeFrames(from: &received, decoder: &decoder, now: now)
+                    received.discardReadBytes()
                 }
                 self.decoder = decoder
-                received.discardReadBytes()
             } catch {
                 self.decoder = decoder
                 failure = failure ?? error
@@ -270,7 +284,16 @@ final class LoadConnectionHandler: ChannelInboundHandler {
             }
         }
         if sending {
-            if run.schedule != nil { sendDue() } else { fill() }
+            if openLoop { sendDue() } else { fill() }
+        }
+    }
+
+    private func decodeFrames(from buffer: inout ByteBuffer, decoder: inout FrameDecoder, now: Int64) throws {
+        var consumedFrom = buffer.readerIndex
+        while try decoder.decode(&buffer) != nil {
+            // Wire bytes: the frame with its delimiter or length prefix.
+            reply(bytes: buffer.readerIndex - consumedFrom, now: now)
+            consumedFrom = buffer.readerIndex
         }
     }
 

@@ -1,3 +1,5 @@
+import SocketEngine
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -6,20 +8,6 @@ import Darwin
 
 /// The process limits a load test runs into, checked before it starts (tcpkali's preflight).
 public enum SystemLimits {
-    /// Raises the soft file-descriptor limit to the hard limit; returns the soft limit now in
-    /// effect.
-    @discardableResult
-    public static func raiseDescriptorLimit() -> Int {
-        var limit = rlimit()
-        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return 1024 }
-        if limit.rlim_cur < limit.rlim_max {
-            var raised = limit
-            raised.rlim_cur = limit.rlim_max
-            if setrlimit(Int32(RLIMIT_NOFILE.rawValue), &raised) == 0 { limit = raised }
-        }
-        return Int(clamping: limit.rlim_cur)
-    }
-
     /// `net.ipv4.ip_local_port_range` as (low, high), nil if unreadable.
     public static func localPortRange() -> (Int, Int)? {
         guard let text = readSmallFile("/proc/sys/net/ipv4/ip_local_port_range") else { return nil }
@@ -31,7 +19,7 @@ public enum SystemLimits {
     /// Warnings for a run that opens `connections` TCP connections to one address, with the fix.
     public static func preflight(connections: Int, tcp: Bool) -> [String] {
         var warnings: [String] = []
-        let descriptors = raiseDescriptorLimit()
+        let descriptors = DescriptorLimit.raiseToHardLimit()
         if connections + 64 > descriptors {
             warnings.append("the file-descriptor limit is \(descriptors), below the \(connections) connections asked for (+64): raise it with `ulimit -n \(connections * 2)` (the hard limit in /etc/security/limits.conf)")
         }

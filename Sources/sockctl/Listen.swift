@@ -121,6 +121,10 @@ struct Listen: AsyncParsableCommand {
     func run() async throws {
         let configuration = try makeConfiguration()
         let diagnostics = Diagnostics(command: "listen", verbose: observability.verbose)
+        let descriptors = DescriptorLimit.raiseToHardLimit()
+        if let clients = configuration.options.maximumClients, clients + 64 > descriptors {
+            diagnostics.warning("--max-clients \(clients) is above the file-descriptor limit \(descriptors): raise it with `ulimit -n`")
+        }
         let readsInput = configuration.mode == .print && !recvOnly
         let service = ListenService(
             configuration: configuration,

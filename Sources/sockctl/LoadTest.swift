@@ -135,9 +135,11 @@ struct LoadTest: AsyncParsableCommand {
         } else if let messageFile, loadingMessage {
             body = Array(try FileReader.read(messageFile, limit: maximumFrame, option: "--message-file").readableBytesView)
         }
+        // Before the file is read (validate()), only the framing itself is checked.
+        let deferred = messageFile != nil && !loadingMessage
         let template: MessageTemplate
         do {
-            template = try MessageTemplate(body, framing: framing ?? .raw)
+            template = try MessageTemplate(body, framing: deferred ? .raw : framing ?? .raw)
         } catch {
             throw UsageError("--message: \(error.message)")
         }
