@@ -123,6 +123,35 @@ public final class Connection: Sendable {
         return try await promise.futureResult.get()
     }
 
+    /// Answers every message of `framing` that arrives with `answer(message)` (nil: no
+    /// answer), `delay` after its arrival, until the peer finishes; then returns.
+    ///
+    /// The fast path for servers that answer each message on its own (echo, canned replies):
+    /// messages are cut, answered and written on the connection's event loop, one flush per
+    /// read, with no task switch per message. `answer` runs on the event loop: keep it quick.
+    /// Back-pressure: while the socket cannot take more (or 4096 delayed answers wait), the
+    /// connection is not read. Stream connections only.
+    ///
+    /// - Throws: `.frameTooLarge` (the connection is closed), connection errors, or
+    ///   `CancellationError`.
+    public func answerEach(
+        _ framing: Framing, maxFrameSize: Int = FrameDecoder.defaultMaximumFrameSize, delay: Duration? = nil,
+        with answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?
+    ) async throws {
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        let handler = self.handler
+        let decoder = FrameDecoder(framing: framing, maximumFrameSize: maxFrameSize)
+        let amount = delay?.timeAmount
+        channel.eventLoop.execute {
+            handler.value.answerAll(decoder: decoder, delay: amount, promise: promise, answer: answer)
+        }
+        try await withTaskCancellationHandler {
+            try await promise.futureResult.get()
+        } onCancel: {
+            promise.futureResult.eventLoop.execute { handler.value.cancelAnswering() }
+        }
+    }
+
     /// Reads one message of `framing` (one datagram on UDP).
     public func readFrame(_ framing: Framing, maxFrameSize: Int = FrameDecoder.defaultMaximumFrameSize, timeout: Duration? = nil) async throws -> ByteBuffer? {
         if transport == .udp { return try await read(.available(maxLength: Int.max), timeout: timeout) }

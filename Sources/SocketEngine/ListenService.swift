@@ -252,6 +252,20 @@ public final class ListenService: Sendable {
     /// measured from its arrival (so pipelined messages are not delayed cumulatively).
     private func answerMessages(from connection: Connection, client: ClientInfo) async throws {
         let framing = configuration.framing
+        switch configuration.mode {
+        case .echo, .respond:
+            // Each message is answered on its own: on the event loop, no task per message.
+            let mode = configuration.mode
+            let reply: ByteBuffer?
+            if case .respond(let body) = mode { reply = try encode(body) } else { reply = nil }
+            try await connection.answerEach(framing, maxFrameSize: configuration.maximumFrameSize, delay: configuration.delay) { message throws(SocketEngineError) in
+                if let reply { return reply }
+                return framing == .raw ? message : try framing.encode(message)
+            }
+            return
+        default:
+            break
+        }
         guard let delay = configuration.delay else {
             while let message = try await connection.readFrame(framing, maxFrameSize: configuration.maximumFrameSize) {
                 try await answer(message, on: connection, client: client)
