@@ -12,7 +12,7 @@ TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpca
 
 # Python peers, pinned, in a venv of their own (the reference HdrHistogram decoder).
 PYTHON_TEST_PACKAGES = hdrhistogram==0.10.3
-BENCH_PACKAGES = $(TEST_PACKAGES) time bc
+BENCH_PACKAGES = $(TEST_PACKAGES) time bc sockperf
 
 # Seconds per fuzz target: a short run inside `make test`, a longer one for `make fuzz`.
 TEST_FUZZ_SECONDS ?= 20
@@ -82,6 +82,7 @@ goldens: deps-test
 bench: deps-bench release
 	./bench/bulk.sh $(BIN_RELEASE)
 	./bench/capture.sh $(BIN_RELEASE)
+	./bench/loadtest.sh $(BIN_RELEASE)
 
 # Regenerates man/*.1 (argument parser's generate-manual plugin) and completions/.
 docs: deps-build

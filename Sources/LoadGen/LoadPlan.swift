@@ -15,7 +15,10 @@ import SocketEngine
 ///
 /// Without ``framing`` nothing is read as replies: the run measures send throughput only.
 public struct LoadPlan: Sendable {
-    public var endpoint: Endpoint
+    /// Where the connections go: connection `k` to `endpoints[k % endpoints.count]`.
+    public var endpoints: [Endpoint]
+    /// The first (often the only) target.
+    public var endpoint: Endpoint { endpoints[0] }
     public var connectOptions: ConnectOptions
     public var connections = 10
     /// New connections per second while ramping up (nil: as fast as they open).
@@ -47,7 +50,12 @@ public struct LoadPlan: Sendable {
     public static let maximumPipeline = 65_536
 
     public init(endpoint: Endpoint, message: MessageTemplate) {
-        self.endpoint = endpoint
+        self.init(endpoints: [endpoint], message: message)
+    }
+
+    public init(endpoints: [Endpoint], message: MessageTemplate) {
+        precondition(!endpoints.isEmpty, "a load test needs a target")
+        self.endpoints = endpoints
         self.message = message
         connectOptions = ConnectOptions()
     }
@@ -102,6 +110,12 @@ public struct LoadPlan: Sendable {
         switch endpoint.transport {
         case .tcp, .udp, .unix: break
         case .tls, .ws, .wss: throw PlanError("\(endpoint.transport.rawValue):// is not supported by loadtest yet")
+        }
+        if let other = endpoints.first(where: { $0.transport != endpoint.transport }) {
+            throw PlanError("all targets must use one transport: \(endpoint) is \(endpoint.transport.rawValue), \(other) \(other.transport.rawValue)")
+        }
+        if endpoints.count > connections {
+            throw PlanError("\(endpoints.count) targets need at least as many --connections")
         }
     }
 }

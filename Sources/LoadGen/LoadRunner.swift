@@ -42,9 +42,11 @@ public final class LoadRunner: Sendable {
         } catch {
             throw SocketEngineError(.invalidConfiguration, error.description)
         }
-        var warnings = SystemLimits.preflight(connections: plan.connections, tcp: plan.endpoint.transport == .tcp)
-        let address = try await targetAddress(warnings: &warnings)
-        let context = RunContext(plan: plan, address: address)
+        var warnings = SystemLimits.preflight(connections: plan.connections, tcp: plan.endpoint.transport == .tcp, destinations: plan.endpoints.count)
+        var addresses: [SocketAddress] = []
+        for endpoint in plan.endpoints { addresses.append(try await targetAddress(endpoint, warnings: &warnings)) }
+        let address = addresses.first
+        let context = RunContext(plan: plan, addresses: addresses)
         let group = MultiThreadedEventLoopGroup(numberOfThreads: plan.threads)
         defer { group.shutdownGracefully { _ in } }
         let loops = Array(group.makeIterator())
@@ -174,9 +176,8 @@ public final class LoadRunner: Sendable {
         }
     }
 
-    /// The address every connection uses.
-    private func targetAddress(warnings: inout [String]) async throws -> SocketAddress? {
-        let endpoint = plan.endpoint
+    /// The address the connections to `endpoint` use.
+    private func targetAddress(_ endpoint: Endpoint, warnings: inout [String]) async throws -> SocketAddress {
         switch endpoint.transport {
         case .unix:
             do {
@@ -194,7 +195,8 @@ public final class LoadRunner: Sendable {
             do {
                 let (connection, report) = try await Connector(endpoint: endpoint, options: plan.connectOptions).connect()
                 await connection.close()
-                return report.connectedAddress
+                if let connected = report.connectedAddress { return connected }
+                throw SocketEngineError(.connectFailed, "\(endpoint): connected to no address")
             } catch let error as SocketEngineError where error.code == .resolutionFailed || error.isUsageError {
                 throw error
             } catch {
@@ -229,7 +231,7 @@ public final class LoadRunner: Sendable {
         let timeout = plan.connectOptions.connectTimeout.timeAmountValue
         return { slot, shard in
             shard.counters.connectAttempts += 1
-            guard let address = context.address else { return }
+            guard let address = context.address(slot: slot) else { return }
             if transport == .udp {
                 let local = source ?? (address.protocol == .inet6 ? try? SocketAddress(ipAddress: "::", port: 0) : try? SocketAddress(ipAddress: "0.0.0.0", port: 0))
                 guard let local else { return }
@@ -295,8 +297,11 @@ public final class LoadRunner: Sendable {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         var report = LoadReport(
-            target: plan.endpoint.description,
-            address: address.map { $0.pathname ?? $0.displayString },
+            target: Self.describe(plan.endpoints),
+            address: address.map { first in
+                let text = first.pathname ?? first.displayString
+                return context.addresses.count > 1 ? "\(text) and \(context.addresses.count - 1) more" : text
+            },
             transport: plan.endpoint.transport.rawValue,
             startedAt: formatter.string(from: startedAt),
             config: LoadReport.Config(
@@ -323,6 +328,13 @@ public final class LoadRunner: Sendable {
             peakRSSBytes: SystemLimits.peakResidentBytes())
         report.setLatency(corrected: corrected, uncorrected: uncorrected)
         return report
+    }
+
+    /// `127.0.0.1:7000`, or `127.0.0.1:7000 127.0.0.1:7001 127.0.0.1:7002`, or the first and
+    /// how many more.
+    static func describe(_ endpoints: [Endpoint]) -> String {
+        if endpoints.count <= 3 { return endpoints.map(\.description).joined(separator: " ") }
+        return "\(endpoints[0]) and \(endpoints.count - 1) more"
     }
 
     static func describe(_ stages: [RateSchedule.Stage]) -> String {

@@ -10,7 +10,8 @@ final class RunContext: Sendable {
     let plan: LoadPlan
     let schedule: RateSchedule?
     let pipeline: Int
-    let address: SocketAddress?
+    /// One address per target; slot `k` connects to `addresses[k % addresses.count]`.
+    let addresses: [SocketAddress]
     /// Monotonic nanoseconds at which the run began (0 until then).
     private let startStorage = Atomic<Int64>(0)
     /// Nanoseconds after the start at which the warm-up ends and measuring begins.
@@ -22,13 +23,17 @@ final class RunContext: Sendable {
     let openConnections = Atomic<Int>(0)
     let peakOpenConnections = Atomic<Int>(0)
 
-    init(plan: LoadPlan, address: SocketAddress?) {
+    init(plan: LoadPlan, addresses: [SocketAddress]) {
         self.plan = plan
-        self.address = address
+        self.addresses = addresses
         schedule = plan.schedule
         pipeline = plan.effectivePipeline
         warmupNanos = plan.warmup.nanoseconds
         stopNanos = plan.sendingDuration?.nanoseconds ?? .max
+    }
+
+    func address(slot: Int) -> SocketAddress? {
+        addresses.isEmpty ? nil : addresses[slot % addresses.count]
     }
 
     var start: Int64 { startStorage.load(ordering: .acquiring) }

@@ -16,15 +16,17 @@ public enum SystemLimits {
         return (numbers[0], numbers[1])
     }
 
-    /// Warnings for a run that opens `connections` TCP connections to one address, with the fix.
-    public static func preflight(connections: Int, tcp: Bool) -> [String] {
+    /// Warnings for a run that opens `connections` TCP connections spread over `destinations`
+    /// addresses, with the fix.
+    public static func preflight(connections: Int, tcp: Bool, destinations: Int = 1) -> [String] {
         var warnings: [String] = []
         let descriptors = DescriptorLimit.raiseToHardLimit()
         if connections + 64 > descriptors {
             warnings.append("the file-descriptor limit is \(descriptors), below the \(connections) connections asked for (+64): raise it with `ulimit -n \(connections * 2)` (the hard limit in /etc/security/limits.conf)")
         }
-        if tcp, let (low, high) = localPortRange(), connections > high - low + 1 {
-            warnings.append("the local port range \(low)-\(high) holds \(high - low + 1) ports, fewer than \(connections) connections to one address: widen it with `sysctl -w net.ipv4.ip_local_port_range=\"1024 65535\"`, or spread the connections over several --source addresses")
+        let perDestination = (connections + max(1, destinations) - 1) / max(1, destinations)
+        if tcp, let (low, high) = localPortRange(), perDestination > high - low + 1 {
+            warnings.append("the local port range \(low)-\(high) holds \(high - low + 1) ports, fewer than \(perDestination) connections to one address: widen it with `sysctl -w net.ipv4.ip_local_port_range=\"1024 65535\"`, or spread the connections over several --source addresses")
         }
         return warnings
     }

@@ -62,7 +62,8 @@ final class LoadDisplay: Sendable {
     }
 
     static func describePlan(_ plan: LoadPlan) -> String {
-        var parts = ["\(plural(plan.connections, "connection")) to \(plan.endpoint)"]
+        let targets = plan.endpoints.count == 1 ? plan.endpoint.description : "\(plan.endpoints.count) targets"
+        var parts = ["\(plural(plan.connections, "connection")) to \(targets)"]
         if !plan.stages.isEmpty {
             parts.append("open loop, stages")
         } else if let rate = plan.rate {

@@ -45,11 +45,12 @@ struct LoadTest: AsyncParsableCommand {
               sockctl loadtest 127.0.0.1:7000 --stages 30s:500,2m:500,30s:0 --framing length:4 --message-file req.bin
               sockctl loadtest 127.0.0.1:9000 -c 1000 --duration 10s --message-file blob.bin   # send-only
               sockctl loadtest udp://127.0.0.1:5353 --rate 1000 --duration 10s --framing raw --json result.json
+              sockctl loadtest 127.0.0.1:7000 127.0.0.1:7001 -c 200 --duration 30s --framing line   # 100 each
             """
     )
 
-    @Argument(help: ArgumentHelp("The target: host:port, [v6]:port, tcp://, udp://host:port or unix:/path.", valueName: "endpoint"))
-    var endpoint: String
+    @Argument(help: ArgumentHelp("The target: host:port, [v6]:port, tcp://, udp://host:port or unix:/path. Several: the connections are spread over them in turn.", valueName: "endpoint"))
+    var endpoints: [String] = []
 
     @Option(name: [.customShort("c"), .long], help: ArgumentHelp("Connections to open and keep open.", valueName: "n"))
     var connections: String = "10"
@@ -124,8 +125,9 @@ struct LoadTest: AsyncParsableCommand {
     }
 
     func makePlan(loadingMessage: Bool) throws -> LoadPlan {
-        let target = try ArgumentValues.endpoint(endpoint, role: .client)
-        if target.transport == .unix && connection.source != nil { throw UsageError("--source does not apply to unix: endpoints") }
+        guard !endpoints.isEmpty else { throw UsageError("give the target endpoint, e.g. 127.0.0.1:7000") }
+        let targets = try endpoints.map { try ArgumentValues.endpoint($0, role: .client) }
+        if targets[0].transport == .unix && connection.source != nil { throw UsageError("--source does not apply to unix: endpoints") }
         let framing = try self.framing.map { try ArgumentValues.framing($0) }
         let maximumFrame = try ArgumentValues.byteSize(maxFrame, option: "--max-frame", range: 1...(1 << 30))
         if message != nil && messageFile != nil { throw UsageError("give --message or --message-file, not both") }
@@ -143,7 +145,7 @@ struct LoadTest: AsyncParsableCommand {
         } catch {
             throw UsageError("--message: \(error.message)")
         }
-        var plan = LoadPlan(endpoint: target, message: template)
+        var plan = LoadPlan(endpoints: targets, message: template)
         plan.connectOptions = try connection.makeConnectOptions()
         plan.connections = try ArgumentValues.count(connections, option: "--connections", range: 1...1_000_000)
         let connectRate = try Self.number(self.connectRate, option: "--connect-rate", allowZero: true)

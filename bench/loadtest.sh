@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Load generation: messages per second for 64-byte echo round trips at 1, 100 and 1000
+# connections, sockctl loadtest next to sockperf (Debian's package), in the same run.
+# Usage: bench/loadtest.sh path/to/release/sockctl [seconds-per-run]
+#
+# Every run is closed loop and unthrottled: each connection keeps one 64-byte message in flight
+# and sends the next when the reply is back.
+#  - sockperf ping-pong against `sockperf server` (one port per connection, a feed file, since
+#    sockperf's server serves one connection per port).
+#  - sockctl loadtest against the same `sockperf server`: the message is a sockperf message
+#    (14-byte header: sequence, flags client|pong-request, length 64), framed fixed:64, so both
+#    clients load the very same server.
+#  - sockctl loadtest against `sockctl listen --echo` (one port), framing line.
+# (sockperf cannot load `sockctl listen --echo`: its client drops replies that still carry its
+# own "client" flag, which a plain echo server sends back unchanged.)
+# Reported: messages/s (replies received per second of the measured run), the client's CPU
+# seconds (user + sys) and CPU per million messages, and sockctl/sockperf ratios.
+# Traffic: 127.0.0.1 only; every run stops by itself after SECONDS.
+set -euo pipefail
+SOCKCTL=$(realpath -m "${1:?usage: bench/loadtest.sh path/to/sockctl [seconds]}")
+SECONDS_PER_RUN=${2:-5}
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+command -v sockperf >/dev/null || { echo "sockperf is not installed (make bench installs it)" >&2; exit 1; }
+python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('>QHI',0,3,64)+b'x'*50)" > "$WORK/sockperf-64.bin"
+LINE64=$(head -c 63 /dev/zero | tr '\0' x)
+
+# A block of N free ports from 20000 up (below the ephemeral range), checked with ss.
+free_block() {
+    local count=$1 base
+    for base in $(seq 20000 1000 29000); do
+        if [ -z "$(ss -tanH "sport >= :$base and sport < :$((base + count))")" ]; then echo "$base"; return; fi
+    done
+    echo "no block of $count free ports" >&2; return 1
+}
+wait_listen() {
+    for _ in $(seq 1 300); do
+        ss -ltnH "sport = :$1" | grep -q . && return 0
+        sleep 0.02
+    done
+    echo "nothing listens on $1" >&2; return 1
+}
+
+# cpu FILE: user + sys seconds from /usr/bin/time -f "%U %S".
+cpu() { awk 'END {print $1 + $2}' "$1"; }
+
+declare -A RATE CPU
+run_pair() {
+    local connections=$1 base feed targets=() p
+    base=$(free_block "$connections")
+    feed=$WORK/feed-$connections.txt
+    : > "$feed"
+    for p in $(seq "$base" $((base + connections - 1))); do
+        echo "T:127.0.0.1:$p" >> "$feed"
+        targets+=("127.0.0.1:$p")
+    done
+    sockperf server -f "$feed" > "$WORK/server-$connections.log" 2>&1 &
+    local server=$!
+    PIDS+=("$server")
+    wait_listen $((base + connections - 1))
+
+    # sockperf ping-pong
+    /usr/bin/time -f "%U %S" -o "$WORK/sp.time" \
+        sockperf ping-pong -f "$feed" -t "$SECONDS_PER_RUN" -m 64 > "$WORK/sp-$connections.log" 2>&1
+    local received runtime
+    received=$(sed -n 's/.*Valid Duration.*ReceivedMessages=\([0-9]*\).*/\1/p' "$WORK/sp-$connections.log" | tail -n 1)
+    runtime=$(sed -n 's/.*Valid Duration\] RunTime=\([0-9.]*\) sec.*/\1/p' "$WORK/sp-$connections.log" | tail -n 1)
+    RATE[sockperf-$connections]=$(echo "${received:-0} / ${runtime:-1}" | bc -l)
+    CPU[sockperf-$connections]=$(cpu "$WORK/sp.time")
+    CPU[sockperf-$connections-count]=${received:-0}
+
+    # sockctl loadtest against the same sockperf server
+    /usr/bin/time -f "%U %S" -o "$WORK/sc.time" \
+        "$SOCKCTL" loadtest "${targets[@]}" -c "$connections" --duration "${SECONDS_PER_RUN}s" --connect-rate 0 \
+        --framing fixed:64 --message-file "$WORK/sockperf-64.bin" --json "$WORK/sc-$connections.json" > "$WORK/sc-$connections.log" 2>&1 || true
+    RATE[sockctl-sp-$connections]=$(python3 -c "import json;print(json.load(open('$WORK/sc-$connections.json'))['throughput']['received_per_second'])" 2>/dev/null || echo 0)
+    CPU[sockctl-sp-$connections]=$(cpu "$WORK/sc.time")
+    CPU[sockctl-sp-$connections-count]=$(python3 -c "import json;print(json.load(open('$WORK/sc-$connections.json'))['messages']['received'])" 2>/dev/null || echo 0)
+    kill "$server" 2>/dev/null || true
+    wait "$server" 2>/dev/null || true
+
+    # sockctl loadtest against sockctl listen --echo
+    local port
+    port=$(free_block 1)
+    "$SOCKCTL" listen "127.0.0.1:$port" --echo -k --framing line --max-clients $((connections + 16)) 2>"$WORK/listen.log" &
+    local listener=$!
+    PIDS+=("$listener")
+    wait_listen "$port"
+    /usr/bin/time -f "%U %S" -o "$WORK/se.time" \
+        "$SOCKCTL" loadtest "127.0.0.1:$port" -c "$connections" --duration "${SECONDS_PER_RUN}s" --connect-rate 0 \
+        --framing line --message "$LINE64" --json "$WORK/se-$connections.json" > "$WORK/se-$connections.log" 2>&1 || true
+    RATE[sockctl-echo-$connections]=$(python3 -c "import json;print(json.load(open('$WORK/se-$connections.json'))['throughput']['received_per_second'])" 2>/dev/null || echo 0)
+    CPU[sockctl-echo-$connections]=$(cpu "$WORK/se.time")
+    CPU[sockctl-echo-$connections-count]=$(python3 -c "import json;print(json.load(open('$WORK/se-$connections.json'))['messages']['received'])" 2>/dev/null || echo 0)
+    kill -INT "$listener" 2>/dev/null || true
+    wait "$listener" 2>/dev/null || true
+}
+
+echo "64-byte echo round trips, closed loop, one message in flight per connection, ${SECONDS_PER_RUN}s per run"
+echo "sockctl: $SOCKCTL"
+for connections in 1 100 1000; do run_pair "$connections"; done
+
+per_million() {
+    local cpu=$1 count=$2
+    [ "${count:-0}" -gt 0 ] && echo "$cpu * 1000000 / $count" | bc -l || echo 0
+}
+printf '\n%-6s %-34s %12s %12s %14s %10s\n' conns "client → server" "msgs/s" "client CPU s" "CPU s / 1M msg" "vs sockperf"
+for connections in 1 100 1000; do
+    base=${RATE[sockperf-$connections]}
+    for key in sockperf sockctl-sp sockctl-echo; do
+        case $key in
+            sockperf) label="sockperf ping-pong → sockperf server" ;;
+            sockctl-sp) label="sockctl loadtest → sockperf server" ;;
+            sockctl-echo) label="sockctl loadtest → sockctl listen" ;;
+        esac
+        rate=${RATE[$key-$connections]}
+        ratio=$(echo "$rate / ($base + 0.000001)" | bc -l)
+        printf '%-6s %-34s %12.0f %12.2f %14.2f %9.2fx\n' "$connections" "$label" "$rate" "${CPU[$key-$connections]}" \
+            "$(per_million "${CPU[$key-$connections]}" "${CPU[$key-$connections-count]}")" "$ratio"
+    done
+done
+echo
+echo "Ratios are messages/s over sockperf ping-pong's at the same connection count (higher is better)."
