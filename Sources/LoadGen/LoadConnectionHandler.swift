@@ -73,6 +73,14 @@ final class LoadConnectionHandler: ChannelInboundHandler {
 
     var outstandingCount: Int { pending.count }
 
+    /// Open loop: a message due before the end of sending is still waiting to go (its timer
+    /// has not fired yet, or the pipeline is full).
+    var hasDueMessages: Bool {
+        guard sending, let schedule, !stopped else { return false }
+        guard let offset = schedule.time(ofMessage: nextIndex * stride + slot) else { return false }
+        return offset < stopNanos
+    }
+
     // MARK: Lifecycle
 
     func handlerAdded(context: ChannelHandlerContext) {
@@ -89,7 +97,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         guard channelContext == nil, !endedByUs else { return }
         channelContext = context
         shard.opened(slot: slot, handler: self)
-        if run.hasBegun { begin() }
+        if run.hasBegun { begin(replacing: true) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -113,14 +121,16 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         context.close(promise: nil)
     }
 
-    /// The ramp-up is over (or this connection replaces one that was lost): start sending.
-    func begin() {
+    /// Start sending: at the end of the ramp-up (`replacing` false: from the slot's first
+    /// message), or as a connection that replaces a lost one (`replacing` true).
+    func begin(replacing: Bool = false) {
         guard !sending, channelContext != nil else { return }
         sending = true
         if openLoop {
             // A replacement connection does not send what fell due while the slot was down:
-            // those messages are counted as unsent.
-            skipToNow()
+            // those messages are counted as unsent. (At the start nothing is skipped, however
+            // long the loop takes to start all its connections: those messages are just late.)
+            if replacing { skipToNow() }
             sendDue()
         } else {
             fill()

@@ -86,7 +86,9 @@ public final class LoadRunner: Sendable {
         }
         let sendingEnded = monotonicNanos()
         let drainDeadline = ContinuousClock.now + plan.drainTimeout
-        while ContinuousClock.now < drainDeadline, try await Self.sum(shards, { $0.outstanding }) > 0 {
+        // Messages due before the end still go out (their timers may run late on a busy
+        // loop); replies still come in. Both within the drain timeout.
+        while ContinuousClock.now < drainDeadline, try await Self.sum(shards, { $0.outstanding + $0.connectionsWithDueMessages }) > 0 {
             try? await Task.sleep(for: .milliseconds(5))
         }
         context.finish()
@@ -192,6 +194,11 @@ public final class LoadRunner: Sendable {
             }
             return first
         default:
+            // One address: nothing to choose, no probe connection (the server would see it).
+            if let addresses = try? await plan.connectOptions.resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: false) {
+                let allowed = addresses.filter { plan.connectOptions.family.allows($0) }
+                if allowed.count == 1 { return allowed[0] }
+            }
             do {
                 let (connection, report) = try await Connector(endpoint: endpoint, options: plan.connectOptions).connect()
                 await connection.close()

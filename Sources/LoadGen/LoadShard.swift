@@ -179,6 +179,9 @@ final class LoadShard: @unchecked Sendable {
     /// Unanswered messages on this loop.
     var outstanding: Int { handlers.values.reduce(0) { $0 + $1.outstandingCount } }
 
+    /// Connections with a message due before the end of sending that has not gone yet.
+    var connectionsWithDueMessages: Int { handlers.values.reduce(0) { $0 + ($1.hasDueMessages ? 1 : 0) } }
+
     /// Closes every connection (the run is over); their unanswered messages count as lost.
     func closeAll() -> EventLoopFuture<Void> {
         sweeper?.cancel()
