@@ -42,6 +42,9 @@ public final class LoadRunner: Sendable {
         } catch {
             throw SocketEngineError(.invalidConfiguration, error.description)
         }
+        if let interface = plan.connectOptions.interface, if_nametoindex(interface) == 0 {
+            throw SocketEngineError(.invalidConfiguration, "unknown interface '\(interface)'")
+        }
         var warnings = SystemLimits.preflight(connections: plan.connections, tcp: plan.endpoint.transport == .tcp, destinations: plan.endpoints.count)
         var addresses: [SocketAddress] = []
         for endpoint in plan.endpoints { addresses.append(try await targetAddress(endpoint, warnings: &warnings)) }
@@ -236,6 +239,7 @@ public final class LoadRunner: Sendable {
     static func connector(plan: LoadPlan, context: RunContext, source: SocketAddress?) -> @Sendable (Int, LoadShard) -> Void {
         let transport = plan.endpoint.transport
         let timeout = plan.connectOptions.connectTimeout.timeAmountValue
+        let interface = plan.connectOptions.interface
         return { slot, shard in
             shard.counters.connectAttempts += 1
             guard let address = context.address(slot: slot) else { return }
@@ -244,6 +248,9 @@ public final class LoadRunner: Sendable {
                 guard let local else { return }
                 DatagramBootstrap(group: shard.loop)
                     .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65536))
+                    .channelInitializer { channel in
+                        interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
+                    }
                     .bind(to: local)
                     .flatMap { channel in
                         channel.connect(to: address).flatMapThrowing {
@@ -261,7 +268,8 @@ public final class LoadRunner: Sendable {
             var bootstrap = ClientBootstrap(group: shard.loop)
                 .connectTimeout(timeout)
                 .channelInitializer { channel in
-                    channel.eventLoop.makeCompletedFuture {
+                    let bound = interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
+                    return bound.flatMapThrowing {
                         try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: slot, shard: shard, datagram: false))
                     }
                 }

@@ -182,7 +182,8 @@ public struct Connector: Sendable {
         }
     }
 
-    static func bindToDevice(_ channel: any Channel, interface: String) -> EventLoopFuture<Void> {
+    /// Binds `channel` to a network interface (SO_BINDTODEVICE) before it connects.
+    public static func bindToDevice(_ channel: any Channel, interface: String) -> EventLoopFuture<Void> {
         guard let provider = channel as? any SocketOptionProvider else {
             return channel.eventLoop.makeSucceededVoidFuture()
         }

@@ -264,6 +264,7 @@ struct LoadTestCommandTests {
         (["-c", "0"], "--connections must be a whole number"),
         (["--pipeline", "4"], "--pipeline needs --framing"),
         (["--warmup", "1s", "--requests", "5"], "--warmup and --requests exclude each other"),
+        (["--interface", "nosuch0", "--requests", "5"], "unknown interface 'nosuch0'"),
     ] as [([String], String)])
     func badArgumentsAreUsageErrors(arguments: [String], message: String) async throws {
         let scratch = try Scratch()
