@@ -68,7 +68,11 @@ show "sockctl send udp://127.0.0.1:$PORT ping pong --responses 2"
 kill -INT "$UDP_LISTENER"; wait "$UDP_LISTENER" || true
 sed 's/^/  [udp listener] /' "$WORK/udp.log" | tail -3
 
-step "8. capture: the exchange on the wire, exactly as tcpdump -n -X prints it (needs root or CAP_NET_RAW)"
+step "8. loadtest: 20 connections for 3 s against the echo server (it answers after 5 ms)"
+show "sockctl loadtest 127.0.0.1:$ECHO_PORT -c 20 --duration 3s --framing crlf --message '{\"id\":{{seq}}}' --threshold 'p99<50ms'"
+"$SOCKCTL" loadtest "127.0.0.1:$ECHO_PORT" -c 20 --duration 3s --framing crlf --message '{"id":{{seq}}}' --threshold 'p99<50ms'
+
+step "9. capture: the exchange on the wire, exactly as tcpdump -n -X prints it (needs root or CAP_NET_RAW)"
 show "sockctl capture -i lo --port $ECHO_PORT -c 6 --print -w $WORK/demo.pcap"
 "$SOCKCTL" capture -i lo --port "$ECHO_PORT" -c 6 --print -w "$WORK/demo.pcap" >"$WORK/capture.out" 2>"$WORK/capture.err" &
 CAPTURE=$!
@@ -92,7 +96,7 @@ else
     sed 's/^/  [capture] /' "$WORK/capture.err"
 fi
 
-step "9. Ctrl-C (SIGINT) stops the echo server with a summary"
+step "10. Ctrl-C (SIGINT) stops the echo server with a summary"
 kill -INT "${PIDS[0]}"; wait "${PIDS[0]}" || true
 sed 's/^/  [listener] /' "$WORK/echo.log" | tail -4
 printf '\nDone. See README.md for the tour of every subcommand.\n'
