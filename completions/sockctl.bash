@@ -173,13 +173,13 @@ _sockctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    connect|listen|send|help)
+    connect|listen|send|loadtest|report|capture|help)
         # Offer subcommand argument completions
         "_sockctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'connect listen send help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'connect listen send loadtest report capture help' -- "${cur}"))
         ;;
     esac
 }
@@ -305,6 +305,164 @@ _sockctl_send() {
         return
         ;;
     '--max-frame')
+        return
+        ;;
+    esac
+}
+
+_sockctl_loadtest() {
+    repeating_flags=()
+    non_repeating_flags=(-4 -6 --verbose -v --version -h --help)
+    repeating_options=(--threshold --resolve)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --warmup --timeout --json --report-every --source --interface --connect-timeout --framing --max-frame)
+    __sockctl_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '-c'|'--connections')
+        return
+        ;;
+    '--connect-rate')
+        return
+        ;;
+    '--duration')
+        return
+        ;;
+    '--requests')
+        return
+        ;;
+    '--rate')
+        return
+        ;;
+    '--stages')
+        return
+        ;;
+    '--message')
+        return
+        ;;
+    '--message-file')
+        return
+        ;;
+    '--pipeline')
+        return
+        ;;
+    '--threads')
+        return
+        ;;
+    '--warmup')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--json')
+        return
+        ;;
+    '--threshold')
+        return
+        ;;
+    '--report-every')
+        return
+        ;;
+    '--source')
+        return
+        ;;
+    '--interface')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--resolve')
+        return
+        ;;
+    '--framing')
+        return
+        ;;
+    '--max-frame')
+        return
+        ;;
+    esac
+}
+
+_sockctl_report() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __sockctl_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    merge)
+        # Offer subcommand argument completions
+        "_sockctl_report_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'merge' -- "${cur}"))
+        ;;
+    esac
+}
+
+_sockctl_report_merge() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=(--threshold)
+    non_repeating_options=(--json)
+    __sockctl_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '--json')
+        return
+        ;;
+    '--threshold')
+        return
+        ;;
+    esac
+}
+
+_sockctl_capture() {
+    repeating_flags=(-x -X -A -t)
+    non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json --version -h --help)
+    repeating_options=()
+    non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing)
+    __sockctl_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '-i')
+        return
+        ;;
+    '--port')
+        return
+        ;;
+    '-f')
+        return
+        ;;
+    '-r')
+        return
+        ;;
+    '-w')
+        return
+        ;;
+    '-c')
+        return
+        ;;
+    '-s')
+        return
+        ;;
+    '-y')
+        return
+        ;;
+    '-Z')
+        return
+        ;;
+    '--framing')
         return
         ;;
     esac
