@@ -58,12 +58,16 @@ demo: build
 
 # Builds sockctl and the man-page generator (the docs test compares against it), then runs
 # every test. Plain `swift test` (not --parallel) so XCTest and Swift Testing both print
-# their summary lines. Then a short libFuzzer + ASan run of the packet decoder (fuzz/run.sh).
+# their summary lines. The load tests (which measure latency and hold 10,000 connections)
+# run second, one at a time, so they neither starve nor are starved by the timing-sensitive
+# tests of the first run. Then a short libFuzzer + ASan run of the packet decoder (fuzz/run.sh).
+LOAD_SUITES = sockctlTests.LoadTest(Command|Scale)Tests
 test: deps-test .venv-test/.installed
 	$(SWIFT) build --product sockctl
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) build --build-tests
-	$(SWIFT) test
+	$(SWIFT) test --skip '$(LOAD_SUITES)'
+	$(SWIFT) test --filter '$(LOAD_SUITES)' --no-parallel
 	./fuzz/run.sh $(TEST_FUZZ_SECONDS)
 
 .venv-test/.installed: Makefile

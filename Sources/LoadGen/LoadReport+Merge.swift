@@ -101,6 +101,7 @@ extension LoadReport {
         var bySecond: [Int: Interval] = [:]
         for entry in a + b {
             if var existing = bySecond[entry.second] {
+                existing.span = max(existing.span, entry.span)
                 existing.open += entry.open
                 existing.sent += entry.sent
                 existing.received += entry.received

@@ -164,6 +164,9 @@ public struct LoadReport: Codable, Sendable {
     public struct Interval: Codable, Sendable {
         /// Seconds since the start of the measured part, at the end of this interval.
         public var second: Int
+        /// Seconds this interval covers: 1, or more when a sample came late (a busy machine);
+        /// its counts are over the whole span.
+        public var span: Double
         public var open: Int
         public var sent: Int
         public var received: Int

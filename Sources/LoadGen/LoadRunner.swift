@@ -131,6 +131,7 @@ public final class LoadRunner: Sendable {
         let total = plan.sendingDuration.map { $0 - plan.warmup }
         let stallLimit = max(plan.replyTimeout * 2, .seconds(10))
         var second = 0
+        var lastSample = context.start
         while true {
             let nextTick = context.start + Int64(second + 1) * 1_000_000_000
             let stopAt = context.stopNanos == .max ? Int64.max : context.start + context.stopNanos
@@ -151,21 +152,25 @@ public final class LoadRunner: Sendable {
                 open += snapshot.open
             }
             if now >= nextTick {
-                second += 1
+                // A late sample covers every tick it missed.
+                second = max(second + 1, Int((now - context.start) / 1_000_000_000))
+                let span = max(1e-3, Double(now - lastSample) / 1e9)
+                lastSample = now
                 let elapsed = Duration.nanoseconds(now - context.start - context.warmupNanos)
                 let sent = counters.messagesSent + counters.warmupSent - previous.messagesSent - previous.warmupSent
                 let received = counters.messagesReceived - previous.messagesReceived
                 if sent > 0 || received > 0 { lastActivity = .now }
                 let sample = Progress(
                     elapsed: elapsed, total: total, warmingUp: elapsed < .zero, open: open,
-                    sentPerSecond: Double(sent), receivedPerSecond: Double(received),
+                    sentPerSecond: Double(sent) / span, receivedPerSecond: Double(received) / span,
                     errors: counters.errorCount - previous.errorCount,
                     p50: interval.totalCount > 0 ? Double(interval.valueAtPercentile(50)) / 1000 : nil,
                     p99: interval.totalCount > 0 ? Double(interval.valueAtPercentile(99)) / 1000 : nil)
                 progress(sample)
                 if elapsed >= .zero {
                     timeline.append(LoadReport.Interval(
-                        second: Int((Double(elapsed.nanoseconds) / 1e9).rounded()), open: open, sent: sent, received: received,
+                        second: Int((Double(elapsed.nanoseconds) / 1e9).rounded()), span: (span * 1000).rounded() / 1000,
+                        open: open, sent: sent, received: received,
                         errors: sample.errors, p50: sample.p50, p99: sample.p99))
                 }
                 previous = counters

@@ -13,7 +13,10 @@ public struct ListenOptions: Sendable {
     public var access = AccessPolicy()
     /// At most this many clients at once; later ones are closed on arrival. `nil`: no limit.
     public var maximumClients: Int? = 100
-    public var backlog: Int32 = 256
+    /// Connections the kernel completes before they are accepted. The kernel caps it at
+    /// `net.core.somaxconn` (4096 on current Linux); a server under a connection burst (a load
+    /// test ramping up) needs the room, or SYNs are dropped and clients wait seconds to retry.
+    public var backlog: Int32 = 4096
     public var bufferLimit = Connection.defaultBufferLimit
     public var resolver: any HostResolver = SystemResolver()
     /// Sees every byte sent and received (`--hexdump`).
