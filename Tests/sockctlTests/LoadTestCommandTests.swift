@@ -256,6 +256,55 @@ struct LoadTestCommandTests {
         expectAccounted(result)
     }
 
+    /// `--stages 1s:1000,1s:0`: a ramp up to 1,000/s and back down over the same connections
+    /// schedules 500 + 500 messages.
+    @Test func stagesRampTheRateOverTheSameConnections() async throws {
+        let scratch = try Scratch()
+        let server = try await Server.start(["--echo"], scratch: scratch)
+        defer { server.child.signal(SIGKILL) }
+        let result = try await loadtest(["127.0.0.1:\(server.port)", "-c", "4", "--stages", "1s:1000,1s:0", "--framing", "line"], scratch: scratch)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.int("messages/intended") == 1000)
+        #expect(result.int("messages/sent") >= 990)
+        #expect(result.int("connections/established") == 4)
+        expectAccounted(result)
+        #expect(result.stdout.contains("open loop, stages 1s:1000,1s:0"))
+    }
+
+    /// Replies longer than --max-frame: each closes its connection and counts as a framing
+    /// error; the messages on it are lost, not hidden.
+    @Test func oversizedRepliesAreFramingErrors() async throws {
+        let scratch = try Scratch()
+        let server = try await Server.start(["--echo"], scratch: scratch)
+        defer { server.child.signal(SIGKILL) }
+        let result = try await loadtest(
+            ["127.0.0.1:\(server.port)", "-c", "2", "--duration", "2s", "--framing", "line", "--max-frame", "8", "--message", "a message longer than eight bytes"],
+            scratch: scratch)
+        let errors = result.json["errors"] as? [String: Int] ?? [:]
+        #expect((errors["framing"] ?? 0) >= 2, "\(errors)")
+        #expect(result.int("messages/received") == 0)
+        expectAccounted(result)
+        #expect(result.stdout.contains("framing: "))
+    }
+
+    /// Out of file descriptors (EMFILE): counted as `fd-exhausted`, apart from what the server
+    /// did, with the fix in a warning; the run fails since the connections were not opened.
+    @Test func runningOutOfDescriptorsIsCountedAndExplained() async throws {
+        let scratch = try Scratch()
+        let server = try await Server.start(["--echo", "--max-clients", "1000"], scratch: scratch)
+        defer { server.child.signal(SIGKILL) }
+        let json = scratch.path("emfile.json")
+        let result = try await run(
+            try tool("prlimit"),
+            ["--nofile=60:60", try sockctlPath(), "loadtest", "127.0.0.1:\(server.port)", "-c", "200", "--requests", "400", "--framing", "line", "--json", json],
+            scratch: scratch)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the file-descriptor limit is 60"), "\(result.stderr)")
+        #expect(result.stderr.contains("ulimit -n"))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any] ?? [:]
+        #expect(((report["errors"] as? [String: Int])?["fd-exhausted"] ?? 0) > 0, "\(String(describing: report["errors"]))")
+    }
+
     @Test(arguments: [
         (["--duration", "1s", "--requests", "10"], "--duration or --requests, not both"),
         (["--rate", "0"], "--rate must be a positive number"),

@@ -50,6 +50,36 @@ struct LoadTestScaleTests {
         #expect(timeline.allSatisfy { $0["open"] as? Int == 10_000 })
     }
 
+    /// Local ports run out (EADDRNOTAVAIL) in a network namespace of the test's own whose port
+    /// range holds 20 ports: the preflight warns with the fix, and the failures are counted as
+    /// `ports-exhausted`, apart from what the server did.
+    @Test(.enabled(if: geteuid() == 0, "creating a network namespace needs root"))
+    func runningOutOfLocalPortsIsCountedAndExplained() async throws {
+        let scratch = try Scratch()
+        let namespace = "sockctl-ports-\(getpid())"
+        let ip = try tool("ip")
+        #expect(try await run(ip, ["netns", "add", namespace], scratch: scratch).status == 0)
+        defer { runDetached(ip, ["netns", "delete", namespace]) }
+        #expect(try await run(ip, ["netns", "exec", namespace, "ip", "link", "set", "lo", "up"], scratch: scratch).status == 0)
+        #expect(try await run(ip, ["netns", "exec", namespace, "sysctl", "-q", "-w", "net.ipv4.ip_local_port_range=40000 40019"], scratch: scratch).status == 0)
+        let listener = try Child(ip, ["netns", "exec", namespace, try sockctlPath(), "listen", "127.0.0.1:7000", "-k", "--echo", "--framing", "line"], scratch: scratch, name: "listener")
+        defer { listener.signal(SIGKILL) }
+        _ = try await listener.listeningPort()
+        let json = scratch.path("ports.json")
+        let result = try await run(ip, [
+            "netns", "exec", namespace, try sockctlPath(), "loadtest", "127.0.0.1:7000", "-c", "50", "--duration", "2s", "--framing", "line", "--json", json,
+        ], scratch: scratch)
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("the local port range 40000-40019 holds 20 ports, fewer than 50"), "\(result.stderr)")
+        #expect(result.stderr.contains("net.ipv4.ip_local_port_range"))
+        let report = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any] ?? [:]
+        let errors = report["errors"] as? [String: Int] ?? [:]
+        #expect((errors["ports-exhausted"] ?? 0) > 0, "\(errors)")
+        let connections = report["connections"] as? [String: Int] ?? [:]
+        #expect((connections["peak_open"] ?? 0) <= 20)
+        #expect(result.stderr.contains("connections could be opened"))
+    }
+
     /// Several targets: the connections are spread over them in turn.
     @Test func connectionsAreSpreadOverSeveralTargets() async throws {
         let scratch = try Scratch()
