@@ -77,6 +77,13 @@ extension PacketPrinter {
                 return offset
             }
             if Self.isVLANType(type) {
+                // A cut tag ends the line before -e names its type, as in tcpdump.
+                let capturedLeft = captured - offset
+                if capturedLeft < 4 || remaining < 4 {
+                    protocolName = "vlan"
+                    out.append(" [|vlan]")
+                    return offset + max(0, min(capturedLeft, remaining))
+                }
                 if options.linkHeader {
                     appendEthertype(type, into: &out)
                     if printedLength {
@@ -87,14 +94,6 @@ extension PacketPrinter {
                         out.append(": ")
                         printedLength = true
                     }
-                }
-                let capturedLeft = captured - offset
-                if capturedLeft < 4 || remaining < 4 {
-                    protocolName = "vlan"
-                    out.append(" [|vlan]")
-                    return offset + max(0, min(capturedLeft, remaining))
-                }
-                if options.linkHeader {
                     let tag = try cursor.u16(offset)
                     out.append("vlan ")
                     out.appendDecimal(tag & 0x0FFF)
