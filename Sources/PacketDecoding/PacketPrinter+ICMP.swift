@@ -502,7 +502,7 @@ extension PacketPrinter {
 
     /// MLDv2 query without `-v`: ` [gaddr ADDRESS, N source(s)]`.
     private func appendMLDv2Query(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
-        _ = try cursor.u16(icmp + 4)
+        _ = try cursor.u16(icmp + 4)  // tcpdump reads the maximum response code first (printed only with -v)
         var address: [UInt8] = []
         try appendIPv6Address(cursor, at: icmp + 8, into: &address)
         out.append(" [gaddr ")
