@@ -59,12 +59,13 @@ extension PacketPrinter {
                 out.append(": ")
             }
             guard cursor.has(ip, headerLength) else {
+                // tcpdump leaves through its longjmp here: ` [|ip]`, and -X dumps from byte 0.
                 out.append(" [remaining caplen(")
                 out.appendDecimal(cursor.available(from: ip))
                 out.append(") < header length(")
                 out.appendDecimal(headerLength)
-                out.append(")] [|ip]")
-                return
+                out.append(")]")
+                throw Truncated()
             }
             let context = IPContext(offset: ip, isIPv6: false, headerProtocol: nextProtocol, fragmented: fragmentField & 0x2000 != 0)
             try printTransport(nextProtocol, &cursor, at: ip + headerLength, length: payloadLength, context: context, into: &out)
@@ -93,6 +94,7 @@ extension PacketPrinter {
         case 58: try printICMPv6(cursor, at: offset, length: length, into: &out)
         case 4: try printIPv4(&cursor, at: offset, length: length, into: &out)
         case 41: try printIPv6(&cursor, at: offset, length: length, into: &out)
+        case 59: out.append("no next header")
         default:
             out.append(" ip-proto-")
             out.appendDecimal(nextProtocol)
@@ -103,13 +105,32 @@ extension PacketPrinter {
 
     // MARK: IPv6
 
-    /// The most extension headers walked in one packet; more print ` [|ip6]`.
-    static let maximumExtensionHeaders = 64
+    /// What the extension-header walk of one IPv6 packet has learned (tcpdump's `ip6_print`).
+    struct IPv6Walk {
+        /// The header's payload length, replaced by a valid Jumbo Payload option's length.
+        var payloadLength: UInt32
+        var foundExtensionHeader = false
+        var foundHopByHop = false
+        /// A Hop-by-Hop Jumbo Payload option with a length of at least 65536 and a zero
+        /// payload length field.
+        var foundJumbo = false
+        var fragmented = false
+    }
 
+    /// tcpdump's `ip6_print`: the fixed header, the extension headers in order, then the payload.
+    ///
+    /// A zero payload length means "look for a Jumbo Payload option": the walk runs over the
+    /// whole frame, and without such an option the payload is empty (an extension header then
+    /// makes it ` [|ip6]`).
     mutating func printIPv6(_ cursor: inout ByteCursor, at ip: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
         protocolName = "ip6"
         guard cursor.has(ip, 40) else {
             out.append(" [|ip6]")
+            return
+        }
+        if length < 40 {
+            out.append("truncated-ip6 ")
+            out.appendDecimal(UInt32(truncatingIfNeeded: length))
             return
         }
         if !options.linkHeader { out.append("IP6 ") }
@@ -120,36 +141,29 @@ extension PacketPrinter {
             out.append(" != 6")
             return
         }
-        let payloadLength = Int(try cursor.u16(ip + 4))
-        let totalLength: Int
-        if payloadLength != 0 {
-            totalLength = payloadLength + 40
-            if length < totalLength {
-                out.append("truncated-ip6 - ")
-                out.appendDecimal(UInt32(truncatingIfNeeded: totalLength - length))
-                out.append(" bytes missing!")
-            }
+        var walk = IPv6Walk(payloadLength: UInt32(try cursor.u16(ip + 4)))
+        /// tcpdump's `len`: bytes from the current header to the end of the datagram.
+        var remaining: Int
+        if walk.payloadLength != 0 {
+            remaining = Int(walk.payloadLength) + 40
+            if length < remaining { Self.appendMissingBytes(remaining - length, into: &out) }
         } else {
-            totalLength = length
+            remaining = length + 40
         }
-        cursor.narrow(from: ip, length: min(length, totalLength))
+        cursor.narrow(from: ip, length: remaining)
         var nextHeader = try cursor.u8(ip + 6)
         var offset = ip
         var advance = 40
-        var remaining = totalLength
-        var fragmented = false
-        var foundHopByHop = false
-        var headersWalked = 0
+        var totalAdvance = 0
         while offset < cursor.end && advance > 0 {
-            guard remaining >= advance, headersWalked < Self.maximumExtensionHeaders else {
-                protocolName = "ip6"
+            guard remaining >= advance else {
                 out.append(" [|ip6]")
                 return
             }
-            headersWalked += 1
             let first = offset == ip
             offset += advance
             remaining -= advance
+            totalAdvance += advance
             if first && !Self.printsOwnAddresses(nextHeader) {
                 try appendIPv6Address(cursor, at: ip + 8, into: &out)
                 out.append(" > ")
@@ -158,7 +172,7 @@ extension PacketPrinter {
             }
             switch nextHeader {
             case 0:
-                if foundHopByHop {
+                if walk.foundHopByHop {
                     out.append("[The Hop-by-Hop Options header was already found] (invalid)")
                     return
                 }
@@ -166,105 +180,218 @@ extension PacketPrinter {
                     out.append("[The Hop-by-Hop Options header don't follow the IPv6 header] (invalid)")
                     return
                 }
-                guard let length = try printOptionsHeader(cursor, at: offset, name: "HBH ", protocol: "hbhopt", into: &out) else { return }
-                foundHopByHop = true
-                advance = length
-                nextHeader = try cursor.u8(offset)
-            case 60:
-                guard let length = try printOptionsHeader(cursor, at: offset, name: "DSTOPT ", protocol: "dstopt", into: &out) else { return }
-                advance = length
-                nextHeader = try cursor.u8(offset)
-            case 44:
-                protocolName = "frag6"
-                guard cursor.has(offset, 8) else {
-                    out.append(" [|frag6]")
+                let length = try printHopByHopOptions(cursor, at: offset, walk: &walk, into: &out)
+                if walk.payloadLength == 0 && !walk.foundJumbo {
+                    out.append("[No valid Jumbo Payload Hop-by-Hop option found] (invalid)")
                     return
                 }
-                let fragmentOffset = try cursor.u16(offset + 2) & 0xFFF8
-                out.append("frag (")
-                out.appendDecimal(fragmentOffset)
-                out.append("|")
-                out.appendDecimal(UInt32(truncatingIfNeeded: 40 + payloadLength - (offset - ip) - 8))
-                out.append(")")
-                if fragmentOffset != 0 { return }
-                out.append(" ")
-                if cursor.end <= offset + 8 { return }
-                advance = 8
-                nextHeader = try cursor.u8(offset)
-                fragmented = true
+                guard let length else { return }
+                walk.foundHopByHop = true
+                advance = length
+            case 60:
+                guard let length = try printDestinationOptions(cursor, at: offset, into: &out) else { return }
+                advance = length
+            case 44:
+                guard let length = try printFragmentHeader(cursor, at: offset, ip: ip, into: &out),
+                      offset + length < cursor.end else { return }
+                walk.fragmented = true
+                advance = length
             case 43:
+                guard cursor.has(offset, 1) else {
+                    out.append(" [|ip6]")
+                    return
+                }
                 guard let length = try printRoutingHeader(cursor, at: offset, into: &out) else { return }
                 advance = length
-                nextHeader = try cursor.u8(offset)
-            case 59:
-                out.append("no next header")
-                return
             default:
+                guard let payloadLength = payloadLength(&cursor, ip: ip, length: length, remaining: remaining,
+                                                        totalAdvance: totalAdvance, walk: walk, into: &out) else {
+                    out.append(" [|ip6]")
+                    return
+                }
                 let headerProtocol = try cursor.u8(ip + 6)
-                let context = IPContext(offset: ip, isIPv6: true, headerProtocol: headerProtocol, fragmented: fragmented)
-                try printTransport(nextHeader, &cursor, at: offset, length: remaining, context: context, into: &out)
+                let context = IPContext(offset: ip, isIPv6: true, headerProtocol: headerProtocol, fragmented: walk.fragmented)
+                try printTransport(nextHeader, &cursor, at: offset, length: payloadLength, context: context, into: &out)
                 return
             }
+            walk.foundExtensionHeader = true
+            nextHeader = try cursor.u8(offset)
             protocolName = "ip6"
         }
     }
 
-    /// Hop-by-Hop and Destination Options headers; the header length, or nil when it printed
-    /// a truncation marker and the packet ends there.
-    private mutating func printOptionsHeader(
-        _ cursor: ByteCursor, at offset: Int, name: StaticString, protocol: StaticString, into out: inout [UInt8]
+    /// `truncated-ip6 - N bytes missing!` (no space after it, as in tcpdump).
+    private static func appendMissingBytes(_ count: Int, into out: inout [UInt8]) {
+        out.append("truncated-ip6 - ")
+        out.appendDecimal(UInt32(truncatingIfNeeded: count))
+        out.append(" bytes missing!")
+    }
+
+    /// The upper-layer payload length once the extension headers are behind: the Jumbo
+    /// Payload length when one was found, nothing for a zero payload length without one; nil
+    /// when the headers already walked do not fit (` [|ip6]`). Narrows `cursor` to match.
+    private func payloadLength(
+        _ cursor: inout ByteCursor, ip: Int, length: Int, remaining: Int, totalAdvance: Int, walk: IPv6Walk, into out: inout [UInt8]
+    ) -> Int? {
+        if walk.foundJumbo {
+            let total = Int(UInt32(truncatingIfNeeded: UInt64(walk.payloadLength) + 40))
+            guard total >= totalAdvance else { return nil }
+            if length < total { Self.appendMissingBytes(total - length, into: &out) }
+            cursor.narrow(from: ip, length: total)
+            return total - totalAdvance
+        }
+        guard walk.payloadLength == 0 else { return remaining }
+        guard !walk.foundExtensionHeader else { return nil }
+        cursor.narrow(from: ip, length: 40)
+        return 0
+    }
+
+    /// Hop-by-Hop Options (tcpdump's `hbhopt_process`): `HBH `, then the options are checked
+    /// and a Jumbo Payload option is noted in `walk`; the header length, or nil after
+    /// ` [|hbhopt]`.
+    private mutating func printHopByHopOptions(
+        _ cursor: ByteCursor, at offset: Int, walk: inout IPv6Walk, into out: inout [UInt8]
     ) throws(Truncated) -> Int? {
-        protocolName = `protocol`
+        protocolName = "hbhopt"
         let length = (Int(try cursor.u8(offset + 1)) + 1) * 8
         guard cursor.has(offset, length) else {
-            out.append(" [|")
-            out.append(`protocol`)
-            out.append("]")
+            out.append(" [|hbhopt]")
             return nil
         }
-        out.append(name)
-        // Validate the options the way tcpdump does before it moves on.
-        let end = offset + length
-        var index = offset + 2
-        while index < end {
-            let type = try cursor.u8(index)
-            if type == 0 {
-                index += 1
-                continue
-            }
-            guard index + 1 < end else { return truncatedOptions(`protocol`, into: &out) }
-            let optionLength = Int(try cursor.u8(index + 1)) + 2
-            guard index + optionLength <= end else { return truncatedOptions(`protocol`, into: &out) }
-            if type == 0x05 && optionLength != 4 {
-                out.append("(rtalert: invalid len ")
-                out.appendDecimal(optionLength - 2)
-                out.append(")")
-                return truncatedOptions(`protocol`, into: &out)
-            }
-            index += optionLength
+        out.append("HBH ")
+        guard try checkHopByHopOptions(cursor, from: offset + 2, count: length - 2, walk: &walk, into: &out) else {
+            out.append(" [|hbhopt]")
+            return nil
         }
         return length
     }
 
-    private func truncatedOptions(_ name: StaticString, into out: inout [UInt8]) -> Int? {
-        out.append(" [|")
-        out.append(name)
-        out.append("]")
-        return nil
+    /// tcpdump's `ip6_opt_process` without `-v`: walks the TLV options and prints only what is
+    /// wrong with them (`(rtalert: invalid len 3)`); false when the list is malformed.
+    private func checkHopByHopOptions(
+        _ cursor: ByteCursor, from start: Int, count: Int, walk: inout IPv6Walk, into out: inout [UInt8]
+    ) throws(Truncated) -> Bool {
+        var index = 0
+        var sawJumbo = false
+        while index < count {
+            let type = try cursor.u8(start + index)
+            let optionLength: Int
+            if type == 0 {
+                optionLength = 1
+            } else {
+                guard index + 1 < count else { return false }
+                optionLength = Int(try cursor.u8(start + index + 1)) + 2
+            }
+            guard index + optionLength <= count else { return false }
+            let left = count - index
+            let lengthByte = type == 0 ? 0 : try cursor.u8(start + index + 1)
+            func invalid(_ name: StaticString, _ out: inout [UInt8]) -> Bool {
+                out.append("(")
+                out.append(name)
+                out.append(": invalid len ")
+                out.appendDecimal(lengthByte)
+                out.append(")")
+                return false
+            }
+            func truncated(_ name: StaticString, _ out: inout [UInt8]) -> Bool {
+                out.append("(")
+                out.append(name)
+                out.append(": trunc)")
+                return false
+            }
+            switch type {
+            case 0x00:
+                break
+            case 0x01:
+                if left < 2 { return truncated("padn", &out) }
+            case 0x05:
+                if left < 4 { return truncated("rtalert", &out) }
+                if lengthByte != 2 { return invalid("rtalert", &out) }
+            case 0xC2:
+                if left < 6 { return truncated("jumbo", &out) }
+                if lengthByte != 4 { return invalid("jumbo", &out) }
+                let jumboLength = try cursor.u32(start + index + 2)
+                if !sawJumbo {
+                    sawJumbo = true
+                    if walk.payloadLength == 0 && jumboLength >= 65536 {
+                        walk.foundJumbo = true
+                        walk.payloadLength = jumboLength
+                    }
+                }
+            case 0xC9:
+                if left < 18 { return truncated("homeaddr", &out) }
+                if lengthByte < 16 { return invalid("homeaddr", &out) }
+            default:
+                if left < 2 {
+                    out.append("(type ")
+                    out.appendDecimal(type)
+                    out.append(": trunc)")
+                    return false
+                }
+            }
+            index += optionLength
+        }
+        return true
     }
 
-    /// tcpdump's `rt6_print`; nil when the packet ends there.
+    /// Destination Options (tcpdump's `dstopt_process`): `DSTOPT `; the options themselves are
+    /// only looked at with `-v`. The header length, or nil after ` [|dstopt]`.
+    private mutating func printDestinationOptions(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(Truncated) -> Int? {
+        protocolName = "dstopt"
+        let length = (Int(try cursor.u8(offset + 1)) + 1) * 8
+        guard cursor.has(offset, length) else {
+            out.append(" [|dstopt]")
+            return nil
+        }
+        out.append("DSTOPT ")
+        return length
+    }
+
+    /// tcpdump's `frag6_print`: `frag (OFFSET|LENGTH) `, the length being what the payload
+    /// length field leaves after this header (computed in 64 bits, so it wraps as tcpdump's
+    /// does). 8, or nil for a non-first fragment, which is not decoded further.
+    private mutating func printFragmentHeader(_ cursor: ByteCursor, at offset: Int, ip: Int, into out: inout [UInt8]) throws(Truncated) -> Int? {
+        protocolName = "frag6"
+        let fragmentOffset = try cursor.u16(offset + 2) & 0xFFF8
+        let payloadLength = try cursor.u16(ip + 4)
+        let fragmentPayload = UInt64(40 + Int(payloadLength)) &- UInt64(offset - ip) &- 8
+        out.append("frag (")
+        out.appendDecimal(fragmentOffset)
+        out.append("|")
+        out.appendDecimal(fragmentPayload)
+        out.append(")")
+        if fragmentOffset != 0 { return nil }
+        out.append(" ")
+        return 8
+    }
+
+    /// tcpdump's `rt6_print`: `RT6 (len=2, type=0 [Deprecated], segleft=1, [0]ADDRESS) `.
+    /// Every field is read before its text is printed, as tcpdump's `ND_PRINT` arguments are.
+    /// The header length, or nil when the packet ends there.
     private mutating func printRoutingHeader(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(Truncated) -> Int? {
         protocolName = "rt6"
+        out.append("RT6")
         let length = Int(try cursor.u8(offset + 1))
-        out.append("srcrt (len=")
+        out.append(" (len=")
         out.appendDecimal(length)
         let type = try cursor.u8(offset + 2)
         out.append(", type=")
         out.appendDecimal(type)
         if type == 0 { out.append(" [Deprecated]") }
+        let segmentsLeft = try cursor.u8(offset + 3)
         out.append(", segleft=")
-        out.appendDecimal(try cursor.u8(offset + 3))
+        out.appendDecimal(segmentsLeft)
+        /// `, [N]ADDRESS` for the addresses at the header's offset 8.
+        func appendAddresses(_ count: Int, _ printer: PacketPrinter, _ out: inout [UInt8]) throws(Truncated) {
+            for index in 0..<count {
+                let address = offset + 8 + index * 16
+                try cursor.check(address, 16)
+                out.append(", [")
+                out.appendDecimal(index)
+                out.append("]")
+                try printer.appendIPv6Address(cursor, at: address, into: &out)
+            }
+        }
         switch type {
         case 0, 2:
             let reserved = try cursor.u32(offset + 4)
@@ -273,17 +400,12 @@ extension PacketPrinter {
                 out.appendHex(UInt64(reserved))
             }
             if length % 2 == 1 {
-                out.append(" [invalid length ")
+                out.append(" (invalid length ")
                 out.appendDecimal(length)
-                out.append("] (invalid)")
+                out.append(") (invalid)")
                 return nil
             }
-            for index in 0..<(length / 2) {
-                out.append(", [")
-                out.appendDecimal(index)
-                out.append("]")
-                try appendIPv6Address(cursor, at: offset + 8 + index * 16, into: &out)
-            }
+            try appendAddresses(length / 2, self, &out)
         case 4:
             let lastEntry = Int(try cursor.u8(offset + 4))
             out.append(", last-entry=")
@@ -293,14 +415,10 @@ extension PacketPrinter {
                 out.append(", flags=0x")
                 out.appendHex(UInt64(flags))
             }
+            let tag = try cursor.u16(offset + 6)
             out.append(", tag=")
-            out.appendHex(UInt64(try cursor.u16(offset + 6)))
-            for index in 0...lastEntry {
-                out.append(", [")
-                out.appendDecimal(index)
-                out.append("]")
-                try appendIPv6Address(cursor, at: offset + 8 + index * 16, into: &out)
-            }
+            out.appendHex(UInt64(tag))
+            try appendAddresses(lastEntry + 1, self, &out)
         default:
             out.append(" (unknown type) (invalid)")
             return nil

@@ -77,6 +77,13 @@ extension PacketPrinter {
                 return offset
             }
             if Self.isVLANType(type) {
+                // A cut tag ends the line before -e names its type, as in tcpdump.
+                let capturedLeft = captured - offset
+                if capturedLeft < 4 || remaining < 4 {
+                    protocolName = "vlan"
+                    out.append(" [|vlan]")
+                    return offset + max(0, min(capturedLeft, remaining))
+                }
                 if options.linkHeader {
                     appendEthertype(type, into: &out)
                     if printedLength {
@@ -87,14 +94,6 @@ extension PacketPrinter {
                         out.append(": ")
                         printedLength = true
                     }
-                }
-                let capturedLeft = captured - offset
-                if capturedLeft < 4 || remaining < 4 {
-                    protocolName = "vlan"
-                    out.append(" [|vlan]")
-                    return offset + max(0, min(capturedLeft, remaining))
-                }
-                if options.linkHeader {
                     let tag = try cursor.u16(offset)
                     out.append("vlan ")
                     out.appendDecimal(tag & 0x0FFF)
@@ -161,25 +160,63 @@ extension PacketPrinter {
         knownEthertypeName(type) ?? "Unknown"
     }
 
+    /// tcpdump 4.99.3's ethertype names (`ethertype_values`); the first entry wins, so 0x9100
+    /// is `802.1Q-9100`, not `VMAN`.
     static func knownEthertypeName(_ type: UInt16) -> StaticString? {
         switch type {
         case 0x0800: "IPv4"
-        case 0x0806: "ARP"
-        case 0x86DD: "IPv6"
-        case 0x8100: "802.1Q"
-        case 0x88A8: "802.1Q-QinQ"
-        case 0x9100: "802.1Q-9100"
-        case 0x9200: "802.1Q-9200"
-        case 0x8035: "Reverse ARP"
         case 0x8847: "MPLS unicast"
         case 0x8848: "MPLS multicast"
+        case 0x86DD: "IPv6"
+        case 0x8100: "802.1Q"
+        case 0x9100: "802.1Q-9100"
+        case 0x88A8: "802.1Q-QinQ"
+        case 0x9200: "802.1Q-9200"
+        case 0x88E5: "802.1AE MACsec"
+        case 0x0200: "PUP"
+        case 0x0806: "ARP"
+        case 0x8035: "Reverse ARP"
+        case 0x0600: "NS"
+        case 0x0500: "Sprite"
+        case 0x1000: "Trail"
+        case 0x6001: "MOP DL"
+        case 0x6002: "MOP RC"
+        case 0x6003: "DN"
+        case 0x6004: "LAT"
+        case 0x6007: "SCA"
+        case 0x6558: "TEB"
+        case 0x8038: "Lanbridge"
+        case 0x803C: "DEC DNS"
+        case 0x803E: "DEC DTS"
+        case 0x805B: "VEXP"
+        case 0x805C: "VPROD"
+        case 0x809B: "Appletalk"
+        case 0x80F3: "Appletalk ARP"
+        case 0x8137: "IPX"
+        case 0x880B: "PPP"
+        case 0x8808: "MPCP"
+        case 0x8809: "Slow Protocols"
         case 0x8863: "PPPoE D"
         case 0x8864: "PPPoE S"
         case 0x888E: "EAPOL"
+        case 0x8899: "Realtek protocols"
+        case 0x886F: "MS NLB heartbeat"
+        case 0x8870: "Jumbo"
+        case 0x894F: "NSH"
+        case 0x9000: "Loopback"
+        case 0xFEFE: "OSI"
+        case 0x00FE: "GRE-OSI"
+        case 0xABCD: "CFM (old)"
+        case 0x8902: "CFM"
+        case 0x893A: "IEEE1905.1"
         case 0x88CC: "LLDP"
-        case 0x8809: "Slow Protocols"
+        case 0x88CA: "TIPC"
+        case 0x0707: "GeoNet (old)"
+        case 0x8947: "GeoNet"
+        case 0x1111: "CALM FAST"
+        case 0x88A2: "AoE"
         case 0x88F7: "PTP"
-        case 0x8906: "FCoE"
+        case 0xD28B: "Arista Vendor Specific Protocol"
         default: nil
         }
     }

@@ -1,5 +1,4 @@
-/// UDP, ICMP, ICMPv6 and ARP printers: tcpdump's line for the common messages, its generic
-/// line for the rest.
+/// UDP and ARP printers: tcpdump's line for the common messages, its generic line for the rest.
 extension PacketPrinter {
     // MARK: UDP
 
@@ -80,247 +79,226 @@ extension PacketPrinter {
         }
     }
 
-    // MARK: ICMP
-
-    mutating func printICMP(_ cursor: ByteCursor, at icmp: Int, length: Int, fragmented: Bool, into out: inout [UInt8]) throws(Truncated) {
-        protocolName = "icmp"
-        let type = try cursor.u8(icmp)
-        let code = try cursor.u8(icmp + 1)
-        out.append("ICMP ")
-        switch type {
-        case 0, 8:
-            out.append(type == 8 ? "echo request, id " : "echo reply, id ")
-            out.appendDecimal(try cursor.u16(icmp + 4))
-            out.append(", seq ")
-            out.appendDecimal(try cursor.u16(icmp + 6))
-        case 3:
-            let inner = icmp + 8
-            switch code {
-            case 0, 1:
-                try appendIPv4Address(cursor, at: inner + 16, into: &out)
-                out.append(code == 0 ? " net " : " host ")
-                out.append("unreachable")
-                // tcpdump: "net X unreachable" / "host X unreachable"
-            case 2:
-                try appendIPv4Address(cursor, at: inner + 16, into: &out)
-                out.append(" protocol ")
-                out.appendDecimal(try cursor.u8(inner + 9))
-                out.append(" unreachable")
-            case 3:
-                let innerProtocol = try cursor.u8(inner + 9)
-                let innerHeader = Int(try cursor.u8(inner) & 0x0F) * 4
-                let port = try cursor.u16(inner + innerHeader + 2)
-                try appendIPv4Address(cursor, at: inner + 16, into: &out)
-                switch innerProtocol {
-                case 6:
-                    out.append(" tcp port ")
-                    out.appendDecimal(port)
-                    out.append(" unreachable")
-                case 17:
-                    out.append(" udp port ")
-                    out.appendDecimal(port)
-                    out.append(" unreachable")
-                default:
-                    out.append(" protocol ")
-                    out.appendDecimal(innerProtocol)
-                    out.append(" port ")
-                    out.appendDecimal(port)
-                    out.append(" unreachable")
-                }
-            case 4:
-                try appendIPv4Address(cursor, at: inner + 16, into: &out)
-                out.append(" unreachable - need to frag (mtu ")
-                out.appendDecimal(try cursor.u16(icmp + 6))
-                out.append(")")
-            default:
-                try appendIPv4Address(cursor, at: inner + 16, into: &out)
-                out.append(" unreachable - #")
-                out.appendDecimal(code)
-            }
-        case 11:
-            out.append(code == 1 ? "ip reassembly time exceeded" : code == 0 ? "time exceeded in-transit" : "time exceeded-#")
-            if code > 1 { out.appendDecimal(code) }
-        case 4: out.append("source quench")
-        case 5: out.append("redirect")
-        case 9: out.append("router advertisement")
-        case 10: out.append("router solicitation")
-        case 12: out.append("parameter problem")
-        case 13: out.append("time stamp request")
-        case 14: out.append("time stamp reply")
-        case 15: out.append("information request")
-        case 16: out.append("information reply")
-        case 17: out.append("address mask request")
-        case 18: out.append("address mask reply")
-        default:
-            out.append("type-#")
-            out.appendDecimal(type)
-        }
-        out.append(", length ")
-        out.appendDecimal(UInt32(truncatingIfNeeded: length))
-    }
-
-    // MARK: ICMPv6
-
-    mutating func printICMPv6(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
-        protocolName = "icmp6"
-        let type = try cursor.u8(icmp)
-        let code = try cursor.u8(icmp + 1)
-        out.append("ICMP6, ")
-        switch type {
-        case 1:
-            out.append("destination unreachable")
-            let inner = icmp + 8
-            switch code {
-            case 0: out.append(", unreachable route ")
-            case 1: out.append(", unreachable prohibited ")
-            case 2: out.append(", beyond scope ")
-            case 3: out.append(", unreachable address ")
-            case 4: out.append(", unreachable port")
-            default:
-                out.append(", unknown unreach code (")
-                out.appendDecimal(code)
-                out.append(")")
-            }
-            if code == 4 {
-                out.append(", ")
-                try appendIPv6Address(cursor, at: inner + 24, into: &out)
-                let nextHeader = try cursor.u8(inner + 6)
-                let port = try cursor.u16(inner + 40 + 2)
-                switch nextHeader {
-                case 6: out.append(" tcp port ")
-                case 17: out.append(" udp port ")
-                default:
-                    out.append(" protocol ")
-                    out.appendDecimal(nextHeader)
-                    out.append(" port ")
-                }
-                out.appendDecimal(port)
-            } else if code <= 3 {
-                try appendIPv6Address(cursor, at: inner + 24, into: &out)
-            }
-        case 2:
-            out.append("packet too big, mtu ")
-            out.appendDecimal(try cursor.u32(icmp + 4))
-        case 3:
-            out.append("time exceeded in-transit")
-            if code == 1 { out.append(" for reassembly") }
-        case 4:
-            out.append("parameter problem")
-        case 128, 129:
-            out.append(type == 128 ? "echo request, id " : "echo reply, id ")
-            out.appendDecimal(try cursor.u16(icmp + 4))
-            out.append(", seq ")
-            out.appendDecimal(try cursor.u16(icmp + 6))
-        case 130: out.append("multicast listener query")
-        case 131: out.append("multicast listener report")
-        case 132: out.append("multicast listener done")
-        case 133: out.append("router solicitation")
-        case 134: out.append("router advertisement")
-        case 135:
-            out.append("neighbor solicitation, who has ")
-            try appendIPv6Address(cursor, at: icmp + 8, into: &out)
-        case 136:
-            out.append("neighbor advertisement, tgt is ")
-            try appendIPv6Address(cursor, at: icmp + 8, into: &out)
-        case 137: out.append("redirect")
-        case 143: out.append("multicast listener report v2")
-        default:
-            out.append("unknown icmp6 type (")
-            out.appendDecimal(type)
-            out.append(")")
-        }
-        out.append(", length ")
-        out.appendDecimal(UInt32(truncatingIfNeeded: length))
-    }
-
     // MARK: ARP
 
+    /// tcpdump's `arp_print`: `ARP, Request who-has A tell B, length 28` and the other
+    /// operations; a header cut by the capture leaves through the longjmp path (` [|arp]`, and
+    /// `-X` dumps from byte 0). ATM ARP (hardware type 19) has its own layout.
     mutating func printARP(_ cursor: inout ByteCursor, at arp: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
         protocolName = "arp"
-        guard cursor.has(arp, 8) else {
-            out.append(" [|arp]")
-            return
-        }
+        try cursor.check(arp, 8)
         let hardware = try cursor.u16(arp)
         let protocolType = try cursor.u16(arp + 2)
+        let operation = try cursor.u16(arp + 6)
+        if hardware == 19 {
+            try printATMARP(cursor, at: arp, length: length, into: &out)
+            return
+        }
         let hardwareLength = Int(try cursor.u8(arp + 4))
         let protocolLength = Int(try cursor.u8(arp + 5))
-        let operation = try cursor.u16(arp + 6)
         let senderHardware = arp + 8
         let senderProtocol = senderHardware + hardwareLength
         let targetHardware = senderProtocol + protocolLength
         let targetProtocol = targetHardware + hardwareLength
-        guard cursor.has(targetProtocol, protocolLength) else {
-            out.append("[|ARP]")
-            appendDefaultDump(cursor, from: arp, into: &out)
-            return
-        }
+        try cursor.check(targetProtocol, protocolLength)
         if !options.linkHeader { out.append("ARP, ") }
-        if (protocolType != 0x0800 && protocolType != 0x1000) || protocolLength != 4 || hardwareLength == 0 {
-            switch hardware {
-            case 1: out.append("Ethernet")
-            default:
-                out.append("Unknown Hardware (")
-                out.appendDecimal(hardware)
-                out.append(")")
-            }
+        guard Self.isIPv4ARP(protocolType), protocolLength == 4, hardwareLength != 0 else {
+            Self.appendARPHardware(hardware, into: &out)
             out.append(" (len ")
             out.appendDecimal(hardwareLength)
             out.append("), ")
-            if let name = Self.knownEthertypeName(protocolType) {
-                out.append(name)
-            } else {
-                out.append("Unknown Protocol (0x")
-                out.appendHex(UInt64(protocolType), minimumDigits: 4)
-                out.append(")")
-            }
+            Self.appendARPProtocol(protocolType, into: &out)
             out.append(" (len ")
             out.appendDecimal(protocolLength)
-            out.append(")")
-        } else {
-            switch operation {
-            case 1:
-                out.append("Request who-has ")
-                try appendIPv4Address(cursor, at: targetProtocol, into: &out)
-                var targetSet = false
-                for index in 0..<hardwareLength where cursor.bytes[targetHardware + index] != 0 { targetSet = true }
-                if targetSet {
-                    out.append(" (")
-                    appendLinkAddress(cursor, at: targetHardware, count: hardwareLength, into: &out)
-                    out.append(")")
-                }
-                out.append(" tell ")
-                try appendIPv4Address(cursor, at: senderProtocol, into: &out)
-            case 2:
-                out.append("Reply ")
-                try appendIPv4Address(cursor, at: senderProtocol, into: &out)
-                out.append(" is-at ")
-                appendLinkAddress(cursor, at: senderHardware, count: hardwareLength, into: &out)
-            default:
-                switch operation {
-                case 3: out.append("Reverse Request ")
-                case 4: out.append("Reverse Reply ")
-                case 8: out.append("Inverse Request ")
-                case 9: out.append("Inverse Reply ")
-                case 10: out.append("NACK Reply ")
-                default:
-                    out.append("Unknown (")
-                    out.appendDecimal(operation)
-                    out.append(") ")
-                }
-                appendDefaultDump(cursor, from: arp, into: &out)
-                return
+            out.append("), length ")
+            out.appendDecimal(UInt32(truncatingIfNeeded: length))
+            return
+        }
+        Self.appendARPOperation(operation, into: &out)
+        out.append(" ")
+        /// A hardware address of this packet's length.
+        func hardwareAddress(_ offset: Int, _ out: inout [UInt8]) throws(Truncated) {
+            try Self.appendLinkAddress(cursor, at: offset, count: hardwareLength, into: &out)
+        }
+        switch operation {
+        case 1:
+            out.append("who-has ")
+            try appendIPv4Address(cursor, at: targetProtocol, into: &out)
+            if try Self.isNonZero(cursor, at: targetHardware, count: hardwareLength) {
+                out.append(" (")
+                try hardwareAddress(targetHardware, &out)
+                out.append(")")
             }
+            out.append(" tell ")
+            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+        case 2:
+            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+            out.append(" is-at ")
+            try hardwareAddress(senderHardware, &out)
+        case 3, 8:
+            out.append("who-is ")
+            try hardwareAddress(targetHardware, &out)
+            out.append(" tell ")
+            try hardwareAddress(senderHardware, &out)
+        case 4:
+            try hardwareAddress(targetHardware, &out)
+            out.append(" at ")
+            try appendIPv4Address(cursor, at: targetProtocol, into: &out)
+        case 9:
+            try hardwareAddress(senderHardware, &out)
+            out.append(" at ")
+            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+        default:
+            Self.appendUnconditionalDefaultDump(cursor, from: arp, into: &out)
+            return
         }
         out.append(", length ")
         out.appendDecimal(UInt32(truncatingIfNeeded: length))
     }
 
-    /// `aa:bb:cc:…`; a 6-byte address is a MAC, other lengths print the same way.
-    private func appendLinkAddress(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) {
+    /// ATM ARP (RFC 2225): type/length bytes for the ATM number and subaddress instead of one
+    /// hardware length.
+    private func printATMARP(_ cursor: ByteCursor, at arp: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
+        try cursor.check(arp, 12)
+        let hardware = try cursor.u16(arp)
+        let protocolType = try cursor.u16(arp + 2)
+        let operation = try cursor.u16(arp + 6)
+        let senderNumberLength = Int(try cursor.u8(arp + 4) & 0x3F)
+        let senderSubaddressLength = Int(try cursor.u8(arp + 5) & 0x3F)
+        let senderProtocolLength = Int(try cursor.u8(arp + 8))
+        let targetNumberLength = Int(try cursor.u8(arp + 9) & 0x3F)
+        let targetSubaddressLength = Int(try cursor.u8(arp + 10) & 0x3F)
+        let targetProtocolLength = Int(try cursor.u8(arp + 11))
+        let senderNumber = arp + 12
+        let senderSubaddress = senderNumber + senderNumberLength
+        let senderProtocol = senderSubaddress + senderSubaddressLength
+        let targetNumber = senderProtocol + senderProtocolLength
+        let targetSubaddress = targetNumber + targetNumberLength
+        let targetProtocol = targetSubaddress + targetSubaddressLength
+        try cursor.check(targetProtocol, targetProtocolLength)
+        if !options.linkHeader { out.append("ARP, ") }
+        guard Self.isIPv4ARP(protocolType), senderProtocolLength == 4, targetProtocolLength == 4 else {
+            Self.appendARPHardware(hardware, into: &out)
+            out.append(", ")
+            Self.appendARPProtocol(protocolType, into: &out)
+            out.append(" (len ")
+            out.appendDecimal(senderProtocolLength)
+            out.append("/")
+            out.appendDecimal(targetProtocolLength)
+            out.append("), length ")
+            out.appendDecimal(UInt32(truncatingIfNeeded: length))
+            return
+        }
+        Self.appendARPOperation(operation, into: &out)
+        out.append(" ")
+        /// `NUMBER[,SUBADDRESS]`, or `<No address>`.
+        func atmAddress(_ number: Int, _ numberLength: Int, _ subaddress: Int, _ subaddressLength: Int, _ out: inout [UInt8]) throws(Truncated) {
+            guard numberLength != 0 else {
+                out.append("<No address>")
+                return
+            }
+            try Self.appendLinkAddress(cursor, at: number, count: numberLength, into: &out)
+            if subaddressLength != 0 {
+                out.append(",")
+                try Self.appendLinkAddress(cursor, at: subaddress, count: subaddressLength, into: &out)
+            }
+        }
+        switch operation {
+        case 1:
+            out.append("who-has ")
+            try appendIPv4Address(cursor, at: targetProtocol, into: &out)
+            if targetNumberLength != 0 {
+                out.append(" (")
+                try atmAddress(targetNumber, targetNumberLength, targetSubaddress, targetSubaddressLength, &out)
+                out.append(")")
+            }
+            out.append(" tell ")
+            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+        case 2:
+            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+            out.append(" is-at ")
+            try atmAddress(senderNumber, senderNumberLength, senderSubaddress, senderSubaddressLength, &out)
+        case 8:
+            out.append("who-is ")
+            try atmAddress(targetNumber, targetNumberLength, targetSubaddress, targetSubaddressLength, &out)
+            out.append(" tell ")
+            try atmAddress(senderNumber, senderNumberLength, senderSubaddress, senderSubaddressLength, &out)
+        case 9:
+            try atmAddress(senderNumber, senderNumberLength, senderSubaddress, senderSubaddressLength, &out)
+            out.append("at ")
+            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+        case 10:
+            out.append("for ")
+            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+        default:
+            Self.appendUnconditionalDefaultDump(cursor, from: arp, into: &out)
+            return
+        }
+        out.append(", length ")
+        out.appendDecimal(UInt32(truncatingIfNeeded: length))
+    }
+
+    /// IPv4 and the trailer-encapsulation type are the protocols whose addresses ARP prints.
+    private static func isIPv4ARP(_ protocolType: UInt16) -> Bool {
+        protocolType == 0x0800 || protocolType == 0x1000
+    }
+
+    private static func appendARPHardware(_ hardware: UInt16, into out: inout [UInt8]) {
+        switch hardware {
+        case 1: out.append("Ethernet")
+        case 6: out.append("TokenRing")
+        case 7: out.append("ArcNet")
+        case 15: out.append("FrameRelay")
+        case 19: out.append("ATM")
+        case 23: out.append("Strip")
+        case 24: out.append("IEEE 1394")
+        case 32: out.append("InfiniBand")
+        default:
+            out.append("Unknown Hardware (")
+            out.appendDecimal(hardware)
+            out.append(")")
+        }
+    }
+
+    private static func appendARPProtocol(_ protocolType: UInt16, into out: inout [UInt8]) {
+        if let name = knownEthertypeName(protocolType) {
+            out.append(name)
+        } else {
+            out.append("Unknown Protocol (0x")
+            out.appendHex(UInt64(protocolType), minimumDigits: 4)
+            out.append(")")
+        }
+    }
+
+    private static func appendARPOperation(_ operation: UInt16, into out: inout [UInt8]) {
+        switch operation {
+        case 1: out.append("Request")
+        case 2: out.append("Reply")
+        case 3: out.append("Reverse Request")
+        case 4: out.append("Reverse Reply")
+        case 8: out.append("Inverse Request")
+        case 9: out.append("Inverse Reply")
+        case 10: out.append("NACK Reply")
+        default:
+            out.append("Unknown (")
+            out.appendDecimal(operation)
+            out.append(")")
+        }
+    }
+
+    private static func isNonZero(_ cursor: ByteCursor, at offset: Int, count: Int) throws(Truncated) -> Bool {
+        for index in 0..<count {
+            if try cursor.u8(offset + index) != 0 { return true }
+        }
+        return false
+    }
+
+    /// tcpdump's `linkaddr_string`: `aa:bb:cc:…` for any length (a MAC for six bytes).
+    private static func appendLinkAddress(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(Truncated) {
+        try cursor.check(offset, count)
         for index in 0..<count {
             if index > 0 { out.append(":") }
-            let byte = cursor.has(offset + index, 1) ? cursor.bytes[offset + index] : 0
+            let byte = cursor.bytes[offset + index]
             out.append(hexDigitTable[Int(byte >> 4)])
             out.append(hexDigitTable[Int(byte & 0xF)])
         }

@@ -207,8 +207,11 @@ extension PacketPrinter {
             if separator { out.append("]") }
             return .stop
         }
+        /// Names the protocol last entered: an MPTCP option leaves `mptcp` behind, as in tcpdump.
         func truncated(_ out: inout [UInt8]) -> OptionsOutcome {
-            out.append(" [|tcp]")
+            out.append(" [|")
+            out.append(protocolName)
+            out.append("]")
             if separator { out.append(">") }
             return .stop
         }
@@ -498,102 +501,5 @@ struct ConnectionKey6: Hashable {
         c = word(high)
         d = word(high + 8)
         self.ports = ports
-    }
-}
-
-/// Multipath TCP options (option 30).
-extension PacketPrinter {
-    /// False when the option's length does not fit its subtype (tcpdump then prints `[bad opt]`).
-    mutating func printMPTCP(_ cursor: ByteCursor, at offset: Int, length: Int, flags: UInt8, into out: inout [UInt8]) throws(Truncated) -> Bool {
-        protocolName = "mptcp"
-        guard length >= 3 else { return false }
-        let subtype = min(try cursor.u8(offset + 2) >> 4, 9)
-        out.append(" ")
-        out.appendDecimal(length)
-        out.append(" ")
-        switch subtype {
-        case 0: out.append("capable")
-        case 1: out.append("join")
-        case 2: out.append("dss")
-        case 3: out.append("add-addr")
-        case 4: out.append("rem-addr")
-        case 5: out.append("prio")
-        case 6: out.append("fail")
-        case 7: out.append("fast-close")
-        case 8: out.append("tcprst")
-        default: out.append("unknown")
-        }
-        switch subtype {
-        case 0:
-            let syn = flags & 0x02 != 0
-            let ackOnly = flags & 0x12 == 0x10
-            guard ((length == 12 || length == 4) && syn) || ((length == 20 || length == 22) && ackOnly) else { return false }
-            let version = try cursor.u8(offset + 2) & 0x0F
-            guard version <= 1 else {
-                out.append(" Unknown Version (")
-                out.appendDecimal(version)
-                out.append(")")
-                return true
-            }
-            out.append(" v")
-            out.appendDecimal(version)
-            if try cursor.u8(offset + 3) & 0x80 != 0 { out.append(" csum") }
-            if length == 12 || length >= 20 {
-                out.append(" {0x")
-                out.appendHex(try cursor.u64(offset + 4))
-                if length >= 20 {
-                    out.append(",0x")
-                    out.appendHex(try cursor.u64(offset + 12))
-                }
-                out.append("}")
-            }
-        case 1:
-            guard length == 12 || length == 16 || length == 24 else { return false }
-            if length != 24 {
-                if try cursor.u8(offset + 2) & 0x01 != 0 { out.append(" backup") }
-                out.append(" id ")
-                out.appendDecimal(try cursor.u8(offset + 3))
-            }
-            switch length {
-            case 12:
-                out.append(" token 0x")
-                out.appendHex(UInt64(try cursor.u32(offset + 4)))
-                out.append(" nonce 0x")
-                out.appendHex(UInt64(try cursor.u32(offset + 8)))
-            case 16:
-                out.append(" hmac 0x")
-                out.appendHex(try cursor.u64(offset + 4))
-                out.append(" nonce 0x")
-                out.appendHex(UInt64(try cursor.u32(offset + 12)))
-            default:
-                out.append(" hmac 0x")
-                for index in 0..<20 { out.appendHex(UInt64(try cursor.u8(offset + 4 + index)), minimumDigits: 2) }
-            }
-        case 4:
-            guard length >= 4 else { return false }
-            out.append(" id")
-            for index in 3..<length {
-                out.append(" ")
-                out.appendDecimal(try cursor.u8(offset + index))
-            }
-        case 5:
-            guard length == 3 || length == 4 else { return false }
-            out.append(try cursor.u8(offset + 2) & 0x01 != 0 ? " backup" : " non-backup")
-            if length == 4 {
-                out.append(" id ")
-                out.appendDecimal(try cursor.u8(offset + 3))
-            }
-        case 6:
-            guard length == 12 else { return false }
-            out.append(" seq ")
-            out.appendDecimal(try cursor.u64(offset + 4))
-        case 7:
-            guard length == 12 else { return false }
-            out.append(" key 0x")
-            out.appendHex(try cursor.u64(offset + 4))
-        default:
-            break
-        }
-        return true
     }
 }

@@ -138,6 +138,13 @@ public struct PacketPrinter {
     /// `-x`/`-X` will dump the whole packet anyway.
     func appendDefaultDump(_ cursor: ByteCursor, from offset: Int, into out: inout [UInt8]) {
         guard !options.suppressesDefaultDump else { return }
+        Self.appendUnconditionalDefaultDump(cursor, from: offset, into: &out)
+    }
+
+    /// The same dump for the printers that call tcpdump's `ND_DEFAULTPRINT` without asking
+    /// whether `-x`/`-X` will dump the packet anyway (ARP's unknown operations): with `-X`
+    /// those bytes are dumped twice.
+    static func appendUnconditionalDefaultDump(_ cursor: ByteCursor, from offset: Int, into out: inout [UInt8]) {
         let count = cursor.available(from: offset)
         guard count > 0 else { return }
         HexDump.appendHexAndASCII(UnsafeRawBufferPointer(rebasing: cursor.bytes[offset..<(offset + count)]), into: &out)
