@@ -13,21 +13,8 @@ FILE=$WORK/payload
 head -c $((MIB * 1024 * 1024)) /dev/zero > "$FILE"
 BYTES=$((MIB * 1024 * 1024))
 
-# A port below the ephemeral range (32768+) that no socket uses right now.
-port() {
-    local p
-    while :; do
-        p=$((20000 + RANDOM % 10000))
-        [ -z "$(ss -tanH "sport = :$p or dport = :$p")" ] && { echo "$p"; return; }
-    done
-}
-wait_listen() {
-    for _ in $(seq 1 200); do
-        ss -ltnH "sport = :$1" | grep -q . && return 0
-        sleep 0.02
-    done
-    echo "nothing listens on $1" >&2; return 1
-}
+# port, wait_listen
+source "$(dirname "$0")/common.sh"
 
 # measure NAME RECEIVER SENDER: commands with @PORT@ and @FILE@ placeholders.
 declare -A MEDIAN SEND_CPU RECV_CPU

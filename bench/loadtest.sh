@@ -31,21 +31,8 @@ command -v sockperf >/dev/null || { echo "sockperf is not installed (make bench 
 python3 -c "import struct,sys; sys.stdout.buffer.write(struct.pack('>QHI',0,3,64)+b'x'*50)" > "$WORK/sockperf-64.bin"
 LINE64=$(head -c 63 /dev/zero | tr '\0' x)
 
-# A block of N free ports from 20000 up (below the ephemeral range), checked with ss.
-free_block() {
-    local count=$1 base
-    for base in $(seq 20000 1000 29000); do
-        if [ -z "$(ss -tanH "sport >= :$base and sport < :$((base + count))")" ]; then echo "$base"; return; fi
-    done
-    echo "no block of $count free ports" >&2; return 1
-}
-wait_listen() {
-    for _ in $(seq 1 300); do
-        ss -ltnH "sport = :$1" | grep -q . && return 0
-        sleep 0.02
-    done
-    echo "nothing listens on $1" >&2; return 1
-}
+# free_block, wait_listen
+source "$(dirname "$0")/common.sh"
 
 # cpu FILE: user + sys seconds from /usr/bin/time -f "%U %S".
 cpu() { awk 'END {print $1 + $2}' "$1"; }

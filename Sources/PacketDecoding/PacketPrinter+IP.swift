@@ -437,60 +437,16 @@ extension PacketPrinter {
         }
     }
 
-    /// RFC 5952 text as tcpdump's `addrtostr6` writes it: lowercase, the longest run of two or
-    /// more zero groups as `::` (the first on ties), `::a.b.c.d` and `::ffff:a.b.c.d` forms.
+    /// The 16 address bytes at `offset` as tcpdump's `addrtostr6` writes them (see
+    /// ``Swift/Array/appendIPv6(high:low:)``).
     func appendIPv6Address(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(Truncated) {
         try cursor.check(offset, 16)
-        var words: (UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16, UInt16) = (0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &words) { raw in
-            let slots = raw.bindMemory(to: UInt16.self)
-            for index in 0..<8 {
-                slots[index] = UInt16(cursor.bytes[offset + 2 * index]) << 8 | UInt16(cursor.bytes[offset + 2 * index + 1])
-            }
+        var high: UInt64 = 0
+        var low: UInt64 = 0
+        for index in 0..<8 {
+            high = high << 8 | UInt64(cursor.bytes[offset + index])
+            low = low << 8 | UInt64(cursor.bytes[offset + 8 + index])
         }
-        withUnsafeBytes(of: &words) { raw in
-            let slots = raw.bindMemory(to: UInt16.self)
-            var bestStart = -1, bestLength = 0, runStart = -1, runLength = 0
-            for index in 0..<8 {
-                if slots[index] == 0 {
-                    if runStart < 0 {
-                        runStart = index
-                        runLength = 1
-                    } else {
-                        runLength += 1
-                    }
-                    if runLength > bestLength {
-                        bestStart = runStart
-                        bestLength = runLength
-                    }
-                } else {
-                    runStart = -1
-                    runLength = 0
-                }
-            }
-            if bestLength < 2 {
-                bestStart = -1
-                bestLength = 0
-            }
-            var index = 0
-            while index < 8 {
-                if index == bestStart {
-                    out.append(":")
-                    index += bestLength
-                    if index == 8 { out.append(":") }
-                    continue
-                }
-                if index > 0 { out.append(":") }
-                if index == 6 && bestStart == 0 && (bestLength == 6 || (bestLength == 5 && slots[5] == 0xFFFF)) {
-                    for byte in 12..<16 {
-                        if byte > 12 { out.append(".") }
-                        out.appendDecimal(cursor.bytes[offset + byte])
-                    }
-                    return
-                }
-                out.appendHex(UInt64(slots[index]))
-                index += 1
-            }
-        }
+        out.appendIPv6(high: high, low: low)
     }
 }

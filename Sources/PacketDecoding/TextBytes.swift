@@ -69,6 +69,54 @@ extension Array where Element == UInt8 {
         }
         append(text)
     }
+
+    /// An IPv6 address (`high`: its first 8 bytes, big-endian) as RFC 5952 text the way
+    /// tcpdump's `addrtostr6` writes it: lowercase hex without leading zeros, the longest run
+    /// of two or more zero groups as `::` (the first on ties), and the `::a.b.c.d` and
+    /// `::ffff:a.b.c.d` forms for IPv4-compatible and IPv4-mapped addresses.
+    mutating func appendIPv6(high: UInt64, low: UInt64) {
+        func group(_ index: Int) -> UInt16 {
+            let half = index < 4 ? high : low
+            return UInt16(truncatingIfNeeded: half >> UInt64((3 - index % 4) * 16))
+        }
+        var bestStart = -1, bestLength = 0, runStart = -1, runLength = 0
+        for index in 0..<8 {
+            if group(index) == 0 {
+                if runStart < 0 { runStart = index }
+                runLength += 1
+                if runLength > bestLength {
+                    bestStart = runStart
+                    bestLength = runLength
+                }
+            } else {
+                runStart = -1
+                runLength = 0
+            }
+        }
+        if bestLength < 2 {
+            bestStart = -1
+            bestLength = 0
+        }
+        var index = 0
+        while index < 8 {
+            if index == bestStart {
+                append(UInt8(ascii: ":"))
+                index += bestLength
+                if index == 8 { append(UInt8(ascii: ":")) }
+                continue
+            }
+            if index > 0 { append(UInt8(ascii: ":")) }
+            if index == 6 && bestStart == 0 && (bestLength == 6 || (bestLength == 5 && group(5) == 0xFFFF)) {
+                for byte in 0..<4 {
+                    if byte > 0 { append(UInt8(ascii: ".")) }
+                    appendDecimal(UInt8(truncatingIfNeeded: low >> UInt64((3 - byte) * 8)))
+                }
+                return
+            }
+            appendHex(UInt64(group(index)))
+            index += 1
+        }
+    }
 }
 
 let hexDigitTable: [UInt8] = Array("0123456789abcdef".utf8)

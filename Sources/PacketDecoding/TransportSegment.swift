@@ -40,7 +40,7 @@ public struct TransportSegment: Sendable, Equatable {
                     out.appendDecimal(UInt8(truncatingIfNeeded: value >> UInt32(shift)))
                 }
             case .v6(let high, let low):
-                Self.appendIPv6(high: high, low: low, into: &out)
+                out.appendIPv6(high: high, low: low)
             }
         }
 
@@ -50,52 +50,6 @@ public struct TransportSegment: Sendable, Equatable {
             case (.v4, .v6): true
             case (.v6, .v4): false
             case (.v6(let a1, let a2), .v6(let b1, let b2)): a1 < b1 || (a1 == b1 && a2 < b2)
-            }
-        }
-
-        /// Longest run of ≥ 2 zero groups becomes `::` (the first on ties); `::a.b.c.d` and
-        /// `::ffff:a.b.c.d` for IPv4-compatible and IPv4-mapped addresses, as `addrtostr6` does.
-        private static func appendIPv6(high: UInt64, low: UInt64, into out: inout [UInt8]) {
-            func group(_ index: Int) -> UInt16 {
-                let half = index < 4 ? high : low
-                return UInt16(truncatingIfNeeded: half >> UInt64((3 - index % 4) * 16))
-            }
-            var bestStart = -1, bestLength = 0, runStart = -1, runLength = 0
-            for index in 0..<8 {
-                if group(index) == 0 {
-                    if runStart < 0 { runStart = index }
-                    runLength += 1
-                    if runLength > bestLength {
-                        bestStart = runStart
-                        bestLength = runLength
-                    }
-                } else {
-                    runStart = -1
-                    runLength = 0
-                }
-            }
-            if bestLength < 2 {
-                bestStart = -1
-                bestLength = 0
-            }
-            var index = 0
-            while index < 8 {
-                if index == bestStart {
-                    out.append(UInt8(ascii: ":"))
-                    index += bestLength
-                    if index == 8 { out.append(UInt8(ascii: ":")) }
-                    continue
-                }
-                if index > 0 { out.append(UInt8(ascii: ":")) }
-                if index == 6 && bestStart == 0 && (bestLength == 6 || (bestLength == 5 && group(5) == 0xFFFF)) {
-                    for byte in 0..<4 {
-                        if byte > 0 { out.append(UInt8(ascii: ".")) }
-                        out.appendDecimal(UInt8(truncatingIfNeeded: low >> UInt64((3 - byte) * 8)))
-                    }
-                    return
-                }
-                out.appendHex(UInt64(group(index)))
-                index += 1
             }
         }
     }
