@@ -73,11 +73,11 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding"], swiftSettings: strict),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "PacketDecoding"], swiftSettings: strict),
+        .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "PacketDecoding", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LoadGenTests",
-            dependencies: ["LoadGen", "SocketEngine", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            dependencies: ["LoadGen", "SocketEngine", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")],
             swiftSettings: strict
         ),
         .testTarget(

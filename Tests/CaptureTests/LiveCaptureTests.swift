@@ -1,6 +1,7 @@
 import Capture
 import Dispatch
 import PacketDecoding
+import TestSupport
 import Testing
 
 #if canImport(Glibc)

@@ -1,3 +1,4 @@
+import TestSupport
 import Dispatch
 import Foundation
 
@@ -70,22 +71,6 @@ struct SocketFailure: Error, CustomStringConvertible {
     let call: String
     let code = errno
     var description: String { "\(call): \(String(cString: strerror(code)))" }
-}
-
-/// Runs blocking work (a capture loop) off Swift's cooperative threads and awaits its result.
-func onOwnThread<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        Thread { continuation.resume(returning: body()) }.start()
-    }
-}
-
-/// Runs `body` after `seconds` on a thread of its own: Dispatch's global queues and the
-/// cooperative pool can be saturated by the rest of the test run, a dedicated thread cannot.
-func after(seconds: Double, _ body: @escaping @Sendable () -> Void) {
-    Thread {
-        Thread.sleep(forTimeInterval: seconds)
-        body()
-    }.start()
 }
 
 /// Fields of an Ethernet + IPv4 + TCP frame, nil when the frame is not one (bounds-checked).

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 @testable import PacketDecoding
 
@@ -68,7 +69,7 @@ import Testing
     /// every dump style: no trap, output ends in a newline. (Every prefix of a 64 KiB frame
     /// would format 2 GiB of dump lines per style.)
     @Test(arguments: ["-X", "-XX", "-A", "-e"])
-    func everyPrefixOfEveryGoldenPacketPrints(flag: String) throws {
+    func everyPrefixOfEveryGoldenPacketPrints(flag: String) async throws {
         var options = PrintOptions()
         switch flag {
         case "-XX": options.dumpIncludesLinkHeader = true
@@ -81,28 +82,35 @@ import Testing
         let files = try FileManager.default.contentsOfDirectory(atPath: goldens.path)
             .filter { $0.hasSuffix(".pcap") || $0.hasSuffix(".pcapng") }.sorted()
         #expect(files.count >= 10, "golden captures missing in \(goldens.path)")
-        var packets = 0
-        for file in files {
-            let reader = try CaptureFileReader(path: goldens.appendingPathComponent(file).path)
-            var printer = PacketPrinter(options: options)
-            var out: [UInt8] = []
-            var records = 0
-            while records < 200, let record = try? reader.next() {
-                records += 1
-                let count = min(record.bytes.count, record.header.capturedLength)
-                for length in Self.prefixLengths(count) {
-                    var header = record.header
-                    header.capturedLength = length
-                    out.removeAll(keepingCapacity: true)
-                    printer.print(header, UnsafeRawBufferPointer(rebasing: record.bytes[0..<length]), into: &out)
-                    packets += 1
-                    if out.last != 0x0A {
-                        Issue.record("\(file) record \(records) cut at \(length): output does not end in a newline")
-                        return
+        let printOptions = options
+        // Seconds of CPU: on a thread of its own, not the cooperative pool the async tests need.
+        let (packets, failure) = await onOwnThread { () -> (Int, String?) in
+            var packets = 0
+            for file in files {
+                guard let reader = try? CaptureFileReader(path: goldens.appendingPathComponent(file).path) else {
+                    return (packets, "\(file) does not open")
+                }
+                var printer = PacketPrinter(options: printOptions)
+                var out: [UInt8] = []
+                var records = 0
+                while records < 200, let record = try? reader.next() {
+                    records += 1
+                    let count = min(record.bytes.count, record.header.capturedLength)
+                    for length in Self.prefixLengths(count) {
+                        var header = record.header
+                        header.capturedLength = length
+                        out.removeAll(keepingCapacity: true)
+                        printer.print(header, UnsafeRawBufferPointer(rebasing: record.bytes[0..<length]), into: &out)
+                        packets += 1
+                        if out.last != 0x0A {
+                            return (packets, "\(file) record \(records) cut at \(length): output does not end in a newline")
+                        }
                     }
                 }
             }
+            return (packets, nil)
         }
+        #expect(failure == nil, "\(failure ?? "")")
         #expect(packets > 1000)
     }
 
