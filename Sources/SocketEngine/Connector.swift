@@ -29,6 +29,8 @@ public struct ConnectOptions: Sendable {
     public var tap: TrafficTap?
     /// Event loops to use.
     public var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    /// The TLS layer for `tls://` and `wss://` endpoints (nil: those endpoints are refused).
+    public var secureTransport: (any SecureTransport)?
 
     public init() {}
 }
@@ -57,6 +59,8 @@ public struct ConnectReport: Sendable {
     public var connectedAddress: SocketAddress?
     /// From the first attempt's start to the winning connect.
     public var connectDuration: Duration = .zero
+    /// The TLS handshake, for `tls://` and `wss://`.
+    public var security: SecurityReport?
 }
 
 /// Opens connections to an ``Endpoint``: resolution off the event loop, Happy Eyeballs racing

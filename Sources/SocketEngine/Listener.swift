@@ -18,6 +18,8 @@ public struct ListenOptions: Sendable {
     /// test ramping up) needs the room, or SYNs are dropped and clients wait seconds to retry.
     public var backlog: Int32 = 4096
     public var bufferLimit = Connection.defaultBufferLimit
+    /// The TLS layer for `tls://` and `wss://` listeners (nil: those endpoints are refused).
+    public var secureTransport: (any SecureTransport)?
     public var resolver: any HostResolver = SystemResolver()
     /// Sees every byte sent and received (`--hexdump`).
     public var tap: TrafficTap?

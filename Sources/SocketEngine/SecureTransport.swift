@@ -1,0 +1,46 @@
+import NIOCore
+
+/// What a security layer (TLS) reports once its handshake is done: for `-v`, `send --json`
+/// and load-test reports.
+public struct SecurityReport: Sendable, Equatable {
+    /// `TLSv1.3`, `TLSv1.2`.
+    public var protocolVersion: String?
+    /// The negotiated cipher suite, IANA name (`TLS_AES_128_GCM_SHA256`).
+    public var cipher: String?
+    /// The peer certificate's subject (`CN=localhost`), if it sent one.
+    public var peerSubject: String?
+    /// How the peer was checked: `verified`, `verified, pin matched`, `not verified (--insecure)`.
+    public var verification: String
+    /// The ALPN protocol agreed, if any.
+    public var applicationProtocol: String?
+    /// From the start of the handshake to its end.
+    public var handshakeDuration: Duration
+
+    public init(protocolVersion: String? = nil, cipher: String? = nil, peerSubject: String? = nil, verification: String,
+                applicationProtocol: String? = nil, handshakeDuration: Duration = .zero) {
+        self.protocolVersion = protocolVersion
+        self.cipher = cipher
+        self.peerSubject = peerSubject
+        self.verification = verification
+        self.applicationProtocol = applicationProtocol
+        self.handshakeDuration = handshakeDuration
+    }
+}
+
+/// A security layer the engine puts on stream connections for `tls://` and `wss://` (the
+/// SocketEngineTLS target provides one). Keeping it behind this protocol keeps BoringSSL out of
+/// the engine and out of every build that does not need it.
+///
+/// Both calls run on the channel's event loop inside its initializer, before the engine's own
+/// handlers are added: they put their handlers first in the pipeline, so no byte reaches the
+/// engine unprotected. The future completes when the handshake has succeeded (and any extra
+/// check, such as a pinned key, has passed) and fails with a ``SocketEngineError`` naming the
+/// reason otherwise; the channel is closed then.
+public protocol SecureTransport: Sendable {
+    /// The client side. `serverName`: the host as the user wrote it, for SNI and for checking
+    /// the certificate (nil for an IP literal, which is checked as an address).
+    func addClientLayer(to channel: any Channel, serverName: String?) throws -> EventLoopFuture<SecurityReport>
+
+    /// The server side, on an accepted connection.
+    func addServerLayer(to channel: any Channel) throws -> EventLoopFuture<SecurityReport>
+}
