@@ -58,16 +58,18 @@ demo: build
 
 # Builds sockctl and the man-page generator (the docs test compares against it), then runs
 # every test. Plain `swift test` (not --parallel) so XCTest and Swift Testing both print
-# their summary lines. The load tests (which measure latency and hold 10,000 connections)
-# run second, one at a time, so they neither starve nor are starved by the timing-sensitive
-# tests of the first run. Then a short libFuzzer + ASan run of the packet decoder (fuzz/run.sh).
-LOAD_SUITES = sockctlTests.LoadTest(Command|Scale)Tests
+# their summary lines. What keeps both cores busy — the load tests (which measure latency and
+# hold 10,000 connections), the 87 tcpdump goldens (a process each), every prefix of every
+# packet, every cut of a histogram — runs second, one test at a time, so it neither starves
+# nor is starved by the timing-sensitive tests of the first run. Then a short libFuzzer + ASan
+# run of the packet decoder (fuzz/run.sh).
+SERIAL_TESTS = sockctlTests.(LoadTestCommandTests|LoadTestScaleTests|GoldenTests)|PacketPrinterTests/everyPrefix|HistogramCodecTests/cutAndCorrupted
 test: deps-test .venv-test/.installed
 	$(SWIFT) build --product sockctl
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip '$(LOAD_SUITES)'
-	$(SWIFT) test --filter '$(LOAD_SUITES)' --no-parallel
+	$(SWIFT) test --skip '$(SERIAL_TESTS)'
+	$(SWIFT) test --filter '$(SERIAL_TESTS)' --no-parallel
 	./fuzz/run.sh $(TEST_FUZZ_SECONDS)
 
 .venv-test/.installed: Makefile

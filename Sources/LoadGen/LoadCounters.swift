@@ -19,6 +19,8 @@ public enum ErrorKind: String, Sendable, CaseIterable, Codable, Comparable {
     case timeout
     /// A reply did not fit the framing (over `--max-frame`, a bad length).
     case framing
+    /// The TLS handshake failed or the server's certificate was refused.
+    case tls
     /// The local file-descriptor limit (EMFILE, ENFILE).
     case descriptorsExhausted = "fd-exhausted"
     /// No local port left for this destination (EADDRNOTAVAIL).
@@ -42,6 +44,7 @@ public enum ErrorKind: String, Sendable, CaseIterable, Codable, Comparable {
         case .portsExhausted: return .portsExhausted
         case .frameTooLarge, .truncatedFrame: return .framing
         case .readTimeout: return .timeout
+        case .tlsFailed: return .tls
         default: return .other
         }
     }

@@ -21,11 +21,16 @@ extension LoadReport {
         }
         var corrected: Histogram<UInt64>?
         var uncorrected: Histogram<UInt64>?
+        var handshakes: Histogram<UInt64>?
         for (index, report) in reports.enumerated() {
             if report.transport != merged.transport || report.target != merged.target {
                 throw MergeError("report \(index + 1) loaded \(report.transport) \(report.target), report 1 \(merged.transport) \(merged.target)")
             }
             do {
+                if let encoded = report.tlsHandshakeHistogram {
+                    let decoded = try HistogramCodec.decode(encoded)
+                    if handshakes == nil { handshakes = decoded } else { handshakes?.add(decoded) }
+                }
                 if let pair = try report.decodedHistograms() {
                     if corrected == nil {
                         corrected = pair.corrected
@@ -88,6 +93,7 @@ extension LoadReport {
             merged.latency = nil
             merged.histograms = nil
         }
+        if let handshakes { merged.setHandshakes(handshakes) }
         merged.thresholds = []
         return merged
     }

@@ -29,6 +29,9 @@ public struct LoadReport: Codable, Sendable {
     public var throughput: Throughput
     public var latency: Latency?
     public var histograms: Histograms?
+    /// `tls://`: TLS handshake times, µs, and their histogram (ns), apart from message latency.
+    public var tlsHandshake: Percentiles?
+    public var tlsHandshakeHistogram: String?
     /// Errors by kind (see ``ErrorKind``).
     public var errors: [String: Int]
     /// The first message seen for each error kind.
@@ -183,6 +186,8 @@ public struct LoadReport: Codable, Sendable {
         case elapsedSeconds = "elapsed_seconds"
         case errorExamples = "error_examples"
         case peakRSSBytes = "peak_rss_bytes"
+        case tlsHandshake = "tls_handshake"
+        case tlsHandshakeHistogram = "tls_handshake_histogram"
     }
 }
 
@@ -227,6 +232,12 @@ extension LoadReport {
     public func decodedHistograms() throws(HistogramCodec.DecodingError) -> (corrected: Histogram<UInt64>, uncorrected: Histogram<UInt64>)? {
         guard let histograms else { return nil }
         return (try HistogramCodec.decode(histograms.corrected), try HistogramCodec.decode(histograms.uncorrected))
+    }
+
+    /// Sets ``tlsHandshake`` (nil when no handshake was timed).
+    mutating func setHandshakes(_ histogram: Histogram<UInt64>) {
+        tlsHandshake = Percentiles(histogram)
+        tlsHandshakeHistogram = histogram.totalCount > 0 ? HistogramCodec.encode(histogram) : nil
     }
 
     /// Sets ``latency`` and ``histograms`` from the two histograms.

@@ -101,23 +101,27 @@ public final class LoadRunner: Sendable {
         var counters = LoadCounters()
         var corrected = LoadShard.makeHistogram()
         var uncorrected = LoadShard.makeHistogram()
+        var handshakes = LoadShard.makeHistogram()
         var examples: [String: String] = [:]
         for shard in shards {
-            let (shardCounters, shardCorrected, shardUncorrected, shardExamples) = try await shard.loop.submit {
-                (shard.counters, shard.corrected, shard.uncorrected, shard.firstErrors)
+            let (shardCounters, shardCorrected, shardUncorrected, shardHandshakes, shardExamples) = try await shard.loop.submit {
+                (shard.counters, shard.corrected, shard.uncorrected, shard.handshakes, shard.firstErrors)
             }.get()
             counters.add(shardCounters)
             corrected.add(shardCorrected)
             uncorrected.add(shardUncorrected)
+            handshakes.add(shardHandshakes)
             for (kind, text) in shardExamples where examples[kind.rawValue] == nil { examples[kind.rawValue] = text }
         }
         let measuredStart = start + context.warmupNanos
         let measuredEnd = max(measuredStart + 1, min(sendingEnded, context.stopNanos == .max ? sendingEnded : start + context.stopNanos))
-        return report(
+        var result = report(
             counters: counters, corrected: corrected, uncorrected: uncorrected, examples: examples,
             context: context, address: address, startedAt: startedAt.addingTimeInterval(Double(context.warmupNanos) / 1e9),
             elapsedNanos: measuredEnd - measuredStart, warnings: warnings, timeline: timeline
         )
+        result.setHandshakes(handshakes)
+        return result
     }
 
     // MARK: Phases
@@ -270,15 +274,24 @@ public final class LoadRunner: Sendable {
                     .whenFailure { error in shard.connectFailed(slot: slot, error: error) }
                 return
             }
+            let secure = transport == .tls ? plan.connectOptions.secureTransport : nil
+            let serverName = plan.endpoints[slot % plan.endpoints.count].host
             var bootstrap = ClientBootstrap(group: shard.loop)
                 .connectTimeout(timeout)
                 .channelInitializer { channel in
                     let bound = interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
                     return bound.flatMapThrowing {
+                        if let secure {
+                            // Messages written before the handshake ends wait in the TLS handler;
+                            // a failed handshake reaches the connection as a `tls` error.
+                            try secure.addClientLayer(to: channel, serverName: serverName).assumeIsolated().whenSuccess { report in
+                                shard.handshakes.record(UInt64(clamping: max(0, report.handshakeDuration.nanoseconds)))
+                            }
+                        }
                         try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: slot, shard: shard, datagram: false))
                     }
                 }
-            if transport == .tcp {
+            if transport == .tcp || transport == .tls {
                 bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
                 if let source { bootstrap = bootstrap.bind(to: source) }
             }

@@ -87,6 +87,8 @@ final class LoadShard: @unchecked Sendable {
     var uncorrected = LoadShard.makeHistogram()
     /// ``corrected`` since the last ``snapshot()``.
     var interval = LoadShard.makeHistogram()
+    /// TLS handshakes (`tls://`), ns.
+    var handshakes = LoadShard.makeHistogram()
     /// The first message of each error kind, for the report.
     var firstErrors: [ErrorKind: String] = [:]
     /// Live connections by slot.

@@ -83,9 +83,13 @@ public struct Connector: Sendable {
         switch endpoint.transport {
         case .tcp, .udp:
             break
+        case .tls:
+            guard options.secureTransport != nil else {
+                throw SocketEngineError(.unsupported, "tls:// needs a TLS layer (ConnectOptions.secureTransport)")
+            }
         case .unix:
             return try await connectUnix()
-        case .tls, .ws, .wss:
+        case .ws, .wss:
             throw SocketEngineError(.unsupported, "\(endpoint.transport.rawValue):// endpoints are not supported yet")
         }
         if let interface = options.interface, if_nametoindex(interface) == 0 {
@@ -131,6 +135,8 @@ public struct Connector: Sendable {
         let options = self.options
         let endpoint = self.endpoint
         let start = NIODeadline.now()
+        // tls://: every attempt gets the TLS layer; only the winner's handshake is waited for.
+        let secure = endpoint.transport == .tls ? options.secureTransport.map { SecureAttempts(transport: $0, serverName: endpoint.host) } : nil
         let result = try await loop.flatSubmit {
             let race = ConnectionRace(
                 loop: loop,
@@ -139,7 +145,7 @@ public struct Connector: Sendable {
                 target: endpoint.description,
                 configuredTimeout: options.connectTimeout.timeAmount
             ) { address in
-                Connector.openStream(on: loop, to: address, sources: sources, options: options)
+                Connector.openStream(on: loop, to: address, sources: sources, options: options, secure: secure)
             }
             return race.run(timeout: budget.timeAmount)
         }.get()
@@ -147,13 +153,48 @@ public struct Connector: Sendable {
         report.attempts = result.attempts
         report.connectedAddress = addresses[result.index]
         report.connectDuration = Duration.nanoseconds((NIODeadline.now() - start).nanoseconds)
+        if let secure, let handshake = secure.handshake(of: result.channel) {
+            let left = max(.milliseconds(1), budget - report.connectDuration)
+            do {
+                report.security = try await withDeadline(left, what: "TLS handshake with \(addresses[result.index].displayString)") {
+                    try await handshake.get()
+                }
+            } catch {
+                // Not awaited: a TLS close waits for the peer's close_notify.
+                result.channel.close(promise: nil)
+                throw SocketEngineError.wrapping(error, context: "TLS with \(addresses[result.index].displayString)")
+            }
+        }
+        let transport = endpoint.transport
         let connection = try await loop.submit {
-            try Connection.attach(to: result.channel, transport: .tcp)
+            try Connection.attach(to: result.channel, transport: transport)
         }.get()
         return (connection, report)
     }
 
-    static func openStream(on loop: any EventLoop, to address: SocketAddress, sources: [SocketAddress], options: ConnectOptions) -> EventLoopFuture<any Channel> {
+    /// The TLS layer's handshakes of a race's attempts, by channel.
+    final class SecureAttempts: Sendable {
+        let transport: any SecureTransport
+        let serverName: String
+        private let handshakes = Mutex<[ObjectIdentifier: EventLoopFuture<SecurityReport>]>([:])
+
+        init(transport: any SecureTransport, serverName: String) {
+            self.transport = transport
+            self.serverName = serverName
+        }
+
+        /// Puts the layer on an attempt's channel (in its initializer).
+        func secure(_ channel: any Channel) throws {
+            let handshake = try transport.addClientLayer(to: channel, serverName: serverName)
+            handshakes.withLock { $0[ObjectIdentifier(channel)] = handshake }
+        }
+
+        func handshake(of channel: any Channel) -> EventLoopFuture<SecurityReport>? {
+            handshakes.withLock { $0[ObjectIdentifier(channel)] }
+        }
+    }
+
+    static func openStream(on loop: any EventLoop, to address: SocketAddress, sources: [SocketAddress], options: ConnectOptions, secure: SecureAttempts? = nil) -> EventLoopFuture<any Channel> {
         var bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(options.connectTimeout.timeAmount)
             .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
@@ -161,7 +202,14 @@ public struct Connector: Sendable {
             .channelOption(ChannelOptions.recvAllocator, value: Connection.receiveAllocator)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: options.noDelay ? 1 : 0)
             .channelInitializer { channel in
-                Connector.prepare(channel, interface: options.interface, transport: .tcp, options: options)
+                if let secure {
+                    do {
+                        try secure.secure(channel)
+                    } catch {
+                        return channel.eventLoop.makeFailedFuture(error)
+                    }
+                }
+                return Connector.prepare(channel, interface: options.interface, transport: .tcp, options: options)
             }
         if !sources.isEmpty {
             guard let source = sources.first(where: { $0.protocol == address.protocol }) else {

@@ -104,7 +104,7 @@ public final class ListenService: Sendable {
     /// Binds the endpoint; returns the bound addresses.
     public func bind() async throws -> [SocketAddress] {
         switch configuration.endpoint.transport {
-        case .tcp, .unix:
+        case .tcp, .unix, .tls:
             let listener = try await Listener.bind(configuration.endpoint, options: configuration.options)
             state.withLock { $0.listener = listener }
             return listener.localAddresses
@@ -112,7 +112,7 @@ public final class ListenService: Sendable {
             let listener = try await DatagramListener.bind(configuration.endpoint, options: configuration.options)
             state.withLock { $0.datagramListener = listener }
             return listener.localAddresses
-        case .tls, .ws, .wss:
+        case .ws, .wss:
             throw SocketEngineError(.unsupported, "listening on \(configuration.endpoint.transport.rawValue):// is not supported yet")
         }
     }

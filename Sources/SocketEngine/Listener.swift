@@ -112,7 +112,14 @@ public final class Listener: Sendable {
 
     /// Binds and starts accepting.
     public static func bind(_ endpoint: Endpoint, options: ListenOptions = ListenOptions()) async throws -> Listener {
-        guard endpoint.transport == .tcp || endpoint.transport == .unix else {
+        switch endpoint.transport {
+        case .tcp, .unix:
+            break
+        case .tls:
+            guard options.secureTransport != nil else {
+                throw SocketEngineError(.unsupported, "tls:// needs a TLS layer (ListenOptions.secureTransport)")
+            }
+        case .udp, .ws, .wss:
             throw SocketEngineError(.unsupported, "listening on \(endpoint.transport.rawValue):// is not supported yet")
         }
         let connections = AsyncStream<Connection>.makeStream()
@@ -170,9 +177,13 @@ public final class Listener: Sendable {
             .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
             .childChannelOption(ChannelOptions.writeBufferWaterMark, value: Connection.writeWaterMark)
             .childChannelOption(ChannelOptions.recvAllocator, value: Connection.receiveAllocator)
-            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: transport == .tcp ? 1 : 0)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: transport == .unix ? 0 : 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if transport == .tls, let secure = options.secureTransport {
+                        // A failed handshake reaches the connection as its error (and closes it).
+                        _ = try secure.addServerLayer(to: channel)
+                    }
                     try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)
                     let connection = try Connection.attach(to: channel, transport: transport)
                     try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = {

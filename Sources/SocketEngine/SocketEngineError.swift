@@ -62,6 +62,8 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
         public static let portsExhausted = Code("ports-exhausted")
         /// Any other I/O error; see ``SocketEngineError/errno``.
         public static let ioError = Code("io-error")
+        /// The TLS handshake failed, or the peer's certificate was refused (names the reason).
+        public static let tlsFailed = Code("tls")
     }
 
     /// One failed connection attempt to one resolved address.

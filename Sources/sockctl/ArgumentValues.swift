@@ -99,9 +99,9 @@ enum ArgumentValues {
         do {
             let endpoint = try Endpoint(parsing: text, role: role)
             switch endpoint.transport {
-            case .tls, .ws, .wss:
+            case .ws, .wss:
                 throw UsageError("\(endpoint.transport.rawValue):// endpoints are not supported yet")
-            case .tcp, .udp, .unix:
+            case .tcp, .udp, .unix, .tls:
                 return endpoint
             }
         } catch let error as SocketEngineError {

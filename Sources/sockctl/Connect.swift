@@ -45,6 +45,7 @@ struct Connect: AsyncParsableCommand {
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "Framing") var framing: FramingOptions
     @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
 
     @Flag(name: [.customShort("C"), .long], help: "Send LF line endings as CRLF.")
     var crlf = false
@@ -91,6 +92,7 @@ struct Connect: AsyncParsableCommand {
         if noShutdown && closeOnEof { throw UsageError("--no-shutdown and --close-on-eof exclude each other") }
         var configuration = ClientSessionConfiguration(endpoint: try ArgumentValues.endpoint(endpoint, role: .client))
         configuration.connect = try connection.makeConnectOptions()
+        configuration.connect.secureTransport = try tls.layer(for: configuration.endpoint)
         configuration.connect.tap = observability.tap
         configuration.framing = try framing.parsedFraming()
         configuration.maximumFrameSize = try framing.maximumFrameSize()
@@ -194,6 +196,12 @@ enum SessionEventRenderer {
                     + " in \(report.connectDuration.formatted)"
                     + (report.resolved.count > 1 ? " (\(plural(report.attempts.count, "attempt")) over \(plural(report.resolved.count, "address")))" : "")
             )
+            if let security = report.security {
+                diagnostics.event("TLS: \(security.summary)")
+                if security.verification.hasPrefix("not verified") {
+                    diagnostics.warning("--insecure: the server's certificate was not verified; anyone on the path could be reading this")
+                }
+            }
         case .connectFailed(let error):
             diagnostics.event("connect failed: \(error.message)")
         case .inputFinished(let end):

@@ -74,6 +74,7 @@ struct Listen: AsyncParsableCommand {
 
     @OptionGroup(title: "Framing") var framing: FramingOptions
     @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: ListenTLSOptions
 
     func validate() throws {
         _ = try makeConfiguration()
@@ -115,6 +116,7 @@ struct Listen: AsyncParsableCommand {
             throw UsageError("--allow and --deny need an IP listener, not a Unix socket")
         }
         configuration.options.tap = observability.tap
+        configuration.options.secureTransport = try tls.layer(for: configuration.endpoint)
         return configuration
     }
 

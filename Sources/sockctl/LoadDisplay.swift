@@ -126,6 +126,9 @@ final class LoadDisplay: Sendable {
         } else if report.config.framing != nil {
             row("latency", "none measured (no reply came back)")
         }
+        if let handshake = report.tlsHandshake {
+            row("tls", "\(grouped(handshake.count)) handshakes: " + percentiles(handshake))
+        }
         if report.errors.isEmpty {
             row("errors", "none")
         } else {

@@ -98,6 +98,7 @@ struct LoadTest: AsyncParsableCommand {
     var reportEvery: String?
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
+    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
 
     @Option(name: .long, help: ArgumentHelp("Reply framing: line, crlf, null, length:N[:be|:le], fixed:N, raw. Omit to only send.", valueName: "framing"))
     var framing: String?
@@ -147,6 +148,7 @@ struct LoadTest: AsyncParsableCommand {
         }
         var plan = LoadPlan(endpoints: targets, message: template)
         plan.connectOptions = try connection.makeConnectOptions()
+        plan.connectOptions.secureTransport = try tls.layer(for: targets[0])
         plan.connections = try ArgumentValues.count(connections, option: "--connections", range: 1...1_000_000)
         let connectRate = try Self.number(self.connectRate, option: "--connect-rate", allowZero: true)
         plan.connectRate = connectRate == 0 ? nil : connectRate

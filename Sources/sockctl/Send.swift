@@ -61,6 +61,7 @@ struct Send: AsyncParsableCommand {
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "Framing") var framing: FramingOptions
     @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
 
     func validate() throws {
         _ = try makeConfiguration(loadingMessages: false)
@@ -69,6 +70,7 @@ struct Send: AsyncParsableCommand {
     func makeConfiguration(loadingMessages: Bool) throws -> ExchangeConfiguration {
         var configuration = ExchangeConfiguration(endpoint: try ArgumentValues.endpoint(endpoint, role: .client))
         configuration.connect = try connection.makeConnectOptions()
+        configuration.connect.secureTransport = try tls.layer(for: configuration.endpoint)
         configuration.connect.tap = observability.tap
         configuration.framing = try framing.parsedFraming()
         configuration.maximumFrameSize = try framing.maximumFrameSize()
@@ -136,10 +138,18 @@ struct Send: AsyncParsableCommand {
             ("remote", result.remoteAddress.map { .string($0.displayString) } ?? .null),
             ("local", result.localAddress.map { .string($0.displayString) } ?? .null),
             ("resolved", .array((report?.resolved ?? []).map { .string($0.ipAddress ?? $0.displayString) })),
+            ("tls", report?.security.map { security in
+                .object([
+                    ("version", security.protocolVersion.map(JSONValue.string) ?? .null),
+                    ("cipher", security.cipher.map(JSONValue.string) ?? .null),
+                    ("peer", security.peerSubject.map(JSONValue.string) ?? .null),
+                    ("verification", .string(security.verification)),
+                ])
+            } ?? .null),
             ("timings_ms", .object([
                 ("resolve", milliseconds(report?.resolveDuration)),
                 ("connect", milliseconds(report?.connectDuration)),
-                ("tls", .null),
+                ("tls", milliseconds(report?.security?.handshakeDuration)),
                 ("first_byte", milliseconds(result.firstByte)),
                 ("total", .double(result.total.milliseconds)),
             ])),
