@@ -186,9 +186,9 @@ _sockctl() {
 
 _sockctl_connect() {
     repeating_flags=()
-    non_repeating_flags=(-4 -6 --verbose -v --hexdump -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
-    repeating_options=(--resolve)
-    non_repeating_options=(--source --interface --connect-timeout --framing --max-frame --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
+    non_repeating_flags=(-4 -6 --verbose -v --hexdump -k --insecure -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
+    repeating_options=(--resolve --pin)
+    non_repeating_options=(--source --interface --connect-timeout --framing --max-frame --cafile --servername --cert --key --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
@@ -209,6 +209,21 @@ _sockctl_connect() {
         return
         ;;
     '--max-frame')
+        return
+        ;;
+    '--cafile')
+        return
+        ;;
+    '--servername')
+        return
+        ;;
+    '--pin')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
         return
         ;;
     '--idle-timeout')
@@ -239,7 +254,7 @@ _sockctl_listen() {
     repeating_flags=()
     non_repeating_flags=(--echo --discard --broadcast -k --keep-open --recv-only --verbose -v --hexdump --version -h --help)
     repeating_options=(--allow --deny)
-    non_repeating_options=(--respond --delay --max-clients --framing --max-frame)
+    non_repeating_options=(--respond --delay --max-clients --framing --max-frame --cert --key --client-ca)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
@@ -265,14 +280,23 @@ _sockctl_listen() {
     '--max-frame')
         return
         ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--client-ca')
+        return
+        ;;
     esac
 }
 
 _sockctl_send() {
     repeating_flags=()
-    non_repeating_flags=(-e --escapes --json -4 -6 --verbose -v --hexdump --version -h --help)
-    repeating_options=(--resolve)
-    non_repeating_options=(--file --responses --timeout --repeat --source --interface --connect-timeout --framing --max-frame)
+    non_repeating_flags=(-e --escapes --json -4 -6 --verbose -v --hexdump -k --insecure --version -h --help)
+    repeating_options=(--resolve --pin)
+    non_repeating_options=(--file --responses --timeout --repeat --source --interface --connect-timeout --framing --max-frame --cafile --servername --cert --key)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -307,14 +331,29 @@ _sockctl_send() {
     '--max-frame')
         return
         ;;
+    '--cafile')
+        return
+        ;;
+    '--servername')
+        return
+        ;;
+    '--pin')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
     esac
 }
 
 _sockctl_loadtest() {
     repeating_flags=()
-    non_repeating_flags=(-4 -6 --verbose -v --version -h --help)
-    repeating_options=(--threshold --resolve)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --warmup --timeout --json --report-every --source --interface --connect-timeout --framing --max-frame)
+    non_repeating_flags=(-4 -6 -k --insecure --verbose -v --version -h --help)
+    repeating_options=(--threshold --resolve --pin)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --warmup --timeout --json --report-every --source --interface --connect-timeout --cafile --servername --cert --key --framing --max-frame)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -374,6 +413,21 @@ _sockctl_loadtest() {
         return
         ;;
     '--resolve')
+        return
+        ;;
+    '--cafile')
+        return
+        ;;
+    '--servername')
+        return
+        ;;
+    '--pin')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
         return
         ;;
     '--framing')

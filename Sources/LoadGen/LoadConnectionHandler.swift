@@ -52,7 +52,14 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     /// Send-only closed loop: a refill is queued on the loop.
     private var refillQueued = false
 
-    init(slot: Int, shard: LoadShard, datagram: Bool) {
+    /// Over TLS, a connection counts as established (and starts sending) once its handshake is
+    /// done, not when TCP connects; a failed handshake is a failed connect.
+    private let awaitsHandshake: Bool
+    private var handshakeDone = false
+    private var activeContext: ChannelHandlerContext?
+
+    init(slot: Int, shard: LoadShard, datagram: Bool, awaitsHandshake: Bool = false) {
+        self.awaitsHandshake = awaitsHandshake
         self.slot = slot
         self.shard = shard
         run = shard.context
@@ -93,7 +100,15 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         context.fireChannelActive()
     }
 
+    /// The TLS handshake succeeded (called on the loop by the connector).
+    func handshakeCompleted() {
+        handshakeDone = true
+        if let context = activeContext { activate(context) }
+    }
+
     private func activate(_ context: ChannelHandlerContext) {
+        activeContext = context
+        if awaitsHandshake && !handshakeDone { return }
         guard channelContext == nil, !endedByUs else { return }
         channelContext = context
         shard.opened(slot: slot, handler: self)
@@ -104,6 +119,14 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         timer?.cancel()
         timer = nil
         sending = false
+        if awaitsHandshake && channelContext == nil {
+            // Never established: the TLS handshake failed (or the peer closed during it).
+            if !endedByUs && !run.isFinished {
+                shard.connectFailed(slot: slot, error: failure ?? SocketEngineError(.tlsFailed, "TLS handshake not completed"))
+            }
+            context.fireChannelInactive()
+            return
+        }
         dropPending(reason: nil)
         if !endedByUs && !run.isFinished {
             let kind = failure.map(ErrorKind.of) ?? .closedByPeer

@@ -281,14 +281,16 @@ public final class LoadRunner: Sendable {
                 .channelInitializer { channel in
                     let bound = interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
                     return bound.flatMapThrowing {
+                        let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, awaitsHandshake: secure != nil)
                         if let secure {
-                            // Messages written before the handshake ends wait in the TLS handler;
-                            // a failed handshake reaches the connection as a `tls` error.
+                            // The connection is established when its handshake is done; a failed
+                            // handshake is a failed connect (kind `tls`).
                             try secure.addClientLayer(to: channel, serverName: serverName).assumeIsolated().whenSuccess { report in
                                 shard.handshakes.record(UInt64(clamping: max(0, report.handshakeDuration.nanoseconds)))
+                                handler.handshakeCompleted()
                             }
                         }
-                        try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: slot, shard: shard, datagram: false))
+                        try channel.pipeline.syncOperations.addHandler(handler)
                     }
                 }
             if transport == .tcp || transport == .tls {

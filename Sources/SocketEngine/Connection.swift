@@ -81,7 +81,12 @@ public final class Connection: Sendable {
 
     /// Wraps a prepared, connected channel (on the channel's event loop).
     static func attach(to channel: any Channel, transport: Endpoint.Transport) throws -> Connection {
-        let handler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+        try attach(to: channel, handler: channel.pipeline.syncOperations.handler(type: ConnectionHandler.self), transport: transport)
+    }
+
+    /// Wraps a channel with the handler ``prepare(_:transport:bufferLimit:tap:)`` gave it, taken
+    /// earlier (the channel may have closed since: its reads then report why).
+    static func attach(to channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport) -> Connection {
         let label = Self.label(for: channel, transport: transport)
         handler.label = label
         return Connection(channel: channel, handler: handler, transport: transport, statistics: handler.statistics, label: label)

@@ -153,6 +153,11 @@ public struct Connector: Sendable {
         report.attempts = result.attempts
         report.connectedAddress = addresses[result.index]
         report.connectDuration = Duration.nanoseconds((NIODeadline.now() - start).nanoseconds)
+        // Taken now, while the channel is surely open: a TLS 1.3 server that refuses our
+        // certificate closes it right after the handshake, and with it the pipeline.
+        let handler = try await loop.submit {
+            NIOLoopBound(try result.channel.pipeline.syncOperations.handler(type: ConnectionHandler.self), eventLoop: loop)
+        }.get()
         if let secure, let handshake = secure.handshake(of: result.channel) {
             let left = max(.milliseconds(1), budget - report.connectDuration)
             do {
@@ -167,7 +172,7 @@ public struct Connector: Sendable {
         }
         let transport = endpoint.transport
         let connection = try await loop.submit {
-            try Connection.attach(to: result.channel, transport: transport)
+            Connection.attach(to: result.channel, handler: handler.value, transport: transport)
         }.get()
         return (connection, report)
     }

@@ -71,7 +71,7 @@ final class EventLog<Event: Sendable>: Sendable {
         // suite runs (the CLI test checks the exact count against a separate process).
         #expect(summary.error?.code == .peerUnresponsive)
         #expect(elapsed >= .milliseconds(300), "declared dead before 3 intervals of silence")
-        #expect(elapsed < .seconds(10))
+        #expect(elapsed < .seconds(30), "the session ends (on a loaded machine wake-ups run late)")
         await server.stop()
     }
 

@@ -15,7 +15,7 @@ import Testing
         (["connect", "[::1:80"], "missing ']'"),
         (["connect", "gopher://h:70"], "unknown scheme 'gopher'"),
         (["connect", "unix:"], "empty socket path"),
-        (["connect", "tls://example.com:443"], "not supported yet"),
+        (["connect", "tls://example.com:443", "--pin", "sha256//short"], "invalid --pin"),
         (["connect", "ws://example.com/"], "not supported yet"),
         (["send", "127.0.0.1:abc", "x"], "port 'abc' is not a number"),
         (["send", "udp://:53", "x"], "empty host"),

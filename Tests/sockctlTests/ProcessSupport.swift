@@ -55,6 +55,11 @@ final class Scratch: @unchecked Sendable {
 
 /// A child process with stdout and stderr captured to files; killed (by its PID) if a test
 /// forgets it, so no test leaves processes behind.
+/// A process the test started (killed when the test lets go of it).
+///
+/// Children inherit the signal mask of the thread that starts them, and the tests' threads
+/// block most signals: `timeout(1)`, for one, never gets its SIGALRM in a child. Bound a child
+/// with ``wait(timeout:)`` and drive peers as children of their own, not in `sh -c` pipelines.
 final class Child: @unchecked Sendable {
     let process = Process()
     let stdoutPath: String
@@ -149,8 +154,9 @@ final class Child: @unchecked Sendable {
         let deadline = clock.now + timeout
         while process.isRunning {
             if clock.now >= deadline {
+                // Polled, not `waitUntilExit()`: off the main thread that spins a run loop.
                 kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+                for _ in 0..<500 where process.isRunning { try await Task.sleep(for: .milliseconds(10)) }
                 throw HarnessError("\(name) did not exit within \(timeout); stderr: \(stderr)")
             }
             try await Task.sleep(for: .milliseconds(10))
