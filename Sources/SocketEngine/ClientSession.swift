@@ -332,11 +332,11 @@ public final class ClientSession: Sendable {
     }
 
     /// Input can go straight from a file to the socket when nothing needs to see or change
-    /// the bytes, and a lost connection will not need them again.
+    /// the bytes (TLS encrypts them), and a lost connection will not need them again.
     private var sendsFileDirectly: Bool {
         configuration.framing == .raw && !configuration.translateLineEndings
             && configuration.connect.tap == nil && configuration.reconnect == nil
-            && configuration.endpoint.transport.isStream
+            && (configuration.endpoint.transport == .tcp || configuration.endpoint.transport == .unix)
     }
 
     private func pumpInput(to connection: Connection) async -> PumpEnd {

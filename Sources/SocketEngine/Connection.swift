@@ -213,6 +213,10 @@ public final class Connection: Sendable {
     ///
     /// The descriptor is duplicated; the caller keeps its own.
     public func sendFile(descriptor: Int32, offset: Int, length: Int) async throws {
+        guard transport == .tcp || transport == .unix else {
+            // TLS must see (and encrypt) every byte: no sendfile past it.
+            throw SocketEngineError(.unsupported, "sendfile needs a plain TCP or Unix connection, not \(transport.rawValue)")
+        }
         guard length > 0 else { return }
         let copy = dup(descriptor)
         guard copy >= 0 else {

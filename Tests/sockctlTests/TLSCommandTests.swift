@@ -182,6 +182,23 @@ struct TLSCommandTests {
         try await ncatServer.waitForStdout("to ncat")
     }
 
+    /// A regular file on stdin goes through TLS whole (plain TCP sends it with sendfile, which
+    /// TLS cannot use: this once crashed).
+    @Test func aFileOnStdinGoesThroughTLS() async throws {
+        let scratch = try Scratch()
+        let dir = try await certs()
+        let payload = try randomFile(scratch.path("payload"), bytes: 10 << 20)
+        let listener = try Child(try sockctlPath(), ["listen", "tls://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--recv-only"],
+                                 scratch: scratch, name: "listener")
+        defer { listener.signal(SIGKILL) }
+        let port = try await listener.listeningPort()
+        let sender = try await run(try sockctlPath(), ["connect", "tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--send-only"],
+                                   stdin: .file(scratch.path("payload")), timeout: .seconds(60), scratch: scratch)
+        #expect(sender.status == 0, "\(sender.stderr)")
+        #expect(try await listener.wait(timeout: .seconds(30)) == 0)
+        #expect(listener.stdout == payload)
+    }
+
     /// TLS options without a TLS endpoint, and bad TLS files, are usage errors.
     @Test(arguments: [
         (["send", "127.0.0.1:9", "--insecure", "x"], "TLS options need a tls:// or wss:// endpoint"),
