@@ -53,6 +53,16 @@ measure "ncat"           "ncat -l --recv-only 127.0.0.1 @PORT@ > /dev/null"     
 measure "socat"          "socat -u TCP-LISTEN:@PORT@,bind=127.0.0.1,reuseaddr STDOUT > /dev/null" "socat -u STDIN TCP:127.0.0.1:@PORT@ < '@FILE@'"
 measure "iperf3"         "iperf3 -s -1 -B 127.0.0.1 -p @PORT@"                     "iperf3 -c 127.0.0.1 -p @PORT@ -n ${MIB}M"
 
+# TLS: the same transfer encrypted (certificates made by scripts/make-test-certs.sh).
+CERTS=$WORK/certs
+"$(dirname "$0")/../scripts/make-test-certs.sh" "$CERTS"
+measure "sockctl tls"    "'$SOCKCTL' listen tls://127.0.0.1:@PORT@ --cert $CERTS/server.pem --key $CERTS/server.key --discard" \
+                         "'$SOCKCTL' connect --send-only tls://127.0.0.1:@PORT@ --cafile $CERTS/ca.pem < '@FILE@'"
+measure "ncat --ssl"     "ncat -l --ssl --ssl-cert $CERTS/server.pem --ssl-key $CERTS/server.key --recv-only 127.0.0.1 @PORT@ > /dev/null" \
+                         "ncat --ssl --send-only 127.0.0.1 @PORT@ < '@FILE@'"
+measure "openssl s_client" "ncat -l --ssl --ssl-cert $CERTS/server.pem --ssl-key $CERTS/server.key --recv-only 127.0.0.1 @PORT@ > /dev/null" \
+                         "openssl s_client -connect 127.0.0.1:@PORT@ -quiet -no_ign_eof < '@FILE@'"
+
 printf '\n%-16s %9s %9s %8s %10s %11s %11s\n' tool seconds MB/s "vs nc" "vs iperf3" "send CPU s" "recv CPU s"
 for name in "sockctl" "sockctl (pipe)" "nc" "nc (pipe)" "ncat" "socat" "iperf3"; do
     t=${MEDIAN[$name]}
@@ -62,6 +72,14 @@ for name in "sockctl" "sockctl (pipe)" "nc" "nc (pipe)" "ncat" "socat" "iperf3";
         "$(echo "${MEDIAN[iperf3]} / $t" | bc -l)" \
         "${SEND_CPU[$name]}" "${RECV_CPU[$name]}"
 done
+printf '\n%-18s %9s %9s %13s %11s %11s\n' "TLS 1.3" seconds MB/s "vs ncat --ssl" "send CPU s" "recv CPU s"
+for name in "sockctl tls" "ncat --ssl" "openssl s_client"; do
+    t=${MEDIAN[$name]}
+    printf '%-18s %9.3f %9.0f %12.2fx %11.2f %11.2f\n' "$name" "$t" \
+        "$(echo "$BYTES / $t / 1000000" | bc -l)" "$(echo "${MEDIAN[ncat --ssl]} / $t" | bc -l)" \
+        "${SEND_CPU[$name]}" "${RECV_CPU[$name]}"
+done
+echo "(openssl s_client sends into an ncat --ssl receiver)"
 echo
 echo "ratios are throughput relative to the peer (higher is faster); 'sockctl' reads stdin from a file"
 echo "(sent with sendfile), '(pipe)' rows read from cat through a pipe (cat's CPU is in send CPU);"

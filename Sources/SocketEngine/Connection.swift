@@ -38,7 +38,12 @@ public final class Connection: Sendable {
     /// A short name for messages: the peer address or socket path.
     public let label: String
 
-    init(channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport, statistics: ConnectionStatistics, label: String) {
+    /// The TLS handshake of an accepted `tls://` connection (nil otherwise).
+    public let security: EventLoopFuture<SecurityReport>?
+
+    init(channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport, statistics: ConnectionStatistics, label: String,
+         security: EventLoopFuture<SecurityReport>? = nil) {
+        self.security = security
         self.channel = channel
         self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
         self.transport = transport
@@ -80,16 +85,17 @@ public final class Connection: Sendable {
     }
 
     /// Wraps a prepared, connected channel (on the channel's event loop).
-    static func attach(to channel: any Channel, transport: Endpoint.Transport) throws -> Connection {
-        try attach(to: channel, handler: channel.pipeline.syncOperations.handler(type: ConnectionHandler.self), transport: transport)
+    static func attach(to channel: any Channel, transport: Endpoint.Transport, security: EventLoopFuture<SecurityReport>? = nil) throws -> Connection {
+        try attach(to: channel, handler: channel.pipeline.syncOperations.handler(type: ConnectionHandler.self), transport: transport, security: security)
     }
 
     /// Wraps a channel with the handler ``prepare(_:transport:bufferLimit:tap:)`` gave it, taken
     /// earlier (the channel may have closed since: its reads then report why).
-    static func attach(to channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport) -> Connection {
+    static func attach(to channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport,
+                       security: EventLoopFuture<SecurityReport>? = nil) -> Connection {
         let label = Self.label(for: channel, transport: transport)
         handler.label = label
-        return Connection(channel: channel, handler: handler, transport: transport, statistics: handler.statistics, label: label)
+        return Connection(channel: channel, handler: handler, transport: transport, statistics: handler.statistics, label: label, security: security)
     }
 
     // MARK: Reading

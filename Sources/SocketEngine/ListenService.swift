@@ -49,6 +49,8 @@ public enum ListenEvent: Sendable {
     case inputRejected(SocketEngineError)
     /// Broadcast messages not delivered to a client that could not keep up.
     case messagesDropped(ClientInfo, count: Int)
+    /// A `tls://` client finished its handshake.
+    case clientSecured(ClientInfo, SecurityReport)
 }
 
 /// Totals for the shutdown summary.
@@ -205,6 +207,10 @@ public final class ListenService: Sendable {
         let clock = ContinuousClock()
         let started = clock.now
         var failure: SocketEngineError?
+        // A failed handshake shows up as the connection's error below.
+        if let security = connection.security, let report = try? await security.get() {
+            onEvent(.clientSecured(client, report))
+        }
         do {
             switch configuration.mode {
             case .print:

@@ -180,12 +180,13 @@ public final class Listener: Sendable {
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: transport == .unix ? 0 : 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    var security: EventLoopFuture<SecurityReport>?
                     if transport == .tls, let secure = options.secureTransport {
                         // A failed handshake reaches the connection as its error (and closes it).
-                        _ = try secure.addServerLayer(to: channel)
+                        security = try secure.addServerLayer(to: channel)
                     }
                     try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)
-                    let connection = try Connection.attach(to: channel, transport: transport)
+                    let connection = try Connection.attach(to: channel, transport: transport, security: security)
                     try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = {
                         // Accepted just as the listener closed: nobody will serve it.
                         if case .terminated = connections.yield(connection) {

@@ -202,6 +202,8 @@ enum ListenEventRenderer {
             }
         case .inputRejected(let error):
             diagnostics.warning(error.message)
+        case .clientSecured(let client, let report):
+            diagnostics.event("client \(client.id) TLS: \(report.summary)")
         case .messagesDropped(let client, let count):
             diagnostics.warning("client \(client.id) (\(client.peer)) is not keeping up: \(count) broadcast message\(count == 1 ? "" : "s") dropped")
         }
