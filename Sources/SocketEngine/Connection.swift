@@ -37,8 +37,11 @@ public final class Connection: Sendable {
     public let remoteAddress: SocketAddress?
     /// A short name for messages: the peer address or socket path.
     public let label: String
+    /// For `ws://` and `wss://`: what the opening handshake established.
+    public let webSocket: WebSocketHandshake?
 
-    init(channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport, statistics: ConnectionStatistics, label: String) {
+    init(channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport, statistics: ConnectionStatistics, label: String, webSocket: WebSocketHandshake? = nil) {
+        self.webSocket = webSocket
         self.channel = channel
         self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
         self.transport = transport
@@ -56,7 +59,8 @@ public final class Connection: Sendable {
     /// Installs the engine's handlers on a fresh channel (on the channel's event loop).
     static func prepare(_ channel: any Channel, transport: Endpoint.Transport, bufferLimit: Int, tap: TrafficTap?) throws {
         let handler = ConnectionHandler(
-            isDatagram: transport == .udp,
+            isDatagram: transport.isMessageOriented,
+            dropsWhenFull: transport == .udp,
             bufferLimit: bufferLimit,
             statistics: ConnectionStatistics(),
             label: label(for: channel, transport: transport)
@@ -80,11 +84,11 @@ public final class Connection: Sendable {
     }
 
     /// Wraps a prepared, connected channel (on the channel's event loop).
-    static func attach(to channel: any Channel, transport: Endpoint.Transport) throws -> Connection {
+    static func attach(to channel: any Channel, transport: Endpoint.Transport, webSocket: WebSocketHandshake? = nil) throws -> Connection {
         let handler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
         let label = Self.label(for: channel, transport: transport)
         handler.label = label
-        return Connection(channel: channel, handler: handler, transport: transport, statistics: handler.statistics, label: label)
+        return Connection(channel: channel, handler: handler, transport: transport, statistics: handler.statistics, label: label, webSocket: webSocket)
     }
 
     // MARK: Reading
@@ -152,9 +156,9 @@ public final class Connection: Sendable {
         }
     }
 
-    /// Reads one message of `framing` (one datagram on UDP).
+    /// Reads one message of `framing` (one datagram on UDP, one message on WebSocket).
     public func readFrame(_ framing: Framing, maxFrameSize: Int = FrameDecoder.defaultMaximumFrameSize, timeout: Duration? = nil) async throws -> ByteBuffer? {
-        if transport == .udp { return try await read(.available(maxLength: Int.max), timeout: timeout) }
+        if transport.isMessageOriented { return try await read(.available(maxLength: Int.max), timeout: timeout) }
         return try await read(.frame(framing, maxFrameSize: maxFrameSize), timeout: timeout)
     }
 

@@ -31,6 +31,8 @@ public struct ConnectOptions: Sendable {
     public var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     /// The TLS layer for `tls://` and `wss://` endpoints (nil: those endpoints are refused).
     public var secureTransport: (any SecureTransport)?
+    /// Handshake, limits and behaviour of `ws://` and `wss://` connections.
+    public var webSocket = WebSocketOptions()
 
     public init() {}
 }
@@ -85,8 +87,10 @@ public struct Connector: Sendable {
             break
         case .unix:
             return try await connectUnix()
-        case .tls, .ws, .wss:
+        case .tls:
             throw SocketEngineError(.unsupported, "\(endpoint.transport.rawValue):// endpoints are not supported yet")
+        case .ws, .wss:
+            if endpoint.transport == .wss && options.secureTransport == nil { throw WebSocketClient.missingTLS(for: .wss) }
         }
         if let interface = options.interface, if_nametoindex(interface) == 0 {
             throw SocketEngineError(.invalidConfiguration, "unknown interface '\(interface)'")
@@ -139,7 +143,7 @@ public struct Connector: Sendable {
                 target: endpoint.description,
                 configuredTimeout: options.connectTimeout.timeAmount
             ) { address in
-                Connector.openStream(on: loop, to: address, sources: sources, options: options)
+                Connector.openStream(on: loop, to: address, sources: sources, options: options, transport: endpoint.transport, host: endpoint.host)
             }
             return race.run(timeout: budget.timeAmount)
         }.get()
@@ -147,13 +151,22 @@ public struct Connector: Sendable {
         report.attempts = result.attempts
         report.connectedAddress = addresses[result.index]
         report.connectDuration = Duration.nanoseconds((NIODeadline.now() - start).nanoseconds)
+        if endpoint.transport.isWebSocket {
+            // The upgrade has what is left of the connect timeout.
+            let left = max(.milliseconds(1), budget - report.connectDuration)
+            let (connection, _, security) = try await loop.flatSubmit {
+                WebSocketClient.upgrade(result.channel, endpoint: endpoint, options: options, timeout: left)
+            }.get()
+            report.security = security
+            return (connection, report)
+        }
         let connection = try await loop.submit {
             try Connection.attach(to: result.channel, transport: .tcp)
         }.get()
         return (connection, report)
     }
 
-    static func openStream(on loop: any EventLoop, to address: SocketAddress, sources: [SocketAddress], options: ConnectOptions) -> EventLoopFuture<any Channel> {
+    static func openStream(on loop: any EventLoop, to address: SocketAddress, sources: [SocketAddress], options: ConnectOptions, transport: Endpoint.Transport = .tcp, host: String = "") -> EventLoopFuture<any Channel> {
         var bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(options.connectTimeout.timeAmount)
             .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
@@ -161,7 +174,7 @@ public struct Connector: Sendable {
             .channelOption(ChannelOptions.recvAllocator, value: Connection.receiveAllocator)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: options.noDelay ? 1 : 0)
             .channelInitializer { channel in
-                Connector.prepare(channel, interface: options.interface, transport: .tcp, options: options)
+                Connector.prepare(channel, interface: options.interface, transport: transport, options: options, host: host)
             }
         if !sources.isEmpty {
             guard let source = sources.first(where: { $0.protocol == address.protocol }) else {
@@ -174,7 +187,7 @@ public struct Connector: Sendable {
     }
 
     /// Installs the engine's handlers (and the interface binding) on a fresh channel.
-    static func prepare(_ channel: any Channel, interface: String?, transport: Endpoint.Transport, options: ConnectOptions) -> EventLoopFuture<Void> {
+    static func prepare(_ channel: any Channel, interface: String?, transport: Endpoint.Transport, options: ConnectOptions, host: String = "") -> EventLoopFuture<Void> {
         let bound: EventLoopFuture<Void>
         if let interface {
             bound = bindToDevice(channel, interface: interface)
@@ -182,6 +195,11 @@ public struct Connector: Sendable {
             bound = channel.eventLoop.makeSucceededVoidFuture()
         }
         return bound.flatMapThrowing {
+            if transport.isWebSocket {
+                // Only the TLS layer (wss) now; the engine's handlers come after the upgrade.
+                try WebSocketClient.prepare(channel, transport: transport, host: host, options: options)
+                return
+            }
             try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)
         }
     }

@@ -20,6 +20,8 @@ public struct ListenOptions: Sendable {
     public var bufferLimit = Connection.defaultBufferLimit
     /// The TLS layer for `tls://` and `wss://` listeners (nil: those endpoints are refused).
     public var secureTransport: (any SecureTransport)?
+    /// Handshake policy, limits and behaviour of `ws://` and `wss://` listeners.
+    public var webSocket = WebSocketOptions()
     public var resolver: any HostResolver = SystemResolver()
     /// Sees every byte sent and received (`--hexdump`).
     public var tap: TrafficTap?
@@ -112,9 +114,10 @@ public final class Listener: Sendable {
 
     /// Binds and starts accepting.
     public static func bind(_ endpoint: Endpoint, options: ListenOptions = ListenOptions()) async throws -> Listener {
-        guard endpoint.transport == .tcp || endpoint.transport == .unix else {
+        guard endpoint.transport == .tcp || endpoint.transport == .unix || endpoint.transport.isWebSocket else {
             throw SocketEngineError(.unsupported, "listening on \(endpoint.transport.rawValue):// is not supported yet")
         }
+        if endpoint.transport == .wss && options.secureTransport == nil { throw WebSocketClient.missingTLS(for: .wss) }
         let connections = AsyncStream<Connection>.makeStream()
         let refusals = Refusals()
         let bootstrap = makeBootstrap(
@@ -173,6 +176,13 @@ public final class Listener: Sendable {
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: transport == .tcp ? 1 : 0)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if transport.isWebSocket {
+                        // Handed out once upgraded (the channel is active by then).
+                        try WebSocketServer.prepare(channel, endpoint: endpoint, options: options, refusals: refusals) { connection in
+                            if case .terminated = connections.yield(connection) { channel.close(promise: nil) }
+                        }
+                        return
+                    }
                     try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)
                     let connection = try Connection.attach(to: channel, transport: transport)
                     try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = {

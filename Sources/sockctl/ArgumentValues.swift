@@ -99,9 +99,9 @@ enum ArgumentValues {
         do {
             let endpoint = try Endpoint(parsing: text, role: role)
             switch endpoint.transport {
-            case .tls, .ws, .wss:
+            case .tls, .wss:
                 throw UsageError("\(endpoint.transport.rawValue):// endpoints are not supported yet")
-            case .tcp, .udp, .unix:
+            case .tcp, .udp, .unix, .ws:
                 return endpoint
             }
         } catch let error as SocketEngineError {

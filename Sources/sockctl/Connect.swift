@@ -24,6 +24,18 @@ struct Connect: AsyncParsableCommand {
             With --framing other than raw, each input line is sent as one message in that \
             framing and each received message is printed on its own line.
 
+            Over ws:// each input line is one WebSocket message (text; --binary for \
+            binary), or with --framing each input frame of that framing is one message; \
+            each received message is printed on its own line. End of input sends a close \
+            frame (--close-code, default 1000) and the session ends when the server answers. \
+            Pings are answered; --ping-interval sends pings; -v shows the handshake, pings, \
+            pongs and close codes. A protocol violation by the server (a masked frame, bad \
+            UTF-8, a bad close code ...) closes with 1002, 1007 or 1009 and exit status 1.
+
+            --echo-messages sends every message back with its type and reads no input: the \
+            client mode of the Autobahn test suite (see README, make conformance):
+              sockctl connect 'ws://127.0.0.1:9001/runCase?case=1&agent=sockctl' --echo-messages
+
             --reconnect [N] retries a refused or lost connection after 1s, 2s, 4s ... (2^n \
             seconds, N attempts, default 5) while stdin is open. --heartbeat PAYLOAD sends \
             PAYLOAD (escapes \\n \\r \\t \\0 \\xHH allowed) every --heartbeat-interval and \
@@ -36,15 +48,22 @@ struct Connect: AsyncParsableCommand {
               sockctl connect udp://127.0.0.1:5353
               sockctl connect unix:/run/app.sock
               sockctl connect 10.0.0.5:6969 --reconnect --heartbeat '{"op":"ping"}' --framing crlf
+              sockctl connect ws://127.0.0.1:8080/chat --origin http://localhost -v
+              sockctl connect ws://[::1]:8080/feed --subprotocol v2.feed --header 'Authorization: Bearer T'
             """
     )
 
-    @Argument(help: ArgumentHelp("Where to connect: host:port, [v6]:port, tcp://, udp://host:port or unix:/path.", valueName: "endpoint"))
+    @Argument(help: ArgumentHelp("Where to connect: host:port, [v6]:port, tcp://, udp://host:port, unix:/path or ws://host[:port]/path.", valueName: "endpoint"))
     var endpoint: String
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "Framing") var framing: FramingOptions
+    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
+    @OptionGroup(title: "WebSocket") var handshake: WebSocketHandshakeOptions
     @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+
+    @Flag(name: .long, help: "WebSocket: send every message back with its type, read no input (Autobahn client mode).")
+    var echoMessages = false
 
     @Flag(name: [.customShort("C"), .long], help: "Send LF line endings as CRLF.")
     var crlf = false
@@ -99,6 +118,18 @@ struct Connect: AsyncParsableCommand {
         }
         configuration.translateLineEndings = crlf
         configuration.direction = sendOnly ? .sendOnly : (recvOnly ? .receiveOnly : .both)
+        if configuration.endpoint.transport.isWebSocket {
+            if crlf { throw UsageError("--crlf does not apply to WebSocket messages") }
+            try webSocket.apply(to: &configuration.connect.webSocket)
+            try handshake.apply(to: &configuration.connect.webSocket)
+            if echoMessages {
+                if sendOnly { throw UsageError("--echo-messages and --send-only exclude each other") }
+                configuration.connect.webSocket.answer = .echo
+                configuration.direction = .receiveOnly
+            }
+        } else if webSocket.anyGiven || handshake.anyGiven || echoMessages {
+            throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
+        }
         configuration.inputEnd = noShutdown ? .keepOpen : (closeOnEof ? .close : .halfClose)
         configuration.endsWhenPeerFinishes = isatty(0) == 1
         if let idleTimeout {
@@ -132,8 +163,11 @@ struct Connect: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try makeConfiguration()
+        var configuration = try makeConfiguration()
         let diagnostics = Diagnostics(command: "connect", verbose: observability.verbose)
+        if observability.verbose {
+            configuration.connect.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
+        }
         let input: any ByteSource = configuration.direction == .receiveOnly
             ? EmptyByteSource()
             : FileDescriptorSource(descriptor: 0)

@@ -1,0 +1,263 @@
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The client side of the WebSocket opening handshake (RFC 6455 §4.1), on a connected channel.
+///
+/// The ``Connector`` races TCP as usual; the winning channel is then upgraded:
+///
+/// ```
+/// initializer:  [TLS layer, wss only]                       (before connecting)
+/// upgrade:      HTTP request/response codec -> 101 -> frame codec, WebSocketHandler, ConnectionHandler
+/// ```
+///
+/// The handshake fails — and the connection is closed — on any status but 101 (the message
+/// names it: `server answered 404 Not Found`), on a missing or wrong `Sec-WebSocket-Accept`
+/// (NIO's upgrader checks it), on a subprotocol that was not offered, on an extension that
+/// was not offered (none is), or when it takes longer than the time left.
+enum WebSocketClient {
+    /// What the HTTP upgrade came to.
+    enum Outcome: Sendable {
+        case upgraded(WebSocketHandshake)
+        case notUpgraded
+    }
+
+    /// In the channel initializer: for `wss://`, the TLS layer (required), and a note of its
+    /// handshake for ``upgrade(_:endpoint:options:timeout:)``.
+    static func prepare(_ channel: any Channel, transport: Endpoint.Transport, host: String, options: ConnectOptions) throws {
+        guard transport == .wss else { return }
+        guard let secure = options.secureTransport else { throw missingTLS(for: transport) }
+        let serverName = Endpoint.isIPLiteral(host) ? nil : host
+        let report = try secure.addClientLayer(to: channel, serverName: serverName)
+        try channel.pipeline.syncOperations.addHandler(SecurityHandshakeNote(report: report))
+    }
+
+    static func missingTLS(for transport: Endpoint.Transport) -> SocketEngineError {
+        SocketEngineError(.unsupported, "\(transport.rawValue):// needs a TLS layer, and this build has none")
+    }
+
+    /// Performs the upgrade on a connected channel (prepared by ``prepare(_:transport:host:options:)``)
+    /// and returns the connection, the handshake, and the TLS report for `wss://`.
+    static func upgrade(
+        _ channel: any Channel,
+        endpoint: Endpoint,
+        options: ConnectOptions,
+        timeout: Duration
+    ) -> EventLoopFuture<(Connection, WebSocketHandshake, SecurityReport?)> {
+        let loop = channel.eventLoop
+        let security: EventLoopFuture<SecurityReport?>
+        if let note = try? channel.pipeline.syncOperations.handler(type: SecurityHandshakeNote.self) {
+            security = note.report.map { Optional($0) }
+            channel.pipeline.syncOperations.removeHandler(note, promise: nil)
+        } else {
+            security = loop.makeSucceededFuture(nil)
+        }
+        let label = channel.remoteAddress?.displayString ?? endpoint.description
+        let timedOut = NIOLoopBoundBox(false, eventLoop: loop)
+        let timer = loop.assumeIsolated().scheduleTask(in: timeout.timeAmount) {
+            timedOut.value = true
+            channel.close(promise: nil)
+        }
+        let result = security.flatMap { report in
+            performUpgrade(channel, endpoint: endpoint, options: options, label: label).map { ($0, $1, report) }
+        }
+        .flatMapErrorThrowing { error -> (Connection, WebSocketHandshake, SecurityReport?) in
+            channel.close(promise: nil)
+            if timedOut.value {
+                throw SocketEngineError(.connectTimeout, "WebSocket handshake with \(label) timed out after \(timeout.formatted)")
+            }
+            if let engine = error as? SocketEngineError { throw engine }
+            throw SocketEngineError(.webSocketHandshake, "WebSocket handshake with \(label) failed: \(describe(error))")
+        }
+        result.whenComplete { _ in timer.cancel() }
+        return result
+    }
+
+    private static func performUpgrade(
+        _ channel: any Channel,
+        endpoint: Endpoint,
+        options: ConnectOptions,
+        label: String
+    ) -> EventLoopFuture<(Connection, WebSocketHandshake)> {
+        let loop = channel.eventLoop
+        let webSocket = options.webSocket
+        let refusal = loop.makePromise(of: HTTPResponseHead.self)
+        let head = requestHead(for: endpoint, options: webSocket)
+        let sent = WebSocketHandshake(
+            resource: endpoint.resource,
+            origin: webSocket.origin,
+            host: head.headers.first(name: "Host")
+        )
+        let catcher = RefusedResponseCatcher(promise: refusal)
+        let catcherOnLoop = NIOLoopBound(catcher, eventLoop: loop)
+        let upgrader = NIOTypedWebSocketClientUpgrader<Outcome>(
+            maxFrameSize: min(webSocket.maximumMessageSize, Int(UInt32.max)),
+            enableAutomaticErrorHandling: false
+        ) { channel, response in
+            channel.eventLoop.makeCompletedFuture {
+                channel.pipeline.syncOperations.removeHandler(catcherOnLoop.value, promise: nil)
+                var agreed = sent
+                agreed.subprotocol = try checkedSubprotocol(response, offered: webSocket.subprotocols)
+                if !response.headers["Sec-WebSocket-Extensions"].isEmpty {
+                    throw SocketEngineError(.webSocketHandshake, "the server chose an extension, but none was offered")
+                }
+                try install(on: channel, role: .client, handshake: agreed, options: options.webSocket, bufferLimit: options.bufferLimit, tap: options.tap, label: label)
+                return .upgraded(agreed)
+            }
+        }
+        var configuration = NIOUpgradableHTTPClientPipelineConfiguration<Outcome>(
+            upgradeConfiguration: .init(upgradeRequestHead: head, upgraders: [upgrader]) { channel in
+                channel.eventLoop.makeSucceededFuture(.notUpgraded)
+            }
+        )
+        // Frames the server sends right behind its 101 must reach the frame decoder.
+        configuration.leftOverBytesStrategy = .forwardBytes
+        let upgraded: EventLoopFuture<Outcome>
+        do {
+            upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: configuration)
+            try channel.pipeline.syncOperations.addHandler(catcher)
+        } catch {
+            return loop.makeFailedFuture(error)
+        }
+        return upgraded.flatMap { outcome in
+            switch outcome {
+            case .upgraded(let handshake):
+                return loop.makeCompletedFuture {
+                    (try Connection.attach(to: channel, transport: endpoint.transport, webSocket: handshake), handshake)
+                }
+            case .notUpgraded:
+                // The response head reaches the catcher right after this.
+                return refusal.futureResult.flatMapThrowing { response in
+                    throw SocketEngineError(
+                        .webSocketHandshake,
+                        "WebSocket handshake with \(label) failed: the server answered \(response.status.code) \(response.status.reasonPhrase)"
+                    )
+                }
+            }
+        }
+    }
+
+    /// `GET /path?query HTTP/1.1` with Host, Origin, the subprotocols offered and the user's
+    /// headers (which may replace Host or Origin). NIO adds Upgrade, Connection and the key.
+    static func requestHead(for endpoint: Endpoint, options: WebSocketOptions) -> HTTPRequestHead {
+        var headers = HTTPHeaders()
+        let defaultPort = endpoint.transport == .wss ? 443 : 80
+        headers.add(name: "Host", value: endpoint.port == defaultPort ? endpoint.hostForDisplay : "\(endpoint.hostForDisplay):\(endpoint.port)")
+        if let origin = options.origin { headers.add(name: "Origin", value: origin) }
+        if !options.subprotocols.isEmpty {
+            headers.add(name: "Sec-WebSocket-Protocol", value: options.subprotocols.joined(separator: ", "))
+        }
+        for (name, value) in options.headers {
+            if ["host", "origin"].contains(name.lowercased()) {
+                headers.replaceOrAdd(name: name, value: value)
+            } else {
+                headers.add(name: name, value: value)
+            }
+        }
+        return HTTPRequestHead(version: .http1_1, method: .GET, uri: endpoint.resource, headers: headers)
+    }
+
+    /// The subprotocol the server chose: nil, or one of those offered (anything else fails).
+    static func checkedSubprotocol(_ response: HTTPResponseHead, offered: [String]) throws -> String? {
+        let chosen = response.headers["Sec-WebSocket-Protocol"]
+        guard let first = chosen.first else { return nil }
+        let name = first.trimmingSpaces()
+        guard chosen.count == 1, !name.contains(","), offered.contains(name) else {
+            throw SocketEngineError(
+                .webSocketHandshake,
+                "the server chose subprotocol '\(first)', which was not offered" + (offered.isEmpty ? "" : " (offered: \(offered.joined(separator: ", ")))")
+            )
+        }
+        return name
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let upgrade = error as? NIOHTTPClientUpgradeError {
+            switch upgrade {
+            case .upgraderDeniedUpgrade: return "Sec-WebSocket-Accept is missing or does not match the key sent"
+            case .responseProtocolNotFound: return "101 response without 'Upgrade: websocket'"
+            default: return "\(upgrade)"
+            }
+        }
+        if let channel = error as? ChannelError, channel == .eof || channel == .inappropriateOperationForState {
+            return "the connection closed before the server answered"
+        }
+        return SocketEngineError.classify(error).1
+    }
+
+    /// Installs the WebSocket layer and the engine's connection handler after an upgrade (either
+    /// side), on the channel's event loop.
+    static func install(
+        on channel: any Channel,
+        role: WebSocketHandler.Role,
+        handshake: WebSocketHandshake,
+        options: WebSocketOptions,
+        bufferLimit: Int,
+        tap: TrafficTap?,
+        label: String
+    ) throws {
+        let handler = WebSocketHandler(role: role, options: options, handshake: handshake, label: label)
+        try channel.pipeline.syncOperations.addHandler(handler)
+        try Connection.prepare(channel, transport: .ws, bufferLimit: bufferLimit, tap: tap)
+        let connectionHandler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+        handler.statistics = connectionHandler.statistics
+        handler.tap = tap
+        options.onEvent?(.upgraded(connection: label, handshake: handshake))
+    }
+}
+
+/// Carries the TLS handshake's future from the channel initializer to the upgrade (then removed).
+final class SecurityHandshakeNote: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    let report: EventLoopFuture<SecurityReport>
+    init(report: EventLoopFuture<SecurityReport>) { self.report = report }
+}
+
+/// Sees the response head of a refused upgrade (the upgrade handler passes it on) and fails
+/// the handshake with its status; fails too if the connection closes first.
+final class RefusedResponseCatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    private var promise: EventLoopPromise<HTTPResponseHead>?
+
+    init(promise: EventLoopPromise<HTTPResponseHead>) { self.promise = promise }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let head) = unwrapInboundIn(data) { complete(.success(head)) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        complete(.failure(ChannelError.eof))
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        complete(.failure(ChannelError.eof))
+    }
+
+    private func complete(_ result: Result<HTTPResponseHead, any Error>) {
+        let promise = self.promise
+        self.promise = nil
+        promise?.completeWith(result)
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}
+
+extension Endpoint {
+    /// True for an IPv4 or IPv6 address literal (no name to check a certificate against).
+    static func isIPLiteral(_ host: String) -> Bool {
+        if isIPv6Literal(Substring(host)) { return true }
+        var storage = in_addr()
+        return inet_pton(AF_INET, host, &storage) == 1
+    }
+}
