@@ -120,6 +120,7 @@ enum WebSocketClient {
         configuration.leftOverBytesStrategy = .forwardBytes
         let upgraded: EventLoopFuture<Outcome>
         do {
+            try channel.pipeline.syncOperations.addHandler(EndOfInputWatcher())
             upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: configuration)
             try channel.pipeline.syncOperations.addHandler(catcher)
         } catch {
@@ -209,6 +210,27 @@ enum WebSocketClient {
         handler.statistics = connectionHandler.statistics
         handler.tap = tap
         options.onEvent?(.upgraded(connection: label, handshake: handshake))
+        let watcher = try channel.pipeline.syncOperations.handler(type: EndOfInputWatcher.self)
+        channel.pipeline.syncOperations.removeHandler(watcher, promise: nil)
+        if watcher.sawEndOfInput {
+            // The peer's FIN came with its handshake, before these handlers were there to see
+            // it: tell them once the upgrade has finished passing on what it buffered.
+            channel.eventLoop.assumeIsolated().execute {
+                channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+            }
+        }
+    }
+}
+
+/// Notes a FIN that arrives during the HTTP upgrade: NIO's upgrade handlers pass it on to
+/// handlers that are not there yet, so it would be lost.
+final class EndOfInputWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    private(set) var sawEndOfInput = false
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, case .inputClosed = event { sawEndOfInput = true }
+        context.fireUserInboundEventTriggered(event)
     }
 }
 

@@ -142,6 +142,7 @@ enum WebSocketServer {
                 }
             }
         )
+        try channel.pipeline.syncOperations.addHandler(EndOfInputWatcher())
         let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
         let timer = channel.eventLoop.assumeIsolated().scheduleTask(in: webSocket.handshakeTimeout.timeAmount) {
             refusals.refuse(channel.remoteAddress, because: "no WebSocket handshake within \(webSocket.handshakeTimeout.formatted)")
