@@ -72,6 +72,8 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOTestUtils", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
@@ -85,7 +87,7 @@ let package = Package(
         .testTarget(
             name: "sockctlTests",
             dependencies: ["SocketEngine", "TestSupport"],
-            exclude: ["Goldens"],
+            exclude: ["Goldens", "WebSocketPeers"],
             swiftSettings: strict
         ),
     ]

@@ -143,7 +143,7 @@ public struct Connector: Sendable {
                 target: endpoint.description,
                 configuredTimeout: options.connectTimeout.timeAmount
             ) { address in
-                Connector.openStream(on: loop, to: address, sources: sources, options: options, transport: endpoint.transport, host: endpoint.host)
+                Connector.openStream(on: loop, to: address, sources: sources, options: options, endpoint: endpoint)
             }
             return race.run(timeout: budget.timeAmount)
         }.get()
@@ -166,7 +166,7 @@ public struct Connector: Sendable {
         return (connection, report)
     }
 
-    static func openStream(on loop: any EventLoop, to address: SocketAddress, sources: [SocketAddress], options: ConnectOptions, transport: Endpoint.Transport = .tcp, host: String = "") -> EventLoopFuture<any Channel> {
+    static func openStream(on loop: any EventLoop, to address: SocketAddress, sources: [SocketAddress], options: ConnectOptions, endpoint: Endpoint? = nil) -> EventLoopFuture<any Channel> {
         var bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(options.connectTimeout.timeAmount)
             .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
@@ -174,7 +174,7 @@ public struct Connector: Sendable {
             .channelOption(ChannelOptions.recvAllocator, value: Connection.receiveAllocator)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: options.noDelay ? 1 : 0)
             .channelInitializer { channel in
-                Connector.prepare(channel, interface: options.interface, transport: transport, options: options, host: host)
+                Connector.prepare(channel, interface: options.interface, transport: endpoint?.transport ?? .tcp, options: options, endpoint: endpoint)
             }
         if !sources.isEmpty {
             guard let source = sources.first(where: { $0.protocol == address.protocol }) else {
@@ -187,7 +187,7 @@ public struct Connector: Sendable {
     }
 
     /// Installs the engine's handlers (and the interface binding) on a fresh channel.
-    static func prepare(_ channel: any Channel, interface: String?, transport: Endpoint.Transport, options: ConnectOptions, host: String = "") -> EventLoopFuture<Void> {
+    static func prepare(_ channel: any Channel, interface: String?, transport: Endpoint.Transport, options: ConnectOptions, endpoint: Endpoint? = nil) -> EventLoopFuture<Void> {
         let bound: EventLoopFuture<Void>
         if let interface {
             bound = bindToDevice(channel, interface: interface)
@@ -195,9 +195,9 @@ public struct Connector: Sendable {
             bound = channel.eventLoop.makeSucceededVoidFuture()
         }
         return bound.flatMapThrowing {
-            if transport.isWebSocket {
-                // Only the TLS layer (wss) now; the engine's handlers come after the upgrade.
-                try WebSocketClient.prepare(channel, transport: transport, host: host, options: options)
+            if transport.isWebSocket, let endpoint {
+                // TLS (wss) and the HTTP upgrade; the engine's handlers come after the upgrade.
+                try WebSocketClient.prepare(channel, endpoint: endpoint, options: options)
                 return
             }
             try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)

@@ -28,22 +28,28 @@ enum WebSocketClient {
         case notUpgraded
     }
 
-    /// In the channel initializer: for `wss://`, the TLS layer (required), and a note of its
-    /// handshake for ``upgrade(_:endpoint:options:timeout:)``.
-    static func prepare(_ channel: any Channel, transport: Endpoint.Transport, host: String, options: ConnectOptions) throws {
-        guard transport == .wss else { return }
-        guard let secure = options.secureTransport else { throw missingTLS(for: transport) }
-        let serverName = Endpoint.isIPLiteral(host) ? nil : host
-        let report = try secure.addClientLayer(to: channel, serverName: serverName)
-        try channel.pipeline.syncOperations.addHandler(SecurityHandshakeNote(report: report))
+    /// In the channel initializer, before connecting: for `wss://` the TLS layer (required),
+    /// then the HTTP upgrade, which sends its request as soon as the channel is active (and,
+    /// for `wss://`, once TLS is up). Nothing the server sends can arrive before a handler
+    /// is there to take it. The handshakes' futures wait in a note for
+    /// ``upgrade(_:endpoint:options:timeout:)``.
+    static func prepare(_ channel: any Channel, endpoint: Endpoint, options: ConnectOptions) throws {
+        var security: EventLoopFuture<SecurityReport?> = channel.eventLoop.makeSucceededFuture(nil)
+        if endpoint.transport == .wss {
+            guard let secure = options.secureTransport else { throw missingTLS(for: endpoint.transport) }
+            let serverName = Endpoint.isIPLiteral(endpoint.host) ? nil : endpoint.host
+            security = try secure.addClientLayer(to: channel, serverName: serverName).map { Optional($0) }
+        }
+        let upgrade = performUpgrade(channel, endpoint: endpoint, options: options)
+        try channel.pipeline.syncOperations.addHandler(HandshakeNote(security: security, upgrade: upgrade))
     }
 
     static func missingTLS(for transport: Endpoint.Transport) -> SocketEngineError {
         SocketEngineError(.unsupported, "\(transport.rawValue):// needs a TLS layer, and this build has none")
     }
 
-    /// Performs the upgrade on a connected channel (prepared by ``prepare(_:transport:host:options:)``)
-    /// and returns the connection, the handshake, and the TLS report for `wss://`.
+    /// Waits, on a connected channel prepared by ``prepare(_:endpoint:options:)``, for the
+    /// upgrade; returns the connection, the handshake, and the TLS report for `wss://`.
     static func upgrade(
         _ channel: any Channel,
         endpoint: Endpoint,
@@ -51,21 +57,20 @@ enum WebSocketClient {
         timeout: Duration
     ) -> EventLoopFuture<(Connection, WebSocketHandshake, SecurityReport?)> {
         let loop = channel.eventLoop
-        let security: EventLoopFuture<SecurityReport?>
-        if let note = try? channel.pipeline.syncOperations.handler(type: SecurityHandshakeNote.self) {
-            security = note.report.map { Optional($0) }
-            channel.pipeline.syncOperations.removeHandler(note, promise: nil)
-        } else {
-            security = loop.makeSucceededFuture(nil)
+        guard let note = try? channel.pipeline.syncOperations.handler(type: HandshakeNote.self) else {
+            channel.close(promise: nil)
+            return loop.makeFailedFuture(SocketEngineError(.webSocketHandshake, "\(endpoint): the channel was not prepared for WebSocket"))
         }
+        channel.pipeline.syncOperations.removeHandler(note, promise: nil)
         let label = channel.remoteAddress?.displayString ?? endpoint.description
         let timedOut = NIOLoopBoundBox(false, eventLoop: loop)
         let timer = loop.assumeIsolated().scheduleTask(in: timeout.timeAmount) {
             timedOut.value = true
             channel.close(promise: nil)
         }
-        let result = security.flatMap { report in
-            performUpgrade(channel, endpoint: endpoint, options: options, label: label).map { ($0, $1, report) }
+        let upgrade = note.upgrade
+        let result = note.security.flatMap { report in
+            upgrade.map { ($0, $1, report) }
         }
         .flatMapErrorThrowing { error -> (Connection, WebSocketHandshake, SecurityReport?) in
             channel.close(promise: nil)
@@ -82,8 +87,7 @@ enum WebSocketClient {
     private static func performUpgrade(
         _ channel: any Channel,
         endpoint: Endpoint,
-        options: ConnectOptions,
-        label: String
+        options: ConnectOptions
     ) -> EventLoopFuture<(Connection, WebSocketHandshake)> {
         let loop = channel.eventLoop
         let webSocket = options.webSocket
@@ -101,6 +105,7 @@ enum WebSocketClient {
             enableAutomaticErrorHandling: false
         ) { channel, response in
             channel.eventLoop.makeCompletedFuture {
+                let label = channel.remoteAddress?.displayString ?? endpoint.description
                 channel.pipeline.syncOperations.removeHandler(catcherOnLoop.value, promise: nil)
                 var agreed = sent
                 agreed.subprotocol = try checkedSubprotocol(response, offered: webSocket.subprotocols)
@@ -135,6 +140,7 @@ enum WebSocketClient {
             case .notUpgraded:
                 // The response head reaches the catcher right after this.
                 return refusal.futureResult.flatMapThrowing { response in
+                    let label = channel.remoteAddress?.displayString ?? endpoint.description
                     throw SocketEngineError(
                         .webSocketHandshake,
                         "WebSocket handshake with \(label) failed: the server answered \(response.status.code) \(response.status.reasonPhrase)"
@@ -234,11 +240,17 @@ final class EndOfInputWatcher: ChannelInboundHandler, RemovableChannelHandler {
     }
 }
 
-/// Carries the TLS handshake's future from the channel initializer to the upgrade (then removed).
-final class SecurityHandshakeNote: ChannelInboundHandler, RemovableChannelHandler {
+/// Carries the handshakes' futures from the channel initializer to the connector, which
+/// removes it once it has won the race.
+final class HandshakeNote: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
-    let report: EventLoopFuture<SecurityReport>
-    init(report: EventLoopFuture<SecurityReport>) { self.report = report }
+    let security: EventLoopFuture<SecurityReport?>
+    let upgrade: EventLoopFuture<(Connection, WebSocketHandshake)>
+
+    init(security: EventLoopFuture<SecurityReport?>, upgrade: EventLoopFuture<(Connection, WebSocketHandshake)>) {
+        self.security = security
+        self.upgrade = upgrade
+    }
 }
 
 /// Sees the response head of a refused upgrade (the upgrade handler passes it on) and fails
