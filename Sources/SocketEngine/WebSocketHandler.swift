@@ -176,11 +176,13 @@ final class WebSocketHandler: ChannelDuplexHandler {
     private func peerClosed(code: UInt16?, reason: String, context: ChannelHandlerContext) {
         closeReceived = true
         emit(.closeReceived(connection: label, code: code, reason: reason))
+        // A reply to this side's close (which may echo its code) is no news.
+        let peerInitiated = !closeSent
         if !closeSent {
             // Answered with 1000 whatever the peer's (valid) code: the close handshake is done.
             sendClose(code: WebSocketCloseCode.normal, reason: "", context: context)
         }
-        if let code, code != WebSocketCloseCode.normal, code != WebSocketCloseCode.goingAway, !failed {
+        if let code, code != WebSocketCloseCode.normal, code != WebSocketCloseCode.goingAway, peerInitiated, !failed {
             let text = reason.isEmpty ? "" : " '\(reason)'"
             context.fireErrorCaught(SocketEngineError(
                 .webSocketClosed,

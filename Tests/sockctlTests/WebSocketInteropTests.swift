@@ -37,7 +37,10 @@ let webSocketPeerScript = packageRoot.appendingPathComponent("Tests/sockctlTests
         let text = try await run(
             try sockctlPath(),
             ["connect", "ws://127.0.0.1:\(port)/feed?x=1", "--header", "X-Test: yes", "--origin", "http://sockctl.test",
-             "--subprotocol", "chat.v1", "--subprotocol", "chat.v2", "--close-code", "4002", "-v"],
+             "--subprotocol", "chat.v1", "--subprotocol", "chat.v2", "--close-code", "4002", "-v",
+             // websockets stops echoing once it has our close frame, even for messages it has
+             // not answered yet: keep the connection open until the echoes are in.
+             "--no-shutdown", "--idle-timeout", "1s"],
             stdin: .file(scratch.path("lines")), scratch: scratch
         )
         #expect(text.status == 0, "\(text.stderr)")
@@ -51,16 +54,22 @@ let webSocketPeerScript = packageRoot.appendingPathComponent("Tests/sockctlTests
         #expect(Array(lines.dropFirst()) == ["text:héllo", "text:second line"])
         #expect(text.stderr.contains("subprotocol chat.v2"))
 
-        // --binary: the server sees binary messages.
-        let binary = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/", "raw", "--binary", "--responses", "2"], scratch: scratch)
+        // --binary: the server sees binary messages. (It insists on its subprotocol: without
+        // one it answers 400.)
+        let refused = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/", "x"], scratch: scratch)
+        #expect(refused.stderr.contains("the server answered 400 Bad Request"), "\(refused.stderr)")
+        let binary = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/", "raw", "--binary", "--responses", "2", "--subprotocol", "chat.v2"], scratch: scratch)
         #expect(binary.status == 0, "\(binary.stderr)")
         #expect(String(decoding: binary.stdout, as: UTF8.self).hasSuffix("\nbinary:raw\n"), "\(String(decoding: binary.stdout, as: UTF8.self))")
 
-        // The close codes the server received.
-        server.signal(SIGTERM)
-        _ = try await server.wait()
-        let closes = Self.jsonLines(server.stdoutText).compactMap { $0["closed"] as? Int }
+        // The close codes the server received. (Signals may be blocked in processes the test
+        // runner starts, so the server is killed once it has reported both.)
+        let closes = try await waitFor(timeout: .seconds(10), what: "two closes reported by the server") { () -> [Int]? in
+            let closes = Self.jsonLines(server.stdoutText).compactMap { $0["closed"] as? Int }
+            return closes.count >= 2 ? closes : nil
+        }
         #expect(closes == [4002, 1000], "\(server.stdoutText) \(server.stderr)")
+        server.signal(SIGKILL)
     }
 
     @Test func websocketsClientAgainstSockctlListen() async throws {

@@ -12,6 +12,7 @@ the interop tests. Every line printed is one JSON object.
 """
 import asyncio
 import json
+import signal
 import sys
 
 from websockets.asyncio.client import connect
@@ -46,7 +47,10 @@ async def run_server(portfile, subprotocols):
             f.write(str(port))
         import os
         os.rename(portfile + ".tmp", portfile)
-        await asyncio.Future()
+        stop = asyncio.get_running_loop().create_future()
+        for number in (signal.SIGINT, signal.SIGTERM):
+            asyncio.get_running_loop().add_signal_handler(number, lambda: stop.done() or stop.set_result(None))
+        await stop
 
 
 async def run_client(url, origin):
