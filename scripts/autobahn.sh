@@ -67,10 +67,14 @@ client)
 esac
 
 [ -f "$outdir/index.json" ] || { echo "autobahn: no $outdir/index.json; kosoku said: $(tail -5 "$log")" >&2; exit 2; }
-"$python" - "$outdir/index.json" "$mode" <<'EOF'
+"$python" - "$outdir/index.json" "$mode" "${count:-}" <<'EOF'
 import json, sys, collections
 index = json.load(open(sys.argv[1]))
 counts, failed = collections.Counter(), []
+expected = int(sys.argv[3]) if sys.argv[3] else None
+reported = sum(len(cases) for cases in index.values())
+if expected is not None and reported != expected:
+    failed.append(f"only {reported} of {expected} cases reported (see client.err)")
 for agent, cases in index.items():
     for case, result in sorted(cases.items(), key=lambda kv: [int(p) for p in kv[0].split(".")]):
         counts[result["behavior"]] += 1

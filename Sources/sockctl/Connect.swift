@@ -171,12 +171,13 @@ struct Connect: AsyncParsableCommand {
         let input: any ByteSource = configuration.direction == .receiveOnly
             ? EmptyByteSource()
             : FileDescriptorSource(descriptor: 0)
+        let webSocket = configuration.endpoint.transport.isWebSocket
         let session = ClientSession(
             configuration: configuration,
             input: input,
             output: FileDescriptorWriter.standardOutput
         ) { event in
-            SessionEventRenderer.render(event, diagnostics: diagnostics)
+            SessionEventRenderer.render(event, diagnostics: diagnostics, webSocket: webSocket)
         }
         let summary = await session.run()
         if summary.datagramsDropped > 0 {
@@ -205,7 +206,7 @@ struct Connect: AsyncParsableCommand {
 
 /// `-v` lines for a client session.
 enum SessionEventRenderer {
-    static func render(_ event: SessionEvent, diagnostics: Diagnostics) {
+    static func render(_ event: SessionEvent, diagnostics: Diagnostics, webSocket: Bool = false) {
         switch event {
         case .connected(let report, let local, let remote):
             if report.resolved.count > 0 && report.resolveDuration > .zero {
@@ -232,12 +233,15 @@ enum SessionEventRenderer {
             diagnostics.event("connect failed: \(error.message)")
         case .inputFinished(let end):
             switch end {
+            case .halfClose where webSocket: diagnostics.event("end of input: closing the WebSocket")
             case .halfClose: diagnostics.event("end of input: write side shut down (FIN sent)")
             case .keepOpen: diagnostics.event("end of input: connection kept open (--no-shutdown)")
             case .close: diagnostics.event("end of input: closing (--close-on-eof)")
             }
         case .inputRejected(let error):
             diagnostics.warning(error.message)
+        case .peerFinished where webSocket:
+            diagnostics.event("peer finished (WebSocket closed)")
         case .peerFinished:
             diagnostics.event("peer finished sending (FIN received)")
         case .connectionLost(let error):
