@@ -12,7 +12,9 @@ import NIOWebSocket
 /// ```
 ///
 /// - Pings are answered with a pong carrying the same payload, also between the fragments of
-///   a message; `pingInterval` sends pings of its own.
+///   a message; while the socket can take no more, only the latest ping is answered, once it
+///   can (a peer that pings and never reads cannot grow the send buffer). `pingInterval`
+///   sends pings of its own.
 /// - Violations found by ``WebSocketMessageAssembler`` or by NIO's decoder fail the connection:
 ///   a close frame with the code (1002, 1007, 1009), an error for whoever reads, and the TCP
 ///   connection closed once the peer answers (or after `closeTimeout`).
@@ -58,6 +60,8 @@ final class WebSocketHandler: ChannelDuplexHandler {
     private var closeTimer: Scheduled<Void>?
     private var pingTask: Scheduled<Void>?
     private var heldRead = false
+    /// The latest ping not yet answered because the socket could take no more.
+    private var pendingPong: ByteBuffer?
     private var answersToFlush = false
     /// Completes when this side's close frame has been written (the TCP connection is closed
     /// only after it, or the frame could be lost).
@@ -127,6 +131,12 @@ final class WebSocketHandler: ChannelDuplexHandler {
             }
         case .ping(let payload):
             guard !closeSent else { return }
+            guard context.channel.isWritable else {
+                // A peer that pings and never reads must not fill our send buffer: only the
+                // latest ping is answered once there is room (RFC 6455 §5.5.3 allows it).
+                pendingPong = payload
+                return
+            }
             send(.pong, payload, context: context, flush: true)
             emit(.pingAnswered(connection: label))
         case .pong(let payload):
@@ -250,6 +260,13 @@ final class WebSocketHandler: ChannelDuplexHandler {
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
+        if context.channel.isWritable, let payload = pendingPong {
+            pendingPong = nil
+            if !closeSent {
+                send(.pong, payload, context: context, flush: true)
+                emit(.pingAnswered(connection: label))
+            }
+        }
         if context.channel.isWritable, heldRead {
             heldRead = false
             context.read()
@@ -345,6 +362,8 @@ final class WebSocketHandler: ChannelDuplexHandler {
     private func sendPing() {
         guard let context, !closeSent, context.channel.isActive else { return }
         schedulePing(context: context)
+        // Nothing piles up behind a send buffer that is already full.
+        guard context.channel.isWritable else { return }
         var payload = context.channel.allocator.buffer(capacity: 8)
         payload.writeInteger(Monotonic.nanoseconds())
         send(.ping, payload, context: context, flush: true)
