@@ -89,6 +89,7 @@ final class WebSocketHandler: ChannelDuplexHandler {
 
     func channelInactive(context: ChannelHandlerContext) {
         stopTimers()
+        noteAbnormalEnd(context: context)
         if let heldClose {
             self.heldClose = nil
             heldClose.succeed(())
@@ -176,11 +177,24 @@ final class WebSocketHandler: ChannelDuplexHandler {
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, case .inputClosed = event {
             // The peer sent FIN: WebSocket has no half-close, so the connection is over.
+            noteAbnormalEnd(context: context)
             context.fireUserInboundEventTriggered(event)
             finishClosing(context: context)
             return
         }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    /// The TCP connection ended before either side sent a close frame: what RFC 6455 reports
+    /// locally as 1006 (never sent). An error for whoever reads next.
+    private func noteAbnormalEnd(context: ChannelHandlerContext) {
+        guard !closeSent, !closeReceived, !failed else { return }
+        closeReceived = true
+        emit(.closedAbnormally(connection: label))
+        context.fireErrorCaught(SocketEngineError(
+            .webSocketClosed,
+            "\(label): the peer ended the connection without a WebSocket close frame (1006, abnormal closure)"
+        ))
     }
 
     private func peerClosed(code: UInt16?, reason: String, context: ChannelHandlerContext) {

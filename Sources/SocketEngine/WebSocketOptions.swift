@@ -60,6 +60,8 @@ public enum WebSocketEvent: Sendable {
     case closeSent(connection: String, code: UInt16, reason: String)
     /// This side failed the connection for a protocol violation.
     case failed(connection: String, WebSocketViolation)
+    /// The TCP connection ended with no close frame from either side (reported as 1006).
+    case closedAbnormally(connection: String)
 }
 
 /// What the opening handshake established.

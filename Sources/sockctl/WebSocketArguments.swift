@@ -111,6 +111,8 @@ enum WebSocketEventRenderer {
             diagnostics.event("\(connection): close received: \(status)" + (reason.isEmpty ? "" : " '\(reason)'"))
         case .closeSent(let connection, let code, let reason):
             diagnostics.event("\(connection): close sent: \(WebSocketCloseCode.describe(code))" + (reason.isEmpty ? "" : " '\(reason)'"))
+        case .closedAbnormally(let connection):
+            diagnostics.event("\(connection): connection ended without a close frame (1006)")
         case .failed(let connection, let violation):
             diagnostics.event("\(connection): protocol violation: \(violation.reason); closing with \(WebSocketCloseCode.describe(violation.closeCode))")
         }
