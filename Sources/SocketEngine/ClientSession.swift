@@ -142,12 +142,14 @@ public final class ClientSession: Sendable {
         self.input = input
         self.output = output
         self.onEvent = onEvent
-        let encoder = MessageEncoder(
-            framing: configuration.framing,
-            translateLineEndings: configuration.translateLineEndings,
-            datagrams: configuration.endpoint.transport == .udp,
-            maximumFrameSize: configuration.maximumFrameSize
-        )
+        let encoder = configuration.endpoint.transport.isWebSocket
+            ? MessageEncoder(messagesIn: configuration.framing, maximumFrameSize: configuration.maximumFrameSize)
+            : MessageEncoder(
+                framing: configuration.framing,
+                translateLineEndings: configuration.translateLineEndings,
+                datagrams: configuration.endpoint.transport == .udp,
+                maximumFrameSize: configuration.maximumFrameSize
+            )
         self.state = Mutex(SharedState(inputDone: configuration.direction == .receiveOnly, encoder: encoder))
     }
 
@@ -391,6 +393,8 @@ public final class ClientSession: Sendable {
     private func pumpOutput(from connection: Connection) async -> PumpEnd {
         let framing = configuration.framing
         let delimitsMessages = framing.delimitsMessages || connection.transport == .udp
+        // WebSocket messages are printed one per line, whatever the framing.
+        let endsLines = (delimitsMessages && framing != .raw) || connection.transport.isWebSocket
         let newline = ByteBuffer(bytes: [0x0A])
         do {
             if configuration.direction == .sendOnly {
@@ -401,7 +405,7 @@ public final class ClientSession: Sendable {
                 guard var frame = try await connection.readFrame(framing, maxFrameSize: configuration.maximumFrameSize) else {
                     return .peerFinished
                 }
-                if delimitsMessages && framing != .raw {
+                if endsLines {
                     frame.writeImmutableBuffer(newline)
                 }
                 try await output.write(frame)

@@ -37,13 +37,16 @@ public final class Connection: Sendable {
     public let remoteAddress: SocketAddress?
     /// A short name for messages: the peer address or socket path.
     public let label: String
+    /// For `ws://` and `wss://`: what the opening handshake established.
+    public let webSocket: WebSocketHandshake?
 
     /// The TLS handshake of an accepted `tls://` connection (nil otherwise).
     public let security: EventLoopFuture<SecurityReport>?
 
     init(channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport, statistics: ConnectionStatistics, label: String,
-         security: EventLoopFuture<SecurityReport>? = nil) {
+         security: EventLoopFuture<SecurityReport>? = nil, webSocket: WebSocketHandshake? = nil) {
         self.security = security
+        self.webSocket = webSocket
         self.channel = channel
         self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
         self.transport = transport
@@ -61,7 +64,8 @@ public final class Connection: Sendable {
     /// Installs the engine's handlers on a fresh channel (on the channel's event loop).
     static func prepare(_ channel: any Channel, transport: Endpoint.Transport, bufferLimit: Int, tap: TrafficTap?) throws {
         let handler = ConnectionHandler(
-            isDatagram: transport == .udp,
+            isDatagram: transport.isMessageOriented,
+            dropsWhenFull: transport == .udp,
             bufferLimit: bufferLimit,
             statistics: ConnectionStatistics(),
             label: label(for: channel, transport: transport)
@@ -85,17 +89,24 @@ public final class Connection: Sendable {
     }
 
     /// Wraps a prepared, connected channel (on the channel's event loop).
-    static func attach(to channel: any Channel, transport: Endpoint.Transport, security: EventLoopFuture<SecurityReport>? = nil) throws -> Connection {
-        try attach(to: channel, handler: channel.pipeline.syncOperations.handler(type: ConnectionHandler.self), transport: transport, security: security)
+    static func attach(
+        to channel: any Channel, transport: Endpoint.Transport, security: EventLoopFuture<SecurityReport>? = nil,
+        webSocket: WebSocketHandshake? = nil
+    ) throws -> Connection {
+        try attach(to: channel, handler: channel.pipeline.syncOperations.handler(type: ConnectionHandler.self), transport: transport,
+                   security: security, webSocket: webSocket)
     }
 
     /// Wraps a channel with the handler ``prepare(_:transport:bufferLimit:tap:)`` gave it, taken
     /// earlier (the channel may have closed since: its reads then report why).
-    static func attach(to channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport,
-                       security: EventLoopFuture<SecurityReport>? = nil) -> Connection {
+    static func attach(
+        to channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport,
+        security: EventLoopFuture<SecurityReport>? = nil, webSocket: WebSocketHandshake? = nil
+    ) -> Connection {
         let label = Self.label(for: channel, transport: transport)
         handler.label = label
-        return Connection(channel: channel, handler: handler, transport: transport, statistics: handler.statistics, label: label, security: security)
+        return Connection(channel: channel, handler: handler, transport: transport, statistics: handler.statistics, label: label,
+                          security: security, webSocket: webSocket)
     }
 
     // MARK: Reading
@@ -163,9 +174,9 @@ public final class Connection: Sendable {
         }
     }
 
-    /// Reads one message of `framing` (one datagram on UDP).
+    /// Reads one message of `framing` (one datagram on UDP, one message on WebSocket).
     public func readFrame(_ framing: Framing, maxFrameSize: Int = FrameDecoder.defaultMaximumFrameSize, timeout: Duration? = nil) async throws -> ByteBuffer? {
-        if transport == .udp { return try await read(.available(maxLength: Int.max), timeout: timeout) }
+        if transport.isMessageOriented { return try await read(.available(maxLength: Int.max), timeout: timeout) }
         return try await read(.frame(framing, maxFrameSize: maxFrameSize), timeout: timeout)
     }
 

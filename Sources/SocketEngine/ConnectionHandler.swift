@@ -27,6 +27,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     private let isDatagram: Bool
+    /// UDP: a message that finds the queue full is dropped (and counted). WebSocket messages
+    /// never are: reads are held instead, and one read's worth of messages may overshoot.
+    private let dropsWhenFull: Bool
+    private var datagramBytes = 0
     private let bufferLimit: Int
     private let datagramLimit: Int
     let statistics: ConnectionStatistics
@@ -73,8 +77,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// At most this many delayed answers wait at once; beyond it the socket is not read.
     static let maximumScheduledAnswers = 4096
 
-    init(isDatagram: Bool, bufferLimit: Int, datagramLimit: Int = 4096, statistics: ConnectionStatistics, label: String) {
+    init(isDatagram: Bool, dropsWhenFull: Bool = true, bufferLimit: Int, datagramLimit: Int = 4096, statistics: ConnectionStatistics, label: String) {
         self.isDatagram = isDatagram
+        self.dropsWhenFull = dropsWhenFull
         self.bufferLimit = max(1, bufferLimit)
         self.datagramLimit = datagramLimit
         self.statistics = statistics
@@ -108,6 +113,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         let already = buffered + datagrams.reduce(0) { $0 + $1.readableBytes }
         chunks.removeAll()
         datagrams.removeAll()
+        datagramBytes = 0
         buffered = 0
         discarding = (promise, already)
         finishDiscardingIfDone()
@@ -273,10 +279,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
             return
         }
         if isDatagram {
-            if datagrams.count >= datagramLimit {
+            if dropsWhenFull && datagrams.count >= datagramLimit {
                 statistics.didDrop()
             } else {
                 datagrams.append(chunk)
+                datagramBytes += chunk.readableBytes
             }
         } else if chunk.readableBytes > 0 {
             append(chunk)
@@ -361,7 +368,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     private var shouldHoldReads: Bool {
-        if isDatagram { return datagrams.count >= datagramLimit }
+        if isDatagram { return datagrams.count >= datagramLimit || (!dropsWhenFull && datagramBytes >= bufferLimit) }
         if let answering {
             let writable = context?.channel.isWritable ?? false
             return !writable || answering.scheduled >= Self.maximumScheduledAnswers
@@ -381,6 +388,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             do {
                 if isDatagram {
                     result = datagrams.popFirst()
+                    datagramBytes -= result?.readableBytes ?? 0
                 } else {
                     result = try decodeNext(&read.decoder, atEOF: ended)
                 }

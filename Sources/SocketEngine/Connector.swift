@@ -31,6 +31,8 @@ public struct ConnectOptions: Sendable {
     public var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     /// The TLS layer for `tls://` and `wss://` endpoints (nil: those endpoints are refused).
     public var secureTransport: (any SecureTransport)?
+    /// Handshake, limits and behaviour of `ws://` and `wss://` connections.
+    public var webSocket = WebSocketOptions()
 
     public init() {}
 }
@@ -90,7 +92,7 @@ public struct Connector: Sendable {
         case .unix:
             return try await connectUnix()
         case .ws, .wss:
-            throw SocketEngineError(.unsupported, "\(endpoint.transport.rawValue):// endpoints are not supported yet")
+            if endpoint.transport == .wss && options.secureTransport == nil { throw WebSocketClient.missingTLS(for: .wss) }
         }
         if let interface = options.interface, if_nametoindex(interface) == 0 {
             throw SocketEngineError(.invalidConfiguration, "unknown interface '\(interface)'")
@@ -145,7 +147,7 @@ public struct Connector: Sendable {
                 target: endpoint.description,
                 configuredTimeout: options.connectTimeout.timeAmount
             ) { address in
-                Connector.openStream(on: loop, to: address, sources: sources, options: options, secure: secure)
+                Connector.openStream(on: loop, to: address, sources: sources, options: options, secure: secure, endpoint: endpoint)
             }
             return race.run(timeout: budget.timeAmount)
         }.get()
@@ -153,6 +155,15 @@ public struct Connector: Sendable {
         report.attempts = result.attempts
         report.connectedAddress = addresses[result.index]
         report.connectDuration = Duration.nanoseconds((NIODeadline.now() - start).nanoseconds)
+        if endpoint.transport.isWebSocket {
+            // TLS (wss) and the upgrade have what is left of the connect timeout.
+            let left = max(.milliseconds(1), budget - report.connectDuration)
+            let (connection, _, security) = try await loop.flatSubmit {
+                WebSocketClient.upgrade(result.channel, endpoint: endpoint, options: options, timeout: left)
+            }.get()
+            report.security = security
+            return (connection, report)
+        }
         // Taken now, while the channel is surely open: a TLS 1.3 server that refuses our
         // certificate closes it right after the handshake, and with it the pipeline.
         let handler = try await loop.submit {
@@ -199,7 +210,10 @@ public struct Connector: Sendable {
         }
     }
 
-    static func openStream(on loop: any EventLoop, to address: SocketAddress, sources: [SocketAddress], options: ConnectOptions, secure: SecureAttempts? = nil) -> EventLoopFuture<any Channel> {
+    static func openStream(
+        on loop: any EventLoop, to address: SocketAddress, sources: [SocketAddress], options: ConnectOptions,
+        secure: SecureAttempts? = nil, endpoint: Endpoint? = nil
+    ) -> EventLoopFuture<any Channel> {
         var bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(options.connectTimeout.timeAmount)
             .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
@@ -214,7 +228,9 @@ public struct Connector: Sendable {
                         return channel.eventLoop.makeFailedFuture(error)
                     }
                 }
-                return Connector.prepare(channel, interface: options.interface, transport: .tcp, options: options)
+                // tls:// channels get the engine's handlers as tcp ones do (after the TLS layer).
+                let transport = endpoint.map { $0.transport == .tls ? .tcp : $0.transport } ?? .tcp
+                return Connector.prepare(channel, interface: options.interface, transport: transport, options: options, endpoint: endpoint)
             }
         if !sources.isEmpty {
             guard let source = sources.first(where: { $0.protocol == address.protocol }) else {
@@ -227,7 +243,7 @@ public struct Connector: Sendable {
     }
 
     /// Installs the engine's handlers (and the interface binding) on a fresh channel.
-    static func prepare(_ channel: any Channel, interface: String?, transport: Endpoint.Transport, options: ConnectOptions) -> EventLoopFuture<Void> {
+    static func prepare(_ channel: any Channel, interface: String?, transport: Endpoint.Transport, options: ConnectOptions, endpoint: Endpoint? = nil) -> EventLoopFuture<Void> {
         let bound: EventLoopFuture<Void>
         if let interface {
             bound = bindToDevice(channel, interface: interface)
@@ -235,6 +251,11 @@ public struct Connector: Sendable {
             bound = channel.eventLoop.makeSucceededVoidFuture()
         }
         return bound.flatMapThrowing {
+            if transport.isWebSocket, let endpoint {
+                // TLS (wss) and the HTTP upgrade; the engine's handlers come after the upgrade.
+                try WebSocketClient.prepare(channel, endpoint: endpoint, options: options)
+                return
+            }
             try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)
         }
     }

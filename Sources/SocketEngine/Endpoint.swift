@@ -114,7 +114,8 @@ extension Endpoint {
                 if resource.hasPrefix("?") { resource = "/" + resource }
             }
             let defaultPort = transport == .ws ? 80 : 443
-            let (host, port) = try Endpoint.splitHostPort(authority, defaultPort: defaultPort, role: .client, fail: fail)
+            // A listener may leave the host out (`ws://:8080/chat`): loopback, as for TCP.
+            let (host, port) = try Endpoint.splitHostPort(authority, defaultPort: defaultPort, role: role, fail: fail)
             self.init(transport: transport, host: host, port: port, resource: resource)
         case .tcp, .udp, .tls:
             if rest.contains("/") { throw fail("unexpected '/' (a path is only valid for ws:// and wss://)") }

@@ -24,7 +24,7 @@ public struct ExchangeConfiguration: Sendable {
 
     /// True when responses are read until the peer closes instead of counted.
     public var readsUntilClose: Bool {
-        framing == .raw && endpoint.transport.isStream
+        framing == .raw && !endpoint.transport.isMessageOriented
     }
 }
 
@@ -80,7 +80,7 @@ public struct Exchange: Sendable {
         let deadline = clock.now + configuration.timeout
         var sendStarted: ContinuousClock.Instant?
         do {
-            let isDatagram = connection.transport == .udp
+            let isDatagram = connection.transport.isMessageOriented
             for round in 1...max(1, configuration.rounds) {
                 for message in configuration.messages {
                     let wire = isDatagram ? message : try configuration.framing.encode(message)

@@ -38,6 +38,8 @@ public struct ClientInfo: Sendable {
     /// 1, 2, 3 … in accept order.
     public let id: Int
     public let peer: String
+    /// For WebSocket clients: the path, Origin and subprotocol of the handshake.
+    public var webSocket: WebSocketHandshake?
 }
 
 /// What a listen service reports as it goes.
@@ -106,16 +108,23 @@ public final class ListenService: Sendable {
     /// Binds the endpoint; returns the bound addresses.
     public func bind() async throws -> [SocketAddress] {
         switch configuration.endpoint.transport {
-        case .tcp, .unix, .tls:
-            let listener = try await Listener.bind(configuration.endpoint, options: configuration.options)
+        case .tcp, .unix, .tls, .ws, .wss:
+            var options = configuration.options
+            if configuration.endpoint.transport.isWebSocket {
+                // Echo and canned replies are given by the WebSocket layer, message type kept.
+                switch configuration.mode {
+                case .echo: options.webSocket.answer = .echo
+                case .respond(let body): options.webSocket.answer = .respond(body)
+                case .print, .discard, .broadcast: break
+                }
+            }
+            let listener = try await Listener.bind(configuration.endpoint, options: options)
             state.withLock { $0.listener = listener }
             return listener.localAddresses
         case .udp:
             let listener = try await DatagramListener.bind(configuration.endpoint, options: configuration.options)
             state.withLock { $0.datagramListener = listener }
             return listener.localAddresses
-        case .ws, .wss:
-            throw SocketEngineError(.unsupported, "listening on \(configuration.endpoint.transport.rawValue):// is not supported yet")
         }
     }
 
@@ -160,7 +169,7 @@ public final class ListenService: Sendable {
             var nextID = 0
             for await connection in listener.connections {
                 nextID += 1
-                let client = ClientInfo(id: nextID, peer: connection.label)
+                let client = ClientInfo(id: nextID, peer: connection.label, webSocket: connection.webSocket)
                 let stopped = state.withLock { state -> Bool in
                     if !state.stopped {
                         state.clients[client.id] = connection
@@ -217,6 +226,9 @@ public final class ListenService: Sendable {
                 try await printMessages(from: connection)
             case .discard:
                 _ = try await connection.discardAll()
+            case .echo where connection.webSocket != nil, .respond where connection.webSocket != nil:
+                // Answered by the WebSocket layer: nothing reaches here, wait for the end.
+                _ = try await connection.discardAll()
             case .echo, .respond, .broadcast:
                 try await answerMessages(from: connection, client: client)
             }
@@ -248,8 +260,9 @@ public final class ListenService: Sendable {
 
     private func printMessages(from connection: Connection) async throws {
         let framing = configuration.framing
+        let oneMessagePerLine = framing != .raw || connection.webSocket != nil
         while var frame = try await connection.readFrame(framing, maxFrameSize: configuration.maximumFrameSize) {
-            if framing != .raw { frame.writeInteger(UInt8(0x0A)) }
+            if oneMessagePerLine { frame.writeInteger(UInt8(0x0A)) }
             try await output.write(frame)
         }
     }
@@ -334,17 +347,20 @@ public final class ListenService: Sendable {
     }
 
     func encode(_ message: ByteBuffer) throws(SocketEngineError) -> ByteBuffer {
-        configuration.framing == .raw ? message : try configuration.framing.encode(message)
+        // A WebSocket message is its own frame.
+        configuration.framing == .raw || configuration.endpoint.transport.isWebSocket ? message : try configuration.framing.encode(message)
     }
 
     /// Print mode: what arrives on the input goes to every connected client. Input is read
     /// only while someone is there to receive it, so nothing typed early is lost.
     private func forwardInput(_ input: any ByteSource) async {
-        var encoder = MessageEncoder(
-            framing: configuration.framing,
-            datagrams: configuration.endpoint.transport == .udp,
-            maximumFrameSize: configuration.maximumFrameSize
-        )
+        var encoder = configuration.endpoint.transport.isWebSocket
+            ? MessageEncoder(messagesIn: configuration.framing, maximumFrameSize: configuration.maximumFrameSize)
+            : MessageEncoder(
+                framing: configuration.framing,
+                datagrams: configuration.endpoint.transport == .udp,
+                maximumFrameSize: configuration.maximumFrameSize
+            )
         do {
             while true {
                 try await presence.wait()

@@ -20,6 +20,8 @@ public struct ListenOptions: Sendable {
     public var bufferLimit = Connection.defaultBufferLimit
     /// The TLS layer for `tls://` and `wss://` listeners (nil: those endpoints are refused).
     public var secureTransport: (any SecureTransport)?
+    /// Handshake policy, limits and behaviour of `ws://` and `wss://` listeners.
+    public var webSocket = WebSocketOptions()
     public var resolver: any HostResolver = SystemResolver()
     /// Sees every byte sent and received (`--hexdump`).
     public var tap: TrafficTap?
@@ -113,15 +115,16 @@ public final class Listener: Sendable {
     /// Binds and starts accepting.
     public static func bind(_ endpoint: Endpoint, options: ListenOptions = ListenOptions()) async throws -> Listener {
         switch endpoint.transport {
-        case .tcp, .unix:
+        case .tcp, .unix, .ws, .wss:
             break
         case .tls:
             guard options.secureTransport != nil else {
                 throw SocketEngineError(.unsupported, "tls:// needs a TLS layer (ListenOptions.secureTransport)")
             }
-        case .udp, .ws, .wss:
+        case .udp:
             throw SocketEngineError(.unsupported, "listening on \(endpoint.transport.rawValue):// is not supported yet")
         }
+        if endpoint.transport == .wss && options.secureTransport == nil { throw WebSocketClient.missingTLS(for: .wss) }
         let connections = AsyncStream<Connection>.makeStream()
         let refusals = Refusals()
         let bootstrap = makeBootstrap(
@@ -180,6 +183,13 @@ public final class Listener: Sendable {
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: transport == .unix ? 0 : 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
+                    if transport.isWebSocket {
+                        // Handed out once upgraded (the channel is active by then).
+                        try WebSocketServer.prepare(channel, endpoint: endpoint, options: options, refusals: refusals) { connection in
+                            if case .terminated = connections.yield(connection) { channel.close(promise: nil) }
+                        }
+                        return
+                    }
                     var security: EventLoopFuture<SecurityReport>?
                     if transport == .tls, let secure = options.secureTransport {
                         // A failed handshake reaches the connection as its error (and closes it).

@@ -11,10 +11,15 @@ import NIOCore
 ///
 /// For datagrams (`datagrams: true`) the datagram is the message boundary: each raw chunk, or
 /// each line's body without a delimiter or prefix, becomes one message of its own.
+///
+/// For WebSocket (``init(messagesIn:maximumFrameSize:)``) the input is cut by the framing —
+/// lines for `raw` — and each frame's body becomes one message.
 public struct MessageEncoder: Sendable {
     public let framing: Framing
     public let translateLineEndings: Bool
     public let datagrams: Bool
+    /// Input frames are cut by `framing` itself (not read as lines) and sent as messages.
+    private var cutsInputByFraming = false
     private var lines: FrameDecoder
     private var pending = ByteBuffer()
     private var previousWasCR = false
@@ -26,6 +31,15 @@ public struct MessageEncoder: Sendable {
         self.translateLineEndings = translateLineEndings
         self.datagrams = datagrams
         self.lines = FrameDecoder(framing: .line, maximumFrameSize: maximumFrameSize)
+    }
+
+    /// One message per input frame of `framing` (per line for `raw`), sent as is: WebSocket.
+    public init(messagesIn framing: Framing, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
+        self.framing = framing == .raw ? .line : framing
+        self.translateLineEndings = false
+        self.datagrams = true
+        self.cutsInputByFraming = true
+        self.lines = FrameDecoder(framing: self.framing, maximumFrameSize: maximumFrameSize)
     }
 
     /// The result of encoding one chunk: what to send, and the lines that had to be skipped.
@@ -86,6 +100,10 @@ public struct MessageEncoder: Sendable {
 
     private mutating func drainLines(atEOF: Bool, into output: inout Output) {
         while true {
+            if skippingLongLine && cutsInputByFraming {
+                pending.clear()
+                return
+            }
             if skippingLongLine {
                 guard let newline = pending.readableBytesView.firstIndex(of: 0x0A) else {
                     pending.clear()
@@ -97,7 +115,9 @@ public struct MessageEncoder: Sendable {
             do {
                 guard let line = try lines.decode(&pending, atEOF: atEOF) else { return }
                 do {
-                    if datagrams {
+                    if cutsInputByFraming {
+                        output.append(line, datagrams: true)
+                    } else if datagrams {
                         try framing.checkFixedSize(line)
                         output.append(line, datagrams: true)
                     } else {
@@ -107,6 +127,13 @@ public struct MessageEncoder: Sendable {
                     output.rejected.append(SocketEngineError(error.code, "input line not sent: \(error.message)"))
                 }
             } catch {
+                if cutsInputByFraming {
+                    // A framed input stream cannot be resynchronised after an oversized frame.
+                    output.rejected.append(SocketEngineError(error.code, "input not sent: \(error.message); the rest of the input is dropped"))
+                    pending.clear()
+                    skippingLongLine = true
+                    return
+                }
                 output.rejected.append(SocketEngineError(error.code, "input line not sent: \(error.message)"))
                 lines = FrameDecoder(framing: .line, maximumFrameSize: lines.maximumFrameSize)
                 skippingLongLine = true

@@ -97,14 +97,8 @@ enum ArgumentValues {
 
     static func endpoint(_ text: String, role: Endpoint.Role) throws -> Endpoint {
         do {
-            let endpoint = try Endpoint(parsing: text, role: role)
-            switch endpoint.transport {
-            case .ws, .wss:
-                throw UsageError("\(endpoint.transport.rawValue):// endpoints are not supported yet")
-            case .tcp, .udp, .unix, .tls:
-                return endpoint
-            }
-        } catch let error as SocketEngineError {
+            return try Endpoint(parsing: text, role: role)
+        } catch {
             throw UsageError(error.message)
         }
     }

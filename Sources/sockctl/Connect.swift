@@ -24,6 +24,18 @@ struct Connect: AsyncParsableCommand {
             With --framing other than raw, each input line is sent as one message in that \
             framing and each received message is printed on its own line.
 
+            Over ws:// each input line is one WebSocket message (text; --binary for \
+            binary), or with --framing each input frame of that framing is one message; \
+            each received message is printed on its own line. End of input sends a close \
+            frame (--close-code, default 1000) and the session ends when the server answers. \
+            Pings are answered; --ping-interval sends pings; -v shows the handshake, pings, \
+            pongs and close codes. A protocol violation by the server (a masked frame, bad \
+            UTF-8, a bad close code ...) closes with 1002, 1007 or 1009 and exit status 1.
+
+            --echo-messages sends every message back with its type and reads no input: the \
+            client mode of the Autobahn test suite (see README, make conformance):
+              sockctl connect 'ws://127.0.0.1:9001/runCase?case=1&agent=sockctl' --echo-messages
+
             --reconnect [N] retries a refused or lost connection after 1s, 2s, 4s ... (2^n \
             seconds, N attempts, default 5) while stdin is open. --heartbeat PAYLOAD sends \
             PAYLOAD (escapes \\n \\r \\t \\0 \\xHH allowed) every --heartbeat-interval and \
@@ -36,16 +48,23 @@ struct Connect: AsyncParsableCommand {
               sockctl connect udp://127.0.0.1:5353
               sockctl connect unix:/run/app.sock
               sockctl connect 10.0.0.5:6969 --reconnect --heartbeat '{"op":"ping"}' --framing crlf
+              sockctl connect ws://127.0.0.1:8080/chat --origin http://localhost -v
+              sockctl connect ws://[::1]:8080/feed --subprotocol v2.feed --header 'Authorization: Bearer T'
             """
     )
 
-    @Argument(help: ArgumentHelp("Where to connect: host:port, [v6]:port, tcp://, udp://host:port or unix:/path.", valueName: "endpoint"))
+    @Argument(help: ArgumentHelp("Where to connect: host:port, [v6]:port, tcp://, udp://host:port, unix:/path or ws://host[:port]/path.", valueName: "endpoint"))
     var endpoint: String
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "Framing") var framing: FramingOptions
+    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
+    @OptionGroup(title: "WebSocket") var handshake: WebSocketHandshakeOptions
     @OptionGroup(title: "Observability") var observability: ObservabilityOptions
     @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
+
+    @Flag(name: .long, help: "WebSocket: send every message back with its type, read no input (Autobahn client mode).")
+    var echoMessages = false
 
     @Flag(name: [.customShort("C"), .long], help: "Send LF line endings as CRLF.")
     var crlf = false
@@ -101,6 +120,18 @@ struct Connect: AsyncParsableCommand {
         }
         configuration.translateLineEndings = crlf
         configuration.direction = sendOnly ? .sendOnly : (recvOnly ? .receiveOnly : .both)
+        if configuration.endpoint.transport.isWebSocket {
+            if crlf { throw UsageError("--crlf does not apply to WebSocket messages") }
+            try webSocket.apply(to: &configuration.connect.webSocket)
+            try handshake.apply(to: &configuration.connect.webSocket)
+            if echoMessages {
+                if sendOnly { throw UsageError("--echo-messages and --send-only exclude each other") }
+                configuration.connect.webSocket.answer = .echo
+                configuration.direction = .receiveOnly
+            }
+        } else if webSocket.anyGiven || handshake.anyGiven || echoMessages {
+            throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
+        }
         configuration.inputEnd = noShutdown ? .keepOpen : (closeOnEof ? .close : .halfClose)
         configuration.endsWhenPeerFinishes = isatty(0) == 1
         if let idleTimeout {
@@ -134,17 +165,21 @@ struct Connect: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try makeConfiguration()
+        var configuration = try makeConfiguration()
         let diagnostics = Diagnostics(command: "connect", verbose: observability.verbose)
+        if observability.verbose {
+            configuration.connect.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
+        }
         let input: any ByteSource = configuration.direction == .receiveOnly
             ? EmptyByteSource()
             : FileDescriptorSource(descriptor: 0)
+        let webSocket = configuration.endpoint.transport.isWebSocket
         let session = ClientSession(
             configuration: configuration,
             input: input,
             output: FileDescriptorWriter.standardOutput
         ) { event in
-            SessionEventRenderer.render(event, diagnostics: diagnostics)
+            SessionEventRenderer.render(event, diagnostics: diagnostics, webSocket: webSocket)
         }
         let summary = await session.run()
         if summary.datagramsDropped > 0 {
@@ -173,7 +208,7 @@ struct Connect: AsyncParsableCommand {
 
 /// `-v` lines for a client session.
 enum SessionEventRenderer {
-    static func render(_ event: SessionEvent, diagnostics: Diagnostics) {
+    static func render(_ event: SessionEvent, diagnostics: Diagnostics, webSocket: Bool = false) {
         switch event {
         case .connected(let report, let local, let remote):
             if report.resolved.count > 0 && report.resolveDuration > .zero {
@@ -206,12 +241,15 @@ enum SessionEventRenderer {
             diagnostics.event("connect failed: \(error.message)")
         case .inputFinished(let end):
             switch end {
+            case .halfClose where webSocket: diagnostics.event("end of input: closing the WebSocket")
             case .halfClose: diagnostics.event("end of input: write side shut down (FIN sent)")
             case .keepOpen: diagnostics.event("end of input: connection kept open (--no-shutdown)")
             case .close: diagnostics.event("end of input: closing (--close-on-eof)")
             }
         case .inputRejected(let error):
             diagnostics.warning(error.message)
+        case .peerFinished where webSocket:
+            diagnostics.event("peer finished (WebSocket closed)")
         case .peerFinished:
             diagnostics.event("peer finished sending (FIN received)")
         case .connectionLost(let error):

@@ -30,16 +30,27 @@ struct Listen: AsyncParsableCommand {
 
             Over udp:// each datagram is one message; the sender of each is printed.
 
+            Over ws://HOST:PORT/PATH clients are upgraded only on PATH (other paths get 404, \
+            plain HTTP 426); each client's Origin header is logged, and with --allow-origin \
+            (repeatable) other origins — and clients that send none — get 403. Each message \
+            is printed on its own line; --echo sends every message back with its type \
+            (text as text, binary as binary); input lines (or --framing frames) go to the \
+            clients as messages (--binary for binary). Pings are answered; frames that break \
+            RFC 6455 close the client with 1002, 1007 or 1009. This is the server mode of the \
+            Autobahn test suite (see README, make conformance):
+              sockctl listen ws://127.0.0.1:9001/ --echo -k
+
             Examples:
               sockctl listen 7000 --echo --keep-open
               sockctl listen :7000 --framing crlf --respond reply.json --delay 10ms
               sockctl listen 0.0.0.0:6969 --broadcast --framing line --allow 10.0.0.0/8
               sockctl listen udp://:5353
               sockctl listen unix:/tmp/app.sock --discard -k
+              sockctl listen ws://127.0.0.1:8080/chat --broadcast --allow-origin http://localhost:3000
             """
     )
 
-    @Argument(help: ArgumentHelp("Where to listen: PORT, :PORT, HOST:PORT, [v6]:PORT, tcp://, udp://[HOST]:PORT or unix:/path.", valueName: "endpoint"))
+    @Argument(help: ArgumentHelp("Where to listen: PORT, :PORT, HOST:PORT, [v6]:PORT, tcp://, udp://[HOST]:PORT, unix:/path or ws://[HOST]:PORT/path.", valueName: "endpoint"))
     var endpoint: String
 
     @Flag(name: .long, help: "Send every message back to its sender.")
@@ -73,6 +84,11 @@ struct Listen: AsyncParsableCommand {
     var recvOnly = false
 
     @OptionGroup(title: "Framing") var framing: FramingOptions
+    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
+
+    @Option(name: .long, help: ArgumentHelp("WebSocket: admit only clients whose Origin header is this (repeatable); others get 403.", valueName: "origin"))
+    var allowOrigin: [String] = []
+
     @OptionGroup(title: "Observability") var observability: ObservabilityOptions
     @OptionGroup(title: "TLS (tls:// and wss://)") var tls: ListenTLSOptions
 
@@ -117,23 +133,36 @@ struct Listen: AsyncParsableCommand {
         }
         configuration.options.tap = observability.tap
         configuration.options.secureTransport = try tls.layer(for: configuration.endpoint)
+        if configuration.endpoint.transport.isWebSocket {
+            try webSocket.apply(to: &configuration.options.webSocket)
+            configuration.options.webSocket.allowedOrigins = allowOrigin
+            if configuration.delay != nil && configuration.mode != .broadcast {
+                throw UsageError("--delay is not supported with --echo or --respond over WebSocket")
+            }
+        } else if webSocket.anyGiven || !allowOrigin.isEmpty {
+            throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
+        }
         return configuration
     }
 
     func run() async throws {
-        let configuration = try makeConfiguration()
+        var configuration = try makeConfiguration()
         let diagnostics = Diagnostics(command: "listen", verbose: observability.verbose)
+        if observability.verbose {
+            configuration.options.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
+        }
         let descriptors = DescriptorLimit.raiseToHardLimit()
         if let clients = configuration.options.maximumClients, clients + 64 > descriptors {
             diagnostics.warning("--max-clients \(clients) is above the file-descriptor limit \(descriptors): raise it with `ulimit -n`")
         }
         let readsInput = configuration.mode == .print && !recvOnly
+        let printMode = configuration.mode == .print
         let service = ListenService(
             configuration: configuration,
             output: FileDescriptorWriter.standardOutput,
             input: readsInput ? FileDescriptorSource(descriptor: 0) : nil
         ) { event in
-            ListenEventRenderer.render(event, diagnostics: diagnostics, printMode: configuration.mode == .print)
+            ListenEventRenderer.render(event, diagnostics: diagnostics, printMode: printMode)
         }
 
         let bound: [SocketAddress]
@@ -185,7 +214,8 @@ enum ListenEventRenderer {
     static func render(_ event: ListenEvent, diagnostics: Diagnostics, printMode: Bool) {
         switch event {
         case .clientConnected(let client):
-            diagnostics.note("client \(client.id) connected from \(client.peer)")
+            let handshake = client.webSocket.map { " (\($0.summary))" } ?? ""
+            diagnostics.note("client \(client.id) connected from \(client.peer)\(handshake)")
         case .clientDisconnected(let client, let bytesIn, let bytesOut, let duration, let error):
             let reason = error.map { ": \($0.message)" } ?? ""
             diagnostics.note(

@@ -22,6 +22,10 @@ struct Send: AsyncParsableCommand {
             Exit status: 0 when every expected response arrived; 1 on refusal, reset, \
             timeout or a connection closed early (the message says which); 2 usage error.
 
+            Over ws:// each MESSAGE is one WebSocket message (text; --binary for binary) \
+            and each response is one message; after the responses a close frame is sent \
+            (--close-code).
+
             --json prints one object with the timings in milliseconds — resolve, connect, \
             first_byte (first message sent to first response byte), total — and the \
             responses (text, or base64 when not UTF-8).
@@ -31,10 +35,11 @@ struct Send: AsyncParsableCommand {
               sockctl send 127.0.0.1:7000 --framing length:4 --file request.bin --responses 2
               printf 'GET / HTTP/1.0\\r\\n\\r\\n' | sockctl send example.com:80
               sockctl send udp://127.0.0.1:5353 -e 'ping\\n' --timeout 500ms --json
+              sockctl send ws://127.0.0.1:8080/echo '{"op":"ping"}' --subprotocol v1 --json
             """
     )
 
-    @Argument(help: ArgumentHelp("Where to send: host:port, [v6]:port, tcp://, udp://host:port or unix:/path.", valueName: "endpoint"))
+    @Argument(help: ArgumentHelp("Where to send: host:port, [v6]:port, tcp://, udp://host:port, unix:/path or ws://host[:port]/path.", valueName: "endpoint"))
     var endpoint: String
 
     @Argument(help: ArgumentHelp("Messages to send, one frame each.", valueName: "message"))
@@ -60,6 +65,8 @@ struct Send: AsyncParsableCommand {
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "Framing") var framing: FramingOptions
+    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
+    @OptionGroup(title: "WebSocket") var handshake: WebSocketHandshakeOptions
     @OptionGroup(title: "Observability") var observability: ObservabilityOptions
     @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
 
@@ -77,6 +84,12 @@ struct Send: AsyncParsableCommand {
         configuration.responses = try ArgumentValues.count(responses, option: "--responses", range: 0...1_000_000)
         configuration.rounds = try ArgumentValues.count(rounds, option: "--repeat", range: 1...1_000_000)
         configuration.timeout = try ArgumentValues.positiveDuration(timeout, option: "--timeout")
+        if configuration.endpoint.transport.isWebSocket {
+            try webSocket.apply(to: &configuration.connect.webSocket)
+            try handshake.apply(to: &configuration.connect.webSocket)
+        } else if webSocket.anyGiven || handshake.anyGiven {
+            throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
+        }
         if configuration.readsUntilClose && configuration.responses > 1 {
             throw UsageError("with raw framing the response is everything until the peer closes; use --framing to wait for \(configuration.responses) messages")
         }
@@ -102,10 +115,13 @@ struct Send: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let configuration = try makeConfiguration(loadingMessages: true)
+        var configuration = try makeConfiguration(loadingMessages: true)
         let diagnostics = Diagnostics(command: "send", verbose: observability.verbose)
+        if observability.verbose {
+            configuration.connect.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
+        }
         let printsResponses = !json
-        let separate = configuration.framing != .raw || configuration.endpoint.transport == .udp
+        let separate = configuration.framing != .raw || configuration.endpoint.transport.isMessageOriented
         let result = await Exchange(configuration: configuration).run { response in
             guard printsResponses else { return }
             var line = response

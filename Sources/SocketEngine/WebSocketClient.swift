@@ -1,0 +1,297 @@
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The client side of the WebSocket opening handshake (RFC 6455 §4.1), on a connected channel.
+///
+/// The ``Connector`` races TCP as usual; the winning channel is then upgraded:
+///
+/// ```
+/// initializer:  [TLS layer, wss only]                       (before connecting)
+/// upgrade:      HTTP request/response codec -> 101 -> frame codec, WebSocketHandler, ConnectionHandler
+/// ```
+///
+/// The handshake fails — and the connection is closed — on any status but 101 (the message
+/// names it: `server answered 404 Not Found`), on a missing or wrong `Sec-WebSocket-Accept`
+/// (NIO's upgrader checks it), on a subprotocol that was not offered, on an extension that
+/// was not offered (none is), or when it takes longer than the time left.
+enum WebSocketClient {
+    /// What the HTTP upgrade came to.
+    enum Outcome: Sendable {
+        case upgraded(WebSocketHandshake)
+        case notUpgraded
+    }
+
+    /// In the channel initializer, before connecting: for `wss://` the TLS layer (required),
+    /// then the HTTP upgrade, which sends its request as soon as the channel is active (and,
+    /// for `wss://`, once TLS is up). Nothing the server sends can arrive before a handler
+    /// is there to take it. The handshakes' futures wait in a note for
+    /// ``upgrade(_:endpoint:options:timeout:)``.
+    static func prepare(_ channel: any Channel, endpoint: Endpoint, options: ConnectOptions) throws {
+        var security: EventLoopFuture<SecurityReport?> = channel.eventLoop.makeSucceededFuture(nil)
+        if endpoint.transport == .wss {
+            guard let secure = options.secureTransport else { throw missingTLS(for: endpoint.transport) }
+            let serverName = Endpoint.isIPLiteral(endpoint.host) ? nil : endpoint.host
+            security = try secure.addClientLayer(to: channel, serverName: serverName).map { Optional($0) }
+        }
+        let upgrade = performUpgrade(channel, endpoint: endpoint, options: options)
+        try channel.pipeline.syncOperations.addHandler(HandshakeNote(security: security, upgrade: upgrade))
+    }
+
+    static func missingTLS(for transport: Endpoint.Transport) -> SocketEngineError {
+        SocketEngineError(.unsupported, "\(transport.rawValue):// needs a TLS layer, and this build has none")
+    }
+
+    /// Waits, on a connected channel prepared by ``prepare(_:endpoint:options:)``, for the
+    /// upgrade; returns the connection, the handshake, and the TLS report for `wss://`.
+    static func upgrade(
+        _ channel: any Channel,
+        endpoint: Endpoint,
+        options: ConnectOptions,
+        timeout: Duration
+    ) -> EventLoopFuture<(Connection, WebSocketHandshake, SecurityReport?)> {
+        let loop = channel.eventLoop
+        guard let note = try? channel.pipeline.syncOperations.handler(type: HandshakeNote.self) else {
+            channel.close(promise: nil)
+            return loop.makeFailedFuture(SocketEngineError(.webSocketHandshake, "\(endpoint): the channel was not prepared for WebSocket"))
+        }
+        channel.pipeline.syncOperations.removeHandler(note, promise: nil)
+        let label = channel.remoteAddress?.displayString ?? endpoint.description
+        let timedOut = NIOLoopBoundBox(false, eventLoop: loop)
+        let timer = loop.assumeIsolated().scheduleTask(in: timeout.timeAmount) {
+            timedOut.value = true
+            channel.close(promise: nil)
+        }
+        let upgrade = note.upgrade
+        let result = note.security.flatMap { report in
+            upgrade.map { ($0, $1, report) }
+        }
+        .flatMapErrorThrowing { error -> (Connection, WebSocketHandshake, SecurityReport?) in
+            channel.close(promise: nil)
+            if timedOut.value {
+                throw SocketEngineError(.connectTimeout, "WebSocket handshake with \(label) timed out after \(timeout.formatted)")
+            }
+            if let engine = error as? SocketEngineError { throw engine }
+            throw SocketEngineError(.webSocketHandshake, "WebSocket handshake with \(label) failed: \(describe(error))")
+        }
+        result.whenComplete { _ in timer.cancel() }
+        return result
+    }
+
+    private static func performUpgrade(
+        _ channel: any Channel,
+        endpoint: Endpoint,
+        options: ConnectOptions
+    ) -> EventLoopFuture<(Connection, WebSocketHandshake)> {
+        let loop = channel.eventLoop
+        let webSocket = options.webSocket
+        let refusal = loop.makePromise(of: HTTPResponseHead.self)
+        let head = requestHead(for: endpoint, options: webSocket)
+        let sent = WebSocketHandshake(
+            resource: endpoint.resource,
+            origin: webSocket.origin,
+            host: head.headers.first(name: "Host")
+        )
+        let catcher = RefusedResponseCatcher(promise: refusal)
+        let catcherOnLoop = NIOLoopBound(catcher, eventLoop: loop)
+        let upgrader = NIOTypedWebSocketClientUpgrader<Outcome>(
+            maxFrameSize: min(webSocket.maximumMessageSize, Int(UInt32.max)),
+            enableAutomaticErrorHandling: false
+        ) { channel, response in
+            channel.eventLoop.makeCompletedFuture {
+                let label = channel.remoteAddress?.displayString ?? endpoint.description
+                channel.pipeline.syncOperations.removeHandler(catcherOnLoop.value, promise: nil)
+                var agreed = sent
+                agreed.subprotocol = try checkedSubprotocol(response, offered: webSocket.subprotocols)
+                if !response.headers["Sec-WebSocket-Extensions"].isEmpty {
+                    throw SocketEngineError(.webSocketHandshake, "the server chose an extension, but none was offered")
+                }
+                try install(on: channel, role: .client, handshake: agreed, options: options.webSocket, bufferLimit: options.bufferLimit, tap: options.tap, label: label)
+                return .upgraded(agreed)
+            }
+        }
+        var configuration = NIOUpgradableHTTPClientPipelineConfiguration<Outcome>(
+            upgradeConfiguration: .init(upgradeRequestHead: head, upgraders: [upgrader]) { channel in
+                channel.eventLoop.makeSucceededFuture(.notUpgraded)
+            }
+        )
+        // Frames the server sends right behind its 101 must reach the frame decoder.
+        configuration.leftOverBytesStrategy = .forwardBytes
+        let upgraded: EventLoopFuture<Outcome>
+        do {
+            try channel.pipeline.syncOperations.addHandler(EndOfInputWatcher())
+            upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: configuration)
+            try channel.pipeline.syncOperations.addHandler(catcher)
+        } catch {
+            return loop.makeFailedFuture(error)
+        }
+        return upgraded.flatMap { outcome in
+            switch outcome {
+            case .upgraded(let handshake):
+                return loop.makeCompletedFuture {
+                    (try Connection.attach(to: channel, transport: endpoint.transport, webSocket: handshake), handshake)
+                }
+            case .notUpgraded:
+                // The response head reaches the catcher right after this.
+                return refusal.futureResult.flatMapThrowing { response in
+                    let label = channel.remoteAddress?.displayString ?? endpoint.description
+                    throw SocketEngineError(
+                        .webSocketHandshake,
+                        "WebSocket handshake with \(label) failed: the server answered \(response.status.code) \(response.status.reasonPhrase)"
+                    )
+                }
+            }
+        }
+    }
+
+    /// `GET /path?query HTTP/1.1` with Host, Origin, the subprotocols offered and the user's
+    /// headers (which may replace Host or Origin). NIO adds Upgrade, Connection and the key.
+    static func requestHead(for endpoint: Endpoint, options: WebSocketOptions) -> HTTPRequestHead {
+        var headers = HTTPHeaders()
+        let defaultPort = endpoint.transport == .wss ? 443 : 80
+        headers.add(name: "Host", value: endpoint.port == defaultPort ? endpoint.hostForDisplay : "\(endpoint.hostForDisplay):\(endpoint.port)")
+        if let origin = options.origin { headers.add(name: "Origin", value: origin) }
+        if !options.subprotocols.isEmpty {
+            headers.add(name: "Sec-WebSocket-Protocol", value: options.subprotocols.joined(separator: ", "))
+        }
+        for (name, value) in options.headers {
+            if ["host", "origin"].contains(name.lowercased()) {
+                headers.replaceOrAdd(name: name, value: value)
+            } else {
+                headers.add(name: name, value: value)
+            }
+        }
+        return HTTPRequestHead(version: .http1_1, method: .GET, uri: endpoint.resource, headers: headers)
+    }
+
+    /// The subprotocol the server chose: nil, or one of those offered (anything else fails).
+    static func checkedSubprotocol(_ response: HTTPResponseHead, offered: [String]) throws -> String? {
+        let chosen = response.headers["Sec-WebSocket-Protocol"]
+        guard let first = chosen.first else { return nil }
+        let name = first.trimmingSpaces()
+        guard chosen.count == 1, !name.contains(","), offered.contains(name) else {
+            throw SocketEngineError(
+                .webSocketHandshake,
+                "the server chose subprotocol '\(first)', which was not offered" + (offered.isEmpty ? "" : " (offered: \(offered.joined(separator: ", ")))")
+            )
+        }
+        return name
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let upgrade = error as? NIOHTTPClientUpgradeError {
+            switch upgrade {
+            case .upgraderDeniedUpgrade: return "Sec-WebSocket-Accept is missing or does not match the key sent"
+            case .responseProtocolNotFound: return "101 response without 'Upgrade: websocket'"
+            default: return "\(upgrade)"
+            }
+        }
+        if let channel = error as? ChannelError, channel == .eof || channel == .inappropriateOperationForState {
+            return "the connection closed before the server answered"
+        }
+        return SocketEngineError.classify(error).1
+    }
+
+    /// Installs the WebSocket layer and the engine's connection handler after an upgrade (either
+    /// side), on the channel's event loop.
+    static func install(
+        on channel: any Channel,
+        role: WebSocketHandler.Role,
+        handshake: WebSocketHandshake,
+        options: WebSocketOptions,
+        bufferLimit: Int,
+        tap: TrafficTap?,
+        label: String
+    ) throws {
+        let handler = WebSocketHandler(role: role, options: options, handshake: handshake, label: label)
+        try channel.pipeline.syncOperations.addHandler(handler)
+        try Connection.prepare(channel, transport: .ws, bufferLimit: bufferLimit, tap: tap)
+        let connectionHandler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+        handler.statistics = connectionHandler.statistics
+        handler.tap = tap
+        options.onEvent?(.upgraded(connection: label, handshake: handshake))
+        let watcher = try channel.pipeline.syncOperations.handler(type: EndOfInputWatcher.self)
+        channel.pipeline.syncOperations.removeHandler(watcher, promise: nil)
+        if watcher.sawEndOfInput {
+            // The peer's FIN came with its handshake, before these handlers were there to see
+            // it: tell them once the upgrade has finished passing on what it buffered.
+            channel.eventLoop.assumeIsolated().execute {
+                channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+            }
+        }
+    }
+}
+
+/// Notes a FIN that arrives during the HTTP upgrade: NIO's upgrade handlers pass it on to
+/// handlers that are not there yet, so it would be lost.
+final class EndOfInputWatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    private(set) var sawEndOfInput = false
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if let event = event as? ChannelEvent, case .inputClosed = event { sawEndOfInput = true }
+        context.fireUserInboundEventTriggered(event)
+    }
+}
+
+/// Carries the handshakes' futures from the channel initializer to the connector, which
+/// removes it once it has won the race.
+final class HandshakeNote: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = NIOAny
+    let security: EventLoopFuture<SecurityReport?>
+    let upgrade: EventLoopFuture<(Connection, WebSocketHandshake)>
+
+    init(security: EventLoopFuture<SecurityReport?>, upgrade: EventLoopFuture<(Connection, WebSocketHandshake)>) {
+        self.security = security
+        self.upgrade = upgrade
+    }
+}
+
+/// Sees the response head of a refused upgrade (the upgrade handler passes it on) and fails
+/// the handshake with its status; fails too if the connection closes first.
+final class RefusedResponseCatcher: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = HTTPClientResponsePart
+    private var promise: EventLoopPromise<HTTPResponseHead>?
+
+    init(promise: EventLoopPromise<HTTPResponseHead>) { self.promise = promise }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .head(let head) = unwrapInboundIn(data) { complete(.success(head)) }
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        complete(.failure(ChannelError.eof))
+        context.fireChannelInactive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        complete(.failure(ChannelError.eof))
+    }
+
+    private func complete(_ result: Result<HTTPResponseHead, any Error>) {
+        let promise = self.promise
+        self.promise = nil
+        promise?.completeWith(result)
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
+    }
+}
+
+extension Endpoint {
+    /// True for an IPv4 or IPv6 address literal (no name to check a certificate against).
+    static func isIPLiteral(_ host: String) -> Bool {
+        if isIPv6Literal(Substring(host)) { return true }
+        var storage = in_addr()
+        return inet_pton(AF_INET, host, &storage) == 1
+    }
+}

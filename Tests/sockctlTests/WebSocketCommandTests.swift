@@ -1,0 +1,241 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// `sockctl connect|send|listen ws://…` against each other and against hand-made frames.
+@Suite struct WebSocketCommandTests {
+    /// Starts `sockctl listen ENDPOINT ARGS…` and returns it with its port.
+    static func listener(_ endpoint: String = "ws://127.0.0.1:0/chat", _ arguments: [String] = ["--echo", "-k", "-v"], scratch: Scratch) async throws -> (Child, Int) {
+        let child = try Child(try sockctlPath(), ["listen", endpoint] + arguments, scratch: scratch, name: "listen")
+        return (child, try await child.listeningPort())
+    }
+
+    @Test func connectSendsEachLineAsAMessageAndPrintsEachMessageOnALine() async throws {
+        let scratch = try Scratch()
+        let (listener, port) = try await Self.listener(scratch: scratch)
+        try "first line\nsecond\n\u{00E9}t\u{00E9}\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
+        let client = try await run(try sockctlPath(), ["connect", "ws://127.0.0.1:\(port)/chat", "-v"], stdin: .file(scratch.path("input")), scratch: scratch)
+        #expect(client.status == 0, "\(client.stderr)")
+        #expect(String(decoding: client.stdout, as: UTF8.self) == "first line\nsecond\n\u{00E9}t\u{00E9}\n")
+        // End of input is this side's close frame, answered by the server.
+        #expect(client.stderr.contains("close sent: 1000 (normal)"))
+        #expect(client.stderr.contains("close received: 1000 (normal)"))
+        try await listener.waitForStderr("disconnected")
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+        #expect(listener.stderr.contains("client 1 connected from 127.0.0.1:"))
+        #expect(listener.stderr.contains("(GET /chat, Origin: (none))"))
+        #expect(listener.stderr.contains("summary: 1 client, 21 bytes in, 21 bytes out"), "\(listener.stderr)")
+    }
+
+    @Test func framingCutsInputIntoMessagesAndSendCountsResponses() async throws {
+        let scratch = try Scratch()
+        let (listener, port) = try await Self.listener(scratch: scratch)
+        // length:2 frames on stdin: "ab" and "cde"; each is one message.
+        try Data([0, 2, 0x61, 0x62, 0, 3, 0x63, 0x64, 0x65]).write(to: URL(fileURLWithPath: scratch.path("framed")))
+        let framed = try await run(try sockctlPath(), ["connect", "ws://127.0.0.1:\(port)/chat", "--framing", "length:2", "--binary"], stdin: .file(scratch.path("framed")), scratch: scratch)
+        #expect(framed.status == 0, "\(framed.stderr)")
+        #expect(String(decoding: framed.stdout, as: UTF8.self) == "ab\ncde\n")
+        let sent = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/chat?x=1", "one", "two", "--responses", "2", "--json"], scratch: scratch)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        let json = try JSONSerialization.jsonObject(with: sent.stdout) as? [String: Any]
+        #expect(json?["responses_received"] as? Int == 2)
+        #expect((json?["responses"] as? [[String: Any]])?.compactMap { $0["text"] as? String } == ["one", "two"])
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+    }
+
+    @Test func wrongPathsPlainHTTPAndForeignOriginsAreRefused() async throws {
+        let scratch = try Scratch()
+        let (listener, port) = try await Self.listener("ws://127.0.0.1:0/chat", ["--echo", "-k", "--allow-origin", "http://app.example"], scratch: scratch)
+        let wrongPath = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/other", "x"], scratch: scratch)
+        #expect(wrongPath.status == 1)
+        #expect(wrongPath.stderr.contains("the server answered 404 Not Found"), "\(wrongPath.stderr)")
+        let noOrigin = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/chat", "x"], scratch: scratch)
+        #expect(noOrigin.stderr.contains("the server answered 403 Forbidden"), "\(noOrigin.stderr)")
+        let foreign = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/chat", "x", "--origin", "https://evil.example"], scratch: scratch)
+        #expect(foreign.stderr.contains("the server answered 403 Forbidden"))
+        let allowed = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/chat", "ok", "--origin", "http://app.example"], scratch: scratch)
+        #expect(allowed.status == 0, "\(allowed.stderr)")
+        #expect(String(decoding: allowed.stdout, as: UTF8.self) == "ok\n")
+        let plain = try await run(try tool("ncat"), ["127.0.0.1", "\(port)"], stdin: .file(try Self.file("GET /chat HTTP/1.1\r\nHost: x\r\n\r\n", scratch: scratch)), scratch: scratch)
+        #expect(String(decoding: plain.stdout, as: UTF8.self).hasPrefix("HTTP/1.1 426 Upgrade Required"))
+        try await listener.waitForStderr("426")
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+        let log = listener.stderr
+        #expect(log.contains("HTTP 404 Not Found: no WebSocket at '/other'"))
+        #expect(log.contains("HTTP 403 Forbidden: origin '(none)' is not allowed"))
+        #expect(log.contains("HTTP 403 Forbidden: origin 'https://evil.example' is not allowed"))
+        #expect(log.contains("(GET /chat, Origin: http://app.example)"), "the admitted client's Origin is logged")
+        #expect(log.contains("4 refused"))
+    }
+
+    static func file(_ text: String, scratch: Scratch) throws -> String {
+        let path = scratch.path("file-\(UUID().uuidString.prefix(6))")
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        return path
+    }
+
+    @Test func closeCodesAndReasonsAreSentAndShown() async throws {
+        let scratch = try Scratch()
+        let (listener, port) = try await Self.listener(scratch: scratch)
+        let sent = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/chat", "x", "--close-code", "4001", "--close-reason", "bye now", "-v"], scratch: scratch)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(sent.stderr.contains("close sent: 4001 'bye now'"))
+        #expect(sent.stderr.contains("close received: 1000 (normal)"))
+        try await listener.waitForStderr("disconnected")
+        #expect(listener.stderr.contains("close received: 4001 'bye now'"))
+        #expect(listener.stderr.contains("the peer closed the WebSocket with 4001 'bye now'"))
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+    }
+
+    @Test func subprotocolsAreNegotiatedAndPingsAnswered() async throws {
+        let scratch = try Scratch()
+        let (listener, port) = try await Self.listener("ws://127.0.0.1:0/", ["--echo", "-k", "--subprotocol", "v2", "--subprotocol", "v1"], scratch: scratch)
+        let client = try Child(
+            try sockctlPath(),
+            ["connect", "ws://127.0.0.1:\(port)/", "--subprotocol", "v1", "--subprotocol", "v2", "--ping-interval", "100ms", "--recv-only", "--idle-timeout", "5s", "-v"],
+            scratch: scratch, name: "client"
+        )
+        try await client.waitForStderr("pong received after", timeout: .seconds(5))
+        #expect(client.stderr.contains("WebSocket open (GET /, Origin: (none), subprotocol v1)"))
+        client.signal(SIGINT)
+        _ = try await client.wait()
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+    }
+
+    @Test func aMessageOverMaxMessageClosesWith1009() async throws {
+        let scratch = try Scratch()
+        let (listener, port) = try await Self.listener("ws://127.0.0.1:0/", ["--echo", "-k", "--max-message", "1KiB", "-v"], scratch: scratch)
+        let big = String(repeating: "x", count: 2048)
+        let sent = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/", big], scratch: scratch)
+        #expect(sent.status == 1)
+        #expect(sent.stderr.contains("the peer closed the WebSocket with 1009 (message too big)"), "\(sent.stderr)")
+        try await listener.waitForStderr("disconnected")
+        #expect(listener.stderr.contains("closing with 1009 (message too big)"))
+        // The listener is still serving.
+        let small = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/", "small"], scratch: scratch)
+        #expect(String(decoding: small.stdout, as: UTF8.self) == "small\n")
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+    }
+
+    @Test func aMaskedFrameFromTheServerFailsTheClient() async throws {
+        let scratch = try Scratch()
+        let port = try freePort()
+        // A "server" that answers the handshake properly, then sends a masked text frame.
+        let script = """
+            import socket, base64, hashlib
+            s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); s.bind(("127.0.0.1", \(port))); s.listen(1)
+            c, _ = s.accept(); request = b""
+            while b"\\r\\n\\r\\n" not in request: request += c.recv(4096)
+            key = [l.split(b":", 1)[1].strip() for l in request.split(b"\\r\\n") if l.lower().startswith(b"sec-websocket-key:")][0]
+            accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+            c.sendall(b"HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Accept: " + accept + b"\\r\\n\\r\\n")
+            c.sendall(bytes([0x81, 0x82, 1, 2, 3, 4, ord("h") ^ 1, ord("i") ^ 2]))
+            data = b""
+            while True:
+                chunk = c.recv(4096)
+                if not chunk: break
+                data += chunk
+            print(hex(data[0]), data[1] >> 7, (data[6] ^ data[2]) * 256 + (data[7] ^ data[3]) if len(data) >= 8 else None)
+            """
+        let server = try Child(try tool("python3"), ["-c", script], scratch: scratch, name: "python-server")
+        try await waitForTCPListener(port: port)
+        let client = try await run(try sockctlPath(), ["connect", "ws://127.0.0.1:\(port)/", "--recv-only"], scratch: scratch)
+        #expect(client.status == 1)
+        #expect(client.stderr.contains("masked frame from the server: closed with 1002 (protocol error)"), "\(client.stderr)")
+        #expect(try await server.wait() == 0)
+        // The client's close frame (0x88), masked, carrying 1002.
+        #expect(server.stdoutText == "0x88 1 1002\n", "\(server.stdoutText) \(server.stderr)")
+    }
+
+    @Test func wrongSecWebSocketAcceptFailsTheHandshake() async throws {
+        let scratch = try Scratch()
+        let port = try freePort()
+        let reply = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: AAAAAAAAAAAAAAAAAAAAAAAAAAA=\r\n\r\n"
+        let server = try Child(try tool("ncat"), ["-l", "127.0.0.1", "\(port)"], stdin: .file(try Self.file(reply, scratch: scratch)), scratch: scratch, name: "ncat")
+        try await waitForTCPListener(port: port)
+        let client = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/", "x"], scratch: scratch)
+        #expect(client.status == 1)
+        #expect(client.stderr.contains("Sec-WebSocket-Accept is missing or does not match the key sent"), "\(client.stderr)")
+        server.signal(SIGTERM)
+    }
+
+    /// Hostile frames on an upgraded connection: each ends that connection with the right
+    /// close code; the listener keeps serving (no trap, no hang).
+    @Test(arguments: [
+        // 'G' 'E' reads as a frame with RSV1 set and 69 bytes of payload: given those bytes, 1002.
+        ("garbage after the handshake", Array("GET / HTTP/1.1\r\nHost: x\r\n\r\n".utf8) + [UInt8](repeating: 0x78, count: 100), UInt16(1002)),
+        ("a 2^63 length field", [0x82, 0xFF, 0x80, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4], UInt16(1009)),
+        ("a 2^62 length field", [0x82, 0xFF, 0x40, 0, 0, 0, 0, 0, 0, 0, 1, 2, 3, 4], UInt16(1009)),
+        ("a fragmented ping", RawWebSocket.frame(opcode: 9, fin: false, payload: [1]), UInt16(1002)),
+        ("a 126-byte ping", RawWebSocket.frame(opcode: 9, payload: [UInt8](repeating: 7, count: 126)), UInt16(1002)),
+        ("invalid UTF-8", RawWebSocket.frame(opcode: 1, payload: [0x61, 0xED, 0xA0, 0x80]), UInt16(1007)),
+        ("invalid UTF-8 in a first fragment", RawWebSocket.frame(opcode: 1, fin: false, payload: [0xC0, 0x80]), UInt16(1007)),
+        ("an unmasked frame", [0x81, 0x02, 0x68, 0x69], UInt16(1002)),
+        ("RSV bits", [0xC1, 0x80, 1, 2, 3, 4], UInt16(1002)),
+        ("a reserved opcode", RawWebSocket.frame(opcode: 3, payload: []), UInt16(1002)),
+        ("a continuation with nothing to continue", RawWebSocket.frame(opcode: 0, payload: [0x61]), UInt16(1002)),
+        ("a 1-byte close payload", RawWebSocket.frame(opcode: 8, payload: [0x03]), UInt16(1002)),
+        ("close code 1005", RawWebSocket.frame(opcode: 8, payload: [0x03, 0xED]), UInt16(1002)),
+        ("a close reason that is not UTF-8", RawWebSocket.frame(opcode: 8, payload: [0x03, 0xE8, 0xFF]), UInt16(1007)),
+    ] as [(String, [UInt8], UInt16)])
+    func hostileFramesCloseWithTheRightCode(what: String, bytes: [UInt8], expected: UInt16) async throws {
+        let scratch = try Scratch()
+        let (listener, port) = try await Self.listener("ws://127.0.0.1:0/", ["--echo", "-k", "-v"], scratch: scratch)
+        let outcome = await onOwnThread { () -> Result<(UInt16?, String, Bool), RawWebSocket.Failure> in
+            do {
+                let socket = try RawWebSocket(port: port)
+                try socket.send(bytes)
+                let close = try socket.readClose()
+                return .success((close.code, close.reason, close.closedAfter))
+            } catch let failure as RawWebSocket.Failure {
+                return .failure(failure)
+            } catch {
+                return .failure(RawWebSocket.Failure(description: "\(error)"))
+            }
+        }
+        switch outcome {
+        case .success(let (code, reason, closedAfter)):
+            #expect(code == expected, "\(what): closed with \(code.map(String.init) ?? "no code") '\(reason)'")
+            #expect(closedAfter, "\(what): the server closes the TCP connection after the close handshake")
+        case .failure(let failure):
+            Issue.record("\(what): \(failure)")
+        }
+        try await listener.waitForStderr("disconnected")
+        // Still serving, and no trap.
+        let after = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/", "still here"], scratch: scratch)
+        #expect(String(decoding: after.stdout, as: UTF8.self) == "still here\n", "\(what): \(after.stderr)")
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0, "\(what): \(listener.stderr)")
+    }
+
+    /// A ping between the fragments of a message is answered there, and the message arrives whole.
+    @Test func aPingBetweenFragmentsIsAnsweredThereAndTheMessageArrivesWhole() async throws {
+        let scratch = try Scratch()
+        let (listener, port) = try await Self.listener("ws://127.0.0.1:0/", ["--echo", "-k"], scratch: scratch)
+        let frames = await onOwnThread { () -> [String] in
+            guard let socket = try? RawWebSocket(port: port) else { return ["no connection"] }
+            var seen: [String] = []
+            try? socket.send(RawWebSocket.frame(opcode: 1, fin: false, payload: Array("Hel".utf8)))
+            try? socket.send(RawWebSocket.frame(opcode: 9, payload: Array("ping!".utf8)))
+            try? socket.send(RawWebSocket.frame(opcode: 0, payload: Array("lo".utf8)))
+            for _ in 0..<2 {
+                guard let frame = try? socket.readFrame() else { break }
+                seen.append("\(frame.opcode):\(String(decoding: frame.payload, as: UTF8.self))")
+            }
+            return seen
+        }
+        #expect(frames == ["10:ping!", "1:Hello"])
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+    }
+}
