@@ -124,14 +124,25 @@ enum WebSocketClient {
         // Frames the server sends right behind its 101 must reach the frame decoder.
         configuration.leftOverBytesStrategy = .forwardBytes
         let upgraded: EventLoopFuture<Outcome>
+        let watcher = EndOfInputWatcher()
         do {
-            try channel.pipeline.syncOperations.addHandler(EndOfInputWatcher())
+            try channel.pipeline.syncOperations.addHandler(watcher)
             upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPClientPipeline(configuration: configuration)
             try channel.pipeline.syncOperations.addHandler(catcher)
         } catch {
             return loop.makeFailedFuture(error)
         }
-        return upgraded.flatMap { outcome in
+        // NIO's upgrade handler does not fail the upgrade when the server closes without a
+        // byte of answer: the close does (the first to complete wins).
+        let answered = loop.makePromise(of: Outcome.self)
+        upgraded.cascade(to: answered)
+        channel.closeFuture.whenComplete { _ in answered.fail(ChannelError.eof) }
+        // A FIN (half-closure is on) is no close: one that leaves the answer unfinished
+        // ends the handshake too, once what came with it has been through the upgrade.
+        watcher.onEndOfInput = {
+            loop.assumeIsolated().scheduleTask(in: .milliseconds(100)) { answered.fail(ChannelError.eof) }
+        }
+        return answered.futureResult.flatMap { outcome in
             switch outcome {
             case .upgraded(let handshake):
                 return loop.makeCompletedFuture {
@@ -192,6 +203,12 @@ enum WebSocketClient {
             default: return "\(upgrade)"
             }
         }
+        if let parser = error as? HTTPParserError, parser == .invalidEOFState {
+            return "the connection closed in the middle of the server's answer"
+        }
+        if error is HTTPParserError {
+            return "the answer is not HTTP (\(error)): is it a TLS server (wss://) or not a web server?"
+        }
         if let channel = error as? ChannelError, channel == .eof || channel == .inappropriateOperationForState {
             return "the connection closed before the server answered"
         }
@@ -233,9 +250,13 @@ enum WebSocketClient {
 final class EndOfInputWatcher: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = NIOAny
     private(set) var sawEndOfInput = false
+    var onEndOfInput: (() -> Void)?
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
-        if let event = event as? ChannelEvent, case .inputClosed = event { sawEndOfInput = true }
+        if let event = event as? ChannelEvent, case .inputClosed = event {
+            sawEndOfInput = true
+            onEndOfInput?()
+        }
         context.fireUserInboundEventTriggered(event)
     }
 }

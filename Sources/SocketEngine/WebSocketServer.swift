@@ -88,13 +88,17 @@ enum WebSocketServer {
         refusals: Refusals,
         admit: @escaping @Sendable (Connection) -> Void
     ) throws {
+        var secured: EventLoopFuture<SecurityReport>?
         if endpoint.transport == .wss {
             guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: .wss) }
             let report = try secure.addServerLayer(to: channel)
             report.whenFailure { error in
-                refusals.refuse(channel.remoteAddress, because: "TLS handshake failed: \(SocketEngineError.classify(error).1)")
+                let reason = SocketEngineError.classify(error).1
+                refusals.refuse(channel.remoteAddress, because: reason.hasPrefix("TLS") ? reason : "TLS handshake failed: \(reason)")
             }
+            secured = report
         }
+        let security = secured
         let webSocket = options.webSocket
         let policy = WebSocketServerPolicy(path: endpoint.resource, allowedOrigins: webSocket.allowedOrigins, subprotocols: webSocket.subprotocols)
         let label = Connection.label(for: channel, transport: endpoint.transport)
@@ -128,7 +132,7 @@ enum WebSocketServer {
                         on: channel, role: .server, handshake: handshake, options: webSocket,
                         bufferLimit: options.bufferLimit, tap: options.tap, label: label
                     )
-                    return .upgraded(try Connection.attach(to: channel, transport: transport, webSocket: handshake))
+                    return .upgraded(try Connection.attach(to: channel, transport: transport, security: security, webSocket: handshake))
                 }
             }
         )

@@ -169,6 +169,52 @@ import Glibc
         server.signal(SIGTERM)
     }
 
+    /// A server that closes without answering, or answers something that is not HTTP, fails
+    /// the handshake at once and says which (once this waited for the connect timeout).
+    @Test(arguments: [
+        ("", "the connection closed before the server answered"),
+        ("HTTP/1.1 101 Switch", "the connection closed in the middle of the server's answer"),
+        ("SSH-2.0-OpenSSH_9.2\r\n", "the answer is not HTTP"),
+    ])
+    func serversThatDoNotAnswerWithAnUpgradeFailAtOnce(reply: String, message: String) async throws {
+        let scratch = try Scratch()
+        let port = try freePort()
+        let server = try Child(try tool("ncat"), ["-l", "127.0.0.1", "\(port)"], stdin: .file(try Self.file(reply, scratch: scratch)), scratch: scratch, name: "ncat")
+        defer { server.signal(SIGKILL) }
+        try await waitForTCPListener(port: port)
+        let started = ContinuousClock.now
+        let client = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/", "x"], timeout: .seconds(20), scratch: scratch)
+        #expect(client.status == 1)
+        #expect(client.stderr.contains(message), "\(client.stderr)")
+        #expect(ContinuousClock.now - started < .seconds(8), "the handshake waited for the connect timeout")
+    }
+
+    /// wss:// = WebSocket inside TLS, both ends sockctl: verified against the test CA, the
+    /// TLS details shown with -v, messages echoed; plain ws:// to it is refused by the server.
+    @Test func wssBetweenListenAndConnect() async throws {
+        let scratch = try Scratch()
+        let dir = try await TestCertificates.shared.directory()
+        let (listener, port) = try await Self.listener("wss://127.0.0.1:0/secure", ["--echo", "-k", "-v", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key"], scratch: scratch)
+        defer { listener.signal(SIGKILL) }
+        try "over tls\nsecond\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
+        let client = try await run(try sockctlPath(), ["connect", "wss://127.0.0.1:\(port)/secure", "--cafile", "\(dir)/ca.pem", "-v"], stdin: .file(scratch.path("input")), scratch: scratch)
+        #expect(client.status == 0, "\(client.stderr)")
+        #expect(String(decoding: client.stdout, as: UTF8.self) == "over tls\nsecond\n")
+        #expect(client.stderr.contains("TLS: TLSv1.3, TLS_"), "\(client.stderr)")
+        #expect(client.stderr.contains("verified (chain and host name)"), "\(client.stderr)")
+        #expect(client.stderr.contains("close received: 1000 (normal)"), "\(client.stderr)")
+        let unverified = try await run(try sockctlPath(), ["send", "wss://127.0.0.1:\(port)/secure", "x"], scratch: scratch)
+        #expect(unverified.status == 1)
+        #expect(unverified.stderr.contains("unknown CA"), "\(unverified.stderr)")
+        let plain = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/secure", "x"], timeout: .seconds(20), scratch: scratch)
+        #expect(plain.status == 1)
+        #expect(plain.stderr.contains("WebSocket handshake with 127.0.0.1:\(port) failed"), "\(plain.stderr)")
+        try await listener.waitForStderr("the peer does not speak TLS")
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+        #expect(listener.stderr.contains("(wss)"), "\(listener.stderr)")
+    }
+
     /// Hostile frames on an upgraded connection: each ends that connection with the right
     /// close code; the listener keeps serving (no trap, no hang).
     @Test(arguments: [
