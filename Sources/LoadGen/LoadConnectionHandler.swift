@@ -27,6 +27,10 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     private unowned(unsafe) let shard: LoadShard
     private let run: RunContext
     private let datagram: Bool
+    /// A message transport (WebSocket): each write is one message, each read one reply.
+    private let messages: Bool
+    /// Messages written since the last flush.
+    private var unflushed = false
     private let template: MessageTemplate
     private let stride: Int
     private let budget: Int?
@@ -58,8 +62,9 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     private var handshakeDone = false
     private var activeContext: ChannelHandlerContext?
 
-    init(slot: Int, shard: LoadShard, datagram: Bool, awaitsHandshake: Bool = false) {
+    init(slot: Int, shard: LoadShard, datagram: Bool, messages: Bool = false, awaitsHandshake: Bool = false) {
         self.awaitsHandshake = awaitsHandshake
+        self.messages = messages
         self.slot = slot
         self.shard = shard
         run = shard.context
@@ -73,7 +78,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         pipeline = run.pipeline
         stopNanos = run.stopNanos
         warmupNanos = run.warmupNanos
-        if let framing = run.plan.framing, !datagram {
+        if let framing = run.plan.framing, !datagram, !messages {
             decoder = FrameDecoder(framing: framing, maximumFrameSize: run.plan.maximumFrameSize)
         }
     }
@@ -268,14 +273,26 @@ final class LoadConnectionHandler: ChannelInboundHandler {
             shard.counters.warmupSent += 1
         }
         if expectsReplies { pending.append(Pending(due: due, sent: now, measured: measured)) }
-        if datagram { flush() }  // one datagram per message
+        if datagram {
+            flush()  // one datagram per message
+        } else if messages {
+            write()  // one WebSocket message per message, flushed together
+        }
         return size
     }
 
-    private func flush() {
+    private func write() {
         guard let context = channelContext, let buffer = batch, buffer.readableBytes > 0 else { return }
         batch = nil
-        context.writeAndFlush(wrapOutboundOut(buffer), promise: nil)
+        context.write(wrapOutboundOut(buffer), promise: nil)
+        unflushed = true
+    }
+
+    private func flush() {
+        write()
+        guard unflushed, let context = channelContext else { return }
+        unflushed = false
+        context.flush()
     }
 
     func channelWritabilityChanged(context: ChannelHandlerContext) {
@@ -294,7 +311,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
             return
         }
         let now = monotonicNanos()
-        if datagram {
+        if datagram || messages {
             reply(bytes: buffer.readableBytes, now: now)
         } else if var decoder {
             do {

@@ -21,6 +21,8 @@ public enum ErrorKind: String, Sendable, CaseIterable, Codable, Comparable {
     case framing
     /// The TLS handshake failed or the server's certificate was refused.
     case tls
+    /// The WebSocket upgrade was refused, or the peer broke RFC 6455 or closed with an error code.
+    case webSocket = "websocket"
     /// The local file-descriptor limit (EMFILE, ENFILE).
     case descriptorsExhausted = "fd-exhausted"
     /// No local port left for this destination (EADDRNOTAVAIL).
@@ -45,6 +47,7 @@ public enum ErrorKind: String, Sendable, CaseIterable, Codable, Comparable {
         case .frameTooLarge, .truncatedFrame: return .framing
         case .readTimeout: return .timeout
         case .tlsFailed: return .tls
+        case .webSocketHandshake, .webSocketProtocol, .webSocketClosed: return .webSocket
         default: return .other
         }
     }

@@ -109,9 +109,9 @@ public struct LoadPlan: Sendable {
         }
         switch endpoint.transport {
         case .tcp, .udp, .unix: break
-        case .tls:
-            if connectOptions.secureTransport == nil { throw PlanError("tls:// needs a TLS layer") }
-        case .ws, .wss: throw PlanError("\(endpoint.transport.rawValue):// is not supported by loadtest yet")
+        case .ws: break
+        case .tls, .wss:
+            if connectOptions.secureTransport == nil { throw PlanError("\(endpoint.transport.rawValue):// needs a TLS layer") }
         }
         if let other = endpoints.first(where: { $0.transport != endpoint.transport }) {
             throw PlanError("all targets must use one transport: \(endpoint) is \(endpoint.transport.rawValue), \(other) \(other.transport.rawValue)")

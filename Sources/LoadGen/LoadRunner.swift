@@ -249,6 +249,39 @@ public final class LoadRunner: Sendable {
         let transport = plan.endpoint.transport
         let timeout = plan.connectOptions.connectTimeout.timeAmountValue
         let interface = plan.connectOptions.interface
+        /// ws:// and wss://: established once upgraded (TLS first for wss://, its handshake
+        /// timed apart); a refused or failed upgrade is a failed connect.
+        @Sendable func openWebSocket(slot: Int, shard: LoadShard, address: SocketAddress) {
+            let endpoint = plan.endpoints[slot % plan.endpoints.count]
+            let upgraded = shard.loop.makePromise(of: Void.self)
+            var bootstrap = ClientBootstrap(group: shard.loop)
+                .connectTimeout(timeout)
+                .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+                .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+                .channelInitializer { channel in
+                    let bound = interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
+                    return bound.flatMapThrowing {
+                        let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, messages: true)
+                        let (security, done) = try WebSocketLoadClient.prepare(
+                            channel, endpoint: endpoint, options: plan.connectOptions, timeout: plan.connectOptions.connectTimeout, handler: handler
+                        )
+                        security?.whenSuccess { report in
+                            shard.handshakes.record(UInt64(clamping: max(0, report.handshakeDuration.nanoseconds)))
+                        }
+                        done.cascade(to: upgraded)
+                    }
+                }
+            if let source { bootstrap = bootstrap.bind(to: source) }
+            bootstrap.connect(to: address).whenComplete { result in
+                switch result {
+                case .success:
+                    upgraded.futureResult.whenFailure { error in shard.connectFailed(slot: slot, error: error) }
+                case .failure(let error):
+                    shard.connectFailed(slot: slot, error: error)
+                    upgraded.fail(error)
+                }
+            }
+        }
         return { slot, shard in
             shard.counters.connectAttempts += 1
             guard let address = context.address(slot: slot) else { return }
@@ -272,6 +305,10 @@ public final class LoadRunner: Sendable {
                         }
                     }
                     .whenFailure { error in shard.connectFailed(slot: slot, error: error) }
+                return
+            }
+            if transport.isWebSocket {
+                openWebSocket(slot: slot, shard: shard, address: address)
                 return
             }
             let secure = transport == .tls ? plan.connectOptions.secureTransport : nil
@@ -299,6 +336,7 @@ public final class LoadRunner: Sendable {
             }
             bootstrap.connect(to: address).whenFailure { error in shard.connectFailed(slot: slot, error: error) }
         }
+
     }
 
     static func sum(_ shards: [LoadShard], _ value: @escaping @Sendable (LoadShard) -> Int) async throws -> Int {

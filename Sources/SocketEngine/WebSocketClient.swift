@@ -89,6 +89,23 @@ enum WebSocketClient {
         endpoint: Endpoint,
         options: ConnectOptions
     ) -> EventLoopFuture<(Connection, WebSocketHandshake)> {
+        negotiate(channel, endpoint: endpoint, options: options) { channel, handshake, label in
+            try install(on: channel, role: .client, handshake: handshake, options: options.webSocket, bufferLimit: options.bufferLimit, tap: options.tap, label: label)
+        }
+        .flatMapThrowing { handshake in
+            (try Connection.attach(to: channel, transport: endpoint.transport, webSocket: handshake), handshake)
+        }
+    }
+
+    /// Sends the upgrade request once the channel is active and waits for the answer; on 101
+    /// (checked) `install` puts the WebSocket layer in place, on the loop, before any frame
+    /// that came with the answer is passed on.
+    static func negotiate(
+        _ channel: any Channel,
+        endpoint: Endpoint,
+        options: ConnectOptions,
+        install: @escaping @Sendable (any Channel, WebSocketHandshake, String) throws -> Void
+    ) -> EventLoopFuture<WebSocketHandshake> {
         let loop = channel.eventLoop
         let webSocket = options.webSocket
         let refusal = loop.makePromise(of: HTTPResponseHead.self)
@@ -112,7 +129,7 @@ enum WebSocketClient {
                 if !response.headers["Sec-WebSocket-Extensions"].isEmpty {
                     throw SocketEngineError(.webSocketHandshake, "the server chose an extension, but none was offered")
                 }
-                try install(on: channel, role: .client, handshake: agreed, options: options.webSocket, bufferLimit: options.bufferLimit, tap: options.tap, label: label)
+                try install(channel, agreed, label)
                 return .upgraded(agreed)
             }
         }
@@ -145,9 +162,7 @@ enum WebSocketClient {
         return answered.futureResult.flatMap { outcome in
             switch outcome {
             case .upgraded(let handshake):
-                return loop.makeCompletedFuture {
-                    (try Connection.attach(to: channel, transport: endpoint.transport, webSocket: handshake), handshake)
-                }
+                return loop.makeSucceededFuture(handshake)
             case .notUpgraded:
                 // The response head reaches the catcher right after this.
                 return refusal.futureResult.flatMapThrowing { response in
@@ -226,12 +241,26 @@ enum WebSocketClient {
         tap: TrafficTap?,
         label: String
     ) throws {
+        try install(on: channel, role: role, handshake: handshake, options: options, label: label) { channel, handler in
+            try Connection.prepare(channel, transport: .ws, bufferLimit: bufferLimit, tap: tap)
+            let connectionHandler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+            handler.statistics = connectionHandler.statistics
+            handler.tap = tap
+        }
+    }
+
+    /// Adds the WebSocket layer, then `above` adds what takes its messages.
+    static func install(
+        on channel: any Channel,
+        role: WebSocketHandler.Role,
+        handshake: WebSocketHandshake,
+        options: WebSocketOptions,
+        label: String,
+        above: (any Channel, WebSocketHandler) throws -> Void
+    ) throws {
         let handler = WebSocketHandler(role: role, options: options, handshake: handshake, label: label)
         try channel.pipeline.syncOperations.addHandler(handler)
-        try Connection.prepare(channel, transport: .ws, bufferLimit: bufferLimit, tap: tap)
-        let connectionHandler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
-        handler.statistics = connectionHandler.statistics
-        handler.tap = tap
+        try above(channel, handler)
         options.onEvent?(.upgraded(connection: label, handshake: handshake))
         let watcher = try channel.pipeline.syncOperations.handler(type: EndOfInputWatcher.self)
         channel.pipeline.syncOperations.removeHandler(watcher, promise: nil)
@@ -242,6 +271,58 @@ enum WebSocketClient {
                 channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
             }
         }
+    }
+}
+
+/// WebSocket client connections for a load generator, which puts its own handler where the
+/// engine's connection handler goes: it reads each message as one `ByteBuffer` and each
+/// buffer it writes is one message.
+public enum WebSocketLoadClient {
+    /// In the channel initializer (on the channel's loop), before connecting: for `wss://` the
+    /// TLS layer, then the HTTP upgrade, sent as soon as the channel is active. On 101 the
+    /// WebSocket layer and `handler` are added. Returns the TLS report (`wss://` only) and
+    /// the upgrade's future; a connection that is not upgraded within `timeout` (counted from
+    /// now, so it covers connecting, TLS and the upgrade) or is refused is closed, and the
+    /// upgrade fails with the reason.
+    public static func prepare(
+        _ channel: any Channel,
+        endpoint: Endpoint,
+        options: ConnectOptions,
+        timeout: Duration,
+        handler: some ChannelHandler
+    ) throws -> (security: EventLoopFuture<SecurityReport>?, upgraded: EventLoopFuture<Void>) {
+        let loop = channel.eventLoop
+        var security: EventLoopFuture<SecurityReport>?
+        if endpoint.transport == .wss {
+            guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: endpoint.transport) }
+            let serverName = Endpoint.isIPLiteral(endpoint.host) ? nil : endpoint.host
+            security = try secure.addClientLayer(to: channel, serverName: serverName)
+        }
+        let bound = NIOLoopBound(handler, eventLoop: loop)
+        let webSocket = options.webSocket
+        let timedOut = NIOLoopBoundBox(false, eventLoop: loop)
+        let timer = loop.assumeIsolated().scheduleTask(in: timeout.timeAmount) {
+            timedOut.value = true
+            channel.close(promise: nil)
+        }
+        let upgraded = WebSocketClient.negotiate(channel, endpoint: endpoint, options: options) { channel, handshake, label in
+            try WebSocketClient.install(on: channel, role: .client, handshake: handshake, options: webSocket, label: label) { channel, _ in
+                try channel.pipeline.syncOperations.addHandler(bound.value)
+            }
+        }
+        let both = security.map { report in report.flatMap { _ in upgraded } } ?? upgraded
+        let result = both.map { _ in () }
+            .flatMapErrorThrowing { error in
+                channel.close(promise: nil)
+                if timedOut.value {
+                    throw SocketEngineError(.connectTimeout, "WebSocket connection to \(endpoint) not upgraded within \(timeout.formatted)")
+                }
+                if let engine = error as? SocketEngineError { throw engine }
+                let label = channel.remoteAddress?.displayString ?? endpoint.description
+                throw SocketEngineError(.webSocketHandshake, "WebSocket handshake with \(label) failed: \(WebSocketClient.describe(error))")
+            }
+        result.whenComplete { _ in timer.cancel() }
+        return (security, result)
     }
 }
 

@@ -30,6 +30,12 @@ struct LoadTest: AsyncParsableCommand {
             reopened. Lost connections are reopened with back-off. Every message sent is \
             answered, timed out or lost; messages due but never sent are unsent.
 
+            Over udp:// each message is one datagram and so is each reply; over ws:// and \
+            wss:// each message is one WebSocket message (nothing is appended to it) and so \
+            is each reply: give --framing (raw will do) to expect replies. A connection counts \
+            as open once its TLS handshake (tls://, wss://) and WebSocket upgrade are done; TLS \
+            handshake times are reported apart from message latency.
+
             Output: a live one-line display on a terminal; otherwise --report-every DUR \
             prints one line per period. The final report goes to stdout (stderr with \
             --json -); --json FILE writes every figure and both histograms (HdrHistogram \
@@ -46,10 +52,11 @@ struct LoadTest: AsyncParsableCommand {
               sockctl loadtest 127.0.0.1:9000 -c 1000 --duration 10s --message-file blob.bin   # send-only
               sockctl loadtest udp://127.0.0.1:5353 --rate 1000 --duration 10s --framing raw --json result.json
               sockctl loadtest 127.0.0.1:7000 127.0.0.1:7001 -c 200 --duration 30s --framing line   # 100 each
+              sockctl loadtest wss://localhost:8443/echo -c 50 --duration 30s --framing raw --cafile ca.pem
             """
     )
 
-    @Argument(help: ArgumentHelp("The target: host:port, [v6]:port, tcp://, udp://host:port or unix:/path. Several: the connections are spread over them in turn.", valueName: "endpoint"))
+    @Argument(help: ArgumentHelp("The target: host:port, [v6]:port, tcp://, tls://, udp://host:port, unix:/path, ws:// or wss://host:port/path. Several: the connections are spread over them in turn.", valueName: "endpoint"))
     var endpoints: [String] = []
 
     @Option(name: [.customShort("c"), .long], help: ArgumentHelp("Connections to open and keep open.", valueName: "n"))
@@ -99,6 +106,8 @@ struct LoadTest: AsyncParsableCommand {
 
     @OptionGroup(title: "Connection") var connection: ConnectionOptions
     @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
+    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
+    @OptionGroup(title: "WebSocket") var handshake: WebSocketHandshakeOptions
 
     @Option(name: .long, help: ArgumentHelp("Reply framing: line, crlf, null, length:N[:be|:le], fixed:N, raw. Omit to only send.", valueName: "framing"))
     var framing: String?
@@ -142,13 +151,21 @@ struct LoadTest: AsyncParsableCommand {
         let deferred = messageFile != nil && !loadingMessage
         let template: MessageTemplate
         do {
-            template = try MessageTemplate(body, framing: deferred ? .raw : framing ?? .raw)
+            // Over WebSocket a message is one WebSocket message: nothing is added to it.
+            let messageFraming = deferred || targets[0].transport.isWebSocket ? .raw : framing ?? .raw
+            template = try MessageTemplate(body, framing: messageFraming)
         } catch {
             throw UsageError("--message: \(error.message)")
         }
         var plan = LoadPlan(endpoints: targets, message: template)
         plan.connectOptions = try connection.makeConnectOptions()
         plan.connectOptions.secureTransport = try tls.layer(for: targets[0])
+        if targets[0].transport.isWebSocket {
+            try webSocket.apply(to: &plan.connectOptions.webSocket)
+            try handshake.apply(to: &plan.connectOptions.webSocket)
+        } else if webSocket.anyGiven || handshake.anyGiven {
+            throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
+        }
         plan.connections = try ArgumentValues.count(connections, option: "--connections", range: 1...1_000_000)
         let connectRate = try Self.number(self.connectRate, option: "--connect-rate", allowZero: true)
         plan.connectRate = connectRate == 0 ? nil : connectRate

@@ -215,6 +215,45 @@ import Glibc
         #expect(listener.stderr.contains("(wss)"), "\(listener.stderr)")
     }
 
+    /// loadtest over ws:// and wss://: each message is one WebSocket message and each echoed
+    /// message one reply (`{{seq}}` makes them distinct, and the server sees exactly what was
+    /// sent); wss:// reports TLS handshakes apart; a refused upgrade is a `websocket` error.
+    @Test func loadtestOverWebSocketMatchesEachMessage() async throws {
+        let scratch = try Scratch()
+        let dir = try await TestCertificates.shared.directory()
+        let (plain, plainPort) = try await Self.listener("ws://127.0.0.1:0/load", ["--echo", "-k"], scratch: scratch)
+        defer { plain.signal(SIGKILL) }
+        let (secure, securePort) = try await Self.listener("wss://127.0.0.1:0/load", ["--echo", "-k", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key"], scratch: scratch)
+        defer { secure.signal(SIGKILL) }
+        for (target, extra) in [("ws://127.0.0.1:\(plainPort)/load", [String]()), ("wss://127.0.0.1:\(securePort)/load", ["--cafile", "\(dir)/ca.pem"])] {
+            let json = scratch.path("ws.json")
+            let result = try await run(try sockctlPath(), ["loadtest", target, "-c", "4", "--requests", "400", "--pipeline", "3", "--framing", "raw",
+                                                           "--message", "msg {{seq}} on {{conn}}", "--json", json] + extra, scratch: scratch)
+            #expect(result.status == 0, "\(target): \(result.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+            let messages = try #require(report["messages"] as? [String: Int])
+            #expect(messages["sent"] == 400 && messages["received"] == 400 && messages["lost"] == 0 && messages["timed_out"] == 0, "\(messages)")
+            #expect((report["errors"] as? [String: Int])?.isEmpty == true, "\(String(describing: report["errors"]))")
+            #expect(report["transport"] as? String == (extra.isEmpty ? "ws" : "wss"))
+            if extra.isEmpty {
+                #expect(report["tls_handshake"] == nil || report["tls_handshake"] is NSNull)
+            } else {
+                #expect((report["tls_handshake"] as? [String: Any])?["count"] as? Int == 4)
+            }
+        }
+        // The echo server saw the messages unchanged (no delimiter added): 400 of 8-12 bytes.
+        plain.signal(SIGINT)
+        #expect(try await plain.wait() == 0)
+        let bytes = (1...400).reduce(0) { total, seq in total + "msg \(seq) on \((seq - 1) % 4 + 1)".utf8.count }
+        #expect(plain.stderr.contains("\(bytes) bytes in, \(bytes) bytes out"), "\(plain.stderr)")
+
+        let refused = try await run(try sockctlPath(), ["loadtest", "ws://127.0.0.1:\(securePort)/load", "-c", "2", "--duration", "1s", "--framing", "raw",
+                                                        "--json", scratch.path("refused.json")], timeout: .seconds(30), scratch: scratch)
+        #expect(refused.status == 1)
+        let errors = (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path("refused.json")))) as? [String: Any])?["errors"] as? [String: Int] ?? [:]
+        #expect((errors["websocket"] ?? 0) >= 2, "\(errors)")
+    }
+
     /// Hostile frames on an upgraded connection: each ends that connection with the right
     /// close code; the listener keeps serving (no trap, no hang).
     @Test(arguments: [
