@@ -98,7 +98,7 @@ fuzz: deps-test
 goldens: deps-test
 	./scripts/regenerate-goldens.sh
 
-bench: deps-bench release
+bench: deps-bench .venv-test/.installed release
 	./bench/bulk.sh $(BIN_RELEASE)
 	./bench/capture.sh $(BIN_RELEASE)
 	./bench/loadtest.sh $(BIN_RELEASE)

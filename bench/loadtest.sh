@@ -11,6 +11,8 @@
 #    (14-byte header: sequence, flags client|pong-request, length 64), framed fixed:64, so both
 #    clients load the very same server.
 #  - sockctl loadtest against `sockctl listen --echo` (one port), framing line.
+#  - the same over WebSocket: `sockctl loadtest ws://` against `sockctl listen ws:// --echo`,
+#    each 64-byte message one WebSocket message (framing raw), next to the plain TCP row.
 # (sockperf cannot load `sockctl listen --echo`: its client drops replies that still carry its
 # own "client" flag, which a plain echo server sends back unchanged.)
 # Reported: messages/s (replies received per second of the measured run), the client's CPU
@@ -87,6 +89,21 @@ run_pair() {
     CPU[sockctl-echo-$connections-count]=$(python3 -c "import json;print(json.load(open('$WORK/se-$connections.json'))['messages']['received'])" 2>/dev/null || echo 0)
     kill -INT "$listener" 2>/dev/null || true
     wait "$listener" 2>/dev/null || true
+
+    # The same over WebSocket
+    port=$(free_block 1)
+    "$SOCKCTL" listen "ws://127.0.0.1:$port/" --echo -k --max-clients $((connections + 16)) 2>"$WORK/listen-ws.log" &
+    listener=$!
+    PIDS+=("$listener")
+    wait_listen "$port"
+    /usr/bin/time -f "%U %S" -o "$WORK/ws.time" \
+        "$SOCKCTL" loadtest "ws://127.0.0.1:$port/" -c "$connections" --duration "${SECONDS_PER_RUN}s" --connect-rate 0 \
+        --framing raw --message "${LINE64}x" --json "$WORK/ws-$connections.json" > "$WORK/ws-$connections.log" 2>&1 || true
+    RATE[sockctl-ws-$connections]=$(python3 -c "import json;print(json.load(open('$WORK/ws-$connections.json'))['throughput']['received_per_second'])" 2>/dev/null || echo 0)
+    CPU[sockctl-ws-$connections]=$(cpu "$WORK/ws.time")
+    CPU[sockctl-ws-$connections-count]=$(python3 -c "import json;print(json.load(open('$WORK/ws-$connections.json'))['messages']['received'])" 2>/dev/null || echo 0)
+    kill -INT "$listener" 2>/dev/null || true
+    wait "$listener" 2>/dev/null || true
 }
 
 echo "64-byte echo round trips, closed loop, one message in flight per connection, ${SECONDS_PER_RUN}s per run"
@@ -100,11 +117,12 @@ per_million() {
 printf '\n%-6s %-34s %12s %12s %14s %10s\n' conns "client → server" "msgs/s" "client CPU s" "CPU s / 1M msg" "vs sockperf"
 for connections in 1 100 1000; do
     base=${RATE[sockperf-$connections]}
-    for key in sockperf sockctl-sp sockctl-echo; do
+    for key in sockperf sockctl-sp sockctl-echo sockctl-ws; do
         case $key in
             sockperf) label="sockperf ping-pong → sockperf server" ;;
             sockctl-sp) label="sockctl loadtest → sockperf server" ;;
             sockctl-echo) label="sockctl loadtest → sockctl listen" ;;
+            sockctl-ws) label="  the same over ws://" ;;
         esac
         rate=${RATE[$key-$connections]}
         ratio=$(echo "$rate / ($base + 0.000001)" | bc -l)
@@ -114,3 +132,8 @@ for connections in 1 100 1000; do
 done
 echo
 echo "Ratios are messages/s over sockperf ping-pong's at the same connection count (higher is better)."
+printf 'WebSocket over plain TCP (sockctl loadtest → sockctl listen):'
+for connections in 1 100 1000; do
+    printf ' c=%s %.2fx' "$connections" "$(echo "${RATE[sockctl-ws-$connections]} / (${RATE[sockctl-echo-$connections]} + 0.000001)" | bc -l)"
+done
+echo

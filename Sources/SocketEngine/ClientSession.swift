@@ -142,14 +142,11 @@ public final class ClientSession: Sendable {
         self.input = input
         self.output = output
         self.onEvent = onEvent
-        let encoder = configuration.endpoint.transport.isWebSocket
-            ? MessageEncoder(messagesIn: configuration.framing, maximumFrameSize: configuration.maximumFrameSize)
-            : MessageEncoder(
-                framing: configuration.framing,
-                translateLineEndings: configuration.translateLineEndings,
-                datagrams: configuration.endpoint.transport == .udp,
-                maximumFrameSize: configuration.maximumFrameSize
-            )
+        let encoder = MessageEncoder.forInput(
+            over: configuration.endpoint.transport, framing: configuration.framing,
+            binaryMessages: configuration.connect.webSocket.messageKind == .binary,
+            translateLineEndings: configuration.translateLineEndings, maximumFrameSize: configuration.maximumFrameSize
+        )
         self.state = Mutex(SharedState(inputDone: configuration.direction == .receiveOnly, encoder: encoder))
     }
 
@@ -341,6 +338,11 @@ public final class ClientSession: Sendable {
             && (configuration.endpoint.transport == .tcp || configuration.endpoint.transport == .unix)
     }
 
+    private var keepsMessage: @Sendable (ByteBuffer) -> Bool {
+        let keepsEmpty = MessageEncoder.sendsEmptyMessages(over: configuration.endpoint.transport)
+        return { keepsEmpty || $0.readableBytes > 0 }
+    }
+
     private func pumpInput(to connection: Connection) async -> PumpEnd {
         do {
             if sendsFileDirectly, let file = input.regularFile() {
@@ -357,14 +359,14 @@ public final class ClientSession: Sendable {
                 let encoded = state.withLock { state in
                     state.inputBytes += chunk.readableBytes
                     let output = state.encoder.encode(chunk)
-                    state.carry += output.messages.filter { $0.readableBytes > 0 }
+                    state.carry += output.messages.filter(keepsMessage)
                     return output
                 }
                 encoded.rejected.forEach { onEvent(.inputRejected($0)) }
             }
             let tail = state.withLock { state in
                 let output = state.encoder.finish()
-                state.carry += output.messages.filter { $0.readableBytes > 0 }
+                state.carry += output.messages.filter(keepsMessage)
                 return output
             }
             tail.rejected.forEach { onEvent(.inputRejected($0)) }

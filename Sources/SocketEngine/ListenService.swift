@@ -354,24 +354,23 @@ public final class ListenService: Sendable {
     /// Print mode: what arrives on the input goes to every connected client. Input is read
     /// only while someone is there to receive it, so nothing typed early is lost.
     private func forwardInput(_ input: any ByteSource) async {
-        var encoder = configuration.endpoint.transport.isWebSocket
-            ? MessageEncoder(messagesIn: configuration.framing, maximumFrameSize: configuration.maximumFrameSize)
-            : MessageEncoder(
-                framing: configuration.framing,
-                datagrams: configuration.endpoint.transport == .udp,
-                maximumFrameSize: configuration.maximumFrameSize
-            )
+        let transport = configuration.endpoint.transport
+        var encoder = MessageEncoder.forInput(
+            over: transport, framing: configuration.framing,
+            binaryMessages: configuration.options.webSocket.messageKind == .binary, maximumFrameSize: configuration.maximumFrameSize
+        )
+        let keepsEmpty = MessageEncoder.sendsEmptyMessages(over: transport)
         do {
             while true {
                 try await presence.wait()
                 guard let chunk = try await input.next() else { break }
                 let encoded = encoder.encode(chunk)
                 encoded.rejected.forEach { onEvent(.inputRejected($0)) }
-                for message in encoded.messages where message.readableBytes > 0 { await sendToAll(message) }
+                for message in encoded.messages where keepsEmpty || message.readableBytes > 0 { await sendToAll(message) }
             }
             let tail = encoder.finish()
             tail.rejected.forEach { onEvent(.inputRejected($0)) }
-            for message in tail.messages where message.readableBytes > 0 { await sendToAll(message) }
+            for message in tail.messages where keepsEmpty || message.readableBytes > 0 { await sendToAll(message) }
         } catch {
             return
         }

@@ -13,7 +13,7 @@ import NIOCore
 /// each line's body without a delimiter or prefix, becomes one message of its own.
 ///
 /// For WebSocket (``init(messagesIn:maximumFrameSize:)``) the input is cut by the framing —
-/// lines for `raw` — and each frame's body becomes one message.
+/// lines for `raw` — and each frame's body becomes one message (see ``forInput(over:framing:binaryMessages:translateLineEndings:maximumFrameSize:)``).
 public struct MessageEncoder: Sendable {
     public let framing: Framing
     public let translateLineEndings: Bool
@@ -25,6 +25,12 @@ public struct MessageEncoder: Sendable {
     private var previousWasCR = false
     /// After a line over the limit: drop input up to the next LF, then carry on.
     private var skippingLongLine = false
+    /// Raw datagrams (binary WebSocket messages): chunks longer than this are cut.
+    private var largestChunk: Int?
+
+    /// Binary WebSocket messages cut from raw input: at most 64 KiB each, what most servers
+    /// accept (websocat's default limit; browsers and Python's websockets take 1 MiB).
+    public static let largestBinaryMessage = 64 * 1024
 
     public init(framing: Framing, translateLineEndings: Bool = false, datagrams: Bool = false, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
         self.framing = framing
@@ -41,6 +47,28 @@ public struct MessageEncoder: Sendable {
         self.cutsInputByFraming = true
         self.lines = FrameDecoder(framing: self.framing, maximumFrameSize: maximumFrameSize)
     }
+
+    /// The encoder for input sent over `transport`. Over WebSocket each line (or frame of
+    /// `framing`) is one message — binary input without a framing has no lines, so each chunk
+    /// as read is one message there (at most ``largestBinaryMessage`` bytes) — and an empty
+    /// line is an empty message.
+    public static func forInput(
+        over transport: Endpoint.Transport, framing: Framing, binaryMessages: Bool,
+        translateLineEndings: Bool = false, maximumFrameSize: Int
+    ) -> MessageEncoder {
+        if transport.isWebSocket {
+            if framing == .raw && binaryMessages {
+                var encoder = MessageEncoder(framing: .raw, datagrams: true)
+                encoder.largestChunk = largestBinaryMessage
+                return encoder
+            }
+            return MessageEncoder(messagesIn: framing, maximumFrameSize: maximumFrameSize)
+        }
+        return MessageEncoder(framing: framing, translateLineEndings: translateLineEndings, datagrams: transport == .udp, maximumFrameSize: maximumFrameSize)
+    }
+
+    /// Whether an empty message is sent: over WebSocket it is a message; over a stream nothing.
+    public static func sendsEmptyMessages(over transport: Endpoint.Transport) -> Bool { transport.isWebSocket }
 
     /// The result of encoding one chunk: what to send, and the lines that had to be skipped.
     public struct Output: Sendable {
@@ -69,7 +97,17 @@ public struct MessageEncoder: Sendable {
         var output = Output()
         switch framing {
         case .raw:
-            output.messages = [translateLineEndings ? translate(chunk) : chunk]
+            let bytes = translateLineEndings ? translate(chunk) : chunk
+            if let largestChunk, bytes.readableBytes > largestChunk {
+                var offset = bytes.readerIndex
+                while offset < bytes.writerIndex {
+                    let length = min(largestChunk, bytes.writerIndex - offset)
+                    if let slice = bytes.getSlice(at: offset, length: length) { output.messages.append(slice) }
+                    offset += length
+                }
+            } else {
+                output.messages = [bytes]
+            }
         default:
             if pending.readableBytes == 0 {
                 pending = chunk

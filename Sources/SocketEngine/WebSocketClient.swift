@@ -258,6 +258,7 @@ enum WebSocketClient {
         label: String,
         above: (any Channel, WebSocketHandler) throws -> Void
     ) throws {
+        try WebSocketFrameWriter.install(on: channel)
         let handler = WebSocketHandler(role: role, options: options, handshake: handshake, label: label)
         try channel.pipeline.syncOperations.addHandler(handler)
         try above(channel, handler)

@@ -142,7 +142,7 @@ public struct WebSocketMessageAssembler: Sendable {
         guard !overflow, total <= maximumMessageSize else {
             throw WebSocketViolation(WebSocketCloseCode.messageTooBig, "message over the limit of \(maximumMessageSize) bytes")
         }
-        let data = frame.unmaskedData
+        let data = WebSocketMasking.payload(of: frame)
         if kind == .text {
             let valid = data.withUnsafeReadableBytes { validator.feed($0) }
             guard valid else { throw WebSocketViolation(WebSocketCloseCode.invalidPayload, "text message is not valid UTF-8") }

@@ -35,8 +35,9 @@ struct Listen: AsyncParsableCommand {
             (repeatable) other origins — and clients that send none — get 403. Each message \
             is printed on its own line; --echo sends every message back with its type \
             (text as text, binary as binary); input lines (or --framing frames) go to the \
-            clients as messages (--binary for binary). Pings are answered; frames that break \
-            RFC 6455 close the client with 1002, 1007 or 1009. This is the server mode of the \
+            clients as messages (--binary: each chunk read is one binary message). Pings are \
+            answered; frames that break RFC 6455 close the client with 1002, 1007 or 1009. \
+            This is the server mode of the \
             Autobahn test suite (see README, make conformance):
               sockctl listen ws://127.0.0.1:9001/ --echo -k
 

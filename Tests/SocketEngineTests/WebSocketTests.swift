@@ -1,4 +1,5 @@
 import NIOCore
+import NIOEmbedded
 import NIOHTTP1
 import NIOWebSocket
 import Testing
@@ -209,5 +210,48 @@ import Testing
         let policy = WebSocketServerPolicy(path: "/", subprotocols: ["v2", "v1"])
         #expect(policy.decide(Self.request("/", headers: Self.upgrade + [("Sec-WebSocket-Protocol", "v3, v1, v2")])) == .accept(subprotocol: "v1"))
         #expect(policy.decide(Self.request("/", headers: Self.upgrade + [("Sec-WebSocket-Protocol", "v9")])) == .accept(subprotocol: nil))
+    }
+}
+
+/// The eight-bytes-at-a-time masking against NIO's byte-by-byte one (RFC 6455 §5.3), and
+/// the frame writer against NIO's frame encoder, byte for byte.
+@Suite struct WebSocketMaskingTests {
+    @Test func maskingMatchesNIOAtEveryLengthAndPhase() throws {
+        let key = try #require(WebSocketMaskingKey([0x37, 0xfa, 0x21, 0x3d]))
+        for length in 0..<41 {
+            let source = ByteBuffer(bytes: (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) })
+            for phase in 0..<4 {
+                var ours = ByteBuffer(string: "prefix")
+                WebSocketMasking.append(source, maskedWith: key, phase: phase, to: &ours)
+                var theirs = source
+                theirs.webSocketMask(key, indexOffset: phase)
+                #expect(ours.readableBytesView.dropFirst(6).elementsEqual(theirs.readableBytesView), "length \(length) phase \(phase)")
+            }
+        }
+    }
+
+    @Test func theWriterWritesWhatNIOsEncoderWrites() throws {
+        let key = try #require(WebSocketMaskingKey([1, 2, 3, 4]))
+        for length in [0, 1, 125, 126, 127, 65_535, 65_536, 70_000] {
+            for maskKey in [nil, key] {
+                for opcode in [WebSocketOpcode.binary, .text, .ping, .connectionClose] {
+                    let payload = ByteBuffer(bytes: (0..<length).map { UInt8(truncatingIfNeeded: $0) })
+                    let frame = WebSocketFrame(fin: opcode != .text, rsv1: false, opcode: opcode, maskKey: maskKey, data: payload)
+                    #expect(try Self.bytes(frame, ours: true) == Self.bytes(frame, ours: false), "\(length) \(opcode) \(String(describing: maskKey))")
+                }
+            }
+        }
+    }
+
+    /// What goes out of an embedded channel for `frame`, through the writer or NIO's encoder.
+    static func bytes(_ frame: WebSocketFrame, ours: Bool) throws -> [UInt8] {
+        let channel = EmbeddedChannel()
+        try channel.pipeline.syncOperations.addHandler(WebSocketFrameEncoder())
+        if ours { try WebSocketFrameWriter.install(on: channel) }
+        try channel.writeOutbound(frame)
+        var out = [UInt8]()
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { out += buffer.readableBytesView }
+        _ = try channel.finish()
+        return out
     }
 }

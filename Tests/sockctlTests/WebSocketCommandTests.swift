@@ -32,6 +32,35 @@ import Glibc
         #expect(listener.stderr.contains("summary: 1 client, 21 bytes in, 21 bytes out"), "\(listener.stderr)")
     }
 
+    /// Text input: an empty line is an empty message (not dropped). Binary input has no
+    /// lines: the bytes go unchanged, CR, LF and NUL included, in messages as read (64 KiB
+    /// at most).
+    @Test func emptyLinesAreMessagesAndBinaryInputIsSentAsIs() async throws {
+        let scratch = try Scratch()
+        // Print mode: each message received is printed on a line of its own.
+        let (listener, port) = try await Self.listener("ws://127.0.0.1:0/raw", ["-k"], scratch: scratch)
+        defer { listener.signal(SIGKILL) }
+        try "a\n\nb\n".write(toFile: scratch.path("text"), atomically: true, encoding: .utf8)
+        let text = try await run(try sockctlPath(), ["connect", "ws://127.0.0.1:\(port)/raw", "--send-only"], stdin: .file(scratch.path("text")), scratch: scratch)
+        #expect(text.status == 0, "\(text.stderr)")
+        try await listener.waitForStderr("client 1 from")
+        #expect(listener.stdoutText == "a\n\nb\n")
+        var payload = [UInt8]()
+        for index in 0..<300_000 { payload.append(UInt8(truncatingIfNeeded: index &* 7919 >> 3)) }
+        try Data(payload).write(to: URL(fileURLWithPath: scratch.path("binary")))
+        let (echo, echoPort) = try await Self.listener("ws://127.0.0.1:0/raw", ["--echo", "-k"], scratch: scratch)
+        defer { echo.signal(SIGKILL) }
+        let binary = try await run(try sockctlPath(), ["connect", "ws://127.0.0.1:\(echoPort)/raw", "--binary", "-v"], stdin: .file(scratch.path("binary")), scratch: scratch)
+        #expect(binary.status == 0, "\(binary.stderr)")
+        // Each echoed message is printed with a newline after it: the file is read in one
+        // chunk, sent as messages of 64 KiB (what websocat accepts by default) and the rest.
+        var expected = [UInt8]()
+        for start in stride(from: 0, to: payload.count, by: 65536) {
+            expected += payload[start..<min(start + 65536, payload.count)] + [0x0A]
+        }
+        #expect(binary.stdout == Data(expected), "\(binary.stdout.count) bytes back")
+    }
+
     @Test func framingCutsInputIntoMessagesAndSendCountsResponses() async throws {
         let scratch = try Scratch()
         let (listener, port) = try await Self.listener(scratch: scratch)
