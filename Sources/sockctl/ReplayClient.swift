@@ -107,7 +107,8 @@ struct ReplayClient {
                     verifier.receive(data)
                     let snapshot = verifier
                     progress.withLock {
-                        $0.bytes = snapshot.bytesReceived
+                        // Wire bytes (delimiters included), as the recording counts them.
+                        $0.bytes = connection.statistics.bytesReceived
                         $0.frames = snapshot.framesReceived
                         $0.complete = snapshot.isComplete
                         $0.mismatch = snapshot.mismatch != nil

@@ -139,7 +139,7 @@ struct ReplayTests {
         let table = String(decoding: list.stdout, as: UTF8.self)
         #expect(table.hasPrefix("STREAM  PROTO  CLIENT"), "\(table)")
         #expect(table.contains("tcp    127.0.0.1."), "\(table)")
-        #expect(table.contains("> 127.0.0.1.\(port)"), "\(table)")
+        #expect(table.contains(">  127.0.0.1.\(port)"), "\(table)")
         #expect(table.contains(" FIN\n"), "\(table)")
 
         let sink = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--recv-only"], scratch: scratch, name: "sink")
@@ -205,6 +205,25 @@ struct ReplayTests {
         server.signal(SIGINT)
         #expect(try await server.wait() == 0)
         #expect(server.stderr.contains("summary: 2 clients, 32 bytes in, 70 bytes out"), "\(server.stderr)")
+    }
+
+    /// Over ws:// the recorded frames travel as WebSocket messages (the engine's connect path):
+    /// an echo server answers each with itself, and the answers verify against the recording.
+    @Test func replaysInsideAWebSocketTransport() async throws {
+        let scratch = try Scratch()
+        var capture = CraftedCapture()
+        capture.add(capture.connection.open())
+        capture.add(capture.segments("first\nsecond\n", from: .client), after: 1)
+        capture.add(capture.segments("first\nsecond\n", from: .server), after: 1)
+        capture.add(capture.connection.close(first: .client), after: 1)
+        try capture.write(to: scratch.path("lines.pcap"))
+        let server = try Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/echo", "--echo", "-k"], scratch: scratch, name: "ws")
+        let port = try await server.listeningPort()
+        let replay = try await run(try sockctlPath(), ["replay", scratch.path("lines.pcap"), "ws://127.0.0.1:\(port)/echo", "--framing", "line", "--verify"], scratch: scratch)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stderr.contains("sent 2 messages (11 bytes) to ws://127.0.0.1:\(port)/echo"), "\(replay.stderr)")
+        #expect(replay.stderr.contains("2 frames expected, 2 matched, 0 mismatched"), "\(replay.stderr)")
+        server.signal(SIGKILL)
     }
 
     /// A file that is not what replay needs is one clear line and exit 1 or 2, never a trap.
