@@ -231,6 +231,9 @@ struct Replay: AsyncParsableCommand {
             },
             onEvent: { diagnostics.event($0) }
         )
+        if outcome.report == nil, let error = outcome.error {
+            throw diagnostics.fail(error)
+        }
         let unit = framed ? "frame" : "segment"
         var summary = "sent \(plural(outcome.messagesSent, "message")) (\(outcome.bytesSent) bytes) to \(endpoint)"
             + " in \(outcome.duration.formatted); received \(outcome.bytesReceived) bytes"
