@@ -65,7 +65,7 @@ demo: build
 # packet, every cut of a histogram — runs second, one test at a time, so it neither starves
 # nor is starved by the timing-sensitive tests of the first run. Then a short libFuzzer + ASan
 # run of the packet decoder (fuzz/run.sh).
-SERIAL_TESTS = sockctlTests.(LoadTestCommandTests|LoadTestScaleTests|GoldenTests)|PacketPrinterTests/everyPrefix|HistogramCodecTests/cutAndCorrupted
+SERIAL_TESTS = sockctlTests.(LoadTestCommandTests|LoadTestScaleTests|GoldenTests|ReplayTimingTests)|PacketPrinterTests/everyPrefix|HistogramCodecTests/cutAndCorrupted
 test: deps-test .venv-test/.installed
 	$(SWIFT) build --product sockctl
 	$(SWIFT) build --product generate-manual

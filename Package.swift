@@ -107,7 +107,7 @@ let package = Package(
         ),
         .testTarget(
             name: "sockctlTests",
-            dependencies: ["SocketEngine", "TestSupport"],
+            dependencies: ["SocketEngine", "PacketDecoding", "TestSupport"],
             exclude: ["Goldens", "WebSocketPeers"],
             swiftSettings: strict
         ),

@@ -173,22 +173,22 @@ _sockctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    connect|listen|send|loadtest|report|capture|help)
+    connect|listen|send|replay|loadtest|report|capture|help)
         # Offer subcommand argument completions
         "_sockctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'connect listen send loadtest report capture help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'connect listen send replay loadtest report capture help' -- "${cur}"))
         ;;
     esac
 }
 
 _sockctl_connect() {
     repeating_flags=()
-    non_repeating_flags=(-4 -6 --verbose -v --hexdump -k --insecure -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
-    repeating_options=(--resolve --pin)
-    non_repeating_options=(--source --interface --connect-timeout --framing --max-frame --cafile --servername --cert --key --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
+    non_repeating_flags=(-4 -6 --binary --verbose -v --hexdump -k --insecure --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
+    repeating_options=(--resolve --subprotocol --header --pin)
+    non_repeating_options=(--source --interface --connect-timeout --framing --max-frame --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
@@ -211,6 +211,27 @@ _sockctl_connect() {
     '--max-frame')
         return
         ;;
+    '--subprotocol')
+        return
+        ;;
+    '--ping-interval')
+        return
+        ;;
+    '--close-code')
+        return
+        ;;
+    '--close-reason')
+        return
+        ;;
+    '--max-message')
+        return
+        ;;
+    '--header')
+        return
+        ;;
+    '--origin')
+        return
+        ;;
     '--cafile')
         return
         ;;
@@ -224,6 +245,9 @@ _sockctl_connect() {
         return
         ;;
     '--key')
+        return
+        ;;
+    '--record')
         return
         ;;
     '--idle-timeout')
@@ -252,9 +276,9 @@ _sockctl_connect() {
 
 _sockctl_listen() {
     repeating_flags=()
-    non_repeating_flags=(--echo --discard --broadcast -k --keep-open --recv-only --verbose -v --hexdump --version -h --help)
-    repeating_options=(--allow --deny)
-    non_repeating_options=(--respond --delay --max-clients --framing --max-frame --cert --key --client-ca)
+    non_repeating_flags=(--echo --discard --broadcast -k --keep-open --recv-only --binary --verbose -v --hexdump --version -h --help)
+    repeating_options=(--allow --deny --subprotocol --allow-origin)
+    non_repeating_options=(--respond --delay --max-clients --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --cert --key --client-ca)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
@@ -274,10 +298,31 @@ _sockctl_listen() {
     '--deny')
         return
         ;;
+    '--record')
+        return
+        ;;
     '--framing')
         return
         ;;
     '--max-frame')
+        return
+        ;;
+    '--subprotocol')
+        return
+        ;;
+    '--ping-interval')
+        return
+        ;;
+    '--close-code')
+        return
+        ;;
+    '--close-reason')
+        return
+        ;;
+    '--max-message')
+        return
+        ;;
+    '--allow-origin')
         return
         ;;
     '--cert')
@@ -294,9 +339,9 @@ _sockctl_listen() {
 
 _sockctl_send() {
     repeating_flags=()
-    non_repeating_flags=(-e --escapes --json -4 -6 --verbose -v --hexdump -k --insecure --version -h --help)
-    repeating_options=(--resolve --pin)
-    non_repeating_options=(--file --responses --timeout --repeat --source --interface --connect-timeout --framing --max-frame --cafile --servername --cert --key)
+    non_repeating_flags=(-e --escapes --json -4 -6 --binary --verbose -v --hexdump -k --insecure --version -h --help)
+    repeating_options=(--resolve --subprotocol --header --pin)
+    non_repeating_options=(--file --responses --timeout --repeat --source --interface --connect-timeout --framing --max-frame --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -329,6 +374,108 @@ _sockctl_send() {
         return
         ;;
     '--max-frame')
+        return
+        ;;
+    '--subprotocol')
+        return
+        ;;
+    '--ping-interval')
+        return
+        ;;
+    '--close-code')
+        return
+        ;;
+    '--close-reason')
+        return
+        ;;
+    '--max-message')
+        return
+        ;;
+    '--header')
+        return
+        ;;
+    '--origin')
+        return
+        ;;
+    '--cafile')
+        return
+        ;;
+    '--servername')
+        return
+        ;;
+    '--pin')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    esac
+}
+
+_sockctl_replay() {
+    repeating_flags=()
+    non_repeating_flags=(--list --topspeed --verify -4 -6 --binary --verbose -v --hexdump -k --insecure --version -h --help)
+    repeating_options=(--ignore --resolve --subprotocol --header --pin)
+    non_repeating_options=(--stream --speed --as-server --timeout --source --interface --connect-timeout --framing --max-frame --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key)
+    __sockctl_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--stream')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--ignore')
+        return
+        ;;
+    '--as-server')
+        return
+        ;;
+    '--timeout')
+        return
+        ;;
+    '--source')
+        return
+        ;;
+    '--interface')
+        return
+        ;;
+    '--connect-timeout')
+        return
+        ;;
+    '--resolve')
+        return
+        ;;
+    '--framing')
+        return
+        ;;
+    '--max-frame')
+        return
+        ;;
+    '--subprotocol')
+        return
+        ;;
+    '--ping-interval')
+        return
+        ;;
+    '--close-code')
+        return
+        ;;
+    '--close-reason')
+        return
+        ;;
+    '--max-message')
+        return
+        ;;
+    '--header')
+        return
+        ;;
+    '--origin')
         return
         ;;
     '--cafile')

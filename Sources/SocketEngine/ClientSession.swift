@@ -334,7 +334,7 @@ public final class ClientSession: Sendable {
     /// the bytes (TLS encrypts them), and a lost connection will not need them again.
     private var sendsFileDirectly: Bool {
         configuration.framing == .raw && !configuration.translateLineEndings
-            && configuration.connect.tap == nil && configuration.reconnect == nil
+            && configuration.connect.tap == nil && configuration.connect.recorder == nil && configuration.reconnect == nil
             && (configuration.endpoint.transport == .tcp || configuration.endpoint.transport == .unix)
     }
 

@@ -62,7 +62,7 @@ public final class Connection: Sendable {
     static let receiveAllocator = AdaptiveRecvByteBufferAllocator(minimum: 1024, initial: 64 * 1024, maximum: 1024 * 1024)
 
     /// Installs the engine's handlers on a fresh channel (on the channel's event loop).
-    static func prepare(_ channel: any Channel, transport: Endpoint.Transport, bufferLimit: Int, tap: TrafficTap?) throws {
+    static func prepare(_ channel: any Channel, transport: Endpoint.Transport, bufferLimit: Int, tap: TrafficTap?, recorder: ConnectionRecorder? = nil) throws {
         let handler = ConnectionHandler(
             isDatagram: transport.isMessageOriented,
             dropsWhenFull: transport == .udp,
@@ -71,6 +71,8 @@ public final class Connection: Sendable {
             label: label(for: channel, transport: transport)
         )
         handler.tap = tap
+        handler.recorder = recorder
+        handler.transportForRecording = transport == .udp ? .udp : .tcp
         if transport == .udp {
             try channel.pipeline.syncOperations.addHandler(DatagramUnwrapHandler())
         }
@@ -105,6 +107,7 @@ public final class Connection: Sendable {
     ) -> Connection {
         let label = Self.label(for: channel, transport: transport)
         handler.label = label
+        handler.startRecording()
         return Connection(channel: channel, handler: handler, transport: transport, statistics: handler.statistics, label: label,
                           security: security, webSocket: webSocket)
     }
@@ -305,6 +308,8 @@ public final class Connection: Sendable {
     public func reset() async {
         if transport == .tcp, let provider = channel as? any SocketOptionProvider {
             _ = try? await provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+            let handler = self.handler
+            try? await channel.eventLoop.submit { handler.value.recordReset() }.get()
         }
         await close()
     }

@@ -36,6 +36,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
     let statistics: ConnectionStatistics
     /// Sees every byte in both directions (for `--hexdump`), on the event loop.
     var tap: TrafficTap?
+    /// Hears the connection's life for `--record` once ``startRecording()`` has been called.
+    var recorder: ConnectionRecorder?
+    private var recording = RecordingState.off
+    private var recordingNumber: UInt64 = 0
+
+    private enum RecordingState {
+        case off
+        /// Handed to the application; the channel is not active yet.
+        case waiting
+        case open
+        case closed
+    }
+
     /// Called once when the channel becomes active (accepted connections are handed out then,
     /// not earlier: until it is registered, closing the listener would close it).
     var onActive: (() -> Void)?
@@ -84,6 +97,36 @@ final class ConnectionHandler: ChannelDuplexHandler {
         self.datagramLimit = datagramLimit
         self.statistics = statistics
         self.label = label
+    }
+
+    // MARK: Recording
+
+    /// The connection is the application's: record it from now on (when it is active).
+    func startRecording() {
+        guard recorder != nil, recording == .off else { return }
+        recording = .waiting
+        if let channel = context?.channel, channel.isActive { openRecording(channel) }
+    }
+
+    private func openRecording(_ channel: any Channel) {
+        guard recording == .waiting, let recorder else { return }
+        recording = .open
+        recordingNumber = ConnectionNumbers.take()
+        recorder(recordingNumber, .opened(local: channel.localAddress, remote: channel.remoteAddress, transport: transportForRecording))
+    }
+
+    /// Stream transports other than UDP are recorded as TCP.
+    var transportForRecording: Endpoint.Transport = .tcp
+
+    private func record(_ event: ConnectionRecordEvent) {
+        guard recording == .open, let recorder else { return }
+        if case .closed = event { recording = .closed }
+        recorder(recordingNumber, event)
+    }
+
+    /// This side is about to abort the connection (SO_LINGER 0).
+    func recordReset() {
+        record(.reset(.sent))
     }
 
     // MARK: Requests from the Connection (always on the event loop)
@@ -140,6 +183,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// Answers bypass this handler's own `write` (they start below it): tap them here.
     private func writeAnswer(_ reply: ByteBuffer, _ context: ChannelHandlerContext) {
         if let tap { tap(TrafficRecord(direction: .sent, bytes: reply, connection: label)) }
+        record(.sent(reply))
         context.write(wrapOutboundOut(.byteBuffer(reply)), promise: nil)
     }
 
@@ -274,6 +318,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         let chunk = unwrapInboundIn(data)
         statistics.didReceive(chunk.readableBytes)
         if let tap { tap(TrafficRecord(direction: .received, bytes: chunk, connection: label)) }
+        record(.received(chunk))
         if discarding != nil {
             discarding?.count += chunk.readableBytes
             return
@@ -293,6 +338,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let event = event as? ChannelEvent, case .inputClosed = event {
+            record(.finished(.received))
             inputClosed = true
             serve()
         }
@@ -304,10 +350,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
             self.onActive = nil
             onActive()
         }
+        openRecording(context.channel)
         context.fireChannelActive()
     }
 
     func channelInactive(context: ChannelHandlerContext) {
+        record(.closed)
         inputClosed = true
         serve()
         failWritableWaiters()
@@ -315,7 +363,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
-        record(failure: SocketEngineError.wrapping(error, context: label))
+        let wrapped = SocketEngineError.wrapping(error, context: label)
+        if wrapped.code == .connectionReset { record(.reset(.received)) }
+        record(failure: wrapped)
         serve()
     }
 
@@ -343,6 +393,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         case .byteBuffer(let bytes):
             count = bytes.readableBytes
             if let tap { tap(TrafficRecord(direction: .sent, bytes: bytes, connection: label)) }
+            record(.sent(bytes))
         case .fileRegion(let region):
             count = region.readableBytes
         }
@@ -350,6 +401,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
         let written = promise ?? context.eventLoop.makePromise()
         written.futureResult.whenSuccess { statistics.didSend(count) }
         context.write(data, promise: written)
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if mode == .output { record(.finished(.sent)) }
+        context.close(mode: mode, promise: promise)
     }
 
     // MARK: Serving reads

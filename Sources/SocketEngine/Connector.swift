@@ -27,6 +27,8 @@ public struct ConnectOptions: Sendable {
     public var noDelay = true
     /// Sees every byte sent and received (`--hexdump`).
     public var tap: TrafficTap?
+    /// Hears the connection's life (`--record`); WebSocket connections are not recorded.
+    public var recorder: ConnectionRecorder?
     /// Event loops to use.
     public var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     /// The TLS layer for `tls://` and `wss://` endpoints (nil: those endpoints are refused).
@@ -256,7 +258,7 @@ public struct Connector: Sendable {
                 try WebSocketClient.prepare(channel, endpoint: endpoint, options: options)
                 return
             }
-            try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)
+            try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap, recorder: options.recorder)
         }
     }
 

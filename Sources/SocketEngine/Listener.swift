@@ -25,6 +25,8 @@ public struct ListenOptions: Sendable {
     public var resolver: any HostResolver = SystemResolver()
     /// Sees every byte sent and received (`--hexdump`).
     public var tap: TrafficTap?
+    /// Hears every client connection's life (`--record`); WebSocket clients are not recorded.
+    public var recorder: ConnectionRecorder?
     public var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
 
     public init() {}
@@ -195,7 +197,7 @@ public final class Listener: Sendable {
                         // A failed handshake reaches the connection as its error (and closes it).
                         security = try secure.addServerLayer(to: channel)
                     }
-                    try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap)
+                    try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap, recorder: options.recorder)
                     let connection = try Connection.attach(to: channel, transport: transport, security: security)
                     try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = {
                         // Accepted just as the listener closed: nobody will serve it.

@@ -37,6 +37,13 @@ struct Connect: AsyncParsableCommand {
             client mode of the Autobahn test suite (see README, make conformance):
               sockctl connect 'ws://127.0.0.1:9001/runCase?case=1&agent=sockctl' --echo-messages
 
+            --record FILE.pcap writes the session as a pcap file: Ethernet, IP and TCP (or \
+            UDP) headers made up around the real payload, with the real times of the \
+            handshake, the data each way and the FIN or RST (over tls:// the plaintext). \
+            tcpdump -r, Wireshark, capture -r and replay read it. Writing never holds up \
+            the socket; if it falls more than 64 MiB behind, the rest is left out and a \
+            warning says how much.
+
             --reconnect [N] retries a refused or lost connection after 1s, 2s, 4s ... (2^n \
             seconds, N attempts, default 5) while stdin is open. --heartbeat PAYLOAD sends \
             PAYLOAD (escapes \\n \\r \\t \\0 \\xHH allowed) every --heartbeat-interval and \
@@ -46,6 +53,7 @@ struct Connect: AsyncParsableCommand {
               sockctl connect example.com:80 --crlf
               echo '{"op":"ping"}' | sockctl connect 127.0.0.1:7000 --framing crlf
               sockctl connect [::1]:9000 -v --hexdump
+              sockctl connect 127.0.0.1:7000 --framing crlf --record session.pcap
               sockctl connect udp://127.0.0.1:5353
               sockctl connect unix:/run/app.sock
               sockctl connect 10.0.0.5:6969 --reconnect --heartbeat '{"op":"ping"}' --framing crlf
@@ -81,6 +89,9 @@ struct Connect: AsyncParsableCommand {
 
     @Flag(name: .long, help: "At end of input close the connection instead of half-closing it.")
     var closeOnEof = false
+
+    @Option(name: .long, help: ArgumentHelp("Write the session to this pcap file (made-up Ethernet/IP/TCP or UDP headers, real payload and times), for tcpdump, Wireshark and sockctl replay.", valueName: "file.pcap"))
+    var record: String?
 
     @Option(name: .long, help: ArgumentHelp("End the session after this long without traffic in either direction.", valueName: "dur"))
     var idleTimeout: String?
@@ -133,6 +144,14 @@ struct Connect: AsyncParsableCommand {
         } else if webSocket.anyGiven || handshake.anyGiven || echoMessages {
             throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
         }
+        if record != nil {
+            switch configuration.endpoint.transport {
+            case .tcp, .tls, .udp: break
+            case .unix, .ws, .wss:
+                throw UsageError("--record records tcp://, tls:// (the plaintext) and udp:// sessions, not \(configuration.endpoint.transport.rawValue)")
+            }
+            if record?.isEmpty ?? true { throw UsageError("--record needs a file name") }
+        }
         configuration.inputEnd = noShutdown ? .keepOpen : (closeOnEof ? .close : .halfClose)
         configuration.endsWhenPeerFinishes = isatty(0) == 1
         if let idleTimeout {
@@ -174,6 +193,8 @@ struct Connect: AsyncParsableCommand {
         let input: any ByteSource = configuration.direction == .receiveOnly
             ? EmptyByteSource()
             : FileDescriptorSource(descriptor: 0)
+        let recorder = try record.map { try SessionRecorder(path: $0, localIsClient: true) }
+        configuration.connect.recorder = recorder?.hook
         let webSocket = configuration.endpoint.transport.isWebSocket
         let session = ClientSession(
             configuration: configuration,
@@ -183,6 +204,7 @@ struct Connect: AsyncParsableCommand {
             SessionEventRenderer.render(event, diagnostics: diagnostics, webSocket: webSocket)
         }
         let summary = await session.run()
+        if let recorder { SessionRecorder.report(recorder.finish(), path: recorder.path, diagnostics: diagnostics) }
         if summary.datagramsDropped > 0 {
             diagnostics.warning("\(plural(summary.datagramsDropped, "datagram")) dropped: they arrived faster than the output took them")
         }

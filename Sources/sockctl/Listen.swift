@@ -28,6 +28,10 @@ struct Listen: AsyncParsableCommand {
             framings a single trailing newline in the file is dropped) — a mock server. \
             --delay applies to every answer, counted from the message's arrival.
 
+            --record FILE.pcap writes every client's session to one pcap file (made-up \
+            Ethernet/IP/TCP headers, real payload and times), for tcpdump, Wireshark, \
+            capture -r and replay.
+
             Over udp:// each datagram is one message; the sender of each is printed.
 
             Over ws://HOST:PORT/PATH clients are upgraded only on PATH (other paths get 404, \
@@ -46,6 +50,7 @@ struct Listen: AsyncParsableCommand {
               sockctl listen :7000 --framing crlf --respond reply.json --delay 10ms
               sockctl listen 0.0.0.0:6969 --broadcast --framing line --allow 10.0.0.0/8
               sockctl listen udp://:5353
+              sockctl listen 7000 --echo -k --record clients.pcap
               sockctl listen unix:/tmp/app.sock --discard -k
               sockctl listen ws://127.0.0.1:8080/chat --broadcast --allow-origin http://localhost:3000
             """
@@ -80,6 +85,9 @@ struct Listen: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Refuse clients from this network (repeatable).", valueName: "cidr"))
     var deny: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Write every client's session to this pcap file (made-up Ethernet/IP/TCP headers, real payload and times).", valueName: "file.pcap"))
+    var record: String?
 
     @Flag(name: .long, help: "Do not read stdin (print mode normally sends it to the clients).")
     var recvOnly = false
@@ -133,6 +141,14 @@ struct Listen: AsyncParsableCommand {
             throw UsageError("--allow and --deny need an IP listener, not a Unix socket")
         }
         configuration.options.tap = observability.tap
+        if let record {
+            switch configuration.endpoint.transport {
+            case .tcp, .tls: break
+            case .udp, .unix, .ws, .wss:
+                throw UsageError("listen --record records tcp:// and tls:// clients, not \(configuration.endpoint.transport.rawValue)")
+            }
+            if record.isEmpty { throw UsageError("--record needs a file name") }
+        }
         configuration.options.secureTransport = try tls.layer(for: configuration.endpoint)
         if configuration.endpoint.transport.isWebSocket {
             try webSocket.apply(to: &configuration.options.webSocket)
@@ -156,6 +172,8 @@ struct Listen: AsyncParsableCommand {
         if let clients = configuration.options.maximumClients, clients + 64 > descriptors {
             diagnostics.warning("--max-clients \(clients) is above the file-descriptor limit \(descriptors): raise it with `ulimit -n`")
         }
+        let recorder = try record.map { try SessionRecorder(path: $0, localIsClient: false) }
+        configuration.options.recorder = recorder?.hook
         let readsInput = configuration.mode == .print && !recvOnly
         let printMode = configuration.mode == .print
         let service = ListenService(
@@ -193,6 +211,7 @@ struct Listen: AsyncParsableCommand {
         }
         let summary = await service.run()
         signals.cancel()
+        if let recorder { SessionRecorder.report(recorder.finish(), path: recorder.path, diagnostics: diagnostics) }
 
         var parts = [plural(summary.clients, "client")]
         if transport == .udp {

@@ -1,0 +1,105 @@
+import PacketDecoding
+
+/// Reads a capture file for `replay`: the list of its streams, and the chosen one's messages.
+///
+/// Every failure is one line: the file cannot be read or is not a capture (libpcap's words),
+/// it ends early, it holds no TCP or UDP stream, the stream asked for does not exist, or (with no
+/// `--stream`) there is more than one to choose from — then the streams are listed after the
+/// line, so the user can pick.
+enum ReplayStreams {
+    struct Failure: Error {
+        var message: String
+        /// 1: the file is bad; 2: the command line asked for something the file does not have.
+        var status: Int32
+        /// Printed after the message (the stream table when the choice was ambiguous).
+        var detail: String?
+    }
+
+    /// Reads `path` (`-` is stdin) and returns every stream, with the messages of `keep` (1-based).
+    static func load(_ path: String, keep: Int?) throws(Failure) -> (streams: [RecordedStream], extractor: StreamExtractor) {
+        var extractor = StreamExtractor(keepingMessagesOf: keep)
+        let reader: CaptureFileReader
+        do {
+            reader = try CaptureFileReader(path: path)
+        } catch {
+            let text = error.description
+            throw Failure(message: text.hasPrefix(path) ? text : "\(path): \(text)", status: 1)
+        }
+        do {
+            while let record = try reader.next() {
+                try extractor.add(record.header, record.bytes)
+            }
+        } catch let error as CaptureFileError {
+            throw Failure(message: "\(path): \(error.description)", status: 1)
+        } catch let error as StreamExtractor.StreamTooLarge {
+            throw Failure(message: "\(path): \(error.description)", status: 1)
+        } catch {
+            throw Failure(message: "\(path): \(error)", status: 1)
+        }
+        let streams = extractor.finish()
+        return (streams, extractor)
+    }
+
+    /// The stream to replay: `requested`, or the only one there is.
+    static func choose(_ streams: [RecordedStream], requested: Int?, path: String) throws(Failure) -> Int {
+        guard !streams.isEmpty else {
+            throw Failure(message: "\(path): no TCP or UDP stream in this capture", status: 1)
+        }
+        if let requested {
+            guard requested >= 1, requested <= streams.count else {
+                let range = streams.count == 1 ? "it has only stream 1" : "it has streams 1-\(streams.count)"
+                throw Failure(message: "\(path): no stream \(requested): \(range) (see --list)", status: 2)
+            }
+            return requested
+        }
+        guard streams.count == 1 else {
+            throw Failure(
+                message: "\(path) holds \(streams.count) streams: choose one with --stream N",
+                status: 2,
+                detail: table(streams)
+            )
+        }
+        return 1
+    }
+
+    /// The `--list` table: index, protocol, 4-tuple, packets and bytes each way, duration, end.
+    static func table(_ streams: [RecordedStream]) -> String {
+        var rows: [[String]] = [["STREAM", "PROTO", "CLIENT", "", "SERVER", "PACKETS C>S", "S>C", "BYTES C>S", "S>C", "DURATION", "END"]]
+        for stream in streams {
+            rows.append([
+                String(stream.index),
+                stream.transport.rawValue,
+                stream.client.description,
+                ">",
+                stream.server.description,
+                String(stream.clientCounters.packets),
+                String(stream.serverCounters.packets),
+                String(stream.clientCounters.bytes) + missing(stream.clientCounters.missingBytes),
+                String(stream.serverCounters.bytes) + missing(stream.serverCounters.missingBytes),
+                decimal(Double(stream.duration) / 1e9, places: 3) + "s",
+                stream.transport == .udp ? "-" : stream.end.description,
+            ])
+        }
+        var widths = [Int](repeating: 0, count: rows[0].count)
+        for row in rows {
+            for (column, cell) in row.enumerated() { widths[column] = max(widths[column], cell.count) }
+        }
+        let rightAligned: Set<Int> = [0, 5, 6, 7, 8, 9]
+        var out = ""
+        for row in rows {
+            var line = ""
+            for (column, cell) in row.enumerated() {
+                let padding = String(repeating: " ", count: widths[column] - cell.count)
+                if column > 0 { line += "  " }
+                line += rightAligned.contains(column) ? padding + cell : cell + padding
+            }
+            while line.hasSuffix(" ") { line.removeLast() }
+            out += line + "\n"
+        }
+        return out
+    }
+
+    private static func missing(_ count: Int) -> String {
+        count > 0 ? " (\(count) missing)" : ""
+    }
+}

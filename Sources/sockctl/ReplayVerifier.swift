@@ -1,0 +1,179 @@
+import NIOCore
+import PacketDecoding
+
+/// `replay --verify`: compares what the target answers with what the recording's server
+/// answered, and describes the first difference.
+///
+/// Frame by frame (`--framing`, and always for datagrams and WebSocket messages): frame N of
+/// the target against frame N of the recording, after every `--ignore` pattern has been cut out
+/// of both. As a byte stream (otherwise): byte for byte as the bytes arrive, so a difference is
+/// found however the target splits its writes; the "frame" named is then the recording's
+/// server segment that holds the first differing byte.
+///
+/// Not a mismatch: the target splitting or joining its writes differently (byte stream), or a
+/// field matched by `--ignore` having another value or length. A mismatch: different bytes,
+/// an extra frame or extra bytes, and — at the end — fewer frames or bytes than recorded.
+///
+/// Sendable by hand: it moves once from the command to the reader task and back, and its
+/// regular expressions (not Sendable themselves) are never changed.
+struct ReplayVerifier: @unchecked Sendable {
+    struct Mismatch {
+        /// 1-based.
+        var frame: Int
+        var expected: [UInt8]
+        var received: [UInt8]
+        /// Why, in a few words: `differs at byte 9`, `extra frame`, `missing`.
+        var reason: String
+    }
+
+    let expected: [ByteBuffer]
+    let expectedStream: [UInt8]
+    let framed: Bool
+    let ignore: [Regex<AnyRegexOutput>]
+    /// Segment boundaries of the expected stream (byte-stream mode): end offset of each.
+    private let segmentEnds: [Int]
+
+    private(set) var framesReceived = 0
+    private(set) var matched = 0
+    private(set) var bytesReceived = 0
+    private(set) var mismatch: Mismatch?
+    /// Byte-stream mode: the bytes received so far, kept only up to what is needed for a diff.
+    private var receivedStream: [UInt8] = []
+
+    init(plan: ReplayPlan, framed: Bool, ignore: [Regex<AnyRegexOutput>]) {
+        expected = plan.expected
+        expectedStream = Array(buffer: plan.expectedStream)
+        self.framed = framed
+        self.ignore = ignore
+        var ends: [Int] = []
+        var end = 0
+        for segment in plan.expected {
+            end += segment.readableBytes
+            ends.append(end)
+        }
+        segmentEnds = ends
+    }
+
+    /// The number of units expected: frames, or the recorded segments in byte-stream mode.
+    var expectedFrames: Int { expected.count }
+
+    /// Everything expected has arrived (and nothing differed).
+    var isComplete: Bool {
+        framed ? framesReceived >= expected.count : bytesReceived >= expectedStream.count
+    }
+
+    /// Feeds one frame (framed mode) or chunk (byte-stream mode) from the target.
+    mutating func receive(_ data: ByteBuffer) {
+        guard mismatch == nil else { return }
+        bytesReceived += data.readableBytes
+        if framed {
+            let index = framesReceived
+            framesReceived += 1
+            let received = Array(buffer: data)
+            guard index < expected.count else {
+                mismatch = Mismatch(frame: index + 1, expected: [], received: received, reason: "the recording has only \(plural(expected.count, "frame"))")
+                return
+            }
+            let recorded = Array(buffer: expected[index])
+            if let difference = firstDifference(recorded, received) {
+                mismatch = Mismatch(frame: index + 1, expected: recorded, received: received, reason: difference)
+            } else {
+                matched += 1
+            }
+            return
+        }
+        let start = receivedStream.count
+        receivedStream += Array(buffer: data)
+        for offset in start..<receivedStream.count {
+            guard offset < expectedStream.count else {
+                report(at: offset, reason: "\(receivedStream.count - expectedStream.count) bytes more than the recording's \(expectedStream.count)")
+                return
+            }
+            if expectedStream[offset] != receivedStream[offset] {
+                report(at: offset, reason: "differs at byte \(offset - segmentStart(containing: offset)) (stream offset \(offset))")
+                return
+            }
+        }
+        matched = segmentEnds.prefix { $0 <= receivedStream.count }.count
+        framesReceived = matched
+    }
+
+    /// The target is done (closed, or quiet for too long): anything still missing is a mismatch.
+    mutating func finish() {
+        guard mismatch == nil else { return }
+        if framed {
+            if framesReceived < expected.count {
+                mismatch = Mismatch(
+                    frame: framesReceived + 1, expected: Array(buffer: expected[framesReceived]), received: [],
+                    reason: "the target sent \(plural(framesReceived, "frame")) of \(expected.count)"
+                )
+            }
+        } else if receivedStream.count < expectedStream.count {
+            report(at: receivedStream.count, reason: "the target sent \(receivedStream.count) of \(expectedStream.count) bytes")
+        }
+    }
+
+    private func segmentStart(containing offset: Int) -> Int {
+        let index = segmentEnds.firstIndex { $0 > offset } ?? max(0, segmentEnds.count - 1)
+        return index == 0 ? 0 : segmentEnds[index - 1]
+    }
+
+    private mutating func report(at offset: Int, reason: String) {
+        let index = segmentEnds.firstIndex { $0 > offset } ?? segmentEnds.count
+        let start = index == 0 ? 0 : segmentEnds[index - 1]
+        let end = index < segmentEnds.count ? segmentEnds[index] : max(start, receivedStream.count)
+        let recorded = Array(expectedStream[min(start, expectedStream.count)..<min(end, expectedStream.count)])
+        let received = Array(receivedStream[min(start, receivedStream.count)..<min(max(end, start), receivedStream.count)])
+        mismatch = Mismatch(frame: index + 1, expected: recorded, received: received, reason: reason)
+    }
+
+    /// nil when equal after `--ignore`; else a short description.
+    private func firstDifference(_ recorded: [UInt8], _ received: [UInt8]) -> String? {
+        if ignore.isEmpty {
+            if recorded == received { return nil }
+        } else if masked(recorded) == masked(received) {
+            return nil
+        }
+        let common = zip(recorded, received).prefix { $0 == $1 }.count
+        if common == min(recorded.count, received.count) {
+            return "\(received.count) bytes instead of \(recorded.count)"
+        }
+        return "differs at byte \(common)"
+    }
+
+    /// The bytes as Latin-1 text with every `--ignore` match cut out.
+    private func masked(_ bytes: [UInt8]) -> [Unicode.Scalar] {
+        var text = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        for pattern in ignore {
+            text = text.replacing(pattern.matchingSemantics(.unicodeScalar), with: "")
+        }
+        return Array(text.unicodeScalars)
+    }
+
+    /// The mismatch report: a header line and the two sides' `tcpdump -X` lines next to each
+    /// other, `|` between lines that are the same and `!` where they differ.
+    static func render(_ mismatch: Mismatch, target: String, unit: String = "frame") -> String {
+        var out = "mismatch in \(unit) \(mismatch.frame): \(mismatch.reason)\n"
+        let left = lines(mismatch.expected)
+        let right = lines(mismatch.received)
+        let width = 67
+        func pad(_ text: String) -> String {
+            text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+        }
+        out += "  " + pad("recorded (\(mismatch.expected.count) bytes)") + "    received from \(target) (\(mismatch.received.count) bytes)\n"
+        for row in 0..<max(left.count, right.count, 1) {
+            let l = row < left.count ? left[row] : ""
+            let r = row < right.count ? right[row] : ""
+            let marker = l == r ? "|" : "!"
+            out += "  " + pad(l.isEmpty ? "(nothing)" : l) + "  \(marker) " + (r.isEmpty ? "(nothing)" : r) + "\n"
+        }
+        return out
+    }
+
+    /// `-X` lines without the leading newline and tab.
+    private static func lines(_ bytes: [UInt8]) -> [String] {
+        HexDump.hexAndASCII(bytes).split(separator: "\n").map { line in
+            String(line.drop { $0 == "\t" })
+        }
+    }
+}

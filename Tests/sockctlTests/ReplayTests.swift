@@ -1,0 +1,353 @@
+import Foundation
+import PacketDecoding
+import Testing
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Captures written the way a capture tool writes them: real timestamps, Ethernet framing, and
+/// (when asked) retransmitted and reordered segments.
+struct CraftedCapture {
+    private var frames: [(time: Int64, bytes: [UInt8])] = []
+    var connection: SyntheticConnection
+    var time: Int64 = 1_700_000_000_000_000_000
+
+    init(clientPort: UInt16 = 40_000, serverPort: UInt16 = 7000) {
+        connection = SyntheticConnection(
+            client: TCPReassembler.Endpoint(address: .v4(0x7F00_0001), port: clientPort),
+            server: TCPReassembler.Endpoint(address: .v4(0x7F00_0001), port: serverPort),
+            tcp: true, clientISN: 1000, serverISN: 5000
+        )
+    }
+
+    mutating func add(_ built: [[UInt8]], after milliseconds: Int64 = 0) {
+        time += milliseconds * 1_000_000
+        for frame in built { frames.append((time, frame)) }
+    }
+
+    /// The frames `text` makes, without adding them (to write them out of order).
+    mutating func segments(_ text: String, from side: SyntheticConnection.Side) -> [[UInt8]] {
+        Array(text.utf8).withUnsafeBytes { connection.data($0, from: side) }
+    }
+
+    func write(to path: String) throws {
+        var output: [UInt8] = []
+        var writer = try PcapWriter(linkType: .ethernet, snapshotLength: 262_144, precision: .nanoseconds) { output += $0 }
+        for (time, frame) in frames {
+            let header = PacketHeader(
+                seconds: time / 1_000_000_000, fraction: UInt32(time % 1_000_000_000), precision: .nanoseconds,
+                capturedLength: frame.count, originalLength: frame.count, linkType: .ethernet
+            )
+            try frame.withUnsafeBytes { try writer.write(header, $0) }
+        }
+        try writer.flush()
+        try Data(output).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// The client payload, in order, of the only TCP stream of a capture file (for checking what
+/// a target received, from its own `listen --record`).
+func clientMessages(ofCapture path: String) throws -> [RecordedStream.Message] {
+    let reader = try CaptureFileReader(path: path)
+    var extractor = StreamExtractor(keepingMessagesOf: 1)
+    while let record = try reader.next() { try extractor.add(record.header, record.bytes) }
+    let streams = extractor.finish()
+    return streams.first?.messages.filter { $0.side == .client } ?? []
+}
+
+/// `sockctl connect/listen --record` and `sockctl replay` as a user runs them, on loopback.
+@Suite("sockctl replay")
+struct ReplayTests {
+    /// A recorded session is a capture tcpdump reads, and replays with --verify: exit 0 against
+    /// the server it was recorded from, exit 1 with the first differing frame named against a
+    /// server that answers differently.
+    @Test func recordedSessionDecodesWithTcpdumpAndVerifiesAgainstItsServer() async throws {
+        let scratch = try Scratch()
+        let echo = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "-k", "--framing", "line"], scratch: scratch, name: "echo")
+        let port = try await echo.listeningPort()
+        try "ping\nhello world\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
+        let recording = scratch.path("session.pcap")
+        let connect = try await run(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--framing", "line", "--record", recording, "-v"],
+                                    stdin: .file(scratch.path("input")), scratch: scratch)
+        #expect(connect.status == 0, "\(connect.stderr)")
+        #expect(String(decoding: connect.stdout, as: UTF8.self) == "ping\nhello world\n")
+        #expect(connect.stderr.contains("recorded 1 connection"), "\(connect.stderr)")
+
+        let decoded = try await run(try tool("tcpdump"), ["-n", "-r", recording], scratch: scratch)
+        #expect(decoded.status == 0, "tcpdump: \(decoded.stderr)")
+        let lines = String(decoding: decoded.stdout, as: UTF8.self).split(separator: "\n")
+        #expect(lines.first?.contains("> 127.0.0.1.\(port): Flags [S], seq ") == true, "\(lines)")
+        #expect(lines.contains { $0.contains("127.0.0.1.\(port) > ") && $0.contains("Flags [S.]") })
+        #expect(lines.contains { $0.contains("> 127.0.0.1.\(port): Flags [P.]") })
+        #expect(lines.contains { $0.contains("127.0.0.1.\(port) > ") && $0.contains("Flags [P.]") })
+        #expect(lines.contains { $0.contains("Flags [F.]") })
+        #expect(!String(decoding: decoded.stdout, as: UTF8.self).contains("bad"))
+        let verbose = try await run(try tool("tcpdump"), ["-n", "-v", "-r", recording], scratch: scratch)
+        #expect(!String(decoding: verbose.stdout, as: UTF8.self).contains("incorrect"), "checksums: \(verbose.stdout)")
+
+        let same = try await run(try sockctlPath(), ["replay", recording, "127.0.0.1:\(port)", "--verify", "--framing", "line", "--topspeed"], scratch: scratch)
+        #expect(same.status == 0, "\(same.stderr)")
+        #expect(same.stderr.contains("verify: 2 frames expected, 2 matched, 0 mismatched"), "\(same.stderr)")
+        let bytes = try await run(try sockctlPath(), ["replay", recording, "127.0.0.1:\(port)", "--verify"], scratch: scratch)
+        #expect(bytes.status == 0, "byte-stream verify: \(bytes.stderr)")
+
+        // A server that answers "ping" to everything: frame 1 matches, frame 2 does not.
+        try "ping\n".write(toFile: scratch.path("reply"), atomically: true, encoding: .utf8)
+        let other = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "-k", "--framing", "line", "--respond", scratch.path("reply")], scratch: scratch, name: "other")
+        let otherPort = try await other.listeningPort()
+        let differ = try await run(try sockctlPath(), ["replay", recording, "127.0.0.1:\(otherPort)", "--verify", "--framing", "line"], scratch: scratch)
+        #expect(differ.status == 1, "\(differ.stderr)")
+        let report = String(decoding: differ.stdout, as: UTF8.self)
+        #expect(report.hasPrefix("mismatch in frame 2: differs at byte 0\n"), "\(report)")
+        #expect(report.contains("0x0000:  6865 6c6c 6f20 776f 726c 64"), "\(report)")
+        #expect(report.contains("hello.world") && report.contains("  ! 0x0000:  7069 6e67"), "\(report)")
+        #expect(differ.stderr.contains("1 matched, 1 mismatched"), "\(differ.stderr)")
+        #expect(differ.stderr.contains("differ from the recording (frame 2)"), "\(differ.stderr)")
+
+        // --ignore: the differing text left out, the frames match.
+        let ignored = try await run(try sockctlPath(), ["replay", recording, "127.0.0.1:\(otherPort)", "--verify", "--framing", "line", "--ignore", "^.*$"], scratch: scratch)
+        #expect(ignored.status == 0, "\(ignored.stderr)")
+        echo.signal(SIGINT)
+        other.signal(SIGINT)
+        _ = try await echo.wait()
+        _ = try await other.wait()
+    }
+
+    /// A capture made by tcpdump (not by sockctl) of a loopback session replays exactly the
+    /// client's byte stream.
+    @Test(.enabled(if: geteuid() == 0, "live capture needs root"))
+    func tcpdumpCaptureReplaysTheClientByteStream() async throws {
+        let scratch = try Scratch()
+        chmod(scratch.url.path, 0o777)
+        let port = try freePort()
+        let echo = try Child(try sockctlPath(), ["listen", "127.0.0.1:\(port)", "--echo", "-k", "--framing", "crlf"], scratch: scratch, name: "echo")
+        _ = try await echo.listeningPort()
+        let capture = scratch.path("tcpdump.pcap")
+        let tcpdump = try Child(try tool("tcpdump"), ["-i", "lo", "-n", "-U", "--immediate-mode", "-w", capture, "tcp port \(port)"], scratch: scratch, name: "tcpdump")
+        defer { tcpdump.signal(SIGKILL) }
+        _ = try await tcpdump.waitForStderr("listening on lo")
+        let sent = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "crlf", #"{"id":1}"#, #"{"id":2,"op":"x"}"#, "--responses", "2"], scratch: scratch)
+        #expect(sent.status == 0, "\(sent.stderr)")
+        // -U writes every packet as it comes; the tests' children do not get SIGINT (blocked mask).
+        try await Task.sleep(for: .milliseconds(500))
+        tcpdump.signal(SIGKILL)
+        _ = try? await tcpdump.wait()
+
+        let list = try await run(try sockctlPath(), ["replay", capture, "--list"], scratch: scratch)
+        #expect(list.status == 0, "\(list.stderr)")
+        let table = String(decoding: list.stdout, as: UTF8.self)
+        #expect(table.hasPrefix("STREAM  PROTO  CLIENT"), "\(table)")
+        #expect(table.contains("tcp    127.0.0.1."), "\(table)")
+        #expect(table.contains(">  127.0.0.1.\(port)"), "\(table)")
+        #expect(table.contains(" FIN\n"), "\(table)")
+
+        let sink = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--recv-only"], scratch: scratch, name: "sink")
+        let sinkPort = try await sink.listeningPort()
+        let replay = try await run(try sockctlPath(), ["replay", capture, "127.0.0.1:\(sinkPort)", "--topspeed"], scratch: scratch)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(try await sink.wait() == 0)
+        #expect(sink.stdoutText == "{\"id\":1}\r\n{\"id\":2,\"op\":\"x\"}\r\n")
+        echo.signal(SIGINT)
+        _ = try await echo.wait()
+    }
+
+    /// Retransmitted and out-of-order segments (written into the file as a lossy path would
+    /// deliver them) replay as the reassembled stream, each byte once and in order.
+    @Test func retransmissionsAndReorderingReplayTheReassembledStream() async throws {
+        let scratch = try Scratch()
+        var capture = CraftedCapture()
+        capture.add(capture.connection.open())
+        let first = capture.segments("first,", from: .client)
+        let second = capture.segments("second,", from: .client)
+        let third = capture.segments("third\n", from: .client)
+        capture.add(first, after: 1)
+        capture.add(third, after: 1)  // overtakes the second
+        capture.add(second, after: 1)
+        capture.add(second, after: 1)  // retransmitted
+        capture.add(first, after: 1)  // retransmitted
+        capture.add(capture.connection.close(first: .client), after: 1)
+        try capture.write(to: scratch.path("lossy.pcap"))
+
+        let list = try await run(try sockctlPath(), ["replay", scratch.path("lossy.pcap"), "--list"], scratch: scratch)
+        #expect(String(decoding: list.stdout, as: UTF8.self).contains("127.0.0.1.40000  >  127.0.0.1.7000"), "\(list.stdout)")
+        #expect(String(decoding: list.stdout, as: UTF8.self).contains("  19    0"), "\(String(decoding: list.stdout, as: UTF8.self))")
+
+        let sink = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--recv-only"], scratch: scratch, name: "sink")
+        let port = try await sink.listeningPort()
+        let replay = try await run(try sockctlPath(), ["replay", scratch.path("lossy.pcap"), "127.0.0.1:\(port)", "--topspeed"], scratch: scratch)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(try await sink.wait() == 0)
+        #expect(sink.stdoutText == "first,second,third\n")
+    }
+
+    /// `--as-server` answers a client that repeats the recorded requests with the recorded
+    /// responses.
+    @Test func asServerAnswersWithTheRecordedResponses() async throws {
+        let scratch = try Scratch()
+        var capture = CraftedCapture()
+        capture.add(capture.connection.open())
+        capture.add(capture.segments("HELLO v1\n", from: .client), after: 1)
+        capture.add(capture.segments("WELCOME\n", from: .server), after: 1)
+        capture.add(capture.segments("READY\n", from: .server), after: 0)
+        capture.add(capture.segments("GET 42\n", from: .client), after: 5)
+        capture.add(capture.segments("VALUE 42 = forty-two\n", from: .server), after: 1)
+        capture.add(capture.connection.close(first: .client), after: 1)
+        try capture.write(to: scratch.path("mock.pcap"))
+
+        let server = try Child(try sockctlPath(), ["replay", scratch.path("mock.pcap"), "--as-server", "127.0.0.1:0"], scratch: scratch, name: "mock")
+        let port = try await server.listeningPort()
+        for _ in 0..<2 {
+            let client = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "line", "HELLO v1", "GET 42", "--responses", "3"], scratch: scratch)
+            #expect(client.status == 0, "\(client.stderr)")
+            #expect(String(decoding: client.stdout, as: UTF8.self) == "WELCOME\nREADY\nVALUE 42 = forty-two\n")
+        }
+        server.signal(SIGINT)
+        #expect(try await server.wait() == 0)
+        #expect(server.stderr.contains("summary: 2 clients, 32 bytes in, 70 bytes out"), "\(server.stderr)")
+    }
+
+    /// Over ws:// the recorded frames travel as WebSocket messages (the engine's connect path):
+    /// an echo server answers each with itself, and the answers verify against the recording.
+    @Test func replaysInsideAWebSocketTransport() async throws {
+        let scratch = try Scratch()
+        var capture = CraftedCapture()
+        capture.add(capture.connection.open())
+        capture.add(capture.segments("first\nsecond\n", from: .client), after: 1)
+        capture.add(capture.segments("first\nsecond\n", from: .server), after: 1)
+        capture.add(capture.connection.close(first: .client), after: 1)
+        try capture.write(to: scratch.path("lines.pcap"))
+        let server = try Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/echo", "--echo", "-k"], scratch: scratch, name: "ws")
+        let port = try await server.listeningPort()
+        let replay = try await run(try sockctlPath(), ["replay", scratch.path("lines.pcap"), "ws://127.0.0.1:\(port)/echo", "--framing", "line", "--verify"], scratch: scratch)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stderr.contains("sent 2 messages (11 bytes) to ws://127.0.0.1:\(port)/echo"), "\(replay.stderr)")
+        #expect(replay.stderr.contains("2 frames expected, 2 matched, 0 mismatched"), "\(replay.stderr)")
+        server.signal(SIGKILL)
+    }
+
+    /// A file that is not what replay needs is one clear line and exit 1 or 2, never a trap.
+    @Test func badInputIsOneLineAndNeverATrap() async throws {
+        let scratch = try Scratch()
+        // A capture with no TCP or UDP: one ARP frame.
+        var output: [UInt8] = []
+        var writer = try PcapWriter(linkType: .ethernet, snapshotLength: 65_535) { output += $0 }
+        let arp: [UInt8] = Array(repeating: 0xFF, count: 6) + Array(repeating: 0x02, count: 6) + [0x08, 0x06] + Array(repeating: 0, count: 28)
+        try arp.withUnsafeBytes {
+            try writer.write(PacketHeader(seconds: 1, fraction: 0, precision: .microseconds, capturedLength: arp.count, originalLength: arp.count, linkType: .ethernet), $0)
+        }
+        try writer.flush()
+        try Data(output).write(to: URL(fileURLWithPath: scratch.path("arp.pcap")))
+
+        var capture = CraftedCapture()
+        capture.add(capture.connection.open())
+        capture.add(capture.segments(String(repeating: "x", count: 300), from: .client), after: 1)
+        capture.add(capture.connection.close(first: .client), after: 1)
+        try capture.write(to: scratch.path("one.pcap"))
+        let whole = try Data(contentsOf: URL(fileURLWithPath: scratch.path("one.pcap")))
+        try whole.prefix(whole.count - 100).write(to: URL(fileURLWithPath: scratch.path("cut.pcap")))
+        try Data("not a capture at all".utf8).write(to: URL(fileURLWithPath: scratch.path("text.pcap")))
+
+        let cases: [(arguments: [String], status: Int32, message: String)] = [
+            ([scratch.path("arp.pcap"), "127.0.0.1:9"], 1, "no TCP or UDP stream in this capture"),
+            ([scratch.path("arp.pcap"), "--list"], 1, "no TCP or UDP stream in this capture"),
+            ([scratch.path("one.pcap"), "127.0.0.1:9", "--stream", "7"], 2, "no stream 7: it has only stream 1 (see --list)"),
+            ([scratch.path("cut.pcap"), "127.0.0.1:9"], 1, "truncated dump file"),
+            ([scratch.path("text.pcap"), "127.0.0.1:9"], 1, "unknown file format"),
+            ([scratch.path("missing.pcap"), "127.0.0.1:9"], 1, "No such file or directory"),
+            ([scratch.path("one.pcap")], 2, "missing TARGET"),
+            ([scratch.path("one.pcap"), "127.0.0.1:9", "--speed", "0"], 2, "--speed must be a number"),
+            ([scratch.path("one.pcap"), "127.0.0.1:9", "--speed", "2", "--topspeed"], 2, "--speed and --topspeed exclude each other"),
+            ([scratch.path("one.pcap"), "127.0.0.1:9", "--verify", "--ignore", "("], 2, "invalid --ignore regular expression"),
+        ]
+        for testCase in cases {
+            let result = try await run(try sockctlPath(), ["replay"] + testCase.arguments, scratch: scratch)
+            #expect(result.status == testCase.status, "\(testCase.arguments): \(result.stderr)")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(testCase.arguments): \(result.stderr)")
+            #expect(result.stderr.contains(testCase.message), "\(testCase.arguments): \(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error"))
+        }
+        // Two streams and no --stream: the error lists them.
+        var two = CraftedCapture()
+        two.add(two.connection.open())
+        two.add(two.segments("a", from: .client), after: 1)
+        var second = CraftedCapture(clientPort: 40_001)
+        second.add(second.connection.open())
+        second.add(second.segments("b", from: .client), after: 1)
+        let both = try run2(scratch, two, second)
+        let ambiguous = try await run(try sockctlPath(), ["replay", both, "127.0.0.1:9"], scratch: scratch)
+        #expect(ambiguous.status == 2)
+        #expect(ambiguous.stderr.hasPrefix("sockctl replay: error: \(both) holds 2 streams: choose one with --stream N\nSTREAM"), "\(ambiguous.stderr)")
+    }
+
+    /// Both crafted sessions in one file (the second starts after the first).
+    private func run2(_ scratch: Scratch, _ first: CraftedCapture, _ second: CraftedCapture) throws -> String {
+        var merged = first
+        merged.append(second)
+        let path = scratch.path("two.pcap")
+        try merged.write(to: path)
+        return path
+    }
+}
+
+extension CraftedCapture {
+    mutating func append(_ other: CraftedCapture) {
+        for (offset, frame) in other.frames.enumerated() {
+            frames.append((time + Int64(offset + 1) * 1_000_000, frame.bytes))
+        }
+    }
+}
+
+/// Replay timing: gaps as recorded, halved at --speed 2, none at --topspeed. The target is a
+/// `listen --record`, so the arrival times come from its own capture.
+@Suite("sockctl replay timing")
+struct ReplayTimingTests {
+    /// Client messages 200 ms apart.
+    func spacedCapture(_ scratch: Scratch) throws -> String {
+        var capture = CraftedCapture()
+        capture.add(capture.connection.open())
+        capture.add(capture.segments("one\n", from: .client), after: 1)
+        capture.add(capture.segments("two\n", from: .client), after: 200)
+        capture.add(capture.segments("three\n", from: .client), after: 200)
+        capture.add(capture.segments("four\n", from: .client), after: 200)
+        capture.add(capture.connection.close(first: .client), after: 1)
+        let path = scratch.path("spaced.pcap")
+        try capture.write(to: path)
+        return path
+    }
+
+    /// The gaps (ms) between the client messages the target received.
+    func arrivalGaps(_ scratch: Scratch, _ capture: String, _ extra: [String]) async throws -> [Double] {
+        let recording = scratch.path("target-\(UUID().uuidString.prefix(6)).pcap")
+        let target = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--discard", "--record", recording], scratch: scratch, name: "target")
+        let port = try await target.listeningPort()
+        let replay = try await run(try sockctlPath(), ["replay", capture, "127.0.0.1:\(port)"] + extra, scratch: scratch)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(try await target.wait() == 0, "\(target.stderr)")
+        let messages = try clientMessages(ofCapture: recording)
+        #expect(messages.map { String(decoding: $0.bytes, as: UTF8.self) }.joined() == "one\ntwo\nthree\nfour\n")
+        let times = messages.map(\.time)
+        return zip(times.dropFirst(), times).map { Double($0 - $1) / 1e6 }
+    }
+
+    @Test func recordedGapsAreKept() async throws {
+        let scratch = try Scratch()
+        let gaps = try await arrivalGaps(scratch, try spacedCapture(scratch), [])
+        try #require(gaps.count == 3, "\(gaps)")
+        for gap in gaps { #expect(abs(gap - 200) <= 10, "gaps \(gaps) ms, recorded 200 ms") }
+    }
+
+    @Test func speedTwoHalvesTheGaps() async throws {
+        let scratch = try Scratch()
+        let gaps = try await arrivalGaps(scratch, try spacedCapture(scratch), ["--speed", "2"])
+        try #require(gaps.count == 3, "\(gaps)")
+        for gap in gaps { #expect(abs(gap - 100) <= 10, "gaps \(gaps) ms, expected 100 ms") }
+    }
+
+    @Test func topspeedIgnoresTheGaps() async throws {
+        let scratch = try Scratch()
+        let gaps = try await arrivalGaps(scratch, try spacedCapture(scratch), ["--topspeed"])
+        #expect(gaps.reduce(0, +) < 50, "gaps \(gaps) ms")
+    }
+}
