@@ -498,9 +498,9 @@ _sockctl_replay() {
 
 _sockctl_loadtest() {
     repeating_flags=()
-    non_repeating_flags=(-4 -6 -k --insecure --verbose -v --version -h --help)
-    repeating_options=(--threshold --resolve --pin)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --warmup --timeout --json --report-every --source --interface --connect-timeout --cafile --servername --cert --key --framing --max-frame)
+    non_repeating_flags=(-4 -6 -k --insecure --binary --verbose -v --version -h --help)
+    repeating_options=(--threshold --resolve --pin --subprotocol --header)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --warmup --timeout --json --report-every --source --interface --connect-timeout --cafile --servername --cert --key --ping-interval --close-code --close-reason --max-message --origin --framing --max-frame)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -575,6 +575,27 @@ _sockctl_loadtest() {
         return
         ;;
     '--key')
+        return
+        ;;
+    '--subprotocol')
+        return
+        ;;
+    '--ping-interval')
+        return
+        ;;
+    '--close-code')
+        return
+        ;;
+    '--close-reason')
+        return
+        ;;
+    '--max-message')
+        return
+        ;;
+    '--header')
+        return
+        ;;
+    '--origin')
         return
         ;;
     '--framing')

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 #if canImport(Glibc)
@@ -197,30 +198,61 @@ func run(_ executable: String, _ arguments: [String], stdin: Child.StandardInput
 
 /// A TCP/UDP port that is free on 127.0.0.1 right now (for peers that cannot pick their own).
 func freePort(udp: Bool = false) throws -> Int {
+    // Below the ephemeral range (32768+): a port the kernel hands out for bind(0) can be taken
+    // by any test's outgoing connection before the peer that was meant to get it binds it.
+    // Each call of this process gets a port of its own, checked free right now.
+    for _ in 0..<(portRange.count) {
+        let port = nextPort.withLock { next -> Int in
+            defer { next = next + 1 >= portRange.upperBound ? portRange.lowerBound : next + 1 }
+            return next
+        }
+        if canBind(port: port, udp: udp) { return port }
+    }
+    throw HarnessError("no free port in \(portRange)")
+}
+
+private let portRange = 20_000..<32_000
+private let nextPort = Mutex(20_000 + Int(getpid() % 100) * 120)
+
+private func canBind(port: Int, udp: Bool) -> Bool {
     let descriptor = socket(AF_INET, Int32(udp ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { throw HarnessError("socket failed") }
+    guard descriptor >= 0 else { return false }
     defer { close(descriptor) }
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    address.sin_port = 0
-    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafeMutablePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-            bind(descriptor, pointer, length) == 0 && getsockname(descriptor, pointer, &length) == 0
-        }
+    address.sin_port = UInt16(port).bigEndian
+    let length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    return withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, length) == 0 }
     }
-    guard bound else { throw HarnessError("bind failed") }
-    return Int(UInt16(bigEndian: address.sin_port))
 }
 
 /// Waits until a socket listens on TCP `port` (read from /proc/net, without connecting, so a
 /// one-shot peer like `ncat -l` is not used up by the probe).
 func waitForTCPListener(port: Int, timeout: Duration = .seconds(10)) async throws {
     let hexPort = String(format: ":%04X ", port)
+    do {
+        try await probeTCPListener(hexPort: hexPort, port: port, timeout: timeout)
+    } catch {
+        // Say who was meant to listen there, and in what state it is.
+        var seen: [String] = []
+        for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] where entry.allSatisfy(\.isNumber) {
+            guard let raw = FileManager.default.contents(atPath: "/proc/\(entry)/cmdline") else { continue }
+            let command = raw.split(separator: 0).map { String(decoding: $0, as: UTF8.self) }.joined(separator: " ")
+            guard command.contains("\(port)") else { continue }
+            let status = (try? String(contentsOfFile: "/proc/\(entry)/status", encoding: .utf8))?
+                .split(separator: "\n").first { $0.hasPrefix("State:") } ?? "?"
+            seen.append("\(entry) [\(status)] \(command)")
+        }
+        throw HarnessError("\(error); processes naming the port: \(seen.isEmpty ? "none" : seen.joined(separator: "; "))")
+    }
+}
+
+private func probeTCPListener(hexPort: String, port: Int, timeout: Duration) async throws {
     try await waitFor(timeout: timeout, what: "a listener on port \(port)") { () -> Bool? in
         for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
-            let text = (try? String(contentsOfFile: table, encoding: .utf8)) ?? ""
+            let text = readProcFile(table)
             for line in text.split(separator: "\n").dropFirst() {
                 let fields = line.split(separator: " ")
                 if fields.count > 3, fields[1].hasSuffix(hexPort.dropLast()), fields[3] == "0A" { return true }
@@ -228,6 +260,23 @@ func waitForTCPListener(port: Int, timeout: Duration = .seconds(10)) async throw
         }
         return nil
     }
+}
+
+/// A /proc file read to its end: Foundation's String(contentsOfFile:) stops after its first
+/// read of a procfs file (which reports size 0), so a table of many sockets came back cut.
+func readProcFile(_ path: String) -> String {
+    let descriptor = open(path, O_RDONLY)
+    guard descriptor >= 0 else { return "" }
+    defer { close(descriptor) }
+    var bytes = [UInt8]()
+    var chunk = [UInt8](repeating: 0, count: 1 << 16)
+    while true {
+        let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+        if count < 0 && errno == EINTR { continue }
+        guard count > 0 else { break }
+        bytes += chunk[0..<count]
+    }
+    return String(decoding: bytes, as: UTF8.self)
 }
 
 /// Random bytes written to a file, for transfer tests (one read of /dev/urandom: a loop of
