@@ -207,9 +207,10 @@ struct ReplayTests {
         #expect(server.stderr.contains("summary: 2 clients, 32 bytes in, 70 bytes out"), "\(server.stderr)")
     }
 
-    /// Over ws:// the recorded frames travel as WebSocket messages (the engine's connect path):
-    /// an echo server answers each with itself, and the answers verify against the recording.
-    @Test func replaysInsideAWebSocketTransport() async throws {
+    /// Over ws:// the recorded frames travel as WebSocket messages and over tls:// as TLS data
+    /// (the engine's connect path): echo servers answer each with itself, and the answers
+    /// verify against the recording.
+    @Test func replaysInsideWebSocketAndTLSTransports() async throws {
         let scratch = try Scratch()
         var capture = CraftedCapture()
         capture.add(capture.connection.open())
@@ -224,6 +225,21 @@ struct ReplayTests {
         #expect(replay.stderr.contains("sent 2 messages (11 bytes) to ws://127.0.0.1:\(port)/echo"), "\(replay.stderr)")
         #expect(replay.stderr.contains("2 frames expected, 2 matched, 0 mismatched"), "\(replay.stderr)")
         server.signal(SIGKILL)
+
+        // The same recording inside TLS, verified against the test CA.
+        let certs = try await TestCertificates.shared.directory()
+        let tls = try Child(try sockctlPath(), ["listen", "tls://127.0.0.1:0", "--cert", "\(certs)/server.pem", "--key", "\(certs)/server.key", "--echo", "-k"],
+                            scratch: scratch, name: "tls")
+        defer { tls.signal(SIGKILL) }
+        let tlsPort = try await tls.listeningPort()
+        let secure = try await run(try sockctlPath(), ["replay", scratch.path("lines.pcap"), "tls://127.0.0.1:\(tlsPort)", "--cafile", "\(certs)/ca.pem",
+                                                       "--framing", "line", "--verify"], scratch: scratch)
+        #expect(secure.status == 0, "\(secure.stderr)")
+        #expect(secure.stderr.contains("2 frames expected, 2 matched, 0 mismatched"), "\(secure.stderr)")
+        // Without the CA: refused, with the reason.
+        let refused = try await run(try sockctlPath(), ["replay", scratch.path("lines.pcap"), "tls://127.0.0.1:\(tlsPort)", "--framing", "line"], scratch: scratch)
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("unknown CA"), "\(refused.stderr)")
     }
 
     /// A file that is not what replay needs is one clear line and exit 1 or 2, never a trap.
