@@ -29,8 +29,13 @@ public final class DatagramListener: Sendable {
     /// Datagrams refused by the access policy (exact; ``events`` is bounded).
     public var rejectedCount: Int { refusals.count.count }
     private let refusals: Refusals
+    private let recording: DatagramRecording?
 
-    private init(channels: [any Channel], datagrams: (AsyncStream<ReceivedDatagram>, AsyncStream<ReceivedDatagram>.Continuation), refusals: Refusals, dropped: SharedCounter) {
+    private init(
+        channels: [any Channel], datagrams: (AsyncStream<ReceivedDatagram>, AsyncStream<ReceivedDatagram>.Continuation), refusals: Refusals,
+        dropped: SharedCounter, recording: DatagramRecording?
+    ) {
+        self.recording = recording
         self.refusals = refusals
         self.channels = channels
         self.localAddresses = channels.compactMap(\.localAddress)
@@ -44,6 +49,7 @@ public final class DatagramListener: Sendable {
         let datagrams = AsyncStream<ReceivedDatagram>.makeStream(bufferingPolicy: .bufferingOldest(queueLimit))
         let refusals = Refusals()
         let dropped = SharedCounter()
+        let recording = options.recorder.map(DatagramRecording.init)
         let addresses = try await BindPlan.addresses(for: endpoint, resolver: options.resolver, datagram: true)
         var index = 0
         let channels = try await BindPlan.bindAll(
@@ -63,7 +69,8 @@ public final class DatagramListener: Sendable {
                                     access: options.access,
                                     sink: datagrams.1,
                                     refusals: refusals,
-                                    dropped: dropped
+                                    dropped: dropped,
+                                    recording: recording
                                 )
                             )
                         }
@@ -73,7 +80,7 @@ public final class DatagramListener: Sendable {
             },
             port: { $0.localAddress?.port }
         )
-        return DatagramListener(channels: channels, datagrams: datagrams, refusals: refusals, dropped: dropped)
+        return DatagramListener(channels: channels, datagrams: datagrams, refusals: refusals, dropped: dropped, recording: recording)
     }
 
     /// Sends `data` to `peer` from the socket that received `datagram` from it.
@@ -92,6 +99,7 @@ public final class DatagramListener: Sendable {
         let channel = channels[socketIndex]
         do {
             try await channel.writeAndFlush(AddressedEnvelope(remoteAddress: peer, data: data))
+            recording?.record(.sent(data), peer: peer, socketIndex: socketIndex, local: channel.localAddress)
         } catch {
             throw SocketEngineError.wrapping(error, context: "send to \(peer.displayString)")
         }
@@ -99,6 +107,7 @@ public final class DatagramListener: Sendable {
 
     public func close() async {
         for channel in channels { try? await channel.close().get() }
+        recording?.closeAll()
         sink.finish()
         refusals.finish()
     }
@@ -112,8 +121,13 @@ final class DatagramReceiveHandler: ChannelInboundHandler, Sendable {
     let sink: AsyncStream<ReceivedDatagram>.Continuation
     let refusals: Refusals
     let dropped: SharedCounter
+    let recording: DatagramRecording?
 
-    init(socketIndex: Int, access: AccessPolicy, sink: AsyncStream<ReceivedDatagram>.Continuation, refusals: Refusals, dropped: SharedCounter) {
+    init(
+        socketIndex: Int, access: AccessPolicy, sink: AsyncStream<ReceivedDatagram>.Continuation, refusals: Refusals, dropped: SharedCounter,
+        recording: DatagramRecording?
+    ) {
+        self.recording = recording
         self.socketIndex = socketIndex
         self.access = access
         self.sink = sink
@@ -127,11 +141,51 @@ final class DatagramReceiveHandler: ChannelInboundHandler, Sendable {
             refusals.refuse(envelope.remoteAddress, because: reason)
             return
         }
+        recording?.record(.received(envelope.data), peer: envelope.remoteAddress, socketIndex: socketIndex, local: context.channel.localAddress)
         let result = sink.yield(ReceivedDatagram(peer: envelope.remoteAddress, data: envelope.data, socketIndex: socketIndex))
         if case .dropped = result { dropped.add() }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
         // ICMP errors for earlier replies (ECONNREFUSED) do not concern other peers.
+    }
+}
+
+/// `--record` for a UDP listener: each peer of each bound socket is one recorded flow, opened
+/// by its first datagram and closed when the listener closes.
+final class DatagramRecording: Sendable {
+    private struct Flow: Hashable {
+        let socketIndex: Int
+        let peer: SocketAddress
+    }
+
+    private let recorder: ConnectionRecorder
+    private let flows = Mutex<[Flow: UInt64]>([:])
+
+    init(recorder: @escaping ConnectionRecorder) { self.recorder = recorder }
+
+    func record(_ event: ConnectionRecordEvent, peer: SocketAddress, socketIndex: Int, local: SocketAddress?) {
+        let recorder = self.recorder
+        // Under the lock, so a flow's opening is always its first event.
+        flows.withLock { flows in
+            let flow = Flow(socketIndex: socketIndex, peer: peer)
+            let number: UInt64
+            if let known = flows[flow] {
+                number = known
+            } else {
+                number = ConnectionNumbers.take()
+                flows[flow] = number
+                recorder(number, .opened(local: local, remote: peer, transport: .udp))
+            }
+            recorder(number, event)
+        }
+    }
+
+    func closeAll() {
+        let recorder = self.recorder
+        flows.withLock { flows in
+            for number in flows.values.sorted() { recorder(number, .closed) }
+            flows.removeAll()
+        }
     }
 }

@@ -207,6 +207,43 @@ struct ReplayTests {
         #expect(server.stderr.contains("summary: 2 clients, 32 bytes in, 70 bytes out"), "\(server.stderr)")
     }
 
+    /// UDP records as UDP, on both sides: connect's session and a UDP listener's peer decode
+    /// with tcpdump as datagrams each way, list as one udp stream, and replay with --verify
+    /// datagram by datagram.
+    @Test func udpSessionsRecordAsUDPOnBothSides() async throws {
+        let scratch = try Scratch()
+        let listenRecording = scratch.path("listen.pcap")
+        let echo = try Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo", "--record", listenRecording], scratch: scratch, name: "udp-echo")
+        defer { echo.signal(SIGKILL) }
+        let port = try await echo.listeningPort()
+        try "one\ntwo!\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
+        let connectRecording = scratch.path("connect.pcap")
+        let connect = try await run(try sockctlPath(), ["connect", "udp://127.0.0.1:\(port)", "--framing", "line", "--idle-timeout", "500ms",
+                                                        "--record", connectRecording], stdin: .file(scratch.path("input")), scratch: scratch)
+        #expect(connect.status == 0, "\(connect.stderr)")
+        #expect(String(decoding: connect.stdout, as: UTF8.self) == "one\ntwo!\n")
+        echo.signal(SIGINT)
+        #expect(try await echo.wait() == 0, "\(echo.stderr)")
+
+        for recording in [connectRecording, listenRecording] {
+            let decoded = try await run(try tool("tcpdump"), ["-n", "-r", recording], scratch: scratch)
+            #expect(decoded.status == 0, "tcpdump: \(decoded.stderr)")
+            let lines = String(decoding: decoded.stdout, as: UTF8.self).split(separator: "\n")
+            #expect(lines.filter { $0.contains("> 127.0.0.1.\(port): UDP, length") }.count == 2, "\(recording): \(lines)")
+            #expect(lines.filter { $0.contains("127.0.0.1.\(port) > ") && $0.contains("UDP, length") }.count == 2, "\(recording): \(lines)")
+            let listed = try await run(try sockctlPath(), ["replay", recording, "--list"], scratch: scratch)
+            #expect(listed.status == 0, "\(listed.stderr)")
+            #expect(String(decoding: listed.stdout, as: UTF8.self).contains("udp"), "\(String(decoding: listed.stdout, as: UTF8.self))")
+        }
+
+        let again = try Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo"], scratch: scratch, name: "udp-echo-2")
+        defer { again.signal(SIGKILL) }
+        let againPort = try await again.listeningPort()
+        let replay = try await run(try sockctlPath(), ["replay", listenRecording, "udp://127.0.0.1:\(againPort)", "--verify", "--topspeed"], scratch: scratch)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stderr.contains("2 matched, 0 mismatched"), "\(replay.stderr)")
+    }
+
     /// Over ws:// the recorded frames travel as WebSocket messages and over tls:// as TLS data
     /// (the engine's connect path): echo servers answer each with itself, and the answers
     /// verify against the recording.
