@@ -40,6 +40,33 @@ source "$(dirname "$0")/common.sh"
 cpu() { awk 'END {print $1 + $2}' "$1"; }
 
 declare -A RATE CPU
+
+# json FILE KEY1 KEY2: a figure of a loadtest --json report (0 when missing).
+json() { python3 -c "import json;print(json.load(open('$1'))['$2']['$3'])" 2>/dev/null || echo 0; }
+
+# sockctl_echo KEY CONNECTIONS ENDPOINT LOADTEST-ARGS...: sockctl loadtest against
+# `sockctl listen ENDPOINT --echo` (@PORT@ in ENDPOINT is a free port); the framing of the
+# loadtest arguments is the listener's too (raw: none, for WebSocket).
+sockctl_echo() {
+    local key=$1 connections=$2 port listener framing=()
+    shift 2
+    port=$(free_block 1)
+    local endpoint=${1//@PORT@/$port}
+    shift
+    [ "$2" != raw ] && framing=(--framing "$2")
+    "$SOCKCTL" listen "$endpoint" --echo -k "${framing[@]}" --max-clients $((connections + 16)) 2>"$WORK/listen-$key.log" &
+    listener=$!
+    PIDS+=("$listener")
+    wait_listen "$port"
+    /usr/bin/time -f "%U %S" -o "$WORK/$key.time" \
+        "$SOCKCTL" loadtest "$endpoint" -c "$connections" --duration "${SECONDS_PER_RUN}s" --connect-rate 0 \
+        "$@" --json "$WORK/$key-$connections.json" > "$WORK/$key-$connections.log" 2>&1 || true
+    RATE[$key-$connections]=$(json "$WORK/$key-$connections.json" throughput received_per_second)
+    CPU[$key-$connections]=$(cpu "$WORK/$key.time")
+    CPU[$key-$connections-count]=$(json "$WORK/$key-$connections.json" messages received)
+    kill -INT "$listener" 2>/dev/null || true
+    wait "$listener" 2>/dev/null || true
+}
 run_pair() {
     local connections=$1 base feed targets=() p
     base=$(free_block "$connections")
@@ -68,42 +95,15 @@ run_pair() {
     /usr/bin/time -f "%U %S" -o "$WORK/sc.time" \
         "$SOCKCTL" loadtest "${targets[@]}" -c "$connections" --duration "${SECONDS_PER_RUN}s" --connect-rate 0 \
         --framing fixed:64 --message-file "$WORK/sockperf-64.bin" --json "$WORK/sc-$connections.json" > "$WORK/sc-$connections.log" 2>&1 || true
-    RATE[sockctl-sp-$connections]=$(python3 -c "import json;print(json.load(open('$WORK/sc-$connections.json'))['throughput']['received_per_second'])" 2>/dev/null || echo 0)
+    RATE[sockctl-sp-$connections]=$(json "$WORK/sc-$connections.json" throughput received_per_second)
     CPU[sockctl-sp-$connections]=$(cpu "$WORK/sc.time")
-    CPU[sockctl-sp-$connections-count]=$(python3 -c "import json;print(json.load(open('$WORK/sc-$connections.json'))['messages']['received'])" 2>/dev/null || echo 0)
+    CPU[sockctl-sp-$connections-count]=$(json "$WORK/sc-$connections.json" messages received)
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
 
-    # sockctl loadtest against sockctl listen --echo
-    local port
-    port=$(free_block 1)
-    "$SOCKCTL" listen "127.0.0.1:$port" --echo -k --framing line --max-clients $((connections + 16)) 2>"$WORK/listen.log" &
-    local listener=$!
-    PIDS+=("$listener")
-    wait_listen "$port"
-    /usr/bin/time -f "%U %S" -o "$WORK/se.time" \
-        "$SOCKCTL" loadtest "127.0.0.1:$port" -c "$connections" --duration "${SECONDS_PER_RUN}s" --connect-rate 0 \
-        --framing line --message "$LINE64" --json "$WORK/se-$connections.json" > "$WORK/se-$connections.log" 2>&1 || true
-    RATE[sockctl-echo-$connections]=$(python3 -c "import json;print(json.load(open('$WORK/se-$connections.json'))['throughput']['received_per_second'])" 2>/dev/null || echo 0)
-    CPU[sockctl-echo-$connections]=$(cpu "$WORK/se.time")
-    CPU[sockctl-echo-$connections-count]=$(python3 -c "import json;print(json.load(open('$WORK/se-$connections.json'))['messages']['received'])" 2>/dev/null || echo 0)
-    kill -INT "$listener" 2>/dev/null || true
-    wait "$listener" 2>/dev/null || true
-
-    # The same over WebSocket
-    port=$(free_block 1)
-    "$SOCKCTL" listen "ws://127.0.0.1:$port/" --echo -k --max-clients $((connections + 16)) 2>"$WORK/listen-ws.log" &
-    listener=$!
-    PIDS+=("$listener")
-    wait_listen "$port"
-    /usr/bin/time -f "%U %S" -o "$WORK/ws.time" \
-        "$SOCKCTL" loadtest "ws://127.0.0.1:$port/" -c "$connections" --duration "${SECONDS_PER_RUN}s" --connect-rate 0 \
-        --framing raw --message "${LINE64}x" --json "$WORK/ws-$connections.json" > "$WORK/ws-$connections.log" 2>&1 || true
-    RATE[sockctl-ws-$connections]=$(python3 -c "import json;print(json.load(open('$WORK/ws-$connections.json'))['throughput']['received_per_second'])" 2>/dev/null || echo 0)
-    CPU[sockctl-ws-$connections]=$(cpu "$WORK/ws.time")
-    CPU[sockctl-ws-$connections-count]=$(python3 -c "import json;print(json.load(open('$WORK/ws-$connections.json'))['messages']['received'])" 2>/dev/null || echo 0)
-    kill -INT "$listener" 2>/dev/null || true
-    wait "$listener" 2>/dev/null || true
+    # sockctl loadtest against sockctl listen --echo, over TCP and over WebSocket
+    sockctl_echo sockctl-echo "$connections" "127.0.0.1:@PORT@" --framing line --message "$LINE64"
+    sockctl_echo sockctl-ws "$connections" "ws://127.0.0.1:@PORT@/" --framing raw --message "${LINE64}x"
 }
 
 echo "64-byte echo round trips, closed loop, one message in flight per connection, ${SECONDS_PER_RUN}s per run"

@@ -90,22 +90,10 @@ final class SessionRecorder: Sendable {
         var description: String
     }
 
-    /// Writes all of `bytes`, retrying after EINTR and short writes.
+    /// Writes all of `bytes` (see ``writeFully(_:to:)``).
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
-        try bytes.withUnsafeBytes { raw in
-            guard var base = raw.baseAddress else { return }
-            var remaining = raw.count
-            while remaining > 0 {
-                let written = Glibc.write(descriptor, base, remaining)
-                if written > 0 {
-                    remaining -= written
-                    base += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else {
-                    throw WriteFailed(description: String(cString: strerror(errno)))
-                }
-            }
+        if let failure = bytes.withUnsafeBytes({ writeFully($0, to: descriptor) }) {
+            throw WriteFailed(description: String(cString: strerror(failure)))
         }
     }
 

@@ -38,34 +38,19 @@ final class FileDescriptorWriter: ByteSink, Sendable {
     }
 
     private func writeAll(_ raw: UnsafeRawBufferPointer) {
-        guard var base = raw.baseAddress, raw.count > 0 else { return }
-        var remaining = raw.count
-        lock.withLock { _ in
-            while remaining > 0 {
-                let written = Glibc.write(descriptor, base, remaining)
-                if written > 0 {
-                    remaining -= written
-                    base += written
-                } else if written < 0 && errno == EINTR {
-                    continue
-                } else if written < 0 && errno == EAGAIN {
-                    var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-                    _ = poll(&poller, 1, 100)
-                } else if written < 0 && errno == EPIPE {
-                    // The reader went away (`| head`): end quietly, as SIGPIPE would.
-                    exit(141)
-                } else {
-                    // A real failure (disk full, I/O error): say so, on stderr if that is not
-                    // the stream that failed.
-                    let reason = String(cString: strerror(errno))
-                    if descriptor != 2 {
-                        let message = Array("sockctl: error: writing output: \(reason)\n".utf8)
-                        _ = message.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
-                    }
-                    exit(1)
-                }
-            }
+        guard let failure = lock.withLock({ _ in writeFully(raw, to: descriptor) }) else { return }
+        if failure == EPIPE {
+            // The reader went away (`| head`): end quietly, as SIGPIPE would.
+            exit(141)
         }
+        // A real failure (disk full, I/O error): say so, on stderr if that is not the stream
+        // that failed.
+        let reason = String(cString: strerror(failure))
+        if descriptor != 2 {
+            let message = Array("sockctl: error: writing output: \(reason)\n".utf8)
+            _ = message.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        }
+        exit(1)
     }
 
     var isTerminal: Bool { isatty(descriptor) == 1 }
@@ -186,4 +171,26 @@ final class FileDescriptorSource: ByteSource, Sendable {
         }
         return buffer
     }
+}
+
+/// Writes all of `raw` to `descriptor`: short writes continued, EINTR retried, EAGAIN (a
+/// non-blocking descriptor) waited out. Returns the errno of a failure, nil once all is written.
+func writeFully(_ raw: UnsafeRawBufferPointer, to descriptor: Int32) -> Int32? {
+    guard var base = raw.baseAddress else { return nil }
+    var remaining = raw.count
+    while remaining > 0 {
+        let written = Glibc.write(descriptor, base, remaining)
+        if written > 0 {
+            remaining -= written
+            base += written
+        } else if written < 0 && errno == EINTR {
+            continue
+        } else if written < 0 && errno == EAGAIN {
+            var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            _ = poll(&poller, 1, 100)
+        } else {
+            return written < 0 ? errno : EIO
+        }
+    }
+    return nil
 }
