@@ -65,6 +65,8 @@ public struct ConnectReport: Sendable {
     public var connectDuration: Duration = .zero
     /// The TLS handshake, for `tls://` and `wss://`.
     public var security: SecurityReport?
+    /// ws:// and wss://: the handshake agreed with the server.
+    public var webSocket: WebSocketHandshake?
 }
 
 /// Opens connections to an ``Endpoint``: resolution off the event loop, Happy Eyeballs racing
@@ -160,10 +162,11 @@ public struct Connector: Sendable {
         if endpoint.transport.isWebSocket {
             // TLS (wss) and the upgrade have what is left of the connect timeout.
             let left = max(.milliseconds(1), budget - report.connectDuration)
-            let (connection, _, security) = try await loop.flatSubmit {
+            let (connection, handshake, security) = try await loop.flatSubmit {
                 WebSocketClient.upgrade(result.channel, endpoint: endpoint, options: options, timeout: left)
             }.get()
             report.security = security
+            report.webSocket = handshake
             return (connection, report)
         }
         // Taken now, while the channel is surely open: a TLS 1.3 server that refuses our

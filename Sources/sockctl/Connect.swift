@@ -260,6 +260,9 @@ enum SessionEventRenderer {
                     diagnostics.warning("--insecure: the server's certificate was not verified; anyone on the path could be reading this")
                 }
             }
+            if let handshake = report.webSocket {
+                diagnostics.event("WebSocket open (\(handshake.summary))")
+            }
         case .connectFailed(let error):
             diagnostics.event("connect failed: \(error.message)")
         case .inputFinished(let end):

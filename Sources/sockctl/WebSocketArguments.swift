@@ -98,8 +98,10 @@ extension String {
 enum WebSocketEventRenderer {
     static func render(_ event: WebSocketEvent, diagnostics: Diagnostics) {
         switch event {
-        case .upgraded(let connection, let handshake):
-            diagnostics.event("\(connection): WebSocket open (\(handshake.summary))")
+        case .upgraded:
+            // Said in order by the connected line of connect and send (after the TCP and TLS
+            // lines), and by listen's client line.
+            break
         case .pingSent(let connection):
             diagnostics.event("\(connection): ping sent")
         case .pongReceived(let connection, let after):

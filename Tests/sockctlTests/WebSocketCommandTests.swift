@@ -231,6 +231,9 @@ import Glibc
         #expect(String(decoding: client.stdout, as: UTF8.self) == "over tls\nsecond\n")
         #expect(client.stderr.contains("TLS: TLSv1.3, TLS_"), "\(client.stderr)")
         #expect(client.stderr.contains("verified (chain and host name)"), "\(client.stderr)")
+        // In the order they happen: TCP, TLS, then the upgrade.
+        let order = ["connected to 127.0.0.1:\(port)", "TLS: TLSv1.3", "WebSocket open (GET /secure, Origin: (none))"].map { client.stderr.range(of: $0)?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil } && order == order.sorted { ($0 ?? client.stderr.startIndex) < ($1 ?? client.stderr.startIndex) }, "\(client.stderr)")
         #expect(client.stderr.contains("close received: 1000 (normal)"), "\(client.stderr)")
         let unverified = try await run(try sockctlPath(), ["send", "wss://127.0.0.1:\(port)/secure", "x"], scratch: scratch)
         #expect(unverified.status == 1)
