@@ -1,5 +1,5 @@
 /// libFuzzer target: a whole capture file through ``CaptureFileReader``, ``PacketPrinter``,
-/// ``TransportSegment`` and ``TCPReassembler``.
+/// ``TransportSegment``, ``TCPReassembler`` and ``StreamExtractor`` (what `replay` reads).
 ///
 /// The input is the file (classic pcap or pcapng, either byte order). Every record is printed,
 /// by one printer whose options the input's length picks from ``optionSets``, until the reader
@@ -12,7 +12,9 @@
 /// `capturedLength` long or longer than 262144; a reader that stops throwing after an error),
 /// when the printed text has a byte outside tab, LF and 0x20–0x7E, and when the reassembler
 /// reports an event for a stream before `opened` or after `closed`, or still tracks
-/// connections after `finish`.
+/// connections after `finish`; and when the extractor's kept stream (the first, at most 64 KiB
+/// kept) holds a different number of bytes per side than its counters say, or a stream ends
+/// before it begins.
 ///
 /// Built by fuzz/run.sh together with Sources/PacketDecoding/*.swift (one module, no import).
 enum FileFuzzer {
@@ -48,6 +50,8 @@ enum FileFuzzer {
                 closed.insert(event.stream)
             }
         }
+        var extractor = StreamExtractor(keepingMessagesOf: 1, messageLimit: 65536)
+        var extracting = true
         var out: [UInt8] = []
         var records = 0
         do {
@@ -66,6 +70,13 @@ enum FileFuzzer {
                 if let segment = TransportSegment.parse(record.header, record.bytes) {
                     reassembler.process(segment, payload: segment.payload(in: record.bytes), observe)
                 }
+                if extracting {
+                    do {
+                        try extractor.add(record.header, record.bytes)
+                    } catch {
+                        extracting = false  // over the limit: said by replay, not a failure
+                    }
+                }
             }
         } catch {
             do {
@@ -75,6 +86,15 @@ enum FileFuzzer {
         }
         reassembler.finish(observe)
         guard reassembler.trackedConnections == 0, open.isEmpty else { fatalError("streams left after finish") }
+        let streams = extractor.finish()
+        for stream in streams {
+            guard stream.duration >= 0, stream.index >= 1 else { fatalError("stream \(stream.index) lasts \(stream.duration) ns") }
+        }
+        if extracting, let first = streams.first {
+            for side in [RecordedStream.Side.client, .server] where first.stream(of: side).count != first.counters(side).bytes {
+                fatalError("stream 1 keeps \(first.stream(of: side).count) bytes of \(side), counts \(first.counters(side).bytes)")
+            }
+        }
     }
 }
 
