@@ -124,6 +124,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
         recorder(recordingNumber, event)
     }
 
+    /// A message answered below this handler (WebSocket --echo, --respond), for the recording.
+    func recordAnswered(received: ByteBuffer, sent: ByteBuffer) {
+        record(.received(received))
+        record(.sent(sent))
+    }
+
     /// This side is about to abort the connection (SO_LINGER 0).
     func recordReset() {
         record(.reset(.sent))

@@ -90,7 +90,10 @@ enum WebSocketClient {
         options: ConnectOptions
     ) -> EventLoopFuture<(Connection, WebSocketHandshake)> {
         negotiate(channel, endpoint: endpoint, options: options) { channel, handshake, label in
-            try install(on: channel, role: .client, handshake: handshake, options: options.webSocket, bufferLimit: options.bufferLimit, tap: options.tap, label: label)
+            try install(
+                on: channel, role: .client, handshake: handshake, options: options.webSocket, bufferLimit: options.bufferLimit, tap: options.tap,
+                recorder: options.recorder, label: label
+            )
         }
         .flatMapThrowing { handshake in
             (try Connection.attach(to: channel, transport: endpoint.transport, webSocket: handshake), handshake)
@@ -239,13 +242,16 @@ enum WebSocketClient {
         options: WebSocketOptions,
         bufferLimit: Int,
         tap: TrafficTap?,
+        recorder: ConnectionRecorder?,
         label: String
     ) throws {
         try install(on: channel, role: role, handshake: handshake, options: options, label: label) { channel, handler in
-            try Connection.prepare(channel, transport: .ws, bufferLimit: bufferLimit, tap: tap)
+            // Recorded as TCP carrying the messages' payloads, one segment each.
+            try Connection.prepare(channel, transport: .ws, bufferLimit: bufferLimit, tap: tap, recorder: recorder)
             let connectionHandler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
             handler.statistics = connectionHandler.statistics
             handler.tap = tap
+            handler.connectionHandler = connectionHandler
         }
     }
 

@@ -50,6 +50,9 @@ final class WebSocketHandler: ChannelDuplexHandler {
     /// ConnectionHandler that counts the others).
     var statistics: ConnectionStatistics?
     var tap: TrafficTap?
+    /// The engine's handler above, which records what is answered here (`--record`); it is
+    /// removed with the pipeline, as this one is.
+    weak var connectionHandler: ConnectionHandler?
 
     private var context: ChannelHandlerContext?
     private var closeSent = false
@@ -257,6 +260,7 @@ final class WebSocketHandler: ChannelDuplexHandler {
             (replyKind, reply) = (options.messageKind, body)
         }
         tap?(TrafficRecord(direction: .sent, bytes: reply, connection: label))
+        connectionHandler?.recordAnswered(received: message, sent: reply)
         let statistics = self.statistics
         let count = reply.readableBytes
         let written = context.eventLoop.makePromise(of: Void.self)

@@ -39,7 +39,9 @@ struct Connect: AsyncParsableCommand {
 
             --record FILE.pcap writes the session as a pcap file: Ethernet, IP and TCP (or \
             UDP) headers made up around the real payload, with the real times of the \
-            handshake, the data each way and the FIN or RST (over tls:// the plaintext). \
+            handshake, the data each way and the FIN or RST (over tls:// and wss:// the \
+            plaintext; over ws:// and wss:// one segment per message, without the HTTP \
+            upgrade and frame headers). \
             tcpdump -r, Wireshark, capture -r and replay read it. Writing never holds up \
             the socket; if it falls more than 64 MiB behind, the rest is left out and a \
             warning says how much.
@@ -146,9 +148,9 @@ struct Connect: AsyncParsableCommand {
         }
         if record != nil {
             switch configuration.endpoint.transport {
-            case .tcp, .tls, .udp: break
-            case .unix, .ws, .wss:
-                throw UsageError("--record records tcp://, tls:// (the plaintext) and udp:// sessions, not \(configuration.endpoint.transport.rawValue)")
+            case .tcp, .tls, .udp, .ws, .wss: break
+            case .unix:
+                throw UsageError("--record records IP sessions (tcp, tls, udp, ws, wss), not unix:")
             }
             if record?.isEmpty ?? true { throw UsageError("--record needs a file name") }
         }

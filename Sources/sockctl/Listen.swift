@@ -29,8 +29,9 @@ struct Listen: AsyncParsableCommand {
             --delay applies to every answer, counted from the message's arrival.
 
             --record FILE.pcap writes every client's session to one pcap file (made-up \
-            Ethernet/IP/TCP headers, UDP for udp://, real payload and times), for tcpdump, \
-            Wireshark, capture -r and replay.
+            Ethernet/IP/TCP headers, UDP for udp://, real payload and times; over tls:// \
+            and wss:// the plaintext, over ws:// and wss:// one segment per message), for \
+            tcpdump, Wireshark, capture -r and replay.
 
             Over udp:// each datagram is one message; the sender of each is printed.
 
@@ -143,9 +144,9 @@ struct Listen: AsyncParsableCommand {
         configuration.options.tap = observability.tap
         if let record {
             switch configuration.endpoint.transport {
-            case .tcp, .tls, .udp: break
-            case .unix, .ws, .wss:
-                throw UsageError("listen --record records tcp://, tls:// and udp:// clients, not \(configuration.endpoint.transport.rawValue)")
+            case .tcp, .tls, .udp, .ws, .wss: break
+            case .unix:
+                throw UsageError("listen --record records IP clients (tcp, tls, udp, ws, wss), not unix:")
             }
             if record.isEmpty { throw UsageError("--record needs a file name") }
         }

@@ -244,6 +244,44 @@ struct ReplayTests {
         #expect(replay.stderr.contains("2 matched, 0 mismatched"), "\(replay.stderr)")
     }
 
+    /// Over ws:// each message is recorded as one TCP segment, on both sides — also the
+    /// messages a listener echoes on its event loop — and a replay into ws:// sends the same
+    /// messages and verifies the answers.
+    @Test func webSocketSessionsRecordOneSegmentPerMessage() async throws {
+        let scratch = try Scratch()
+        let listenRecording = scratch.path("listen-ws.pcap")
+        let echo = try Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/rec", "--echo", "-k", "--record", listenRecording], scratch: scratch, name: "ws-echo")
+        defer { echo.signal(SIGKILL) }
+        let port = try await echo.listeningPort()
+        try "alpha\nbe\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
+        let connectRecording = scratch.path("connect-ws.pcap")
+        let connect = try await run(try sockctlPath(), ["connect", "ws://127.0.0.1:\(port)/rec", "--record", connectRecording],
+                                    stdin: .file(scratch.path("input")), scratch: scratch)
+        #expect(connect.status == 0, "\(connect.stderr)")
+        #expect(String(decoding: connect.stdout, as: UTF8.self) == "alpha\nbe\n")
+        try await echo.waitForStderr("client 1 from")
+        echo.signal(SIGINT)
+        #expect(try await echo.wait() == 0, "\(echo.stderr)")
+
+        for recording in [connectRecording, listenRecording] {
+            let decoded = try await run(try tool("tcpdump"), ["-n", "-r", recording], scratch: scratch)
+            #expect(decoded.status == 0, "tcpdump: \(decoded.stderr)")
+            let lines = String(decoding: decoded.stdout, as: UTF8.self).split(separator: "\n")
+            // alpha (5) and be (2) each way, payload only.
+            for length in [5, 2] {
+                #expect(lines.filter { $0.contains("> 127.0.0.1.\(port): Flags [P.]") && $0.hasSuffix("length \(length)") }.count == 1, "\(recording): \(lines)")
+                #expect(lines.filter { $0.contains("127.0.0.1.\(port) > ") && $0.contains("Flags [P.]") && $0.hasSuffix("length \(length)") }.count == 1, "\(recording): \(lines)")
+            }
+        }
+
+        let again = try Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/rec", "--echo", "-k"], scratch: scratch, name: "ws-echo-2")
+        defer { again.signal(SIGKILL) }
+        let againPort = try await again.listeningPort()
+        let replay = try await run(try sockctlPath(), ["replay", listenRecording, "ws://127.0.0.1:\(againPort)/rec", "--verify", "--topspeed"], scratch: scratch)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(replay.stderr.contains("sent 2 messages (7 bytes)"), "\(replay.stderr)")
+    }
+
     /// Over ws:// the recorded frames travel as WebSocket messages and over tls:// as TLS data
     /// (the engine's connect path): echo servers answer each with itself, and the answers
     /// verify against the recording.
