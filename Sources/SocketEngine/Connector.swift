@@ -109,9 +109,15 @@ public struct Connector: Sendable {
         let resolver = options.resolver
         let endpoint = self.endpoint
         // The connect timeout covers resolution too: a resolver that never answers must not
-        // hold the command past --connect-timeout.
-        let all = try await withDeadline(options.connectTimeout, what: "resolving '\(endpoint.host)'") {
-            try await resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: datagram)
+        // hold the command past --connect-timeout. An address literal needs no resolver (and
+        // no wait for a thread: on a busy machine that wait was counted against the timeout).
+        let all: [SocketAddress]
+        if let literal = try? SocketAddress(ipAddress: endpoint.host, port: endpoint.port) {
+            all = [literal]
+        } else {
+            all = try await withDeadline(options.connectTimeout, what: "resolving '\(endpoint.host)'") {
+                try await resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: datagram)
+            }
         }
         report.resolveDuration = clock.now - resolveStart
         let allowed = all.filter { options.family.allows($0) }

@@ -303,6 +303,28 @@ func string(_ buffer: ByteBuffer?) -> String? {
         } throws: { ($0 as? SocketEngineError)?.message.contains("has no IPv6 address") == true }
     }
 
+    /// An address literal is not resolved: no thread-pool round trip whose wait — long on a
+    /// busy machine — would be charged to the connect timeout (connects to 127.0.0.1 timed
+    /// out, and refused ones were reported as timeouts, while other tests kept the
+    /// cooperative threads busy).
+    @Test func addressLiteralsSkipTheResolver() async throws {
+        struct RefusingResolver: HostResolver {
+            func resolve(host: String, port: Int, datagram: Bool) async throws -> [SocketAddress] {
+                throw SocketEngineError(.resolutionFailed, "asked to resolve '\(host)'")
+            }
+        }
+        let server = try await TestServer.start("127.0.0.1:0") { _ in }
+        var options = ConnectOptions()
+        options.resolver = RefusingResolver()
+        let (connection, report) = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), options: options).connect()
+        #expect(report.resolveDuration == .zero || report.resolveDuration < .milliseconds(1))
+        await connection.close()
+        await #expect {
+            _ = try await Connector(endpoint: try Endpoint(parsing: "name.test:\(server.port)"), options: options).connect()
+        } throws: { ($0 as? SocketEngineError)?.message.contains("asked to resolve 'name.test'") == true }
+        await server.stop()
+    }
+
     /// A resolver stuck in a blocking call (as getaddrinfo can be) must not hold the connect
     /// past its timeout.
     @Test func connectTimeoutCoversResolution() async throws {
