@@ -34,18 +34,52 @@ enum WebSocketClient {
     /// is there to take it. The handshakes' futures wait in a note for
     /// ``upgrade(_:endpoint:options:timeout:)``.
     static func prepare(_ channel: any Channel, endpoint: Endpoint, options: ConnectOptions) throws {
-        var security: EventLoopFuture<SecurityReport?> = channel.eventLoop.makeSucceededFuture(nil)
-        if endpoint.transport == .wss {
-            guard let secure = options.secureTransport else { throw missingTLS(for: endpoint.transport) }
-            let serverName = Endpoint.isIPLiteral(endpoint.host) ? nil : endpoint.host
-            security = try secure.addClientLayer(to: channel, serverName: serverName).map { Optional($0) }
-        }
+        let security = try addTLSLayer(to: channel, endpoint: endpoint, options: options)?.map { Optional($0) }
+            ?? channel.eventLoop.makeSucceededFuture(nil)
         let upgrade = performUpgrade(channel, endpoint: endpoint, options: options)
         try channel.pipeline.syncOperations.addHandler(HandshakeNote(security: security, upgrade: upgrade))
     }
 
     static func missingTLS(for transport: Endpoint.Transport) -> SocketEngineError {
         SocketEngineError(.unsupported, "\(transport.rawValue):// needs a TLS layer, and this build has none")
+    }
+
+    /// For `wss://`, the client TLS layer (SNI unless the host is an address literal) and its
+    /// report; nil for `ws://`.
+    static func addTLSLayer(to channel: any Channel, endpoint: Endpoint, options: ConnectOptions) throws -> EventLoopFuture<SecurityReport>? {
+        guard endpoint.transport == .wss else { return nil }
+        guard let secure = options.secureTransport else { throw missingTLS(for: endpoint.transport) }
+        let serverName = Endpoint.isIPLiteral(endpoint.host) ? nil : endpoint.host
+        return try secure.addClientLayer(to: channel, serverName: serverName)
+    }
+
+    /// `handshake` within `timeout` from now: past it the channel is closed and the failure is a
+    /// connect timeout (`timedOut` words it); any failure closes the channel, and one that is
+    /// not the engine's says what went wrong in the handshake with the server.
+    static func bounded<Value>(
+        _ handshake: EventLoopFuture<Value>,
+        on channel: any Channel,
+        endpoint: Endpoint,
+        timeout: Duration,
+        timedOut message: @escaping @Sendable (String) -> String
+    ) -> EventLoopFuture<Value> {
+        let loop = channel.eventLoop
+        let labelNow = channel.remoteAddress?.displayString
+        let timedOut = NIOLoopBoundBox(false, eventLoop: loop)
+        let timer = loop.assumeIsolated().scheduleTask(in: timeout.timeAmount) {
+            timedOut.value = true
+            channel.close(promise: nil)
+        }
+        let result = handshake.flatMapErrorThrowing { error -> Value in
+            // The peer's address, taken before closing forgets it.
+            let label = channel.remoteAddress?.displayString ?? labelNow ?? endpoint.description
+            channel.close(promise: nil)
+            if timedOut.value { throw SocketEngineError(.connectTimeout, message(label)) }
+            if let engine = error as? SocketEngineError { throw engine }
+            throw SocketEngineError(.webSocketHandshake, "WebSocket handshake with \(label) failed: \(describe(error))")
+        }
+        result.whenComplete { _ in timer.cancel() }
+        return result
     }
 
     /// Waits, on a connected channel prepared by ``prepare(_:endpoint:options:)``, for the
@@ -62,26 +96,13 @@ enum WebSocketClient {
             return loop.makeFailedFuture(SocketEngineError(.webSocketHandshake, "\(endpoint): the channel was not prepared for WebSocket"))
         }
         channel.pipeline.syncOperations.removeHandler(note, promise: nil)
-        let label = channel.remoteAddress?.displayString ?? endpoint.description
-        let timedOut = NIOLoopBoundBox(false, eventLoop: loop)
-        let timer = loop.assumeIsolated().scheduleTask(in: timeout.timeAmount) {
-            timedOut.value = true
-            channel.close(promise: nil)
-        }
         let upgrade = note.upgrade
-        let result = note.security.flatMap { report in
+        let handshake = note.security.flatMap { report in
             upgrade.map { ($0, $1, report) }
         }
-        .flatMapErrorThrowing { error -> (Connection, WebSocketHandshake, SecurityReport?) in
-            channel.close(promise: nil)
-            if timedOut.value {
-                throw SocketEngineError(.connectTimeout, "WebSocket handshake with \(label) timed out after \(timeout.formatted)")
-            }
-            if let engine = error as? SocketEngineError { throw engine }
-            throw SocketEngineError(.webSocketHandshake, "WebSocket handshake with \(label) failed: \(describe(error))")
+        return bounded(handshake, on: channel, endpoint: endpoint, timeout: timeout) { label in
+            "WebSocket handshake with \(label) timed out after \(timeout.formatted)"
         }
-        result.whenComplete { _ in timer.cancel() }
-        return result
     }
 
     private static func performUpgrade(
@@ -298,37 +319,18 @@ public enum WebSocketLoadClient {
         timeout: Duration,
         handler: some ChannelHandler
     ) throws -> (security: EventLoopFuture<SecurityReport>?, upgraded: EventLoopFuture<Void>) {
-        let loop = channel.eventLoop
-        var security: EventLoopFuture<SecurityReport>?
-        if endpoint.transport == .wss {
-            guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: endpoint.transport) }
-            let serverName = Endpoint.isIPLiteral(endpoint.host) ? nil : endpoint.host
-            security = try secure.addClientLayer(to: channel, serverName: serverName)
-        }
-        let bound = NIOLoopBound(handler, eventLoop: loop)
+        let security = try WebSocketClient.addTLSLayer(to: channel, endpoint: endpoint, options: options)
+        let bound = NIOLoopBound(handler, eventLoop: channel.eventLoop)
         let webSocket = options.webSocket
-        let timedOut = NIOLoopBoundBox(false, eventLoop: loop)
-        let timer = loop.assumeIsolated().scheduleTask(in: timeout.timeAmount) {
-            timedOut.value = true
-            channel.close(promise: nil)
-        }
         let upgraded = WebSocketClient.negotiate(channel, endpoint: endpoint, options: options) { channel, handshake, label in
             try WebSocketClient.install(on: channel, role: .client, handshake: handshake, options: webSocket, label: label) { channel, _ in
                 try channel.pipeline.syncOperations.addHandler(bound.value)
             }
         }
-        let both = security.map { report in report.flatMap { _ in upgraded } } ?? upgraded
-        let result = both.map { _ in () }
-            .flatMapErrorThrowing { error in
-                channel.close(promise: nil)
-                if timedOut.value {
-                    throw SocketEngineError(.connectTimeout, "WebSocket connection to \(endpoint) not upgraded within \(timeout.formatted)")
-                }
-                if let engine = error as? SocketEngineError { throw engine }
-                let label = channel.remoteAddress?.displayString ?? endpoint.description
-                throw SocketEngineError(.webSocketHandshake, "WebSocket handshake with \(label) failed: \(WebSocketClient.describe(error))")
-            }
-        result.whenComplete { _ in timer.cancel() }
+        let both = (security.map { report in report.flatMap { _ in upgraded } } ?? upgraded).map { _ in () }
+        let result = WebSocketClient.bounded(both, on: channel, endpoint: endpoint, timeout: timeout) { _ in
+            "WebSocket connection to \(endpoint) not upgraded within \(timeout.formatted)"
+        }
         return (security, result)
     }
 }
