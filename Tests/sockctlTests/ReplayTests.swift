@@ -207,24 +207,47 @@ struct ReplayTests {
         #expect(server.stderr.contains("summary: 2 clients, 32 bytes in, 70 bytes out"), "\(server.stderr)")
     }
 
+    /// One session recorded on both sides: `listen LISTEN… --record` and `connect CONNECT(port)…
+    /// --record` with `input` on stdin, echoed back whole; returns once the listener (stopped
+    /// after `awaitingOnListener` appears on its stderr, if given) has exited cleanly.
+    func recordEchoSession(
+        listen: [String], connect: (Int) -> [String], input: String, awaitingOnListener: String? = nil, scratch: Scratch
+    ) async throws -> (port: Int, connect: String, listen: String) {
+        let listenRecording = scratch.path("listen.pcap")
+        let echo = try Child(try sockctlPath(), ["listen"] + listen + ["--record", listenRecording], scratch: scratch, name: "echo")
+        defer { echo.signal(SIGKILL) }
+        let port = try await echo.listeningPort()
+        try input.write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
+        let connectRecording = scratch.path("connect.pcap")
+        let client = try await run(try sockctlPath(), ["connect"] + connect(port) + ["--record", connectRecording],
+                                   stdin: .file(scratch.path("input")), scratch: scratch)
+        #expect(client.status == 0, "\(client.stderr)")
+        #expect(String(decoding: client.stdout, as: UTF8.self) == input)
+        if let awaitingOnListener { try await echo.waitForStderr(awaitingOnListener) }
+        echo.signal(SIGINT)
+        #expect(try await echo.wait() == 0, "\(echo.stderr)")
+        return (port, connectRecording, listenRecording)
+    }
+
+    /// `replay RECORDING TARGET(port) --verify --topspeed` against a new `listen LISTEN…`.
+    func replayIntoFreshEcho(
+        _ recording: String, listen: [String], target: (Int) -> String, scratch: Scratch
+    ) async throws -> (status: Int32, stdout: Data, stderr: String) {
+        let echo = try Child(try sockctlPath(), ["listen"] + listen, scratch: scratch, name: "echo-2")
+        defer { echo.signal(SIGKILL) }
+        let port = try await echo.listeningPort()
+        return try await run(try sockctlPath(), ["replay", recording, target(port), "--verify", "--topspeed"], scratch: scratch)
+    }
+
     /// UDP records as UDP, on both sides: connect's session and a UDP listener's peer decode
     /// with tcpdump as datagrams each way, list as one udp stream, and replay with --verify
     /// datagram by datagram.
     @Test func udpSessionsRecordAsUDPOnBothSides() async throws {
         let scratch = try Scratch()
-        let listenRecording = scratch.path("listen.pcap")
-        let echo = try Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo", "--record", listenRecording], scratch: scratch, name: "udp-echo")
-        defer { echo.signal(SIGKILL) }
-        let port = try await echo.listeningPort()
-        try "one\ntwo!\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
-        let connectRecording = scratch.path("connect.pcap")
-        let connect = try await run(try sockctlPath(), ["connect", "udp://127.0.0.1:\(port)", "--framing", "line", "--idle-timeout", "500ms",
-                                                        "--record", connectRecording], stdin: .file(scratch.path("input")), scratch: scratch)
-        #expect(connect.status == 0, "\(connect.stderr)")
-        #expect(String(decoding: connect.stdout, as: UTF8.self) == "one\ntwo!\n")
-        echo.signal(SIGINT)
-        #expect(try await echo.wait() == 0, "\(echo.stderr)")
-
+        let (port, connectRecording, listenRecording) = try await recordEchoSession(
+            listen: ["udp://127.0.0.1:0", "--echo"], connect: { ["udp://127.0.0.1:\($0)", "--framing", "line", "--idle-timeout", "500ms"] },
+            input: "one\ntwo!\n", scratch: scratch
+        )
         for recording in [connectRecording, listenRecording] {
             let decoded = try await run(try tool("tcpdump"), ["-n", "-r", recording], scratch: scratch)
             #expect(decoded.status == 0, "tcpdump: \(decoded.stderr)")
@@ -236,10 +259,7 @@ struct ReplayTests {
             #expect(String(decoding: listed.stdout, as: UTF8.self).contains("udp"), "\(String(decoding: listed.stdout, as: UTF8.self))")
         }
 
-        let again = try Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo"], scratch: scratch, name: "udp-echo-2")
-        defer { again.signal(SIGKILL) }
-        let againPort = try await again.listeningPort()
-        let replay = try await run(try sockctlPath(), ["replay", listenRecording, "udp://127.0.0.1:\(againPort)", "--verify", "--topspeed"], scratch: scratch)
+        let replay = try await replayIntoFreshEcho(listenRecording, listen: ["udp://127.0.0.1:0", "--echo"], target: { "udp://127.0.0.1:\($0)" }, scratch: scratch)
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stderr.contains("2 matched, 0 mismatched"), "\(replay.stderr)")
     }
@@ -249,20 +269,10 @@ struct ReplayTests {
     /// messages and verifies the answers.
     @Test func webSocketSessionsRecordOneSegmentPerMessage() async throws {
         let scratch = try Scratch()
-        let listenRecording = scratch.path("listen-ws.pcap")
-        let echo = try Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/rec", "--echo", "-k", "--record", listenRecording], scratch: scratch, name: "ws-echo")
-        defer { echo.signal(SIGKILL) }
-        let port = try await echo.listeningPort()
-        try "alpha\nbe\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
-        let connectRecording = scratch.path("connect-ws.pcap")
-        let connect = try await run(try sockctlPath(), ["connect", "ws://127.0.0.1:\(port)/rec", "--record", connectRecording],
-                                    stdin: .file(scratch.path("input")), scratch: scratch)
-        #expect(connect.status == 0, "\(connect.stderr)")
-        #expect(String(decoding: connect.stdout, as: UTF8.self) == "alpha\nbe\n")
-        try await echo.waitForStderr("client 1 from")
-        echo.signal(SIGINT)
-        #expect(try await echo.wait() == 0, "\(echo.stderr)")
-
+        let (port, connectRecording, listenRecording) = try await recordEchoSession(
+            listen: ["ws://127.0.0.1:0/rec", "--echo", "-k"], connect: { ["ws://127.0.0.1:\($0)/rec"] },
+            input: "alpha\nbe\n", awaitingOnListener: "client 1 from", scratch: scratch
+        )
         for recording in [connectRecording, listenRecording] {
             let decoded = try await run(try tool("tcpdump"), ["-n", "-r", recording], scratch: scratch)
             #expect(decoded.status == 0, "tcpdump: \(decoded.stderr)")
@@ -274,10 +284,7 @@ struct ReplayTests {
             }
         }
 
-        let again = try Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/rec", "--echo", "-k"], scratch: scratch, name: "ws-echo-2")
-        defer { again.signal(SIGKILL) }
-        let againPort = try await again.listeningPort()
-        let replay = try await run(try sockctlPath(), ["replay", listenRecording, "ws://127.0.0.1:\(againPort)/rec", "--verify", "--topspeed"], scratch: scratch)
+        let replay = try await replayIntoFreshEcho(listenRecording, listen: ["ws://127.0.0.1:0/rec", "--echo", "-k"], target: { "ws://127.0.0.1:\($0)/rec" }, scratch: scratch)
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(replay.stderr.contains("sent 2 messages (7 bytes)"), "\(replay.stderr)")
     }
