@@ -9,7 +9,8 @@
 #    sockperf's server serves one connection per port).
 #  - sockctl loadtest against the same `sockperf server`: the message is a sockperf message
 #    (14-byte header: sequence, flags client|pong-request, length 64), framed fixed:64, so both
-#    clients load the very same server.
+#    clients load the very same server. Where `--io auto` chose a thread per connection (fewer
+#    connections than cores), the same run again with `--io events` (event loops) next to it.
 #  - sockctl loadtest against `sockctl listen --echo` (one port), framing line.
 #  - the same over WebSocket: `sockctl loadtest ws://` against `sockctl listen ws:// --echo`,
 #    each 64-byte message one WebSocket message (framing raw), next to the plain TCP row.
@@ -39,7 +40,7 @@ source "$(dirname "$0")/common.sh"
 # cpu FILE: user + sys seconds from /usr/bin/time -f "%U %S".
 cpu() { awk 'END {print $1 + $2}' "$1"; }
 
-declare -A RATE CPU
+declare -A RATE CPU IO
 
 # json FILE KEY1 KEY2: a figure of a loadtest --json report (0 when missing).
 json() { python3 -c "import json;print(json.load(open('$1'))['$2']['$3'])" 2>/dev/null || echo 0; }
@@ -98,6 +99,16 @@ run_pair() {
     RATE[sockctl-sp-$connections]=$(json "$WORK/sc-$connections.json" throughput received_per_second)
     CPU[sockctl-sp-$connections]=$(cpu "$WORK/sc.time")
     CPU[sockctl-sp-$connections-count]=$(json "$WORK/sc-$connections.json" messages received)
+    IO[$connections]=$(python3 -c "import json;print(json.load(open('$WORK/sc-$connections.json'))['config'].get('io','events'))" 2>/dev/null || echo events)
+    if [ "${IO[$connections]}" = threads ]; then
+        # The same load on event loops, for comparison (--io auto chose a thread per connection).
+        /usr/bin/time -f "%U %S" -o "$WORK/sce.time" \
+            "$SOCKCTL" loadtest "${targets[@]}" -c "$connections" --duration "${SECONDS_PER_RUN}s" --connect-rate 0 --io events \
+            --framing fixed:64 --message-file "$WORK/sockperf-64.bin" --json "$WORK/sce-$connections.json" > "$WORK/sce-$connections.log" 2>&1 || true
+        RATE[sockctl-spev-$connections]=$(json "$WORK/sce-$connections.json" throughput received_per_second)
+        CPU[sockctl-spev-$connections]=$(cpu "$WORK/sce.time")
+        CPU[sockctl-spev-$connections-count]=$(json "$WORK/sce-$connections.json" messages received)
+    fi
     kill "$server" 2>/dev/null || true
     wait "$server" 2>/dev/null || true
 
@@ -117,10 +128,12 @@ per_million() {
 printf '\n%-6s %-34s %12s %12s %14s %10s\n' conns "client → server" "msgs/s" "client CPU s" "CPU s / 1M msg" "vs sockperf"
 for connections in 1 100 1000; do
     base=${RATE[sockperf-$connections]}
-    for key in sockperf sockctl-sp sockctl-echo sockctl-ws; do
+    for key in sockperf sockctl-sp sockctl-spev sockctl-echo sockctl-ws; do
+        [ -n "${RATE[$key-$connections]:-}" ] || continue
         case $key in
             sockperf) label="sockperf ping-pong → sockperf server" ;;
             sockctl-sp) label="sockctl loadtest → sockperf server" ;;
+            sockctl-spev) label="  the same with --io events" ;;
             sockctl-echo) label="sockctl loadtest → sockctl listen" ;;
             sockctl-ws) label="  the same over ws://" ;;
         esac
@@ -132,6 +145,9 @@ for connections in 1 100 1000; do
 done
 echo
 echo "Ratios are messages/s over sockperf ping-pong's at the same connection count (higher is better)."
+printf 'sockctl --io auto chose:'
+for connections in 1 100 1000; do printf ' c=%s %s' "$connections" "${IO[$connections]}"; done
+echo " (threads: a thread per connection, polling for replies; events: event loops)"
 printf 'WebSocket over plain TCP (sockctl loadtest → sockctl listen):'
 for connections in 1 100 1000; do
     printf ' c=%s %.2fx' "$connections" "$(echo "${RATE[sockctl-ws-$connections]} / (${RATE[sockctl-echo-$connections]} + 0.000001)" | bc -l)"

@@ -500,7 +500,7 @@ _sockctl_loadtest() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 -k --insecure --binary --verbose -v --version -h --help)
     repeating_options=(--threshold --resolve --pin --subprotocol --header)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --warmup --timeout --json --report-every --source --interface --connect-timeout --cafile --servername --cert --key --ping-interval --close-code --close-reason --max-message --origin --framing --max-frame)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --source --interface --connect-timeout --cafile --servername --cert --key --ping-interval --close-code --close-reason --max-message --origin --framing --max-frame)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -533,6 +533,9 @@ _sockctl_loadtest() {
         return
         ;;
     '--threads')
+        return
+        ;;
+    '--io')
         return
         ;;
     '--warmup')

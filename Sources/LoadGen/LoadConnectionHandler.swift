@@ -1,28 +1,15 @@
 import NIOCore
 import SocketEngine
 
-/// One load-test connection: sends the slot's messages (paced by the schedule, or one per
-/// reply), matches replies to messages in order, and records each latency in its loop's
-/// ``LoadShard``. Everything happens on the channel's event loop, in NIO callbacks: no task,
-/// lock or atomic per message.
-///
-/// Message numbering: slot `s` of `c` connections sends the run's messages `s`, `s + c`,
-/// `s + 2c`, … (its `k`-th message is number `k·c + s`), so the open-loop schedule is spread
-/// evenly over the connections and `{{seq}}` is unique in the run.
-///
-/// Replies are matched in order (the first unanswered message gets the first reply), which is
-/// right for TCP and Unix streams; over UDP a lost datagram is noticed by its timeout.
+/// One load-test connection on an event loop: sends the slot's messages (paced by the
+/// schedule, or one per reply), matches replies to messages in order (``LoadSlot``), and
+/// records each latency in its loop's ``LoadShard``. Everything happens on the channel's event
+/// loop, in NIO callbacks: no task, lock or atomic per message.
 final class LoadConnectionHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
 
-    private struct Pending {
-        var due: Int64
-        var sent: Int64
-        var measured: Bool
-    }
-
-    let slot: Int
+    var slot: Int { state.slot }
     /// The shard outlives its handlers (it closes them before it goes away).
     private unowned(unsafe) let shard: LoadShard
     private let run: RunContext
@@ -31,23 +18,16 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     private let messages: Bool
     /// Messages written since the last flush.
     private var unflushed = false
-    private let template: MessageTemplate
-    private let stride: Int
-    private let budget: Int?
+    private var state: LoadSlot
     private let expectsReplies: Bool
     private let openLoop: Bool
     private let schedule: RateSchedule?
     private let pipeline: Int
     private let stopNanos: Int64
-    private let warmupNanos: Int64
 
     private var channelContext: ChannelHandlerContext?
     private var decoder: FrameDecoder?
     private var received = ByteBuffer()
-    private var pending = CircularBuffer<Pending>(initialCapacity: 16)
-    /// This slot's next message (its `k`).
-    private var nextIndex = 0
-    private var sentCount = 0
     private var sending = false
     private var batch: ByteBuffer?
     private var timer: Scheduled<Void>?
@@ -65,31 +45,27 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     init(slot: Int, shard: LoadShard, datagram: Bool, messages: Bool = false, awaitsHandshake: Bool = false) {
         self.awaitsHandshake = awaitsHandshake
         self.messages = messages
-        self.slot = slot
         self.shard = shard
         run = shard.context
         self.datagram = datagram
-        template = run.plan.message
-        stride = run.plan.connections
-        budget = run.requestBudget(slot: slot)
+        state = LoadSlot(slot: slot, run: run)
         expectsReplies = run.plan.framing != nil
         schedule = run.schedule
         openLoop = schedule != nil
         pipeline = run.pipeline
         stopNanos = run.stopNanos
-        warmupNanos = run.warmupNanos
         if let framing = run.plan.framing, !datagram, !messages {
             decoder = FrameDecoder(framing: framing, maximumFrameSize: run.plan.maximumFrameSize)
         }
     }
 
-    var outstandingCount: Int { pending.count }
+    var outstandingCount: Int { state.pending.count }
 
     /// Open loop: a message due before the end of sending is still waiting to go (its timer
     /// has not fired yet, or the pipeline is full).
     var hasDueMessages: Bool {
         guard sending, let schedule, !stopped else { return false }
-        guard let offset = schedule.time(ofMessage: nextIndex * stride + slot) else { return false }
+        guard let offset = schedule.time(ofMessage: state.nextNumber) else { return false }
         return offset < stopNanos
     }
 
@@ -116,6 +92,8 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         if awaitsHandshake && !handshakeDone { return }
         guard channelContext == nil, !endedByUs else { return }
         channelContext = context
+        // A reopened connection goes on with its slot's messages (its share of --requests).
+        if let saved = shard.slotStates.removeValue(forKey: state.slot) { state = saved }
         shard.opened(slot: slot, handler: self)
         if run.hasBegun { begin(replacing: true) }
     }
@@ -132,7 +110,8 @@ final class LoadConnectionHandler: ChannelInboundHandler {
             context.fireChannelInactive()
             return
         }
-        dropPending(reason: nil)
+        state.dropPending(timeout: nil, stats: &shard.stats)
+        if channelContext != nil { shard.slotStates[state.slot] = state }
         if !endedByUs && !run.isFinished {
             let kind = failure.map(ErrorKind.of) ?? .closedByPeer
             shard.record(error: kind, failure ?? ChannelError.eof)
@@ -178,11 +157,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
 
     // MARK: Sending
 
-    private var stopped: Bool {
-        if run.isFinished { return true }
-        if let budget, nextIndex >= budget { return true }
-        return false
-    }
+    private var stopped: Bool { state.isExhausted(run) }
 
     /// Closed loop: keep the pipeline full (send-only: write while the socket takes it).
     private func fill() {
@@ -190,7 +165,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         let now = monotonicNanos()
         if now - run.start >= stopNanos { sending = false; return }
         if expectsReplies {
-            while pending.count < pipeline && !stopped {
+            while state.pending.count < pipeline && !stopped {
                 send(dueAt: now, now: now)
             }
             flush()
@@ -219,8 +194,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         timer = nil
         let now = monotonicNanos()
         while !stopped {
-            let number = nextIndex * stride + slot
-            guard let offset = schedule.time(ofMessage: number), offset < stopNanos else {
+            guard let offset = schedule.time(ofMessage: state.nextNumber), offset < stopNanos else {
                 sending = false
                 break
             }
@@ -232,7 +206,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
                 }
                 break
             }
-            if expectsReplies && pending.count >= pipeline { break }  // a reply will call us
+            if expectsReplies && state.pending.count >= pipeline { break }  // a reply will call us
             if !expectsReplies && !context.channel.isWritable { break }  // writability will
             send(dueAt: due, now: now)
         }
@@ -243,16 +217,14 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     private func skipToNow() {
         guard let schedule, run.hasBegun else { return }
         let elapsed = monotonicNanos() - run.start
-        while let offset = schedule.time(ofMessage: nextIndex * stride + slot), offset < elapsed - 1_000_000, !stopped {
-            nextIndex += 1
+        while let offset = schedule.time(ofMessage: state.nextNumber), offset < elapsed - 1_000_000, !stopped {
+            state.skip()
         }
     }
 
     /// Queues one message (written at the next ``flush()``); returns its size.
     @discardableResult
     private func send(dueAt due: Int64, now: Int64) -> Int {
-        let number = nextIndex * stride + slot
-        nextIndex += 1
         // Taken out of `batch` first, so appending does not copy a shared buffer.
         var buffer: ByteBuffer
         if let existing = batch {
@@ -261,18 +233,8 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         } else {
             buffer = channelContext?.channel.allocator.buffer(capacity: 512) ?? ByteBuffer()
         }
-        let before = buffer.writerIndex
-        template.append(sequence: number + 1, connection: slot + 1, to: &buffer)
-        let size = buffer.writerIndex - before
+        let size = state.append(dueAt: due, now: now, start: run.start, to: &buffer, stats: &shard.stats)
         batch = buffer
-        let measured = due - run.start >= warmupNanos
-        if measured {
-            shard.counters.messagesSent += 1
-            shard.counters.bytesSent += size
-        } else {
-            shard.counters.warmupSent += 1
-        }
-        if expectsReplies { pending.append(Pending(due: due, sent: now, measured: measured)) }
         if datagram {
             flush()  // one datagram per message
         } else if messages {
@@ -307,12 +269,12 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         var buffer = unwrapInboundIn(data)
         guard expectsReplies else {
-            shard.counters.bytesReceived += buffer.readableBytes
+            shard.stats.counters.bytesReceived += buffer.readableBytes
             return
         }
         let now = monotonicNanos()
         if datagram || messages {
-            reply(bytes: buffer.readableBytes, now: now)
+            state.reply(bytes: buffer.readableBytes, now: now, stats: &shard.stats)
         } else if var decoder {
             do {
                 if received.readableBytes == 0 {
@@ -342,21 +304,9 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         var consumedFrom = buffer.readerIndex
         while try decoder.decode(&buffer) != nil {
             // Wire bytes: the frame with its delimiter or length prefix.
-            reply(bytes: buffer.readerIndex - consumedFrom, now: now)
+            state.reply(bytes: buffer.readerIndex - consumedFrom, now: now, stats: &shard.stats)
             consumedFrom = buffer.readerIndex
         }
-    }
-
-    private func reply(bytes: Int, now: Int64) {
-        guard let message = pending.popFirst() else {
-            // A reply to nothing: the server sent more frames than we asked for.
-            shard.counters.bytesReceived += bytes
-            return
-        }
-        guard message.measured else { return }
-        shard.counters.messagesReceived += 1
-        shard.counters.bytesReceived += bytes
-        shard.recordLatency(corrected: now - message.due, uncorrected: now - message.sent)
     }
 
     // MARK: Timeouts and endings
@@ -365,34 +315,15 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     /// connection is then closed (later replies could no longer be matched) and reopened.
     func checkTimeouts(now: Int64) {
         let limit = run.plan.replyTimeout.nanoseconds
-        guard let oldest = pending.first, now - oldest.sent > limit else { return }
+        guard state.hasTimedOut(now: now, limit: limit) else { return }
+        let error = run.replyTimeoutError
         if datagram {
-            while let first = pending.first, now - first.sent > limit {
-                _ = pending.popFirst()
-                if first.measured { shard.counters.timedOut += 1 }
-            }
-            shard.record(error: .timeout, SocketEngineError(.readTimeout, "no reply within \(run.plan.replyTimeout)"))
+            state.dropTimedOut(now: now, limit: limit, stats: &shard.stats)
+            shard.record(error: .timeout, error)
             return
         }
-        failure = SocketEngineError(.readTimeout, "no reply within \(run.plan.replyTimeout)")
-        _ = dropPending(reason: (now, limit))
+        failure = error
+        state.dropPending(timeout: (now, limit), stats: &shard.stats)
         channelContext?.close(promise: nil)
-    }
-
-    /// Forgets unanswered messages: those older than the timeout (when given) timed out, the
-    /// rest are lost. Returns how many measured ones were lost.
-    @discardableResult
-    private func dropPending(reason timeout: (now: Int64, limit: Int64)?) -> Int {
-        var lostCount = 0
-        while let message = pending.popFirst() {
-            guard message.measured else { continue }
-            if let timeout, timeout.now - message.sent > timeout.limit {
-                shard.counters.timedOut += 1
-            } else {
-                shard.counters.lost += 1
-                lostCount += 1
-            }
-        }
-        return lostCount
     }
 }

@@ -39,6 +39,8 @@ public struct LoadPlan: Sendable {
     public var pipeline: Int?
     /// Event-loop threads.
     public var threads = System.coreCount
+    /// How connections do their I/O (``IOMode``).
+    public var io: IOMode = .auto
     /// Sent and answered but not measured, before the measured part of the run.
     public var warmup: Duration = .zero
     /// How long a message may wait for its reply; then its connection is dropped and reopened.
@@ -61,6 +63,43 @@ public struct LoadPlan: Sendable {
     }
 
     public var isOpenLoop: Bool { rate != nil || !stages.isEmpty }
+
+    /// How connections do their I/O.
+    public enum IOMode: String, Sendable, CaseIterable {
+        /// `threads` when the run allows it and has fewer connections than the machine has
+        /// cores (a core stays free for everything else); else `events`.
+        case auto
+        /// NIO event loops (``threads`` of them), each serving many connections.
+        case events
+        /// One thread per connection with plain system calls (``BlockingSocket``); with fewer
+        /// connections than cores it polls for a reply for a few microseconds before it sleeps,
+        /// so a reply is seen without a wake-up. Closed loop with replies, tcp:// or unix:.
+        case threads
+    }
+
+    /// The most connections `--io threads` runs (one thread each).
+    public static let maximumThreadConnections = 1024
+
+    /// Why this run cannot use `--io threads` (nil: it can).
+    public var threadIOObstacle: String? {
+        guard endpoint.transport == .tcp || endpoint.transport == .unix else { return "it works over tcp:// and unix: only" }
+        if framing == nil { return "it needs --framing (a connection waits for each reply)" }
+        if isOpenLoop { return "it runs closed loop only (no --rate or --stages)" }
+        if connections > Self.maximumThreadConnections { return "it runs at most \(Self.maximumThreadConnections) connections" }
+        return nil
+    }
+
+    /// The I/O this run uses: ``io`` with `auto` decided.
+    public var resolvedIO: IOMode {
+        switch io {
+        case .auto: return threadIOObstacle == nil && connections < System.coreCount ? .threads : .events
+        case .events, .threads: return io
+        }
+    }
+
+    /// `--io threads`: a connection polls for its reply before sleeping when the connections
+    /// leave a core free.
+    public var threadsSpin: Bool { connections < System.coreCount }
 
     public var effectivePipeline: Int {
         pipeline ?? (isOpenLoop ? Self.maximumPipeline : 1)
@@ -103,6 +142,7 @@ public struct LoadPlan: Sendable {
             throw PlanError("--pipeline must be from 1 to \(Self.maximumPipeline)")
         }
         guard threads >= 1 && threads <= 256 else { throw PlanError("--threads must be from 1 to 256") }
+        if io == .threads, let obstacle = threadIOObstacle { throw PlanError("--io threads: \(obstacle)") }
         if endpoint.transport == .udp && framing == nil && rate == nil && stages.isEmpty {
             // Unpaced UDP without replies would only measure how fast the kernel drops datagrams.
             throw PlanError("unthrottled send-only UDP has nothing to measure: give --rate or --framing")

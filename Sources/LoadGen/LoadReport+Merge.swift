@@ -49,6 +49,7 @@ extension LoadReport {
             merged.startedAt = min(merged.startedAt, report.startedAt)
             merged.elapsedSeconds = max(merged.elapsedSeconds, report.elapsedSeconds)
             merged.config.connections += report.config.connections
+            if merged.config.io != report.config.io { merged.config.io = "mixed" }
             merged.config.rate = sum(merged.config.rate, report.config.rate)
             merged.config.requests = sum(merged.config.requests, report.config.requests)
             merged.connections.requested += report.connections.requested

@@ -55,6 +55,9 @@ public struct LoadReport: Codable, Sendable {
         public var framing: String?
         public var messageBytes: Int
         public var timeoutSeconds: Double
+        /// `events` (event loops) or `threads` (a thread per connection); absent in reports
+        /// older than the field.
+        public var io: String? = nil
     }
 
     public struct Connections: Codable, Sendable {
@@ -167,7 +170,8 @@ public struct LoadReport: Codable, Sendable {
     public struct Interval: Codable, Sendable {
         /// Seconds since the start of the measured part, at the end of this interval.
         public var second: Int
-        /// Seconds this interval covers: 1, or more when a sample came late (a busy machine);
+        /// Seconds this interval covers: 1, or more when a sample came late (a busy machine),
+        /// or less for the last one of a run that ended between two seconds (`--requests`);
         /// its counts are over the whole span.
         public var span: Double
         public var open: Int
@@ -193,7 +197,7 @@ public struct LoadReport: Codable, Sendable {
 
 extension LoadReport.Config {
     enum CodingKeys: String, CodingKey {
-        case connections, requests, rate, stages, pipeline, threads, framing
+        case connections, requests, rate, stages, pipeline, threads, framing, io
         case connectRate = "connect_rate"
         case durationSeconds = "duration_seconds"
         case warmupSeconds = "warmup_seconds"

@@ -50,11 +50,20 @@ public final class LoadRunner: Sendable {
         for endpoint in plan.endpoints { addresses.append(try await targetAddress(endpoint, warnings: &warnings)) }
         let address = addresses.first
         let context = RunContext(plan: plan, addresses: addresses)
-        let group = MultiThreadedEventLoopGroup(numberOfThreads: plan.threads)
-        defer { group.shutdownGracefully { _ in } }
-        let loops = Array(group.makeIterator())
-        let connect = Self.connector(plan: plan, context: context, source: try await sourceAddress(for: address))
-        let shards = loops.map { LoadShard(loop: $0, context: context, connect: connect) }
+        let source = try await sourceAddress(for: address)
+        var group: MultiThreadedEventLoopGroup?
+        defer { group?.shutdownGracefully { _ in } }
+        let workers: [any LoadWorker]
+        if plan.resolvedIO == .threads {
+            workers = (0..<plan.connections).map { slot in
+                LoadThread(slot: slot, context: context, address: addresses[slot % addresses.count], source: source, spin: plan.threadsSpin)
+            }
+        } else {
+            let loops = MultiThreadedEventLoopGroup(numberOfThreads: plan.threads)
+            group = loops
+            let connect = Self.connector(plan: plan, context: context, source: source)
+            workers = loops.makeIterator().map { LoadShard(loop: $0, context: context, connect: connect) }
+        }
 
         // Ramp-up.
         let rampStart = ContinuousClock.now
@@ -64,12 +73,11 @@ public final class LoadRunner: Sendable {
                 let due = rampStart + .nanoseconds(Int64(Double(slot) / perSecond * 1e9))
                 if due > .now { try? await Task.sleep(until: due, clock: .continuous) }
             }
-            let shard = shards[slot % shards.count]
-            shard.loop.execute { shard.connect(slot, shard) }
+            workers[slot % workers.count].open(slot: slot)
         }
         let rampDeadline = ContinuousClock.now + plan.connectOptions.connectTimeout + .seconds(1)
         while ContinuousClock.now < rampDeadline {
-            let attempted = try await Self.sum(shards) { $0.attemptedSlots.count }
+            let attempted = try await Self.sum(workers) { try await $0.attemptedCount() }
             if attempted >= plan.connections { break }
             try? await Task.sleep(for: .milliseconds(10))
         }
@@ -79,9 +87,9 @@ public final class LoadRunner: Sendable {
         let start = monotonicNanos()
         var timeline: [LoadReport.Interval] = []
         context.begin(at: start)
-        if try await Self.sum(shards, { $0.handlers.count }) > 0 {
-            for shard in shards { shard.loop.execute { shard.begin() } }
-            let (measureWarnings, intervals) = try await measure(shards: shards, context: context, progress: progress)
+        if try await Self.sum(workers, { try await $0.openCount() }) > 0 {
+            for worker in workers { worker.begin() }
+            let (measureWarnings, intervals) = try await measure(workers: workers, context: context, progress: progress)
             warnings += measureWarnings
             timeline = intervals
         } else {
@@ -91,36 +99,24 @@ public final class LoadRunner: Sendable {
         let drainDeadline = ContinuousClock.now + plan.drainTimeout
         // Messages due before the end still go out (their timers may run late on a busy
         // loop); replies still come in. Both within the drain timeout.
-        while ContinuousClock.now < drainDeadline, try await Self.sum(shards, { $0.outstanding + $0.connectionsWithDueMessages }) > 0 {
+        while ContinuousClock.now < drainDeadline, try await Self.sum(workers, { try await $0.unfinishedCount() }) > 0 {
             try? await Task.sleep(for: .milliseconds(5))
         }
         context.finish()
-        for shard in shards { try? await shard.loop.flatSubmit { shard.closeAll() }.get() }
+        for worker in workers { await worker.closeAll() }
 
         // Collect.
-        var counters = LoadCounters()
-        var corrected = LoadShard.makeHistogram()
-        var uncorrected = LoadShard.makeHistogram()
-        var handshakes = LoadShard.makeHistogram()
-        var examples: [String: String] = [:]
-        for shard in shards {
-            let (shardCounters, shardCorrected, shardUncorrected, shardHandshakes, shardExamples) = try await shard.loop.submit {
-                (shard.counters, shard.corrected, shard.uncorrected, shard.handshakes, shard.firstErrors)
-            }.get()
-            counters.add(shardCounters)
-            corrected.add(shardCorrected)
-            uncorrected.add(shardUncorrected)
-            handshakes.add(shardHandshakes)
-            for (kind, text) in shardExamples where examples[kind.rawValue] == nil { examples[kind.rawValue] = text }
-        }
+        var stats = LoadStats()
+        for worker in workers { stats.add(try await worker.totals()) }
+        let examples = Dictionary(uniqueKeysWithValues: stats.firstErrors.map { ($0.key.rawValue, $0.value) })
         let measuredStart = start + context.warmupNanos
         let measuredEnd = max(measuredStart + 1, min(sendingEnded, context.stopNanos == .max ? sendingEnded : start + context.stopNanos))
         var result = report(
-            counters: counters, corrected: corrected, uncorrected: uncorrected, examples: examples,
+            counters: stats.counters, corrected: stats.corrected, uncorrected: stats.uncorrected, examples: examples,
             context: context, address: address, startedAt: startedAt.addingTimeInterval(Double(context.warmupNanos) / 1e9),
             elapsedNanos: measuredEnd - measuredStart, warnings: warnings, timeline: timeline
         )
-        result.setHandshakes(handshakes)
+        result.setHandshakes(stats.handshakes)
         return result
     }
 
@@ -128,7 +124,7 @@ public final class LoadRunner: Sendable {
 
     /// Samples the shards once a second until sending is over. Returns warnings and the
     /// per-second entries.
-    private func measure(shards: [LoadShard], context: RunContext, progress: @Sendable (Progress) -> Void) async throws -> ([String], [LoadReport.Interval]) {
+    private func measure(workers: [any LoadWorker], context: RunContext, progress: @Sendable (Progress) -> Void) async throws -> ([String], [LoadReport.Interval]) {
         var timeline: [LoadReport.Interval] = []
         var previous = LoadCounters()
         var lastActivity = ContinuousClock.now
@@ -136,26 +132,32 @@ public final class LoadRunner: Sendable {
         let stallLimit = max(plan.replyTimeout * 2, .seconds(10))
         var second = 0
         var lastSample = context.start
+        var interval = LoadStats.makeHistogram()
         while true {
             let nextTick = context.start + Int64(second + 1) * 1_000_000_000
             let stopAt = context.stopNanos == .max ? Int64.max : context.start + context.stopNanos
-            let wake = min(nextTick, stopAt)
+            // With --requests, the end is whenever the last reply is in: looked for every 10 ms.
+            let wake = min(nextTick, stopAt, plan.requests != nil ? monotonicNanos() + 10_000_000 : .max)
             let wait = wake - monotonicNanos()
             if wait > 0 { try? await Task.sleep(for: .nanoseconds(wait)) }
             let now = monotonicNanos()
 
             var counters = LoadCounters()
-            var interval = LoadShard.makeHistogram()
             var outstanding = 0
             var open = 0
-            for shard in shards {
-                let snapshot = try await shard.loop.submit { shard.snapshot() }.get()
+            for worker in workers {
+                let snapshot = try await worker.snapshot()
                 counters.add(snapshot.counters)
                 interval.add(snapshot.interval)
                 outstanding += snapshot.outstanding
                 open += snapshot.open
             }
-            if now >= nextTick {
+            let done = plan.requests.map { counters.messagesSent >= $0 && outstanding == 0 } ?? false
+            let ending = now >= stopAt || done
+            // Each second; at the end, the part of a second since the last one (if anything
+            // happened in it).
+            let partial = now < nextTick
+            if !partial || (ending && counters != previous) {
                 // A late sample covers every tick it missed.
                 second = max(second + 1, Int((now - context.start) / 1_000_000_000))
                 let span = max(1e-3, Double(now - lastSample) / 1e9)
@@ -173,16 +175,15 @@ public final class LoadRunner: Sendable {
                 progress(sample)
                 if elapsed >= .zero {
                     timeline.append(LoadReport.Interval(
-                        second: Int((Double(elapsed.nanoseconds) / 1e9).rounded()), span: (span * 1000).rounded() / 1000,
+                        second: Int((Double(elapsed.nanoseconds) / 1e9).rounded(partial ? .up : .toNearestOrAwayFromZero)), span: (span * 1000).rounded() / 1000,
                         open: open, sent: sent, received: received,
                         errors: sample.errors, p50: sample.p50, p99: sample.p99))
                 }
                 previous = counters
+                interval.reset()
             }
-            if now >= stopAt { return ([], timeline) }
+            if ending { return ([], timeline) }
             if plan.requests != nil {
-                let done = counters.messagesSent >= (plan.requests ?? 0) && outstanding == 0
-                if done { return ([], timeline) }
                 if ContinuousClock.now - lastActivity > stallLimit {
                     return (["nothing was sent or received for \(stallLimit): the run was stopped before all --requests were sent"], timeline)
                 }
@@ -266,7 +267,7 @@ public final class LoadRunner: Sendable {
                             channel, endpoint: endpoint, options: plan.connectOptions, timeout: plan.connectOptions.connectTimeout, handler: handler
                         )
                         security?.whenSuccess { report in
-                            shard.handshakes.record(UInt64(clamping: max(0, report.handshakeDuration.nanoseconds)))
+                            shard.stats.recordHandshake(report.handshakeDuration.nanoseconds)
                         }
                         done.cascade(to: upgraded)
                     }
@@ -283,7 +284,7 @@ public final class LoadRunner: Sendable {
             }
         }
         return { slot, shard in
-            shard.counters.connectAttempts += 1
+            shard.stats.counters.connectAttempts += 1
             guard let address = context.address(slot: slot) else { return }
             if transport == .udp {
                 let local = source ?? (address.protocol == .inet6 ? try? SocketAddress(ipAddress: "::", port: 0) : try? SocketAddress(ipAddress: "0.0.0.0", port: 0))
@@ -323,7 +324,7 @@ public final class LoadRunner: Sendable {
                             // The connection is established when its handshake is done; a failed
                             // handshake is a failed connect (kind `tls`).
                             try secure.addClientLayer(to: channel, serverName: serverName).assumeIsolated().whenSuccess { report in
-                                shard.handshakes.record(UInt64(clamping: max(0, report.handshakeDuration.nanoseconds)))
+                                shard.stats.recordHandshake(report.handshakeDuration.nanoseconds)
                                 handler.handshakeCompleted()
                             }
                         }
@@ -339,9 +340,9 @@ public final class LoadRunner: Sendable {
 
     }
 
-    static func sum(_ shards: [LoadShard], _ value: @escaping @Sendable (LoadShard) -> Int) async throws -> Int {
+    static func sum(_ workers: [any LoadWorker], _ value: (any LoadWorker) async throws -> Int) async throws -> Int {
         var total = 0
-        for shard in shards { total += try await shard.loop.submit { value(shard) }.get() }
+        for worker in workers { total += try await value(worker) }
         return total
     }
 
@@ -365,7 +366,7 @@ public final class LoadRunner: Sendable {
         var warnings = warnings
         let peak = context.peakOpenConnections.load(ordering: .relaxed)
         if peak < plan.connections {
-            warnings.append("could not open the \(plan.connections) connections asked for: at most \(peak) were open at once")
+            warnings.append("could not open the \(plan.connections == 1 ? "connection" : "\(plan.connections) connections") asked for: at most \(peak) were open at once")
         }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
@@ -382,7 +383,7 @@ public final class LoadRunner: Sendable {
                 requests: plan.requests, rate: plan.rate, stages: plan.stages.isEmpty ? nil : Self.describe(plan.stages),
                 pipeline: context.pipeline, threads: plan.threads, warmupSeconds: plan.warmup.seconds,
                 framing: plan.framing?.description, messageBytes: plan.message.size(sequence: 1, connection: 1),
-                timeoutSeconds: plan.replyTimeout.seconds),
+                timeoutSeconds: plan.replyTimeout.seconds, io: plan.resolvedIO.rawValue),
             elapsedSeconds: (seconds * 1e6).rounded() / 1e6,
             connections: LoadReport.Connections(
                 requested: plan.connections, attempted: counters.connectAttempts, established: counters.connectsSucceeded,

@@ -40,6 +40,11 @@ final class RunContext: Sendable {
     var hasBegun: Bool { start != 0 }
     func begin(at nanos: Int64) { startStorage.store(max(1, nanos), ordering: .releasing) }
 
+    /// What a message without a reply within ``LoadPlan/replyTimeout`` fails with.
+    var replyTimeoutError: SocketEngineError {
+        SocketEngineError(.readTimeout, "no reply within \(plan.replyTimeout.formatted)")
+    }
+
     var isFinished: Bool { finishedStorage.load(ordering: .acquiring) }
     func finish() { finishedStorage.store(true, ordering: .releasing) }
 
@@ -68,9 +73,7 @@ final class RunContext: Sendable {
 
 /// Monotonic nanoseconds (CLOCK_MONOTONIC, as NIO's deadlines).
 @inline(__always)
-func monotonicNanos() -> Int64 {
-    Int64(truncatingIfNeeded: NIODeadline.now().uptimeNanoseconds)
-}
+func monotonicNanos() -> Int64 { BlockingSocket.now() }
 
 /// The statistics and connections of one event loop. Touched only on ``loop`` (every method
 /// must be called there), so recording a latency costs no lock or atomic.
@@ -80,30 +83,17 @@ final class LoadShard: @unchecked Sendable {
     /// Opens a connection for a slot on this shard's loop (set by the runner).
     let connect: @Sendable (_ slot: Int, _ shard: LoadShard) -> Void
 
-    var counters = LoadCounters()
-    /// Latency from the time each message was due (closed loop: sent) to its reply, ns.
-    var corrected = LoadShard.makeHistogram()
-    /// Latency from the time each message was actually sent to its reply, ns.
-    var uncorrected = LoadShard.makeHistogram()
-    /// ``corrected`` since the last ``snapshot()``.
-    var interval = LoadShard.makeHistogram()
-    /// TLS handshakes (`tls://`), ns.
-    var handshakes = LoadShard.makeHistogram()
-    /// The first message of each error kind, for the report.
-    var firstErrors: [ErrorKind: String] = [:]
+    /// Counters and histograms: touched only on ``loop``.
+    var stats = LoadStats()
     /// Live connections by slot.
     var handlers: [Int: LoadConnectionHandler] = [:]
     /// Consecutive failed attempts per slot, for the reconnect back-off.
     var failures: [Int: Int] = [:]
     /// Slots whose first connect attempt has completed (either way).
     var attemptedSlots = Set<Int>()
+    /// The message state of slots whose connection ended, for the one that replaces it.
+    var slotStates: [Int: LoadSlot] = [:]
     private var sweeper: RepeatedTask?
-
-    /// Values up to one hour, in nanoseconds, 3 significant digits (1 µs resolution at 1 ms).
-    static let highestTrackableNanos: UInt64 = 3_600_000_000_000
-    static func makeHistogram() -> Histogram<UInt64> {
-        Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: highestTrackableNanos, numberOfSignificantValueDigits: .three)
-    }
 
     init(loop: any EventLoop, context: RunContext, connect: @escaping @Sendable (Int, LoadShard) -> Void) {
         self.loop = loop
@@ -112,19 +102,7 @@ final class LoadShard: @unchecked Sendable {
     }
 
     func record(error kind: ErrorKind, _ error: any Error) {
-        counters.count(kind)
-        if firstErrors[kind] == nil {
-            firstErrors[kind] = SocketEngineError.wrapping(error, context: context.plan.endpoint.description).message
-        }
-    }
-
-    @inline(__always)
-    func recordLatency(corrected correctedNanos: Int64, uncorrected uncorrectedNanos: Int64) {
-        let correctedValue = UInt64(clamping: max(0, correctedNanos))
-        let uncorrectedValue = UInt64(clamping: max(0, uncorrectedNanos))
-        corrected.record(min(correctedValue, Self.highestTrackableNanos))
-        interval.record(min(correctedValue, Self.highestTrackableNanos))
-        uncorrected.record(min(uncorrectedValue, Self.highestTrackableNanos))
+        stats.record(error: kind, error, target: context.plan.endpoint.description)
     }
 
     // MARK: Connections
@@ -133,12 +111,12 @@ final class LoadShard: @unchecked Sendable {
         handlers[slot] = handler
         failures[slot] = nil
         attemptedSlots.insert(slot)
-        counters.connectsSucceeded += 1
+        stats.counters.connectsSucceeded += 1
         context.connectionOpened()
     }
 
     func connectFailed(slot: Int, error: any Error) {
-        counters.connectsFailed += 1
+        stats.counters.connectsFailed += 1
         record(error: ErrorKind.of(error), error)
         attemptedSlots.insert(slot)
         scheduleReconnect(slot: slot)
@@ -149,7 +127,7 @@ final class LoadShard: @unchecked Sendable {
         handlers[slot] = nil
         context.connectionClosed()
         if lost && !context.isFinished {
-            counters.connectionsLost += 1
+            stats.counters.connectionsLost += 1
             scheduleReconnect(slot: slot)
         }
     }
@@ -169,7 +147,7 @@ final class LoadShard: @unchecked Sendable {
     // MARK: Run phases
 
     /// Starts every connection's sending (the ramp-up is over) and the reply-timeout sweeper.
-    func begin() {
+    func beginSending() {
         for handler in handlers.values { handler.begin() }
         let period = TimeAmount.nanoseconds(max(10_000_000, min(100_000_000, context.plan.replyTimeout.nanoseconds / 10)))
         sweeper = loop.scheduleRepeatedTask(initialDelay: period, delay: period) { [self] _ in
@@ -185,24 +163,15 @@ final class LoadShard: @unchecked Sendable {
     var connectionsWithDueMessages: Int { handlers.values.reduce(0) { $0 + ($1.hasDueMessages ? 1 : 0) } }
 
     /// Closes every connection (the run is over); their unanswered messages count as lost.
-    func closeAll() -> EventLoopFuture<Void> {
+    func closeConnections() -> EventLoopFuture<Void> {
         sweeper?.cancel()
         sweeper = nil
         let futures = handlers.values.map { $0.closeAtEnd() }
         return EventLoopFuture.andAllComplete(futures, on: loop)
     }
 
-    struct Snapshot: Sendable {
-        var counters: LoadCounters
-        var interval: Histogram<UInt64>
-        var outstanding: Int
-        var open: Int
-    }
-
     /// The totals so far and the latencies since the previous snapshot.
-    func snapshot() -> Snapshot {
-        let result = Snapshot(counters: counters, interval: interval, outstanding: outstanding, open: handlers.count)
-        interval.reset()
-        return result
+    func takeSnapshot() -> LoadSnapshot {
+        LoadSnapshot(counters: stats.counters, interval: stats.takeInterval(), outstanding: outstanding, open: handlers.count)
     }
 }

@@ -75,6 +75,7 @@ final class LoadDisplay: Sendable {
         if let requests = plan.requests { parts.append("\(grouped(requests)) requests") }
         if plan.warmup > .zero { parts.append("after \(plan.warmup) warm-up") }
         parts.append(plan.framing.map { "framing \($0)" } ?? "send-only")
+        parts.append(plan.resolvedIO == .threads ? "a thread per connection\(plan.threadsSpin ? " (polling for replies)" : "")" : "\(plural(plan.threads, "event loop"))")
         return parts.joined(separator: ", ")
     }
 
@@ -95,6 +96,7 @@ final class LoadDisplay: Sendable {
         }
         if report.config.framing != nil { plan += ", pipeline \(report.config.pipeline == LoadPlan.maximumPipeline ? "unlimited" : String(report.config.pipeline))" }
         plan += ", \(report.config.framing.map { "framing \($0)" } ?? "send-only"), \(report.config.messageBytes)-byte messages"
+        if report.config.io == "threads" { plan += ", a thread per connection" }
         row("plan", plan)
         var elapsed = "\(decimal(report.elapsedSeconds, places: 2)) s measured"
         if report.config.warmupSeconds > 0 { elapsed += " after \(decimal(report.config.warmupSeconds, places: 2)) s warm-up (\(grouped(report.messages.warmupSent)) messages, not counted)" }

@@ -89,6 +89,11 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Event-loop threads (default: the number of cores).", valueName: "n"))
     var threads: String?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "How connections do I/O: events (event loops, --threads of them), threads (one thread per connection, plain system calls, polling a few µs for each reply while the connections leave a core free; closed loop over tcp:// or unix: with --framing), auto (threads when the run allows it and has fewer connections than cores).",
+        valueName: "auto|events|threads"))
+    var io: String = "auto"
+
     @Option(name: .long, help: ArgumentHelp("Run this long first without measuring.", valueName: "dur"))
     var warmup: String = "0s"
 
@@ -192,6 +197,8 @@ struct LoadTest: AsyncParsableCommand {
         plan.pipeline = try pipeline.map { try ArgumentValues.count($0, option: "--pipeline", range: 1...LoadPlan.maximumPipeline) }
         if plan.pipeline != nil && framing == nil { throw UsageError("--pipeline needs --framing (replies are what frees the pipeline)") }
         if let threads { plan.threads = try ArgumentValues.count(threads, option: "--threads", range: 1...256) }
+        guard let mode = LoadPlan.IOMode(rawValue: io) else { throw UsageError("--io must be auto, events or threads, not '\(io)'") }
+        plan.io = mode
         plan.warmup = try ArgumentValues.duration(warmup, option: "--warmup")
         plan.replyTimeout = try ArgumentValues.positiveDuration(timeout, option: "--timeout")
         plan.drainTimeout = plan.replyTimeout

@@ -54,17 +54,89 @@ struct LoadTestCommandTests {
         #expect(sent > 0 && sent == accounted, "sent \(sent) != received + timed out + lost \(accounted)", sourceLocation: sourceLocation)
     }
 
-    @Test func latencyOfADelayedEchoIsTheDelay() async throws {
+    @Test(arguments: ["events", "threads"])
+    func latencyOfADelayedEchoIsTheDelay(io: String) async throws {
         let scratch = try Scratch()
         let server = try await Server.start(["--echo", "--framing", "line", "--delay", "10ms"], scratch: scratch)
         defer { server.child.signal(SIGKILL) }
-        let result = try await loadtest(["127.0.0.1:\(server.port)", "-c", "10", "--duration", "3s", "--framing", "line", "--message", "ping {{seq}}"], scratch: scratch)
+        let result = try await loadtest(["127.0.0.1:\(server.port)", "-c", "10", "--duration", "3s", "--framing", "line", "--message", "ping {{seq}}", "--io", io], scratch: scratch)
         #expect(result.status == 0, "\(result.stderr)")
         let p50 = try #require(result.number("latency/corrected/p50"))
         #expect(p50 >= 10_000 && p50 <= 12_000, "p50 \(p50) µs, expected 10-12 ms")
         #expect(result.int("latency/corrected/count") == result.int("messages/received"))
         expectAccounted(result)
         #expect(result.stdout.contains("latency     send to reply:"))
+        #expect((result.json["config"] as? [String: Any])?["io"] as? String == io)
+    }
+
+    /// A reply later than --timeout: the message times out (counted as such, with the error
+    /// kind `timeout`) and its connection is closed and reopened.
+    @Test(arguments: ["events", "threads"])
+    func aLateReplyTimesOutAndItsConnectionIsReopened(io: String) async throws {
+        let scratch = try Scratch()
+        let server = try await Server.start(["--echo", "--framing", "line", "--delay", "600ms"], scratch: scratch)
+        defer { server.child.signal(SIGKILL) }
+        let result = try await loadtest(
+            ["127.0.0.1:\(server.port)", "-c", "2", "--duration", "2s", "--framing", "line", "--timeout", "200ms", "--io", io], scratch: scratch)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.int("messages/timed_out") >= 4, "\(result.json["messages"] ?? "")")
+        #expect(result.int("messages/received") == 0)
+        #expect((result.json["errors"] as? [String: Int])?["timeout"] ?? 0 >= 4)
+        #expect(result.int("connections/lost") >= 4)
+        #expect(result.int("connections/established") >= 6)
+        #expect(result.stdout.contains("no reply within 200ms"), "\(result.stdout)")
+        expectAccounted(result)
+    }
+
+    /// `--io threads` at one connection (polling for replies when a core is free): an exact
+    /// count of pipelined messages, each answered once.
+    @Test func oneThreadedConnectionSendsExactlyTheRequests() async throws {
+        let scratch = try Scratch()
+        let server = try await Server.start(["--echo"], scratch: scratch)
+        defer { server.child.signal(SIGKILL) }
+        let result = try await loadtest(
+            ["127.0.0.1:\(server.port)", "-c", "1", "--requests", "20000", "--pipeline", "4", "--framing", "line", "--message", "m {{seq}}", "--io", "threads"],
+            scratch: scratch)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.int("messages/sent") == 20_000)
+        #expect(result.int("messages/received") == 20_000)
+        #expect(result.int("bytes/sent") == result.int("bytes/received"))
+        #expect(result.int("latency/corrected/count") == 20_000)
+        #expect(result.stdout.contains("a thread per connection"), "\(result.stdout)")
+        #expect(result.int("connections/established") == 1)
+    }
+
+    /// A Unix stream socket as the target, on event loops and on threads.
+    @Test(arguments: ["events", "threads"])
+    func aUnixSocketTargetIsLoaded(io: String) async throws {
+        let scratch = try Scratch()
+        let path = scratch.path("echo-\(io).sock")
+        let listener = try Child(try sockctlPath(), ["listen", "unix:\(path)", "--echo", "-k"], scratch: scratch, name: "listener")
+        defer { listener.signal(SIGKILL) }
+        _ = try await listener.waitForStderr("listening on")
+        let result = try await loadtest(["unix:\(path)", "-c", "2", "--requests", "3000", "--pipeline", "2", "--framing", "line", "--io", io], scratch: scratch)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.int("messages/sent") == 3000)
+        #expect(result.int("messages/received") == 3000)
+        #expect((result.json["config"] as? [String: Any])?["io"] as? String == io)
+    }
+
+    /// `--io auto`: a thread per connection when the run allows it and leaves a core free;
+    /// event loops otherwise.
+    @Test func autoUsesThreadsOnlyWithACoreToSpare() async throws {
+        let scratch = try Scratch()
+        let server = try await Server.start(["--echo", "--max-clients", "300"], scratch: scratch)
+        defer { server.child.signal(SIGKILL) }
+        let cores = ProcessInfo.processInfo.activeProcessorCount
+        let target = "127.0.0.1:\(server.port)"
+        func io(_ arguments: [String]) async throws -> String? {
+            let result = try await loadtest([target, "--requests", "200", "--framing", "line"] + arguments, scratch: scratch)
+            #expect(result.status == 0, "\(result.stderr)")
+            return (result.json["config"] as? [String: Any])?["io"] as? String
+        }
+        #expect(try await io(["-c", "1"]) == (cores > 1 ? "threads" : "events"))
+        #expect(try await io(["-c", "\(cores)"]) == "events")
+        #expect(try await io(["-c", "1", "--rate", "1000"]) == "events")
     }
 
     @Test func rateTimesDurationMessagesAreSent() async throws {
@@ -114,14 +186,15 @@ struct LoadTestCommandTests {
 
     /// A server killed mid-run and started again: connections are lost and reopened, the
     /// refusals meanwhile are counted, and every message is still accounted for.
-    @Test func aServerThatDiesAndComesBackIsCountedNotHidden() async throws {
+    @Test(arguments: ["events", "threads"])
+    func aServerThatDiesAndComesBackIsCountedNotHidden(io: String) async throws {
         let scratch = try Scratch()
         let first = try await Server.start(["--echo"], scratch: scratch)
         let port = first.port
         let restarted = Mutex<Server?>(nil)
         defer { restarted.withLock { $0?.child.signal(SIGKILL) } }
         let result = try await loadtest(
-            ["127.0.0.1:\(port)", "-c", "5", "--duration", "4s", "--framing", "line", "--timeout", "1s"], scratch: scratch
+            ["127.0.0.1:\(port)", "-c", "5", "--duration", "4s", "--framing", "line", "--timeout", "1s", "--io", io], scratch: scratch
         ) {
             try await Task.sleep(for: .milliseconds(1200))
             first.child.signal(SIGKILL)
@@ -139,17 +212,43 @@ struct LoadTestCommandTests {
         #expect(result.stdout.contains("refused"))
     }
 
-    @Test func aViolatedThresholdFailsTheRunAndSaysWhich() async throws {
+    /// --requests is the total across reconnections: a connection that replaces a lost one
+    /// goes on with its slot's share instead of starting it again.
+    @Test(arguments: ["events", "threads"])
+    func requestsCountAcrossAReconnect(io: String) async throws {
+        let scratch = try Scratch()
+        let first = try await Server.start(["--echo", "--framing", "line", "--delay", "1ms"], scratch: scratch)
+        let port = first.port
+        let restarted = Mutex<Server?>(nil)
+        defer { restarted.withLock { $0?.child.signal(SIGKILL) } }
+        let result = try await loadtest(
+            ["127.0.0.1:\(port)", "-c", "2", "--requests", "6000", "--framing", "line", "--timeout", "1s", "--io", io], scratch: scratch
+        ) {
+            try await Task.sleep(for: .milliseconds(1000))
+            first.child.signal(SIGKILL)
+            try await Task.sleep(for: .milliseconds(300))
+            let again = try await Server.start(["--echo", "--framing", "line", "--delay", "1ms"], scratch: scratch, port: port)
+            restarted.withLock { $0 = again }
+        }
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.int("connections/lost") >= 2, "\(result.json["connections"] ?? "")")
+        #expect(result.int("messages/sent") == 6000)
+        #expect(result.int("messages/received") >= 5000)
+        expectAccounted(result)
+    }
+
+    @Test(arguments: ["events", "threads"])
+    func aViolatedThresholdFailsTheRunAndSaysWhich(io: String) async throws {
         let scratch = try Scratch()
         let server = try await Server.start(["--echo"], scratch: scratch)
         defer { server.child.signal(SIGKILL) }
         let target = "127.0.0.1:\(server.port)"
-        let failing = try await loadtest([target, "-c", "2", "--requests", "200", "--framing", "line", "--threshold", "p99<1us", "--threshold", "errors<1%"], scratch: scratch)
+        let failing = try await loadtest([target, "-c", "2", "--requests", "200", "--framing", "line", "--io", io, "--threshold", "p99<1us", "--threshold", "errors<1%"], scratch: scratch)
         #expect(failing.status == 1)
         #expect(failing.stderr.contains("threshold p99<1us violated"))
         #expect(!failing.stderr.contains("errors<1% violated"))
         #expect(failing.stdout.contains("p99<1us VIOLATED"))
-        let passing = try await loadtest([target, "-c", "2", "--requests", "200", "--framing", "line", "--threshold", "p99<5s", "--threshold", "errors<1%", "--threshold", "rate>1"], scratch: scratch)
+        let passing = try await loadtest([target, "-c", "2", "--requests", "200", "--framing", "line", "--io", io, "--threshold", "p99<5s", "--threshold", "errors<1%", "--threshold", "rate>1"], scratch: scratch)
         #expect(passing.status == 0, "\(passing.stderr)")
         #expect(passing.stdout.contains("p99<5s passed"))
         #expect(passing.int("messages/sent") == 200)
@@ -158,10 +257,11 @@ struct LoadTestCommandTests {
         #expect(results.count == 3 && results.allSatisfy { $0["passed"] as? Bool == true })
     }
 
-    @Test func aTargetNobodyListensOnFailsWithTheReason() async throws {
+    @Test(arguments: ["events", "threads"])
+    func aTargetNobodyListensOnFailsWithTheReason(io: String) async throws {
         let scratch = try Scratch()
         let port = try freePort()
-        let result = try await loadtest(["127.0.0.1:\(port)", "-c", "3", "--duration", "2s", "--framing", "line"], scratch: scratch, timeout: .seconds(30))
+        let result = try await loadtest(["127.0.0.1:\(port)", "-c", "3", "--duration", "2s", "--framing", "line", "--io", io], scratch: scratch, timeout: .seconds(30))
         #expect(result.status == 1)
         #expect(result.stderr.contains("only 0 of 3 connections could be opened"), "\(result.stderr)")
         #expect((result.json["errors"] as? [String: Int])?["refused"] ?? 0 >= 3)
@@ -273,12 +373,13 @@ struct LoadTestCommandTests {
 
     /// Replies longer than --max-frame: each closes its connection and counts as a framing
     /// error; the messages on it are lost, not hidden.
-    @Test func oversizedRepliesAreFramingErrors() async throws {
+    @Test(arguments: ["events", "threads"])
+    func oversizedRepliesAreFramingErrors(io: String) async throws {
         let scratch = try Scratch()
         let server = try await Server.start(["--echo"], scratch: scratch)
         defer { server.child.signal(SIGKILL) }
         let result = try await loadtest(
-            ["127.0.0.1:\(server.port)", "-c", "2", "--duration", "2s", "--framing", "line", "--max-frame", "8", "--message", "a message longer than eight bytes"],
+            ["127.0.0.1:\(server.port)", "-c", "2", "--duration", "2s", "--framing", "line", "--max-frame", "8", "--io", io, "--message", "a message longer than eight bytes"],
             scratch: scratch)
         let errors = result.json["errors"] as? [String: Int] ?? [:]
         #expect((errors["framing"] ?? 0) >= 2, "\(errors)")
@@ -289,14 +390,15 @@ struct LoadTestCommandTests {
 
     /// Out of file descriptors (EMFILE): counted as `fd-exhausted`, apart from what the server
     /// did, with the fix in a warning; the run fails since the connections were not opened.
-    @Test func runningOutOfDescriptorsIsCountedAndExplained() async throws {
+    @Test(arguments: ["events", "threads"])
+    func runningOutOfDescriptorsIsCountedAndExplained(io: String) async throws {
         let scratch = try Scratch()
         let server = try await Server.start(["--echo", "--max-clients", "1000"], scratch: scratch)
         defer { server.child.signal(SIGKILL) }
         let json = scratch.path("emfile.json")
         let result = try await run(
             try tool("prlimit"),
-            ["--nofile=60:60", try sockctlPath(), "loadtest", "127.0.0.1:\(server.port)", "-c", "200", "--requests", "400", "--framing", "line", "--json", json],
+            ["--nofile=60:60", try sockctlPath(), "loadtest", "127.0.0.1:\(server.port)", "-c", "200", "--requests", "400", "--framing", "line", "--io", io, "--json", json],
             scratch: scratch)
         #expect(result.status == 1)
         #expect(result.stderr.contains("the file-descriptor limit is 60"), "\(result.stderr)")
@@ -314,6 +416,9 @@ struct LoadTestCommandTests {
         (["--pipeline", "4"], "--pipeline needs --framing"),
         (["--warmup", "1s", "--requests", "5"], "--warmup and --requests exclude each other"),
         (["--interface", "nosuch0", "--requests", "5"], "unknown interface 'nosuch0'"),
+        (["--io", "fast"], "--io must be auto, events or threads, not 'fast'"),
+        (["--io", "threads", "--framing", "line", "--rate", "100"], "--io threads: it runs closed loop only"),
+        (["--io", "threads", "--requests", "5"], "--io threads: it needs --framing"),
     ] as [([String], String)])
     func badArgumentsAreUsageErrors(arguments: [String], message: String) async throws {
         let scratch = try Scratch()

@@ -1,0 +1,65 @@
+import Histogram
+import NIOCore
+
+/// What the runner drives: the connections of one event loop (``LoadShard``), or one
+/// connection on its own thread (``LoadThread``).
+protocol LoadWorker: AnyObject, Sendable {
+    /// Opens the connection of `slot` (the ramp-up); failures are counted and retried.
+    func open(slot: Int)
+    /// Slots whose first connect attempt has completed, either way.
+    func attemptedCount() async throws -> Int
+    /// Connections open now.
+    func openCount() async throws -> Int
+    /// The ramp-up is over: start sending.
+    func begin()
+    /// The totals so far and the latencies since the previous snapshot.
+    func snapshot() async throws -> LoadSnapshot
+    /// Unanswered messages, plus connections with a message due that has not gone yet.
+    func unfinishedCount() async throws -> Int
+    /// Closes every connection (the run is over, ``RunContext/finish()`` was called): their
+    /// unanswered messages count as lost.
+    func closeAll() async
+    /// Every figure, once closed.
+    func totals() async throws -> LoadStats
+}
+
+struct LoadSnapshot: Sendable {
+    var counters: LoadCounters
+    var interval: Histogram<UInt64>
+    var outstanding: Int
+    var open: Int
+}
+
+extension LoadShard: LoadWorker {
+    func open(slot: Int) {
+        loop.execute { [self] in connect(slot, self) }
+    }
+
+    func attemptedCount() async throws -> Int {
+        try await loop.submit { [self] in attemptedSlots.count }.get()
+    }
+
+    func openCount() async throws -> Int {
+        try await loop.submit { [self] in handlers.count }.get()
+    }
+
+    func begin() {
+        loop.execute { [self] in beginSending() }
+    }
+
+    func snapshot() async throws -> LoadSnapshot {
+        try await loop.submit { [self] in takeSnapshot() }.get()
+    }
+
+    func unfinishedCount() async throws -> Int {
+        try await loop.submit { [self] in outstanding + connectionsWithDueMessages }.get()
+    }
+
+    func closeAll() async {
+        try? await loop.flatSubmit { [self] in closeConnections() }.get()
+    }
+
+    func totals() async throws -> LoadStats {
+        try await loop.submit { [self] in stats }.get()
+    }
+}
