@@ -97,8 +97,12 @@ public final class BlockingSocket {
     /// monotonic `spinUntil`, then sleeps in `poll(2)` until `waitUntil`; with `alsoWritable`,
     /// also returns (`.nothing`) as soon as the socket can take more bytes.
     public func receive(into buffer: inout ByteBuffer, spinUntil: Int64, waitUntil: Int64, alsoWritable: Bool = false) throws -> Received {
+        // Without a spin, poll first: a reply rarely waits already, and poll-then-read is one
+        // system call fewer than read-poll-read.
+        var readFirst = spinUntil > 0
         while true {
-            if let got = try readAvailable(into: &buffer) { return got }
+            if readFirst, let got = try readAvailable(into: &buffer) { return got }
+            readFirst = true
             let now = Self.now()
             if now < spinUntil { continue }
             if now >= waitUntil { return .nothing }

@@ -175,10 +175,12 @@ public struct Connector: Sendable {
             report.webSocket = handshake
             return (connection, report)
         }
-        // Taken now, while the channel is surely open: a TLS 1.3 server that refuses our
-        // certificate closes it right after the handshake, and with it the pipeline.
+        // Taken now, while the channel is usually still open: a TLS 1.3 server that refuses our
+        // certificate closes it right after the handshake, and with it the pipeline. When the
+        // channel is already gone (a refused handshake can close it first), the handshake's
+        // failure below says why.
         let handler = try await loop.submit {
-            NIOLoopBound(try result.channel.pipeline.syncOperations.handler(type: ConnectionHandler.self), eventLoop: loop)
+            NIOLoopBound(try? result.channel.pipeline.syncOperations.handler(type: ConnectionHandler.self), eventLoop: loop)
         }.get()
         if let secure, let handshake = secure.handshake(of: result.channel) {
             let left = max(.milliseconds(1), budget - report.connectDuration)
@@ -194,7 +196,10 @@ public struct Connector: Sendable {
         }
         let transport = endpoint.transport
         let connection = try await loop.submit {
-            Connection.attach(to: result.channel, handler: handler.value, transport: transport)
+            guard let handler = handler.value else {
+                throw SocketEngineError(.connectionClosed, "the connection to \(addresses[result.index].displayString) closed as soon as it opened")
+            }
+            return Connection.attach(to: result.channel, handler: handler, transport: transport)
         }.get()
         return (connection, report)
     }
