@@ -138,8 +138,9 @@ import Testing
     @Test func aPeerClosingEarlyIsAFailure() async throws {
         let scratch = try Scratch()
         let port = try freePort()
-        // socat answers one line and closes; the second expected response never comes.
-        let socat = try Child(try tool("socat"), ["TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr", "SYSTEM:head -n 1"], scratch: scratch)
+        // socat reads both lines, answers one and closes; the second expected response never
+        // comes. (It reads both first: a close with unread bytes would be a reset, not a close.)
+        let socat = try Child(try tool("socat"), ["TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr", "SYSTEM:head -n 2 >/dev/null; echo one"], scratch: scratch)
         try await waitForTCPListener(port: port)
         let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "line", "one", "two", "--responses", "2"], scratch: scratch)
         #expect(result.status == 1)
