@@ -1,0 +1,319 @@
+/// ICMPv6 (tcpdump's `icmp6_print`) without `-v`.
+///
+/// It prints as it goes, as tcpdump's does, so a message cut by the capture keeps its
+/// beginning: `ICMP6, echo request [|icmp6]`. Node information and router renumbering
+/// messages are in PacketPrinter+ICMPv6Info.swift.
+extension PacketPrinter {
+    mutating func printICMPv6(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
+        protocolName = "icmp6"
+        if length == 0 {
+            out.append("ICMP6, length 0 (invalid)")
+            return
+        }
+        let type = try cursor.u8(icmp)
+        out.append("ICMP6, ")
+        if let name = Self.icmpv6TypeName(type) {
+            out.append(name)
+        } else {
+            out.append("unknown icmp6 type (")
+            out.appendDecimal(type)
+            out.append(")")
+        }
+        let code = try cursor.u8(icmp + 1)
+        /// The returned datagram of an error message starts after the 8-byte ICMPv6 header.
+        let inner = icmp + 8
+        switch type {
+        case 1:
+            guard try appendICMPv6Unreachable(cursor, at: icmp, code: code, length: length, into: &out) else { return }
+        case 2:
+            let mtu = try cursor.u32(icmp + 4)
+            out.append(", mtu ")
+            out.appendDecimal(mtu)
+        case 3:
+            switch code {
+            case 0:
+                var address: [UInt8] = []
+                try appendIPv6Address(cursor, at: inner + 24, into: &address)
+                out.append(" for ")
+                out.append(contentsOf: address)
+            case 1:
+                out.append(" (reassembly)")
+            default:
+                out.append(", unknown code (")
+                out.appendDecimal(code)
+                out.append(")")
+            }
+        case 4:
+            guard cursor.has(inner + 24, 16) else {
+                out.append(" [|icmp6]")
+                return
+            }
+            let pointer = try cursor.u32(icmp + 4)
+            switch code {
+            case 0: out.append(", erroneous - octet ")
+            case 1: out.append(", next header - octet ")
+            case 2: out.append(", option - octet ")
+            case 3: out.append(", incomplete header chain - octet ")
+            default:
+                out.append(", code-#")
+                out.appendDecimal(code)
+            }
+            if code <= 3 { out.appendDecimal(pointer) }
+        case 128, 129:
+            let identifier = try cursor.u16(icmp + 4)
+            let sequence = try cursor.u16(icmp + 6)
+            out.append(", id ")
+            out.appendDecimal(identifier)
+            out.append(", seq ")
+            out.appendDecimal(sequence)
+        case 130:
+            if length == 24 {
+                try appendMLDv1(cursor, at: icmp, into: &out)
+            } else if length >= 28 {
+                out.append(" v2")
+                try appendMLDv2Query(cursor, at: icmp, length: length, into: &out)
+            } else {
+                out.append(" unknown-version (len ")
+                out.appendDecimal(UInt32(truncatingIfNeeded: length))
+                out.append(") ")
+            }
+        case 131, 132:
+            try appendMLDv1(cursor, at: icmp, into: &out)
+        case 135:
+            var address: [UInt8] = []
+            try appendIPv6Address(cursor, at: icmp + 8, into: &address)
+            out.append(", who has ")
+            out.append(contentsOf: address)
+        case 136:
+            var address: [UInt8] = []
+            try appendIPv6Address(cursor, at: icmp + 8, into: &address)
+            out.append(", tgt is ")
+            out.append(contentsOf: address)
+        case 137:
+            var destination: [UInt8] = []
+            try appendIPv6Address(cursor, at: icmp + 24, into: &destination)
+            out.append(", ")
+            out.append(contentsOf: destination)
+            var target: [UInt8] = []
+            try appendIPv6Address(cursor, at: icmp + 8, into: &target)
+            out.append(" to ")
+            out.append(contentsOf: target)
+        case 143:
+            if length < 8 {
+                out.append(" [invalid len ")
+                out.appendDecimal(UInt32(truncatingIfNeeded: length))
+                out.append("]")
+            } else {
+                let groups = try cursor.u16(icmp + 6)
+                out.append(", ")
+                out.appendDecimal(groups)
+                out.append(" group record(s)")
+            }
+        case 144, 146:
+            let identifier = try cursor.u16(icmp + 4)
+            out.append(", id 0x")
+            out.appendHex(UInt64(identifier), minimumDigits: 4)
+        case 155:
+            Self.appendRPL(code: code, into: &out)
+        case 133, 134, 141, 142, 145, 147:
+            break
+        case 138:
+            try appendRouterRenumbering(cursor, at: icmp, into: &out)
+        case 139:
+            try appendNodeInformationQuery(cursor, at: icmp, into: &out)
+        case 140:
+            try appendNodeInformationReply(cursor, at: icmp, length: length, into: &out)
+        default:
+            out.append(", length ")
+            out.appendDecimal(UInt32(truncatingIfNeeded: length))
+            appendUnknownData(cursor, at: icmp, length: length, into: &out)
+            return
+        }
+        out.append(", length ")
+        out.appendDecimal(UInt32(truncatingIfNeeded: length))
+    }
+
+    /// tcpdump's ICMPv6 type names (`icmp6_type_values`).
+    private static func icmpv6TypeName(_ type: UInt8) -> StaticString? {
+        switch type {
+        case 1: "destination unreachable"
+        case 2: "packet too big"
+        case 3: "time exceeded in-transit"
+        case 4: "parameter problem"
+        case 128: "echo request"
+        case 129: "echo reply"
+        case 130: "multicast listener query"
+        case 131: "multicast listener report"
+        case 132: "multicast listener done"
+        case 133: "router solicitation"
+        case 134: "router advertisement"
+        case 135: "neighbor solicitation"
+        case 136: "neighbor advertisement"
+        case 137: "redirect"
+        case 138: "router renumbering"
+        case 139: "who-are-you request"
+        case 140: "who-are-you reply"
+        case 141: "inverse neighbor solicitation"
+        case 142: "inverse neighbor advertisement"
+        case 143: "multicast listener report v2"
+        case 144: "ha discovery request"
+        case 145: "ha discovery reply"
+        case 146: "mobile router solicitation"
+        case 147: "mobile router advertisement"
+        case 155: "RPL"
+        case 200: "mtrace response"
+        case 201: "mtrace message"
+        default: nil
+        }
+    }
+
+    /// Destination unreachable: the code's name, then the returned datagram's destination (and
+    /// port). False when the line ends early: a cut returned datagram (` [|icmp6]`) or an
+    /// unknown code, which tcpdump follows with a hex dump of the message instead of its length.
+    private func appendICMPv6Unreachable(
+        _ cursor: ByteCursor, at icmp: Int, code: UInt8, length: Int, into out: inout [UInt8]
+    ) throws(Truncated) -> Bool {
+        let inner = icmp + 8
+        out.append(", ")
+        switch code {
+        case 0: out.append("unreachable route")
+        case 1: out.append(" unreachable prohibited")
+        case 2: out.append("beyond scope")
+        case 3: out.append("unreachable address")
+        case 4: out.append("unreachable port")
+        default:
+            out.append("unknown unreach code (")
+            out.appendDecimal(code)
+            out.append(")")
+        }
+        switch code {
+        case 0, 1, 3:
+            var address: [UInt8] = []
+            try appendIPv6Address(cursor, at: inner + 24, into: &address)
+            out.append(" ")
+            out.append(contentsOf: address)
+        case 2:
+            var destination: [UInt8] = [], source: [UInt8] = []
+            try appendIPv6Address(cursor, at: inner + 24, into: &destination)
+            try appendIPv6Address(cursor, at: inner + 8, into: &source)
+            out.append(" ")
+            out.append(contentsOf: destination)
+            out.append(", source address ")
+            out.append(contentsOf: source)
+        case 4:
+            guard let (transport, nextHeader) = try Self.innerTransportHeader(cursor, at: inner) else {
+                out.append(" [|icmp6]")
+                return false
+            }
+            let port = try cursor.u16(transport + 2)
+            var address: [UInt8] = []
+            try appendIPv6Address(cursor, at: inner + 24, into: &address)
+            out.append(", ")
+            out.append(contentsOf: address)
+            switch nextHeader {
+            case 6: out.append(" tcp port ")
+            case 17: out.append(" udp port ")
+            default:
+                out.append(" protocol ")
+                out.appendDecimal(nextHeader)
+                out.append(" port ")
+            }
+            out.appendDecimal(port)
+            if nextHeader != 6 && nextHeader != 17 { out.append(" unreachable") }
+        default:
+            appendUnknownData(cursor, at: icmp, length: length, into: &out)
+            return false
+        }
+        return true
+    }
+
+    /// tcpdump's `get_upperlayer`: walks the returned IPv6 datagram's extension headers to its
+    /// TCP or UDP header; nil when that header's ports are not captured or the chain holds
+    /// something else.
+    private static func innerTransportHeader(_ cursor: ByteCursor, at ip: Int) throws(Truncated) -> (offset: Int, nextHeader: UInt8)? {
+        guard cursor.has(ip + 6, 1) else { return nil }
+        var nextHeader = try cursor.u8(ip + 6)
+        var offset = ip
+        var advance = 40
+        while offset < cursor.end {
+            offset += advance
+            switch nextHeader {
+            case 6, 17:
+                return cursor.has(offset + 2, 2) ? (offset, nextHeader) : nil
+            case 0, 60, 43:
+                guard cursor.has(offset + 1, 1) else { return nil }
+                nextHeader = try cursor.u8(offset)
+                advance = (Int(try cursor.u8(offset + 1)) + 1) * 8
+            case 44:
+                guard cursor.has(offset + 2, 2) else { return nil }
+                if try cursor.u16(offset + 2) & 0xFFF8 != 0 { return nil }
+                nextHeader = try cursor.u8(offset)
+                advance = 8
+            case 51:
+                guard cursor.has(offset + 1, 1) else { return nil }
+                nextHeader = try cursor.u8(offset)
+                advance = (Int(try cursor.u8(offset + 1)) + 2) * 4
+            default:
+                return nil
+            }
+        }
+        return nil
+    }
+
+    /// MLDv1 (`mld6_print`), glued to the type name as tcpdump prints it:
+    /// `multicast listener reportmax resp delay: 0 addr: ff02::1`. Nothing when the 24-byte
+    /// message is not all captured.
+    private func appendMLDv1(_ cursor: ByteCursor, at icmp: Int, into out: inout [UInt8]) throws(Truncated) {
+        guard cursor.has(icmp, 24) else { return }
+        out.append("max resp delay: ")
+        out.appendDecimal(try cursor.u16(icmp + 4))
+        out.append(" addr: ")
+        try appendIPv6Address(cursor, at: icmp + 8, into: &out)
+    }
+
+    /// MLDv2 query without `-v`: ` [gaddr ADDRESS, N source(s)]`.
+    private func appendMLDv2Query(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
+        _ = try cursor.u16(icmp + 4)  // tcpdump reads the maximum response code first (printed only with -v)
+        var address: [UInt8] = []
+        try appendIPv6Address(cursor, at: icmp + 8, into: &address)
+        out.append(" [gaddr ")
+        out.append(contentsOf: address)
+        let sources = Int(try cursor.u16(icmp + 26))
+        if sources > 0 {
+            if length < 28 + sources * 16 {
+                out.append(" [invalid number of sources]")
+            } else {
+                out.append(", ")
+                out.appendDecimal(sources)
+                out.append(" source(s)")
+            }
+        }
+        out.append("]")
+    }
+
+    /// RPL control messages without `-v`: the code's name.
+    private static func appendRPL(code: UInt8, into out: inout [UInt8]) {
+        if code & 0x80 != 0 {
+            out.append(", (SEC) [worktodo]")
+            return
+        }
+        out.append(", (CLR)")
+        switch code & 0x7F {
+        case 0: out.append("DODAG Information Solicitation")
+        case 1: out.append("DODAG Information Object")
+        case 2: out.append("Destination Advertisement Object")
+        case 3: out.append("Destination Advertisement Object Ack")
+        default:
+            out.append("RPL message, unknown code ")
+            out.appendDecimal(code)
+        }
+    }
+
+    /// tcpdump's `print_unknown_data`: `-x`-style hex lines of the message, as much of it as
+    /// was captured, whatever the dump flags.
+    private func appendUnknownData(_ cursor: ByteCursor, at offset: Int, length: Int, into out: inout [UInt8]) {
+        let count = min(length, cursor.available(from: offset))
+        guard count > 0 else { return }
+        HexDump.appendHex(UnsafeRawBufferPointer(rebasing: cursor.bytes[offset..<(offset + count)]), into: &out)
+    }
+}
