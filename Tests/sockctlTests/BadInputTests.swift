@@ -130,7 +130,10 @@ import Testing
         let elapsed = clock.now - started
         #expect(result.status == 1)
         #expect(result.stderr.contains("timed out after 300ms waiting for response 1 of 1"))
-        #expect(elapsed < .seconds(5))
+        // It waited its 300 ms, and not much more: the upper bound leaves room for a loaded
+        // machine starting two debug processes (7 s seen in the parallel phase).
+        #expect(elapsed >= .milliseconds(300))
+        #expect(elapsed < .seconds(15))
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
     }
