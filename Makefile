@@ -64,10 +64,10 @@ demo: build
 # hold 10,000 connections), the replay timing tests, the Autobahn WebSocket cases (hundreds
 # of connections and a Python peer), the 87 tcpdump goldens (a process each), the packet
 # decoder's tests (seconds of CPU on the cooperative threads, which the engine's tests need to
-# resume on time), every cut of a histogram — runs second, one test at a time, so it neither starves
+# resume on time), every cut of a histogram, the TLS close timings — runs second, one test at a time, so it neither starves
 # nor is starved by the timing-sensitive tests of the first run. Then a short libFuzzer + ASan
 # run of the packet decoder (fuzz/run.sh).
-SERIAL_TESTS = sockctlTests.(LoadTestCommandTests|LoadTestScaleTests|GoldenTests|ReplayTimingTests|AutobahnTests)|PacketDecodingTests\.|HistogramCodecTests/cutAndCorrupted
+SERIAL_TESTS = sockctlTests.(LoadTestCommandTests|LoadTestScaleTests|GoldenTests|ReplayTimingTests|AutobahnTests|TLSCloseTests)|PacketDecodingTests\.|HistogramCodecTests/cutAndCorrupted
 test: deps-test .venv-test/.installed
 	$(SWIFT) build --product sockctl
 	$(SWIFT) build --product generate-manual

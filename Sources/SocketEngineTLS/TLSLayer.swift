@@ -147,10 +147,13 @@ public final class TLSLayer: SecureTransport, Sendable {
             expectedName: name ?? serverName, promise: channel.eventLoop.makePromise())
         let observer = ServerHelloObserver(server: false)
         watcher.observer = observer
+        let closer = SocketEndCloser()
+        watcher.closer = closer
         let operations = channel.pipeline.syncOperations
         try operations.addHandler(watcher, position: .first)
         try operations.addHandler(handler, position: .first)
         try operations.addHandler(observer, position: .first)
+        try operations.addHandler(closer, position: .first)
         return watcher.promise.futureResult
     }
 
@@ -165,10 +168,13 @@ public final class TLSLayer: SecureTransport, Sendable {
             promise: channel.eventLoop.makePromise())
         let observer = ServerHelloObserver(server: true)
         watcher.observer = observer
+        let closer = SocketEndCloser()
+        watcher.closer = closer
         let operations = channel.pipeline.syncOperations
         try operations.addHandler(watcher, position: .first)
         try operations.addHandler(handler, position: .first)
         try operations.addHandler(observer, position: .first)
+        try operations.addHandler(closer, position: .first)
         return watcher.promise.futureResult
     }
 
@@ -284,9 +290,12 @@ public final class TLSLayer: SecureTransport, Sendable {
 /// Sits after the NIOSSL handler: reports the handshake or why it failed, and afterwards turns
 /// TLS errors into one-line reasons — TLS 1.3 reports a refused client certificate only after
 /// the handshake — and lets a peer that closes without close_notify (most do) end the
-/// connection like an ordinary close rather than an error.
-final class HandshakeWatcher: ChannelInboundHandler {
+/// connection like an ordinary close rather than an error. Once such a peer has ended its side,
+/// our close does not wait for its close_notify (which can no longer come): the socket closes
+/// as soon as our own close_notify is out.
+final class HandshakeWatcher: ChannelDuplexHandler {
     typealias InboundIn = NIOAny
+    typealias OutboundIn = NIOAny
 
     let promise: EventLoopPromise<SecurityReport>
     private let layer: TLSLayer
@@ -296,7 +305,12 @@ final class HandshakeWatcher: ChannelInboundHandler {
     private let expectedName: String?
     private let started = NIODeadline.now()
     var observer: ServerHelloObserver?
+    var closer: SocketEndCloser?
     private var done = false
+    /// The peer's end of input (a FIN) has come through the TLS layer.
+    private var peerEnded = false
+    /// A full close has gone down to the TLS layer, which now waits for the peer's close_notify.
+    private var closing = false
 
     init(layer: TLSLayer, server: Bool, pins: [[UInt8]], verification: String, expectedName: String?, promise: EventLoopPromise<SecurityReport>) {
         self.layer = layer
@@ -312,7 +326,18 @@ final class HandshakeWatcher: ChannelInboundHandler {
             done = true
             completed(context: context, negotiated: negotiated)
         }
+        if case ChannelEvent.inputClosed? = event as? ChannelEvent {
+            peerEnded = true
+            if closing { closer?.closeAfterQueuedWrites() }
+        }
         context.fireUserInboundEventTriggered(event)
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        context.close(mode: mode, promise: promise)
+        guard mode == .all, !closing else { return }
+        closing = true
+        if peerEnded { closer?.closeAfterQueuedWrites() }
     }
 
     private func completed(context: ChannelHandlerContext, negotiated: String?) {
@@ -442,6 +467,32 @@ final class HandshakeWatcher: ChannelInboundHandler {
         case .tlsv12: "TLSv1.2"
         case .tlsv13: "TLSv1.3"
         @unknown default: "\(version)"
+        }
+    }
+}
+
+/// Nearest the socket: closes it once what is queued for it has been written, below the TLS
+/// layer, whose close would otherwise wait its `shutdownTimeout` for a close_notify from a peer
+/// that has already ended its side. Should the peer not read, that timeout still closes.
+final class SocketEndCloser: ChannelOutboundHandler {
+    typealias OutboundIn = NIOAny
+    private var context: ChannelHandlerContext?
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        self.context = context
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        self.context = nil
+    }
+
+    func closeAfterQueuedWrites() {
+        guard let context else { return }
+        // Writes complete in order: when this empty one is done, our close_notify is written.
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(NIOAny(context.channel.allocator.buffer(capacity: 0)), promise: written)
+        written.futureResult.assumeIsolated().whenComplete { _ in
+            context.close(promise: nil)
         }
     }
 }
