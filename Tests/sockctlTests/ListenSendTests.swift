@@ -103,7 +103,9 @@ import Testing
         let firstByte = timings?["first_byte"] as? Double ?? 0
         let total = timings?["total"] as? Double ?? .infinity
         #expect(firstByte >= 100, "\(firstByte)")
-        #expect(total < 600, "twenty answers took \(total) ms")
+        // Delays that added up would take 2,000 ms; the bound leaves a loaded machine (the
+        // parallel phase) room below that (634 ms seen there).
+        #expect(total < 1500, "twenty answers took \(total) ms")
         let texts = (json?["responses"] as? [[String: Any]])?.compactMap { $0["text"] as? String }
         #expect(texts == messages)
         #expect(try await listener.wait() == 0)
