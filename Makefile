@@ -60,14 +60,15 @@ demo: build
 
 # Builds sockctl and the man-page generator (the docs test compares against it), then runs
 # every test. Plain `swift test` (not --parallel) so XCTest and Swift Testing both print
-# their summary lines. What keeps both cores busy — the load tests (which measure latency and
-# hold 10,000 connections), the replay timing tests, the Autobahn WebSocket cases (hundreds
-# of connections and a Python peer), the 87 tcpdump goldens (a process each), the packet
-# decoder's tests (seconds of CPU on the cooperative threads, which the engine's tests need to
-# resume on time), every cut of a histogram, the TLS close timings — runs second, one test at a time, so it neither starves
-# nor is starved by the timing-sensitive tests of the first run. Then a short libFuzzer + ASan
-# run of the packet decoder (fuzz/run.sh).
-SERIAL_TESTS = sockctlTests.(LoadTestCommandTests|LoadTestScaleTests|GoldenTests|ReplayTimingTests|AutobahnTests|TLSCloseTests)|PacketDecodingTests\.|HistogramCodecTests/cutAndCorrupted
+# their summary lines. What keeps both cores busy runs second, one test at a time, so it
+# neither starves nor is starved by the timing-sensitive tests of the first run: the load
+# tests (which measure latency and hold 10,000 connections), the replay timing tests, the
+# Autobahn WebSocket cases (hundreds of connections and a Python peer), the 87 tcpdump goldens
+# (a process each), the TLS close timings, every cut of a histogram, and the synchronous
+# CPU-heavy tests of the packet decoder, the frame decoder and WebSocket masking (they hold the
+# cooperative threads, which the engine's tests need to resume on time). Then a short
+# libFuzzer + ASan run of the packet decoder (fuzz/run.sh).
+SERIAL_TESTS = sockctlTests.(LoadTestCommandTests|LoadTestScaleTests|GoldenTests|ReplayTimingTests|AutobahnTests|TLSCloseTests)|PacketDecodingTests\.|SocketEngineTests\.(FrameDecoderTests|WebSocketMaskingTests)|HistogramCodecTests/cutAndCorrupted
 test: deps-test .venv-test/.installed
 	$(SWIFT) build --product sockctl
 	$(SWIFT) build --product generate-manual
