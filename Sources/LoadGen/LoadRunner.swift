@@ -17,6 +17,9 @@ import SocketEngine
 /// does not resolve. A run where no connection could be opened at all ends after the ramp-up.
 public final class LoadRunner: Sendable {
     public let plan: LoadPlan
+    /// Descriptors a run leaves free for the process (output files, /proc, reconnects, the
+    /// runtime's own), however many connections are asked for.
+    static let descriptorReserve = 16
 
     /// Once a second during the measured part (and once for the warm-up, if any).
     public struct Progress: Sendable {
@@ -65,10 +68,17 @@ public final class LoadRunner: Sendable {
             workers = loops.makeIterator().map { LoadShard(loop: $0, context: context, connect: connect) }
         }
 
+        // Connections past the descriptor limit are not attempted: a process out of descriptors
+        // fails in places that cannot report it (libdispatch's thread-pool monitor traps when it
+        // cannot open /proc), so a reserve stays free for the process itself.
+        let descriptorLimit = DescriptorLimit.raiseToHardLimit()
+        let inUse = DescriptorLimit.inUse() ?? 0
+        let openable = min(plan.connections, max(0, descriptorLimit - inUse - Self.descriptorReserve))
+
         // Ramp-up.
         let rampStart = ContinuousClock.now
         let perSecond = plan.connectRate ?? .infinity
-        for slot in 0..<plan.connections {
+        for slot in 0..<openable {
             if perSecond.isFinite {
                 let due = rampStart + .nanoseconds(Int64(Double(slot) / perSecond * 1e9))
                 if due > .now { try? await Task.sleep(until: due, clock: .continuous) }
@@ -78,7 +88,7 @@ public final class LoadRunner: Sendable {
         let rampDeadline = ContinuousClock.now + plan.connectOptions.connectTimeout + .seconds(1)
         while ContinuousClock.now < rampDeadline {
             let attempted = try await Self.sum(workers) { try await $0.attemptedCount() }
-            if attempted >= plan.connections { break }
+            if attempted >= openable { break }
             try? await Task.sleep(for: .milliseconds(10))
         }
 
@@ -108,6 +118,15 @@ public final class LoadRunner: Sendable {
         // Collect.
         var stats = LoadStats()
         for worker in workers { stats.add(try await worker.totals()) }
+        if openable < plan.connections {
+            let unopened = plan.connections - openable
+            stats.counters.connectAttempts += unopened
+            stats.counters.connectsFailed += unopened
+            stats.counters.errors[.descriptorsExhausted, default: 0] += unopened
+            stats.firstErrors[.descriptorsExhausted] = stats.firstErrors[.descriptorsExhausted] ?? (
+                "\(unopened) of the \(plan.connections) connections not opened: the file-descriptor limit is \(descriptorLimit), "
+                    + "\(inUse) are in use and \(Self.descriptorReserve) are kept for the process; raise it with `ulimit -n \(plan.connections * 2)`")
+        }
         let examples = Dictionary(uniqueKeysWithValues: stats.firstErrors.map { ($0.key.rawValue, $0.value) })
         let measuredStart = start + context.warmupNanos
         let measuredEnd = max(measuredStart + 1, min(sendingEnded, context.stopNanos == .max ? sendingEnded : start + context.stopNanos))

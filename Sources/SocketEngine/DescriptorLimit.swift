@@ -19,4 +19,17 @@ public enum DescriptorLimit {
         }
         return Int(clamping: limit.rlim_cur)
     }
+
+    /// How many descriptors this process has open (the entries of `/proc/self/fd`, less the
+    /// one used to list them); nil where that cannot be read.
+    public static func inUse() -> Int? {
+        guard let directory = opendir("/proc/self/fd") else { return nil }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { Array($0.prefix { $0 != 0 }) }
+            if name != Array(".".utf8) && name != Array("..".utf8) { count += 1 }
+        }
+        return max(0, count - 1)
+    }
 }
