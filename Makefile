@@ -64,11 +64,11 @@ demo: build
 # neither starves nor is starved by the timing-sensitive tests of the first run: the load
 # tests (which measure latency and hold 10,000 connections), the replay timing tests, the
 # Autobahn WebSocket cases (hundreds of connections and a Python peer), the 87 tcpdump goldens
-# (a process each), the TLS close timings, every cut of a histogram, and the synchronous
-# CPU-heavy tests of the packet decoder, the frame decoder and WebSocket masking (they hold the
-# cooperative threads, which the engine's tests need to resume on time). Then a short
-# libFuzzer + ASan run of the packet decoder (fuzz/run.sh).
-SERIAL_TESTS = sockctlTests.(LoadTestCommandTests|LoadTestScaleTests|GoldenTests|ReplayTimingTests|AutobahnTests|TLSCloseTests)|PacketDecodingTests\.|SocketEngineTests\.(FrameDecoderTests|WebSocketMaskingTests)|HistogramCodecTests/cutAndCorrupted
+# (a process each), the TLS close timings, and the synchronous tests that take seconds of CPU
+# or block in libpcap — the packet decoder, the frame decoder, WebSocket masking, the histogram
+# codec, live capture (they hold the cooperative threads, which the engine's tests need to
+# resume on time). Then a short libFuzzer + ASan run of the packet decoder (fuzz/run.sh).
+SERIAL_TESTS = sockctlTests.(LoadTestCommandTests|LoadTestScaleTests|GoldenTests|ReplayTimingTests|AutobahnTests|TLSCloseTests)|PacketDecodingTests\.|SocketEngineTests\.(FrameDecoderTests|WebSocketMaskingTests)|LoadGenTests\.HistogramCodecTests|CaptureTests\.LiveCaptureTests
 test: deps-test .venv-test/.installed
 	$(SWIFT) build --product sockctl
 	$(SWIFT) build --product generate-manual
