@@ -145,16 +145,7 @@ public final class TLSLayer: SecureTransport, Sendable {
         let watcher = HandshakeWatcher(
             layer: self, server: false, pins: options.pins, verification: verification,
             expectedName: name ?? serverName, promise: channel.eventLoop.makePromise())
-        let observer = ServerHelloObserver(server: false)
-        watcher.observer = observer
-        let closer = SocketEndCloser()
-        watcher.closer = closer
-        let operations = channel.pipeline.syncOperations
-        try operations.addHandler(watcher, position: .first)
-        try operations.addHandler(handler, position: .first)
-        try operations.addHandler(observer, position: .first)
-        try operations.addHandler(closer, position: .first)
-        return watcher.promise.futureResult
+        return try Self.install(handler, watcher: watcher, on: channel)
     }
 
     public func addServerLayer(to channel: any Channel) throws -> EventLoopFuture<SecurityReport> {
@@ -166,15 +157,18 @@ public final class TLSLayer: SecureTransport, Sendable {
         let watcher = HandshakeWatcher(
             layer: self, server: true, pins: [], verification: verification, expectedName: nil,
             promise: channel.eventLoop.makePromise())
-        let observer = ServerHelloObserver(server: true)
-        watcher.observer = observer
-        let closer = SocketEndCloser()
-        watcher.closer = closer
+        return try Self.install(handler, watcher: watcher, on: channel)
+    }
+
+    /// Puts a connection's TLS handlers on its pipeline, nearest the socket first: the
+    /// watcher's socket-end closer and ServerHello observer, NIOSSL's `handler`, the watcher.
+    /// Returns the handshake's outcome.
+    private static func install(_ handler: any ChannelHandler, watcher: HandshakeWatcher, on channel: any Channel) throws -> EventLoopFuture<SecurityReport> {
         let operations = channel.pipeline.syncOperations
         try operations.addHandler(watcher, position: .first)
         try operations.addHandler(handler, position: .first)
-        try operations.addHandler(observer, position: .first)
-        try operations.addHandler(closer, position: .first)
+        try operations.addHandler(watcher.observer, position: .first)
+        try operations.addHandler(watcher.closer, position: .first)
         return watcher.promise.futureResult
     }
 
@@ -304,8 +298,10 @@ final class HandshakeWatcher: ChannelDuplexHandler {
     private let verification: String
     private let expectedName: String?
     private let started = NIODeadline.now()
-    var observer: ServerHelloObserver?
-    var closer: SocketEndCloser?
+    /// Below the NIOSSL handler: the negotiated cipher suite.
+    let observer: ServerHelloObserver
+    /// Nearest the socket: closes it without waiting for a close_notify that cannot come.
+    let closer = SocketEndCloser()
     private var done = false
     /// The peer's end of input (a FIN) has come through the TLS layer.
     private var peerEnded = false
@@ -319,6 +315,7 @@ final class HandshakeWatcher: ChannelDuplexHandler {
         self.verification = verification
         self.expectedName = expectedName
         self.promise = promise
+        observer = ServerHelloObserver(server: server)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -328,7 +325,7 @@ final class HandshakeWatcher: ChannelDuplexHandler {
         }
         if case ChannelEvent.inputClosed? = event as? ChannelEvent {
             peerEnded = true
-            if closing { closer?.closeAfterQueuedWrites() }
+            if closing { closer.closeAfterQueuedWrites() }
         }
         context.fireUserInboundEventTriggered(event)
     }
@@ -337,7 +334,7 @@ final class HandshakeWatcher: ChannelDuplexHandler {
         context.close(mode: mode, promise: promise)
         guard mode == .all, !closing else { return }
         closing = true
-        if peerEnded { closer?.closeAfterQueuedWrites() }
+        if peerEnded { closer.closeAfterQueuedWrites() }
     }
 
     private func completed(context: ChannelHandlerContext, negotiated: String?) {
@@ -356,7 +353,7 @@ final class HandshakeWatcher: ChannelDuplexHandler {
         }
         let report = SecurityReport(
             protocolVersion: ssl?.tlsVersion.map(Self.describe),
-            cipher: observer?.cipherSuite.map(ServerHelloObserver.name(of:)),
+            cipher: observer.cipherSuite.map(ServerHelloObserver.name(of:)),
             peerSubject: peer.map { TLSLayer.describe($0.subjectName) },
             verification: verification,
             applicationProtocol: negotiated,
