@@ -48,7 +48,9 @@ public final class LoadRunner: Sendable {
         if let interface = plan.connectOptions.interface, if_nametoindex(interface) == 0 {
             throw SocketEngineError(.invalidConfiguration, "unknown interface '\(interface)'")
         }
-        var warnings = SystemLimits.preflight(connections: plan.connections, tcp: plan.endpoint.transport == .tcp, destinations: plan.endpoints.count)
+        let descriptorLimit = DescriptorLimit.raiseToHardLimit()
+        var warnings = SystemLimits.preflight(
+            connections: plan.connections, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp, destinations: plan.endpoints.count)
         var addresses: [SocketAddress] = []
         for endpoint in plan.endpoints { addresses.append(try await targetAddress(endpoint, warnings: &warnings)) }
         let address = addresses.first
@@ -71,7 +73,6 @@ public final class LoadRunner: Sendable {
         // Connections past the descriptor limit are not attempted: a process out of descriptors
         // fails in places that cannot report it (libdispatch's thread-pool monitor traps when it
         // cannot open /proc), so a reserve stays free for the process itself.
-        let descriptorLimit = DescriptorLimit.raiseToHardLimit()
         let inUse = DescriptorLimit.inUse() ?? 0
         let openable = min(plan.connections, max(0, descriptorLimit - inUse - Self.descriptorReserve))
 
@@ -125,7 +126,7 @@ public final class LoadRunner: Sendable {
             stats.counters.errors[.descriptorsExhausted, default: 0] += unopened
             stats.firstErrors[.descriptorsExhausted] = stats.firstErrors[.descriptorsExhausted] ?? (
                 "\(unopened) of the \(plan.connections) connections not opened: the file-descriptor limit is \(descriptorLimit), "
-                    + "\(inUse) are in use and \(Self.descriptorReserve) are kept for the process; raise it with `ulimit -n \(plan.connections * 2)`")
+                    + "\(inUse) are in use and \(Self.descriptorReserve) are kept for the process; \(SystemLimits.descriptorFix(connections: plan.connections))")
         }
         let examples = Dictionary(uniqueKeysWithValues: stats.firstErrors.map { ($0.key.rawValue, $0.value) })
         let measuredStart = start + context.warmupNanos

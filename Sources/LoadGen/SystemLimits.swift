@@ -17,18 +17,22 @@ public enum SystemLimits {
     }
 
     /// Warnings for a run that opens `connections` TCP connections spread over `destinations`
-    /// addresses, with the fix.
-    public static func preflight(connections: Int, tcp: Bool, destinations: Int = 1) -> [String] {
+    /// addresses under a limit of `descriptors` (already raised), with the fix.
+    public static func preflight(connections: Int, descriptors: Int, tcp: Bool, destinations: Int = 1) -> [String] {
         var warnings: [String] = []
-        let descriptors = DescriptorLimit.raiseToHardLimit()
         if connections + 64 > descriptors {
-            warnings.append("the file-descriptor limit is \(descriptors), below the \(connections) connections asked for (+64): raise it with `ulimit -n \(connections * 2)` (the hard limit in /etc/security/limits.conf)")
+            warnings.append("the file-descriptor limit is \(descriptors), below the \(connections) connections asked for (+64): \(descriptorFix(connections: connections)) (the hard limit in /etc/security/limits.conf)")
         }
         let perDestination = (connections + max(1, destinations) - 1) / max(1, destinations)
         if tcp, let (low, high) = localPortRange(), perDestination > high - low + 1 {
             warnings.append("the local port range \(low)-\(high) holds \(high - low + 1) ports, fewer than \(perDestination) connections to one address: widen it with `sysctl -w net.ipv4.ip_local_port_range=\"1024 65535\"`, or spread the connections over several --source addresses")
         }
         return warnings
+    }
+
+    /// How to let `connections` connections open: the fix in the descriptor warning and error.
+    static func descriptorFix(connections: Int) -> String {
+        "raise it with `ulimit -n \(connections * 2)`"
     }
 
     /// The peak resident set size of this process, in bytes.
