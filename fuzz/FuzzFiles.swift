@@ -16,7 +16,7 @@
 /// kept) holds a different number of bytes per side than its counters say, or a stream ends
 /// before it begins.
 ///
-/// Built by fuzz/run.sh together with Sources/PacketDecoding/*.swift (one module, no import).
+/// Built by fuzz/run.sh together with every Swift file under Sources/PacketDecoding (one module, no import).
 enum FileFuzzer {
     /// -X; -XX -e -tttt -S; headers only -ttt --nano; -A -ttttt.
     static let optionSets: [PrintOptions] = [

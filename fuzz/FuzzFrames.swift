@@ -16,7 +16,7 @@
 /// segment's non-empty payload range lies outside the frame or exceeds its wire payload length, or when
 /// the JSON is not one `{…}` line of printable ASCII with balanced quotes.
 ///
-/// Built by fuzz/run.sh together with Sources/PacketDecoding/*.swift (one module, no import).
+/// Built by fuzz/run.sh together with every Swift file under Sources/PacketDecoding (one module, no import).
 enum FrameFuzzer {
     static let linkTypes: [LinkType] = [
         .null, .ethernet, .raw, .loop, .linuxSLL, .ipv4, .ipv6, .linuxSLL2, LinkType(rawValue: 147),

@@ -22,7 +22,7 @@
 /// `statistics.missingBytes` differing from the gaps reported; streams not closed or
 /// connections still tracked after `finish`.
 ///
-/// Built by fuzz/run.sh together with Sources/PacketDecoding/*.swift (one module, no import).
+/// Built by fuzz/run.sh together with every Swift file under Sources/PacketDecoding (one module, no import).
 enum ReassemblyFuzzer {
     struct StreamState {
         var closed = false

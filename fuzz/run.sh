@@ -2,7 +2,7 @@
 # Fuzzes the packet decoder under libFuzzer + AddressSanitizer for a bounded time.
 # Usage: fuzz/run.sh [seconds-per-target]   (default 30; `make fuzz` passes more)
 #        FUZZ_TARGETS="reassembly" fuzz/run.sh 60   (a subset of the targets)
-# Targets (built with swiftc -sanitize=fuzzer,address together with Sources/PacketDecoding):
+# Targets (built with swiftc -sanitize=fuzzer,address together with every file under Sources/PacketDecoding):
 #   frames  fuzz/FuzzFrames.swift: one link-layer frame: printer (two option sets), segment, JSON
 #   files   fuzz/FuzzFiles.swift:  a whole pcap/pcapng file, read, printed and reassembled
 #   reassembly fuzz/FuzzReassembly.swift: TCPReassembler on a scripted segment sequence
@@ -27,16 +27,18 @@ export TZ=UTC SWIFT_BACKTRACE=enable=no
 # build NAME FILE: rebuilds $OUT/bin/NAME when a source is newer than it.
 build() {
     local name=$1 file=$2 bin=$OUT/bin/$1
-    local sources=(Sources/PacketDecoding/*.swift fuzz/FuzzSupport.swift "$file")
+    local sources
+    mapfile -t sources < <(find Sources/PacketDecoding -name '*.swift' | sort)
+    sources+=(fuzz/FuzzSupport.swift "$file")
     if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" -newer "$bin" 2>/dev/null)" ] \
-        && [ "$(ls Sources/PacketDecoding/*.swift | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
+        && [ "$(find Sources/PacketDecoding -name '*.swift' | sort | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
         return 0
     fi
     echo "==> building fuzz target $name"
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name PacketDecoding \
         "${sources[@]}" -o "$bin.tmp"
     mv "$bin.tmp" "$bin"
-    ls Sources/PacketDecoding/*.swift | sha256sum > "$bin.sources"
+    find Sources/PacketDecoding -name '*.swift' | sort | sha256sum > "$bin.sources"
 }
 declare -A FILE=([frames]=fuzz/FuzzFrames.swift [files]=fuzz/FuzzFiles.swift [reassembly]=fuzz/FuzzReassembly.swift)
 for name in "${TARGETS[@]}"; do build "$name" "${FILE[$name]}"; done

@@ -1,0 +1,441 @@
+import Foundation
+import Histogram
+import NIOCore
+import NIOPosix
+import SocketEngine
+
+/// Runs a ``LoadPlan`` and returns its ``LoadReport``.
+///
+/// Phases: preflight (descriptor limit raised, port range checked) → find the target address
+/// (a Happy Eyeballs probe connection for TCP, so every load connection uses an address that
+/// answers) → ramp-up (connections opened at `connectRate`, spread over the event loops) →
+/// the run (warm-up, then the measured part, sampled once a second) → drain (wait up to
+/// `drainTimeout` for replies) → close and report.
+///
+/// What is not an error: refused connections, resets and timeouts during the run are counted
+/// results (connections are reopened with back-off). What throws: an invalid plan, a name that
+/// does not resolve. A run where no connection could be opened at all ends after the ramp-up.
+public final class LoadRunner: Sendable {
+    public let plan: LoadPlan
+    /// Descriptors a run leaves free for the process (output files, /proc, reconnects, the
+    /// runtime's own), however many connections are asked for.
+    static let descriptorReserve = 16
+
+    /// Once a second during the measured part (and once for the warm-up, if any).
+    public struct Progress: Sendable {
+        public var elapsed: Duration
+        public var total: Duration?
+        public var warmingUp: Bool
+        public var open: Int
+        public var sentPerSecond: Double
+        public var receivedPerSecond: Double
+        public var errors: Int
+        /// Corrected latency over the last second, µs.
+        public var p50: Double?
+        public var p99: Double?
+    }
+
+    public init(plan: LoadPlan) {
+        self.plan = plan
+    }
+
+    public func run(progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> LoadReport {
+        do {
+            try plan.validate()
+        } catch {
+            throw SocketEngineError(.invalidConfiguration, error.description)
+        }
+        if let interface = plan.connectOptions.interface, if_nametoindex(interface) == 0 {
+            throw SocketEngineError(.invalidConfiguration, "unknown interface '\(interface)'")
+        }
+        let descriptorLimit = DescriptorLimit.raiseToHardLimit()
+        var warnings = SystemLimits.preflight(
+            connections: plan.connections, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp, destinations: plan.endpoints.count)
+        var addresses: [SocketAddress] = []
+        for endpoint in plan.endpoints { addresses.append(try await targetAddress(endpoint, warnings: &warnings)) }
+        let address = addresses.first
+        let context = RunContext(plan: plan, addresses: addresses)
+        let source = try await sourceAddress(for: address)
+        var group: MultiThreadedEventLoopGroup?
+        defer { group?.shutdownGracefully { _ in } }
+        let workers: [any LoadWorker]
+        if plan.resolvedIO == .threads {
+            workers = (0..<plan.connections).map { slot in
+                LoadThread(slot: slot, context: context, address: addresses[slot % addresses.count], source: source, spin: plan.threadsSpin)
+            }
+        } else {
+            let loops = MultiThreadedEventLoopGroup(numberOfThreads: plan.threads)
+            group = loops
+            let connect = Self.connector(plan: plan, context: context, source: source)
+            workers = loops.makeIterator().map { LoadShard(loop: $0, context: context, connect: connect) }
+        }
+
+        // Connections past the descriptor limit are not attempted: a process out of descriptors
+        // fails in places that cannot report it (libdispatch's thread-pool monitor traps when it
+        // cannot open /proc), so a reserve stays free for the process itself.
+        let inUse = DescriptorLimit.inUse() ?? 0
+        let openable = min(plan.connections, max(0, descriptorLimit - inUse - Self.descriptorReserve))
+
+        // Ramp-up.
+        let rampStart = ContinuousClock.now
+        let perSecond = plan.connectRate ?? .infinity
+        for slot in 0..<openable {
+            if perSecond.isFinite {
+                let due = rampStart + .nanoseconds(Int64(Double(slot) / perSecond * 1e9))
+                if due > .now { try? await Task.sleep(until: due, clock: .continuous) }
+            }
+            workers[slot % workers.count].open(slot: slot)
+        }
+        let rampDeadline = ContinuousClock.now + plan.connectOptions.connectTimeout + .seconds(1)
+        while ContinuousClock.now < rampDeadline {
+            let attempted = try await Self.sum(workers) { try await $0.attemptedCount() }
+            if attempted >= openable { break }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+
+        // The run.
+        let startedAt = Date()
+        let start = monotonicNanos()
+        var timeline: [LoadReport.Interval] = []
+        context.begin(at: start)
+        if try await Self.sum(workers, { try await $0.openCount() }) > 0 {
+            for worker in workers { worker.begin() }
+            let (measureWarnings, intervals) = try await measure(workers: workers, context: context, progress: progress)
+            warnings += measureWarnings
+            timeline = intervals
+        } else {
+            warnings.append("no connection could be opened: the run was not started")
+        }
+        let sendingEnded = monotonicNanos()
+        let drainDeadline = ContinuousClock.now + plan.drainTimeout
+        // Messages due before the end still go out (their timers may run late on a busy
+        // loop); replies still come in. Both within the drain timeout.
+        while ContinuousClock.now < drainDeadline, try await Self.sum(workers, { try await $0.unfinishedCount() }) > 0 {
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        context.finish()
+        for worker in workers { await worker.closeAll() }
+
+        // Collect.
+        var stats = LoadStats()
+        for worker in workers { stats.add(try await worker.totals()) }
+        if openable < plan.connections {
+            let unopened = plan.connections - openable
+            stats.counters.connectAttempts += unopened
+            stats.counters.connectsFailed += unopened
+            stats.counters.errors[.descriptorsExhausted, default: 0] += unopened
+            stats.firstErrors[.descriptorsExhausted] = stats.firstErrors[.descriptorsExhausted] ?? (
+                "\(unopened) of the \(plan.connections) connections not opened: the file-descriptor limit is \(descriptorLimit), "
+                    + "\(inUse) are in use and \(Self.descriptorReserve) are kept for the process; \(SystemLimits.descriptorFix(connections: plan.connections))")
+        }
+        let examples = Dictionary(uniqueKeysWithValues: stats.firstErrors.map { ($0.key.rawValue, $0.value) })
+        let measuredStart = start + context.warmupNanos
+        let measuredEnd = max(measuredStart + 1, min(sendingEnded, context.stopNanos == .max ? sendingEnded : start + context.stopNanos))
+        var result = report(
+            counters: stats.counters, corrected: stats.corrected, uncorrected: stats.uncorrected, examples: examples,
+            context: context, address: address, startedAt: startedAt.addingTimeInterval(Double(context.warmupNanos) / 1e9),
+            elapsedNanos: measuredEnd - measuredStart, warnings: warnings, timeline: timeline
+        )
+        result.setHandshakes(stats.handshakes)
+        return result
+    }
+
+    // MARK: Phases
+
+    /// Samples the shards once a second until sending is over. Returns warnings and the
+    /// per-second entries.
+    private func measure(workers: [any LoadWorker], context: RunContext, progress: @Sendable (Progress) -> Void) async throws -> ([String], [LoadReport.Interval]) {
+        var timeline: [LoadReport.Interval] = []
+        var previous = LoadCounters()
+        var lastActivity = ContinuousClock.now
+        let total = plan.sendingDuration.map { $0 - plan.warmup }
+        let stallLimit = max(plan.replyTimeout * 2, .seconds(10))
+        var second = 0
+        var lastSample = context.start
+        var interval = LoadStats.makeHistogram()
+        while true {
+            let nextTick = context.start + Int64(second + 1) * 1_000_000_000
+            let stopAt = context.stopNanos == .max ? Int64.max : context.start + context.stopNanos
+            // With --requests, the end is whenever the last reply is in: looked for every 10 ms.
+            let wake = min(nextTick, stopAt, plan.requests != nil ? monotonicNanos() + 10_000_000 : .max)
+            let wait = wake - monotonicNanos()
+            if wait > 0 { try? await Task.sleep(for: .nanoseconds(wait)) }
+            let now = monotonicNanos()
+
+            var counters = LoadCounters()
+            var outstanding = 0
+            var open = 0
+            for worker in workers {
+                let snapshot = try await worker.snapshot()
+                counters.add(snapshot.counters)
+                interval.add(snapshot.interval)
+                outstanding += snapshot.outstanding
+                open += snapshot.open
+            }
+            let done = plan.requests.map { counters.messagesSent >= $0 && outstanding == 0 } ?? false
+            let ending = now >= stopAt || done
+            // Each second; at the end, the part of a second since the last one (if anything
+            // happened in it).
+            let partial = now < nextTick
+            if !partial || (ending && counters != previous) {
+                // A late sample covers every tick it missed.
+                second = max(second + 1, Int((now - context.start) / 1_000_000_000))
+                let span = max(1e-3, Double(now - lastSample) / 1e9)
+                lastSample = now
+                let elapsed = Duration.nanoseconds(now - context.start - context.warmupNanos)
+                let sent = counters.messagesSent + counters.warmupSent - previous.messagesSent - previous.warmupSent
+                let received = counters.messagesReceived - previous.messagesReceived
+                if sent > 0 || received > 0 { lastActivity = .now }
+                let sample = Progress(
+                    elapsed: elapsed, total: total, warmingUp: elapsed < .zero, open: open,
+                    sentPerSecond: Double(sent) / span, receivedPerSecond: Double(received) / span,
+                    errors: counters.errorCount - previous.errorCount,
+                    p50: interval.totalCount > 0 ? Double(interval.valueAtPercentile(50)) / 1000 : nil,
+                    p99: interval.totalCount > 0 ? Double(interval.valueAtPercentile(99)) / 1000 : nil)
+                progress(sample)
+                if elapsed >= .zero {
+                    timeline.append(LoadReport.Interval(
+                        second: Int((Double(elapsed.nanosecondsClamped) / 1e9).rounded(partial ? .up : .toNearestOrAwayFromZero)), span: (span * 1000).rounded() / 1000,
+                        open: open, sent: sent, received: received,
+                        errors: sample.errors, p50: sample.p50, p99: sample.p99))
+                }
+                previous = counters
+                interval.reset()
+            }
+            if ending { return ([], timeline) }
+            if plan.requests != nil {
+                if ContinuousClock.now - lastActivity > stallLimit {
+                    return (["nothing was sent or received for \(stallLimit): the run was stopped before all --requests were sent"], timeline)
+                }
+            }
+        }
+    }
+
+    /// The address the connections to `endpoint` use.
+    private func targetAddress(_ endpoint: Endpoint, warnings: inout [String]) async throws -> SocketAddress {
+        switch endpoint.transport {
+        case .unix:
+            do {
+                return try SocketAddress(unixDomainSocketPath: endpoint.path)
+            } catch {
+                throw SocketEngineError(.invalidEndpoint, "invalid unix socket path '\(endpoint.path)': \(error)")
+            }
+        case .udp:
+            let addresses = try await plan.connectOptions.resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: true)
+            guard let first = addresses.first(where: { plan.connectOptions.family.allows($0) }) else {
+                throw SocketEngineError(.resolutionFailed, "'\(endpoint.host)' has no \(plan.connectOptions.family.name) address")
+            }
+            return first
+        default:
+            // One address: nothing to choose, no probe connection (the server would see it).
+            if let addresses = try? await plan.connectOptions.resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: false) {
+                let allowed = addresses.filter { plan.connectOptions.family.allows($0) }
+                if allowed.count == 1 { return allowed[0] }
+            }
+            do {
+                let (connection, report) = try await Connector(endpoint: endpoint, options: plan.connectOptions).connect()
+                await connection.close()
+                if let connected = report.connectedAddress { return connected }
+                throw SocketEngineError(.connectFailed, "\(endpoint): connected to no address")
+            } catch let error as SocketEngineError where error.code == .resolutionFailed || error.isUsageError {
+                throw error
+            } catch {
+                // Nothing answers yet: the run counts the failures. Use the first address.
+                let addresses = try await plan.connectOptions.resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: false)
+                guard let first = addresses.first(where: { plan.connectOptions.family.allows($0) }) else { throw error }
+                warnings.append("probe connection failed: \((error as? SocketEngineError)?.message ?? "\(error)")")
+                return first
+            }
+        }
+    }
+
+    private func sourceAddress(for target: SocketAddress?) async throws -> SocketAddress? {
+        guard let source = plan.connectOptions.source, let target else { return nil }
+        var host = source
+        var port = 0
+        if let colon = source.lastIndex(of: ":"), !source.hasSuffix("]"), source.filter({ $0 == ":" }).count == 1 {
+            host = String(source[..<colon])
+            port = Int(source[source.index(after: colon)...]) ?? 0
+        }
+        host = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        let candidates = try await plan.connectOptions.resolver.resolve(host: host, port: port, datagram: plan.endpoint.transport == .udp)
+        guard let match = candidates.first(where: { $0.protocol == target.protocol }) else {
+            throw SocketEngineError(.bindFailed, "--source \(source) has no address of the target's family")
+        }
+        return match
+    }
+
+    /// How a slot's connection is opened, on its shard's loop.
+    static func connector(plan: LoadPlan, context: RunContext, source: SocketAddress?) -> @Sendable (Int, LoadShard) -> Void {
+        let transport = plan.endpoint.transport
+        let timeout = plan.connectOptions.connectTimeout.timeAmount
+        let interface = plan.connectOptions.interface
+        /// ws:// and wss://: established once upgraded (TLS first for wss://, its handshake
+        /// timed apart); a refused or failed upgrade is a failed connect.
+        @Sendable func openWebSocket(slot: Int, shard: LoadShard, address: SocketAddress) {
+            let endpoint = plan.endpoints[slot % plan.endpoints.count]
+            let upgraded = shard.loop.makePromise(of: Void.self)
+            var bootstrap = ClientBootstrap(group: shard.loop)
+                .connectTimeout(timeout)
+                .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+                .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+                .channelInitializer { channel in
+                    let bound = interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
+                    return bound.flatMapThrowing {
+                        let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, messages: true)
+                        let (security, done) = try WebSocketLoadClient.prepare(
+                            channel, endpoint: endpoint, options: plan.connectOptions, timeout: plan.connectOptions.connectTimeout, handler: handler
+                        )
+                        security?.whenSuccess { report in
+                            shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped)
+                        }
+                        done.cascade(to: upgraded)
+                    }
+                }
+            if let source { bootstrap = bootstrap.bind(to: source) }
+            bootstrap.connect(to: address).whenComplete { result in
+                switch result {
+                case .success:
+                    upgraded.futureResult.whenFailure { error in shard.connectFailed(slot: slot, error: error) }
+                case .failure(let error):
+                    shard.connectFailed(slot: slot, error: error)
+                    upgraded.fail(error)
+                }
+            }
+        }
+        return { slot, shard in
+            shard.stats.counters.connectAttempts += 1
+            guard let address = context.address(slot: slot) else { return }
+            if transport == .udp {
+                let local = source ?? (address.protocol == .inet6 ? try? SocketAddress(ipAddress: "::", port: 0) : try? SocketAddress(ipAddress: "0.0.0.0", port: 0))
+                guard let local else { return }
+                DatagramBootstrap(group: shard.loop)
+                    .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65536))
+                    .channelInitializer { channel in
+                        interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
+                    }
+                    .bind(to: local)
+                    .flatMap { channel in
+                        channel.connect(to: address).flatMapThrowing {
+                            try channel.pipeline.syncOperations.addHandler(DatagramUnwrapHandler())
+                            try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: slot, shard: shard, datagram: true))
+                        }
+                        .flatMapErrorThrowing { error in
+                            channel.close(promise: nil)
+                            throw error
+                        }
+                    }
+                    .whenFailure { error in shard.connectFailed(slot: slot, error: error) }
+                return
+            }
+            if transport.isWebSocket {
+                openWebSocket(slot: slot, shard: shard, address: address)
+                return
+            }
+            let secure = transport == .tls ? plan.connectOptions.secureTransport : nil
+            let serverName = plan.endpoints[slot % plan.endpoints.count].host
+            var bootstrap = ClientBootstrap(group: shard.loop)
+                .connectTimeout(timeout)
+                .channelInitializer { channel in
+                    let bound = interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
+                    return bound.flatMapThrowing {
+                        let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, awaitsHandshake: secure != nil)
+                        if let secure {
+                            // The connection is established when its handshake is done; a failed
+                            // handshake is a failed connect (kind `tls`).
+                            try secure.addClientLayer(to: channel, serverName: serverName).assumeIsolated().whenSuccess { report in
+                                shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped)
+                                handler.handshakeCompleted()
+                            }
+                        }
+                        try channel.pipeline.syncOperations.addHandler(handler)
+                    }
+                }
+            if transport == .tcp || transport == .tls {
+                bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
+                if let source { bootstrap = bootstrap.bind(to: source) }
+            }
+            bootstrap.connect(to: address).whenFailure { error in shard.connectFailed(slot: slot, error: error) }
+        }
+
+    }
+
+    static func sum(_ workers: [any LoadWorker], _ value: (any LoadWorker) async throws -> Int) async throws -> Int {
+        var total = 0
+        for worker in workers { total += try await value(worker) }
+        return total
+    }
+
+    // MARK: Report
+
+    private func report(
+        counters: LoadCounters, corrected: Histogram<UInt64>, uncorrected: Histogram<UInt64>, examples: [String: String],
+        context: RunContext, address: SocketAddress?, startedAt: Date, elapsedNanos: Int64, warnings: [String],
+        timeline: [LoadReport.Interval]
+    ) -> LoadReport {
+        let seconds = Double(max(1, elapsedNanos)) / 1e9
+        var intended: Int?
+        if let requests = plan.requests {
+            intended = requests
+        } else if let schedule = context.schedule {
+            intended = schedule.messagesDue(before: context.stopNanos) - schedule.messagesDue(before: context.warmupNanos)
+        }
+        var counters = counters
+        if let intended { counters.unsent = max(0, intended - counters.messagesSent) }
+        let offered: Double? = context.schedule != nil ? intended.map { Double($0) / seconds } : nil
+        var warnings = warnings
+        let peak = context.peakOpenConnections.load(ordering: .relaxed)
+        if peak < plan.connections {
+            warnings.append("could not open the \(plan.connections == 1 ? "connection" : "\(plan.connections) connections") asked for: at most \(peak) were open at once")
+        }
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        var report = LoadReport(
+            target: Self.describe(plan.endpoints),
+            address: address.map { first in
+                let text = first.pathname ?? first.displayString
+                return context.addresses.count > 1 ? "\(text) and \(context.addresses.count - 1) more" : text
+            },
+            transport: plan.endpoint.transport.rawValue,
+            startedAt: formatter.string(from: startedAt),
+            config: LoadReport.Config(
+                connections: plan.connections, connectRate: plan.connectRate, durationSeconds: plan.duration.map { $0.secondsDouble },
+                requests: plan.requests, rate: plan.rate, stages: plan.stages.isEmpty ? nil : Self.describe(plan.stages),
+                pipeline: context.pipeline, threads: plan.threads, warmupSeconds: plan.warmup.secondsDouble,
+                framing: plan.framing?.description, messageBytes: plan.message.size(sequence: 1, connection: 1),
+                timeoutSeconds: plan.replyTimeout.secondsDouble, io: plan.resolvedIO.rawValue),
+            elapsedSeconds: (seconds * 1e6).rounded() / 1e6,
+            connections: LoadReport.Connections(
+                requested: plan.connections, attempted: counters.connectAttempts, established: counters.connectsSucceeded,
+                failed: counters.connectsFailed, lost: counters.connectionsLost, peakOpen: peak),
+            messages: LoadReport.Messages(
+                intended: intended, sent: counters.messagesSent, received: counters.messagesReceived, timedOut: counters.timedOut,
+                lost: counters.lost, unsent: counters.unsent, warmupSent: counters.warmupSent),
+            bytes: LoadReport.Bytes(sent: counters.bytesSent, received: counters.bytesReceived),
+            throughput: LoadReport.Throughput(
+                offeredPerSecond: offered, sentPerSecond: Double(counters.messagesSent) / seconds,
+                receivedPerSecond: Double(counters.messagesReceived) / seconds,
+                sentBytesPerSecond: Double(counters.bytesSent) / seconds, receivedBytesPerSecond: Double(counters.bytesReceived) / seconds),
+            latency: LoadReport.Latency?.none, histograms: LoadReport.Histograms?.none,
+            errors: Dictionary(uniqueKeysWithValues: counters.errors.map { ($0.key.rawValue, $0.value) }),
+            errorExamples: examples, timeline: timeline, warnings: warnings,
+            peakRSSBytes: SystemLimits.peakResidentBytes())
+        report.setLatency(corrected: corrected, uncorrected: uncorrected)
+        return report
+    }
+
+    /// `127.0.0.1:7000`, or `127.0.0.1:7000 127.0.0.1:7001 127.0.0.1:7002`, or the first and
+    /// how many more.
+    static func describe(_ endpoints: [Endpoint]) -> String {
+        if endpoints.count <= 3 { return endpoints.map(\.description).joined(separator: " ") }
+        return "\(endpoints[0]) and \(endpoints.count - 1) more"
+    }
+
+    static func describe(_ stages: [RateSchedule.Stage]) -> String {
+        stages.map { stage in
+            let seconds = stage.duration.secondsDouble
+            let rate = stage.endRate == stage.endRate.rounded() ? String(Int(stage.endRate)) : String(stage.endRate)
+            return "\(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds))s:\(rate)"
+        }.joined(separator: ",")
+    }
+}

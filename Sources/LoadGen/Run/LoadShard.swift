@@ -1,0 +1,177 @@
+import Histogram
+import NIOCore
+import NIOPosix
+import SocketEngine
+import Synchronization
+
+/// What every connection of a run reads: the plan, the schedule and the clock's zero.
+/// Immutable once the run has begun, except the atomics.
+final class RunContext: Sendable {
+    let plan: LoadPlan
+    let schedule: RateSchedule?
+    let pipeline: Int
+    /// One address per target; slot `k` connects to `addresses[k % addresses.count]`.
+    let addresses: [SocketAddress]
+    /// Monotonic nanoseconds at which the run began (0 until then).
+    private let startStorage = Atomic<Int64>(0)
+    /// Nanoseconds after the start at which the warm-up ends and measuring begins.
+    let warmupNanos: Int64
+    /// Nanoseconds after the start at which sending stops (Int64.max: when requests are sent).
+    let stopNanos: Int64
+    /// Set when the run is over: no more sending, no reconnecting.
+    private let finishedStorage = Atomic<Bool>(false)
+    let openConnections = Atomic<Int>(0)
+    let peakOpenConnections = Atomic<Int>(0)
+
+    init(plan: LoadPlan, addresses: [SocketAddress]) {
+        self.plan = plan
+        self.addresses = addresses
+        schedule = plan.schedule
+        pipeline = plan.effectivePipeline
+        warmupNanos = plan.warmup.nanosecondsClamped
+        stopNanos = plan.sendingDuration?.nanosecondsClamped ?? .max
+    }
+
+    func address(slot: Int) -> SocketAddress? {
+        addresses.isEmpty ? nil : addresses[slot % addresses.count]
+    }
+
+    var start: Int64 { startStorage.load(ordering: .acquiring) }
+    var hasBegun: Bool { start != 0 }
+    func begin(at nanos: Int64) { startStorage.store(max(1, nanos), ordering: .releasing) }
+
+    /// What a message without a reply within ``LoadPlan/replyTimeout`` fails with.
+    var replyTimeoutError: SocketEngineError {
+        SocketEngineError(.readTimeout, "no reply within \(plan.replyTimeout.formatted)")
+    }
+
+    var isFinished: Bool { finishedStorage.load(ordering: .acquiring) }
+    func finish() { finishedStorage.store(true, ordering: .releasing) }
+
+    /// How many messages connection `slot` sends in all (``LoadPlan/requests`` split evenly);
+    /// nil: no count limit.
+    func requestBudget(slot: Int) -> Int? {
+        guard let requests = plan.requests else { return nil }
+        let connections = plan.connections
+        return requests / connections + (slot < requests % connections ? 1 : 0)
+    }
+
+    func connectionOpened() {
+        let open = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
+        var peak = peakOpenConnections.load(ordering: .relaxed)
+        while open > peak {
+            let (exchanged, current) = peakOpenConnections.compareExchange(expected: peak, desired: open, ordering: .relaxed)
+            if exchanged { break }
+            peak = current
+        }
+    }
+
+    func connectionClosed() {
+        openConnections.wrappingSubtract(1, ordering: .relaxed)
+    }
+}
+
+/// Monotonic nanoseconds (CLOCK_MONOTONIC, as NIO's deadlines).
+@inline(__always)
+func monotonicNanos() -> Int64 { BlockingSocket.now() }
+
+/// The statistics and connections of one event loop. Touched only on ``loop`` (every method
+/// must be called there), so recording a latency costs no lock or atomic.
+final class LoadShard: @unchecked Sendable {
+    let loop: any EventLoop
+    let context: RunContext
+    /// Opens a connection for a slot on this shard's loop (set by the runner).
+    let connect: @Sendable (_ slot: Int, _ shard: LoadShard) -> Void
+
+    /// Counters and histograms: touched only on ``loop``.
+    var stats = LoadStats()
+    /// Live connections by slot.
+    var handlers: [Int: LoadConnectionHandler] = [:]
+    /// Consecutive failed attempts per slot, for the reconnect back-off.
+    var failures: [Int: Int] = [:]
+    /// Slots whose first connect attempt has completed (either way).
+    var attemptedSlots = Set<Int>()
+    /// The message state of slots whose connection ended, for the one that replaces it.
+    var slotStates: [Int: LoadSlot] = [:]
+    private var sweeper: RepeatedTask?
+
+    init(loop: any EventLoop, context: RunContext, connect: @escaping @Sendable (Int, LoadShard) -> Void) {
+        self.loop = loop
+        self.context = context
+        self.connect = connect
+    }
+
+    func record(error kind: ErrorKind, _ error: any Error) {
+        stats.record(error: kind, error, target: context.plan.endpoint.description)
+    }
+
+    // MARK: Connections
+
+    func opened(slot: Int, handler: LoadConnectionHandler) {
+        handlers[slot] = handler
+        failures[slot] = nil
+        attemptedSlots.insert(slot)
+        stats.counters.connectsSucceeded += 1
+        context.connectionOpened()
+    }
+
+    func connectFailed(slot: Int, error: any Error) {
+        stats.counters.connectsFailed += 1
+        record(error: ErrorKind.of(error), error)
+        attemptedSlots.insert(slot)
+        scheduleReconnect(slot: slot)
+    }
+
+    /// A live connection ended. `lost`: it ended before the run did (counted, reopened).
+    func closed(slot: Int, lost: Bool) {
+        handlers[slot] = nil
+        context.connectionClosed()
+        if lost && !context.isFinished {
+            stats.counters.connectionsLost += 1
+            scheduleReconnect(slot: slot)
+        }
+    }
+
+    /// Tries again after 100 ms, doubling per consecutive failure up to 2 s.
+    func scheduleReconnect(slot: Int) {
+        guard !context.isFinished else { return }
+        let attempt = failures[slot, default: 0]
+        failures[slot] = attempt + 1
+        let delay = TimeAmount.milliseconds(min(2000, 100 << min(attempt, 5)))
+        loop.scheduleTask(in: delay) { [self] in
+            guard !context.isFinished, handlers[slot] == nil else { return }
+            connect(slot, self)
+        }
+    }
+
+    // MARK: Run phases
+
+    /// Starts every connection's sending (the ramp-up is over) and the reply-timeout sweeper.
+    func beginSending() {
+        for handler in handlers.values { handler.begin() }
+        let period = TimeAmount.nanoseconds(max(10_000_000, min(100_000_000, context.plan.replyTimeout.nanosecondsClamped / 10)))
+        sweeper = loop.scheduleRepeatedTask(initialDelay: period, delay: period) { [self] _ in
+            let now = monotonicNanos()
+            for handler in handlers.values { handler.checkTimeouts(now: now) }
+        }
+    }
+
+    /// Unanswered messages on this loop.
+    var outstanding: Int { handlers.values.reduce(0) { $0 + $1.outstandingCount } }
+
+    /// Connections with a message due before the end of sending that has not gone yet.
+    var connectionsWithDueMessages: Int { handlers.values.reduce(0) { $0 + ($1.hasDueMessages ? 1 : 0) } }
+
+    /// Closes every connection (the run is over); their unanswered messages count as lost.
+    func closeConnections() -> EventLoopFuture<Void> {
+        sweeper?.cancel()
+        sweeper = nil
+        let futures = handlers.values.map { $0.closeAtEnd() }
+        return EventLoopFuture.andAllComplete(futures, on: loop)
+    }
+
+    /// The totals so far and the latencies since the previous snapshot.
+    func takeSnapshot() -> LoadSnapshot {
+        LoadSnapshot(counters: stats.counters, interval: stats.takeInterval(), outstanding: outstanding, open: handlers.count)
+    }
+}

@@ -1,0 +1,220 @@
+import Foundation
+import NIOCore
+import SocketEngine
+import Synchronization
+
+/// One load-test connection on a thread of its own (`--io threads`): a closed loop of plain
+/// system calls on a ``BlockingSocket`` — write the pipeline's messages, wait for replies,
+/// match them in order (``LoadSlot``), repeat. No event loop, no task, no allocation per
+/// message.
+///
+/// Waiting for a reply: with `spin`, the thread polls the socket for up to ``spinNanos``
+/// before it sleeps in `poll(2)`, so a fast reply is seen without a wake-up (on loopback the
+/// wake-up is most of the round trip). The reply timeout, the end of the run and the peer
+/// closing are all noticed within 100 ms, whatever the server does.
+///
+/// Accounting is the event loops' (``LoadConnectionHandler``): a connection that fails is
+/// reopened with the same back-off, its unanswered messages are lost (or timed out); messages
+/// unanswered at the end are lost. The figures sit behind a lock taken once per batch of
+/// replies, read by the runner's sampler.
+final class LoadThread: LoadWorker, @unchecked Sendable {
+    /// How long a waiting connection polls before it sleeps, ns.
+    static let spinNanos: Int64 = 50_000
+
+    private let slot: Int
+    private let context: RunContext
+    private let address: SocketAddress
+    private let source: SocketAddress?
+    private let spin: Bool
+
+    private struct Shared: Sendable {
+        var stats = LoadStats()
+        var attempted = false
+        var open = false
+        var outstanding = 0
+    }
+    private let shared = Mutex(Shared())
+    /// ``begin()`` was called.
+    private let begun = Atomic<Bool>(false)
+    private let beginSignal = DispatchSemaphore(value: 0)
+    private let exited = Atomic<Bool>(false)
+    private let started = Atomic<Bool>(false)
+
+    init(slot: Int, context: RunContext, address: SocketAddress, source: SocketAddress?, spin: Bool) {
+        self.slot = slot
+        self.context = context
+        self.address = address
+        self.source = source
+        self.spin = spin
+    }
+
+    // MARK: LoadWorker
+
+    func open(slot: Int) {
+        precondition(slot == self.slot, "a LoadThread serves one slot")
+        guard !started.exchange(true, ordering: .relaxed) else { return }
+        let thread = Thread { [self] in
+            main()
+            exited.store(true, ordering: .releasing)
+        }
+        thread.name = "sockctl-load-\(slot)"
+        thread.start()
+    }
+
+    func attemptedCount() async throws -> Int { shared.withLock { $0.attempted ? 1 : 0 } }
+
+    func openCount() async throws -> Int { shared.withLock { $0.open ? 1 : 0 } }
+
+    func begin() {
+        begun.store(true, ordering: .releasing)
+        beginSignal.signal()
+    }
+
+    func snapshot() async throws -> LoadSnapshot {
+        shared.withLock { state in
+            LoadSnapshot(counters: state.stats.counters, interval: state.stats.takeInterval(), outstanding: state.outstanding, open: state.open ? 1 : 0)
+        }
+    }
+
+    func unfinishedCount() async throws -> Int { shared.withLock { $0.outstanding } }
+
+    /// Waits for the thread to see the end (within 100 ms, or a connect's timeout).
+    func closeAll() async {
+        guard started.load(ordering: .relaxed) else { return }
+        let limit = ContinuousClock.now + context.plan.connectOptions.connectTimeout + .seconds(1)
+        while !exited.load(ordering: .acquiring) && ContinuousClock.now < limit {
+            try? await Task.sleep(for: .milliseconds(1))
+        }
+    }
+
+    func totals() async throws -> LoadStats { shared.withLock { $0.stats } }
+
+    // MARK: The thread
+
+    private var target: String { context.plan.endpoint.description }
+
+    private func main() {
+        var state = LoadSlot(slot: slot, run: context)
+        var failures = 0
+        while !context.isFinished {
+            shared.withLock { $0.stats.counters.connectAttempts += 1 }
+            let socket: BlockingSocket
+            do {
+                socket = try BlockingSocket.connect(
+                    to: address, source: source, interface: context.plan.connectOptions.interface,
+                    timeout: context.plan.connectOptions.connectTimeout)
+            } catch {
+                shared.withLock { shared in
+                    shared.stats.counters.connectsFailed += 1
+                    shared.stats.record(error: ErrorKind.of(error), error, target: target)
+                    shared.attempted = true
+                }
+                guard backOff(after: failures) else { break }
+                failures += 1
+                continue
+            }
+            failures = 0
+            shared.withLock { shared in
+                shared.stats.counters.connectsSucceeded += 1
+                shared.attempted = true
+                shared.open = true
+            }
+            context.connectionOpened()
+            let failure = serve(socket, state: &state)
+            socket.close()
+            context.connectionClosed()
+            let lost = failure != nil && !context.isFinished
+            shared.withLock { shared in
+                shared.open = false
+                shared.outstanding = 0
+                if lost, let failure {
+                    shared.stats.record(error: ErrorKind.of(failure), failure, target: target)
+                    shared.stats.counters.connectionsLost += 1
+                }
+            }
+            guard lost, backOff(after: failures) else { break }
+            failures += 1
+        }
+    }
+
+    /// Sleeps 100 ms, doubling per consecutive failure up to 2 s (the event loops' back-off);
+    /// false when the run ended meanwhile.
+    private func backOff(after failures: Int) -> Bool {
+        let until = monotonicNanos() + Int64(min(2000, 100 << min(failures, 5))) * 1_000_000
+        while monotonicNanos() < until {
+            if context.isFinished { return false }
+            usleep(5000)
+        }
+        return !context.isFinished
+    }
+
+    /// Runs one connection until the run ends (nil) or the connection fails (the error).
+    private func serve(_ socket: BlockingSocket, state: inout LoadSlot) -> (any Error)? {
+        while !begun.load(ordering: .acquiring) {
+            if context.isFinished { return nil }
+            _ = beginSignal.wait(timeout: .now() + .milliseconds(50))
+        }
+        let plan = context.plan
+        let start = context.start
+        let (stop, overflow) = start.addingReportingOverflow(context.stopNanos)
+        let stopAt = overflow ? Int64.max : stop
+        let limit = plan.replyTimeout.nanosecondsClamped
+        let pipeline = context.pipeline
+        var decoder = FrameDecoder(framing: plan.framing ?? .raw, maximumFrameSize: plan.maximumFrameSize)
+        var inbound = ByteBuffer()
+        var outbound = ByteBuffer()
+        inbound.reserveCapacity(65536)
+        outbound.reserveCapacity(4096)
+        do {
+            while true {
+                if context.isFinished {
+                    shared.withLock { state.dropPending(timeout: nil, stats: &$0.stats) }
+                    return nil
+                }
+                var now = monotonicNanos()
+                if now < stopAt && state.pending.count < pipeline && !state.isExhausted(context) {
+                    shared.withLock { shared in
+                        while state.pending.count < pipeline && !state.isExhausted(context) {
+                            _ = state.append(dueAt: now, now: now, start: start, to: &outbound, stats: &shared.stats)
+                        }
+                        shared.outstanding = state.pending.count
+                    }
+                }
+                if outbound.readableBytes > 0 {
+                    try socket.sendAvailable(&outbound)
+                    if outbound.readableBytes == 0 { outbound.clear() } else { outbound.discardReadBytes() }
+                }
+                let waiting = !state.pending.isEmpty
+                let oldestDeadline = state.pending.first.map { $0.sent + limit + 1 } ?? .max
+                let got = try socket.receive(
+                    into: &inbound, spinUntil: spin && waiting ? now + Self.spinNanos : 0,
+                    waitUntil: min(oldestDeadline, now + (waiting ? 100_000_000 : 10_000_000)),
+                    alsoWritable: outbound.readableBytes > 0)
+                now = monotonicNanos()
+                switch got {
+                case .bytes:
+                    try shared.withLock { shared in
+                        var consumedFrom = inbound.readerIndex
+                        while try decoder.decode(&inbound) != nil {
+                            // Wire bytes: the frame with its delimiter or length prefix.
+                            state.reply(bytes: inbound.readerIndex - consumedFrom, now: now, stats: &shared.stats)
+                            consumedFrom = inbound.readerIndex
+                        }
+                        shared.outstanding = state.pending.count
+                    }
+                    if inbound.readableBytes == 0 { inbound.clear() } else { inbound.discardReadBytes() }
+                case .end:
+                    throw ChannelError.eof
+                case .nothing:
+                    if state.hasTimedOut(now: now, limit: limit) {
+                        shared.withLock { state.dropPending(timeout: (now, limit), stats: &$0.stats) }
+                        return context.replyTimeoutError
+                    }
+                }
+            }
+        } catch {
+            shared.withLock { state.dropPending(timeout: nil, stats: &$0.stats) }
+            return error
+        }
+    }
+}

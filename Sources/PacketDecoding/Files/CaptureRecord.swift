@@ -1,0 +1,13 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// One packet read from a capture file.
+public struct CaptureRecord {
+    public var header: PacketHeader
+    /// The captured bytes (`header.capturedLength` of them), pointing into the reader's buffer:
+    /// valid only until the next call to ``CaptureFileReader/next()`` or the reader's release.
+    public var bytes: UnsafeRawBufferPointer
+}

@@ -1,0 +1,5 @@
+/// Timestamp resolution of a capture file's records.
+public enum TimestampPrecision: Sendable, Equatable {
+    case microseconds
+    case nanoseconds
+}

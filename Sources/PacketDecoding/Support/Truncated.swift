@@ -1,0 +1,2 @@
+/// A dissector ran off the end of the captured bytes.
+struct Truncated: Error {}

@@ -1,0 +1,34 @@
+import NIOCore
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `--allow` / `--deny` as one decision. With any `--allow`, only allowed peers get in (an
+/// address in both lists is allowed, as in ncat); otherwise everyone but the denied.
+public struct AccessPolicy: Sendable, Equatable {
+    public var allow: [AddressRange]
+    public var deny: [AddressRange]
+
+    public init(allow: [AddressRange] = [], deny: [AddressRange] = []) {
+        self.allow = allow
+        self.deny = deny
+    }
+
+    /// `nil` to admit, or the reason for refusing.
+    public func refusal(for peer: SocketAddress?) -> String? {
+        guard let peer else { return nil }
+        if case .unixDomainSocket = peer { return nil }
+        if !allow.isEmpty {
+            return allow.contains(where: { $0.contains(peer) }) ? nil : "not in --allow"
+        }
+        if let range = deny.first(where: { $0.contains(peer) }) {
+            return "matches --deny \(range)"
+        }
+        return nil
+    }
+
+    public var isEmpty: Bool { allow.isEmpty && deny.isEmpty }
+}

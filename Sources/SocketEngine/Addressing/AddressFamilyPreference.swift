@@ -1,0 +1,30 @@
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which address families a connection may use (`-4`, `-6`).
+public enum AddressFamilyPreference: Sendable, Hashable {
+    case any
+    case ipv4Only
+    case ipv6Only
+
+    public func allows(_ address: SocketAddress) -> Bool {
+        switch (self, address) {
+        case (.any, _), (.ipv4Only, .v4), (.ipv6Only, .v6): return true
+        default: return false
+        }
+    }
+
+    public var name: String {
+        switch self {
+        case .any: return "any"
+        case .ipv4Only: return "IPv4"
+        case .ipv6Only: return "IPv6"
+        }
+    }
+}

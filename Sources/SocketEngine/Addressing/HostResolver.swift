@@ -1,0 +1,16 @@
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Turns a host name into socket addresses.
+public protocol HostResolver: Sendable {
+    /// All addresses of `host`, in the order the system prefers them.
+    ///
+    /// - Throws: `.resolutionFailed` naming the host.
+    func resolve(host: String, port: Int, datagram: Bool) async throws -> [SocketAddress]
+}

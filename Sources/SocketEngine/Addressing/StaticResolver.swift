@@ -1,0 +1,34 @@
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Answers chosen names from a fixed table and everything else from another resolver, like
+/// curl's `--resolve host:port:addr`.
+public struct StaticResolver: HostResolver {
+    /// Lower-cased host name to address literals.
+    public let table: [String: [String]]
+    public let fallback: any HostResolver
+
+    public init(table: [String: [String]], fallback: any HostResolver = SystemResolver()) {
+        self.table = Dictionary(table.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: +)
+        self.fallback = fallback
+    }
+
+    public func resolve(host: String, port: Int, datagram: Bool) async throws -> [SocketAddress] {
+        guard let literals = table[host.lowercased()] else {
+            return try await fallback.resolve(host: host, port: port, datagram: datagram)
+        }
+        return try literals.map { literal in
+            do {
+                return try SocketAddress(ipAddress: literal, port: port)
+            } catch {
+                throw SocketEngineError(.invalidConfiguration, "'\(literal)' for '\(host)' is not an IP address")
+            }
+        }
+    }
+}

@@ -1,0 +1,40 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a ``Connector`` connects.
+public struct ConnectOptions: Sendable {
+    /// `-4` / `-6`.
+    public var family: AddressFamilyPreference = .any
+    /// `--source`: a local address (or name) to bind, optionally with a port (`ADDR:PORT`, `[v6]:PORT`).
+    public var source: String?
+    /// `--interface`: bind the socket to this network interface (`SO_BINDTODEVICE`).
+    public var interface: String?
+    /// Overall deadline for resolving and connecting, across all addresses.
+    public var connectTimeout: Duration = .seconds(10)
+    /// Happy Eyeballs connection attempt delay.
+    public var attemptDelay: Duration = .milliseconds(300)
+    public var resolver: any HostResolver = SystemResolver()
+    /// Receive-buffer limit of the connection (see ``Connection/defaultBufferLimit``).
+    public var bufferLimit: Int = Connection.defaultBufferLimit
+    /// `TCP_NODELAY`, on by default: this is an interactive and request/response tool.
+    public var noDelay = true
+    /// Sees every byte sent and received (`--hexdump`).
+    public var tap: TrafficTap?
+    /// Hears the connection's life (`--record`); WebSocket connections are not recorded.
+    public var recorder: ConnectionRecorder?
+    /// Event loops to use.
+    public var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    /// The TLS layer for `tls://` and `wss://` endpoints (nil: those endpoints are refused).
+    public var secureTransport: (any SecureTransport)?
+    /// Handshake, limits and behaviour of `ws://` and `wss://` connections.
+    public var webSocket = WebSocketOptions()
+
+    public init() {}
+}

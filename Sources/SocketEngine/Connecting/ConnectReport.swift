@@ -1,0 +1,39 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// What happened while connecting: for `-v` and for `send --json`.
+public struct ConnectReport: Sendable {
+    /// One connection attempt to one address.
+    public struct Attempt: Sendable {
+        public enum Outcome: Sendable, Equatable {
+            case connected
+            case failed(String)
+            case abandoned
+        }
+        public var address: SocketAddress
+        /// When the attempt started, from the start of connecting (after resolution).
+        public var startedAfter: Duration
+        public var outcome: Outcome
+    }
+
+    /// Every address the name resolved to, after `-4`/`-6` filtering, in attempt order.
+    public var resolved: [SocketAddress] = []
+    /// Time spent resolving the name (zero for literals and Unix paths).
+    public var resolveDuration: Duration = .zero
+    public var attempts: [Attempt] = []
+    /// The address that won.
+    public var connectedAddress: SocketAddress?
+    /// From the first attempt's start to the winning connect.
+    public var connectDuration: Duration = .zero
+    /// The TLS handshake, for `tls://` and `wss://`.
+    public var security: SecurityReport?
+    /// ws:// and wss://: the handshake agreed with the server.
+    public var webSocket: WebSocketHandshake?
+}

@@ -1,0 +1,335 @@
+import NIOCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An established connection — TCP, Unix-domain stream or connected UDP — with queued,
+/// individually timed reads and back-pressured writes, all as async calls.
+///
+/// ```swift
+/// let connection = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:7000")).connect()
+/// try await connection.write(ByteBuffer(string: "{\"op\":\"ping\"}\r\n"))
+/// let reply = try await connection.read(.frame(.crlf, maxFrameSize: 1 << 20), timeout: .seconds(2))
+/// ```
+///
+/// Reads return `nil` once the peer has finished sending and everything it sent has been read.
+/// On a datagram connection every read returns exactly one datagram, and frames are datagrams.
+public final class Connection: Sendable {
+    /// Default receive-buffer limit before the socket stops being read (backpressure).
+    public static let defaultBufferLimit = 4 << 20
+
+    let channel: any Channel
+    private let handler: NIOLoopBound<ConnectionHandler>
+    private let readIDs = Atomic<UInt64>(0)
+    private let lastWrite: Mutex<EventLoopFuture<Void>?> = Mutex(nil)
+
+    /// The transport this connection runs over.
+    public let transport: Endpoint.Transport
+    /// Byte counters and last-activity time.
+    public let statistics: ConnectionStatistics
+    /// The local address, if the socket has one.
+    public let localAddress: SocketAddress?
+    /// The peer's address, if the socket has one.
+    public let remoteAddress: SocketAddress?
+    /// A short name for messages: the peer address or socket path.
+    public let label: String
+    /// For `ws://` and `wss://`: what the opening handshake established.
+    public let webSocket: WebSocketHandshake?
+
+    /// The TLS handshake of an accepted `tls://` connection (nil otherwise).
+    public let security: EventLoopFuture<SecurityReport>?
+
+    init(channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport, statistics: ConnectionStatistics, label: String,
+         security: EventLoopFuture<SecurityReport>? = nil, webSocket: WebSocketHandshake? = nil) {
+        self.security = security
+        self.webSocket = webSocket
+        self.channel = channel
+        self.handler = NIOLoopBound(handler, eventLoop: channel.eventLoop)
+        self.transport = transport
+        self.statistics = statistics
+        self.localAddress = channel.localAddress
+        self.remoteAddress = channel.remoteAddress
+        self.label = label
+    }
+
+    /// Outbound buffering before ``send(_:)`` suspends: large enough for bulk transfer.
+    static let writeWaterMark = ChannelOptions.Types.WriteBufferWaterMark(low: 512 * 1024, high: 2 * 1024 * 1024)
+    /// Reads grow up to 1 MiB at a time when the peer is fast.
+    static let receiveAllocator = AdaptiveRecvByteBufferAllocator(minimum: 1024, initial: 64 * 1024, maximum: 1024 * 1024)
+
+    /// Installs the engine's handlers on a fresh channel (on the channel's event loop).
+    static func prepare(_ channel: any Channel, transport: Endpoint.Transport, bufferLimit: Int, tap: TrafficTap?, recorder: ConnectionRecorder? = nil) throws {
+        let handler = ConnectionHandler(
+            isDatagram: transport.isMessageOriented,
+            dropsWhenFull: transport == .udp,
+            bufferLimit: bufferLimit,
+            statistics: ConnectionStatistics(),
+            label: label(for: channel, transport: transport)
+        )
+        handler.tap = tap
+        handler.recorder = recorder
+        handler.transportForRecording = transport == .udp ? .udp : .tcp
+        if transport == .udp {
+            try channel.pipeline.syncOperations.addHandler(DatagramUnwrapHandler())
+        }
+        try channel.pipeline.syncOperations.addHandler(handler)
+    }
+
+    /// The peer's address, or for Unix sockets (whose clients have no name) the socket path.
+    static func label(for channel: any Channel, transport: Endpoint.Transport) -> String {
+        if transport == .unix {
+            let path = [channel.remoteAddress?.pathname, channel.localAddress?.pathname]
+                .compactMap { $0 }
+                .first { !$0.isEmpty }
+            return "unix:" + (path ?? "?")
+        }
+        return channel.remoteAddress?.displayString ?? transport.rawValue
+    }
+
+    /// Wraps a prepared, connected channel (on the channel's event loop).
+    static func attach(
+        to channel: any Channel, transport: Endpoint.Transport, security: EventLoopFuture<SecurityReport>? = nil,
+        webSocket: WebSocketHandshake? = nil
+    ) throws -> Connection {
+        try attach(to: channel, handler: channel.pipeline.syncOperations.handler(type: ConnectionHandler.self), transport: transport,
+                   security: security, webSocket: webSocket)
+    }
+
+    /// Wraps a channel with the handler ``prepare(_:transport:bufferLimit:tap:)`` gave it, taken
+    /// earlier (the channel may have closed since: its reads then report why).
+    static func attach(
+        to channel: any Channel, handler: ConnectionHandler, transport: Endpoint.Transport,
+        security: EventLoopFuture<SecurityReport>? = nil, webSocket: WebSocketHandshake? = nil
+    ) -> Connection {
+        let label = Self.label(for: channel, transport: transport)
+        handler.label = label
+        handler.startRecording()
+        return Connection(channel: channel, handler: handler, transport: transport, statistics: handler.statistics, label: label,
+                          security: security, webSocket: webSocket)
+    }
+
+    // MARK: Reading
+
+    /// Waits for the next piece of data the request describes.
+    ///
+    /// - Parameters:
+    ///   - request: what to wait for; requests are served in the order issued.
+    ///   - timeout: fail with `.readTimeout` if the request is not satisfied in time. A timeout
+    ///     does not close the connection, and bytes already received stay buffered.
+    /// - Returns: the bytes, or `nil` at end of stream when nothing more is buffered.
+    /// - Throws: ``SocketEngineError`` (`.readTimeout`, `.frameTooLarge` — after which the
+    ///   connection is closed —, `.truncatedFrame`, `.connectionReset`, …), or `CancellationError`.
+    public func read(_ request: ReadRequest = .available, timeout: Duration? = nil) async throws -> ByteBuffer? {
+        let id = readIDs.wrappingAdd(1, ordering: .relaxed).newValue
+        let promise = channel.eventLoop.makePromise(of: ByteBuffer?.self)
+        let handler = self.handler
+        let decoder = request.decoder
+        let amount = timeout?.timeAmount
+        channel.eventLoop.execute {
+            handler.value.enqueue(id: id, decoder: decoder, timeout: amount, promise: promise)
+        }
+        return try await withTaskCancellationHandler {
+            try await promise.futureResult.get()
+        } onCancel: {
+            promise.futureResult.eventLoop.execute { handler.value.cancel(id: id) }
+        }
+    }
+
+    /// Reads and drops everything until the peer finishes, without buffering it: the bytes are
+    /// counted and released as they arrive. Returns the number of bytes dropped.
+    public func discardAll() async throws -> Int {
+        let promise = channel.eventLoop.makePromise(of: Int.self)
+        let handler = self.handler
+        channel.eventLoop.execute { handler.value.discardAll(promise) }
+        return try await promise.futureResult.get()
+    }
+
+    /// Answers every message of `framing` that arrives with `answer(message)` (nil: no
+    /// answer), `delay` after its arrival, until the peer finishes; then returns.
+    ///
+    /// The fast path for servers that answer each message on its own (echo, canned replies):
+    /// messages are cut, answered and written on the connection's event loop, one flush per
+    /// read, with no task switch per message. `answer` runs on the event loop: keep it quick.
+    /// Back-pressure: while the socket cannot take more (or 4096 delayed answers wait), the
+    /// connection is not read. Stream connections only.
+    ///
+    /// - Throws: `.frameTooLarge` (the connection is closed), connection errors, or
+    ///   `CancellationError`.
+    public func answerEach(
+        _ framing: Framing, maxFrameSize: Int = FrameDecoder.defaultMaximumFrameSize, delay: Duration? = nil,
+        with answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?
+    ) async throws {
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        let handler = self.handler
+        let decoder = FrameDecoder(framing: framing, maximumFrameSize: maxFrameSize)
+        let amount = delay?.timeAmount
+        channel.eventLoop.execute {
+            handler.value.answerAll(decoder: decoder, delay: amount, promise: promise, answer: answer)
+        }
+        try await withTaskCancellationHandler {
+            try await promise.futureResult.get()
+        } onCancel: {
+            promise.futureResult.eventLoop.execute { handler.value.cancelAnswering() }
+        }
+    }
+
+    /// Reads one message of `framing` (one datagram on UDP, one message on WebSocket).
+    public func readFrame(_ framing: Framing, maxFrameSize: Int = FrameDecoder.defaultMaximumFrameSize, timeout: Duration? = nil) async throws -> ByteBuffer? {
+        if transport.isMessageOriented { return try await read(.available(maxLength: Int.max), timeout: timeout) }
+        return try await read(.frame(framing, maxFrameSize: maxFrameSize), timeout: timeout)
+    }
+
+    // MARK: Writing
+
+    /// Writes `data` and returns once the kernel has accepted all of it.
+    ///
+    /// - Parameter timeout: fail with `.writeTimeout` — and close the connection, since part of
+    ///   the data may already be on the wire — if the write has not completed in time.
+    public func write(_ data: ByteBuffer, timeout: Duration? = nil) async throws {
+        let future = writeAndFlush(data)
+        var timer: Scheduled<Void>?
+        let timedOut = Atomic<Bool>(false)
+        if let timeout {
+            let channel = self.channel
+            timer = channel.eventLoop.scheduleTask(in: timeout.timeAmount) {
+                timedOut.store(true, ordering: .relaxed)
+                channel.close(promise: nil)
+            }
+        }
+        defer { timer?.cancel() }
+        do {
+            try await future.get()
+        } catch {
+            if timedOut.load(ordering: .relaxed), let timeout {
+                throw SocketEngineError(.writeTimeout, "\(label): write not completed within \(timeout)")
+            }
+            throw await failure(for: error, doing: "write")
+        }
+    }
+
+    /// Queues `data` for sending and returns as soon as the connection can take more, suspending
+    /// while more than the write-buffer high-water mark is queued.
+    ///
+    /// This is the fast path for bulk transfer; ``flush()`` waits for everything queued. A
+    /// failed write surfaces on a later call.
+    public func send(_ data: ByteBuffer) async throws {
+        try await waitUntilWritable()
+        _ = writeAndFlush(data)
+    }
+
+    private func writeAndFlush(_ data: ByteBuffer) -> EventLoopFuture<Void> {
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        lastWrite.withLock { $0 = promise.futureResult }
+        channel.writeAndFlush(data, promise: promise)
+        return promise.futureResult
+    }
+
+    /// Sends `length` bytes of the regular file `descriptor` from `offset` with `sendfile(2)`:
+    /// no copy through this process. Returns when the kernel has taken all of it.
+    ///
+    /// The descriptor is duplicated; the caller keeps its own.
+    public func sendFile(descriptor: Int32, offset: Int, length: Int) async throws {
+        guard transport == .tcp || transport == .unix else {
+            // TLS must see (and encrypt) every byte: no sendfile past it.
+            throw SocketEngineError(.unsupported, "sendfile needs a plain TCP or Unix connection, not \(transport.rawValue)")
+        }
+        guard length > 0 else { return }
+        let copy = dup(descriptor)
+        guard copy >= 0 else {
+            throw SocketEngineError(.ioError, "sendfile: \(SocketEngineError.describe(errno: errno))", errno: errno)
+        }
+        let handle = NIOFileHandle(_deprecatedTakingOwnershipOfDescriptor: copy)
+        defer { try? handle.close() }
+        let region = FileRegion(fileHandle: handle, readerIndex: offset, endIndex: offset + length)
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        lastWrite.withLock { $0 = promise.futureResult }
+        channel.writeAndFlush(IOData.fileRegion(region), promise: promise)
+        do {
+            try await promise.futureResult.get()
+        } catch {
+            throw await failure(for: error, doing: "sendfile")
+        }
+    }
+
+    /// Queues `data` only if the connection can take it right now; false when its outbound
+    /// buffer is above the high-water mark (the caller counts the message as dropped).
+    public func trySend(_ data: ByteBuffer) -> Bool {
+        guard channel.isActive, channel.isWritable else { return false }
+        _ = writeAndFlush(data)
+        return true
+    }
+
+    /// Waits until every write issued so far has reached the kernel.
+    public func flush() async throws {
+        guard let future = lastWrite.withLock({ $0 }) else { return }
+        do {
+            try await future.get()
+        } catch {
+            throw await failure(for: error, doing: "write")
+        }
+    }
+
+    /// Suspends while the channel's outbound buffer is above its high-water mark.
+    public func waitUntilWritable() async throws {
+        if channel.isWritable { return }
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        let handler = self.handler
+        channel.eventLoop.execute { handler.value.whenWritable(promise) }
+        try await promise.futureResult.get()
+    }
+
+    // MARK: Closing
+
+    /// Half-closes: sends FIN after everything queued, keeps receiving. A no-op for UDP.
+    public func closeWrite() async throws {
+        guard transport != .udp else { return }
+        try await flush()
+        guard channel.isActive else { return }
+        do {
+            try await channel.close(mode: .output).get()
+        } catch ChannelError.outputClosed, ChannelError.alreadyClosed, ChannelError.ioOnClosedChannel {
+            // Already shut down, or the peer closed everything first: nothing left to end.
+            return
+        } catch {
+            throw await failure(for: error, doing: "shutdown")
+        }
+    }
+
+    /// Closes both directions. Never throws: closing a closed connection is fine.
+    public func close() async {
+        try? await channel.close().get()
+    }
+
+    /// Aborts the connection with a TCP reset (SO_LINGER 0) instead of an orderly FIN.
+    public func reset() async {
+        if transport == .tcp, let provider = channel as? any SocketOptionProvider {
+            _ = try? await provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
+            let handler = self.handler
+            try? await channel.eventLoop.submit { handler.value.recordReset() }.get()
+        }
+        await close()
+    }
+
+    /// True while the channel is open.
+    public var isActive: Bool { channel.isActive }
+
+    /// Waits until the connection is fully closed.
+    public func waitForClose() async {
+        try? await channel.closeFuture.get()
+    }
+
+    /// The error that ended the connection, if one did (a reset, an oversized frame …).
+    public func terminationError() async -> SocketEngineError? {
+        let handler = self.handler
+        return try? await channel.eventLoop.submit { handler.value.recordedFailure }.get()
+    }
+
+    private func failure(for error: any Error, doing operation: String) async -> SocketEngineError {
+        if let recorded = await terminationError() { return recorded }
+        return SocketEngineError.wrapping(error, context: "\(label): \(operation)")
+    }
+}

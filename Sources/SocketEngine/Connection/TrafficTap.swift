@@ -1,0 +1,26 @@
+import NIOCore
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Which way bytes went.
+public enum TrafficDirection: Sendable {
+    case sent
+    case received
+}
+
+/// Bytes crossing one connection, as seen by a ``TrafficTap``.
+public struct TrafficRecord: Sendable {
+    public let direction: TrafficDirection
+    public let bytes: ByteBuffer
+    /// The connection's label (peer address or socket path).
+    public let connection: String
+}
+
+/// Observes every chunk a connection sends (when queued) and receives (when read), on the
+/// connection's event loop: keep it quick.
+public typealias TrafficTap = @Sendable (TrafficRecord) -> Void

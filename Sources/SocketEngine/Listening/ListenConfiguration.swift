@@ -1,0 +1,34 @@
+import NIOCore
+import Synchronization
+
+/// What a listener does with what clients send.
+public enum ListenMode: Sendable, Equatable {
+    /// Deliver everything to the output (like `nc -l`); input goes to every client.
+    case print
+    /// Send every message back to its sender.
+    case echo
+    /// Read and count, nothing else.
+    case discard
+    /// Send every message from one client to all the others (a chat broker).
+    case broadcast
+    /// Answer every message with this body (a mock server).
+    case respond(ByteBuffer)
+}
+
+/// Everything `sockctl listen` asks of a service.
+public struct ListenConfiguration: Sendable {
+    public var endpoint: Endpoint
+    public var mode: ListenMode = .print
+    public var framing: Framing = .raw
+    public var maximumFrameSize = FrameDecoder.defaultMaximumFrameSize
+    /// Wait this long after a message arrives before answering it (echo, respond, broadcast).
+    public var delay: Duration?
+    /// Keep accepting after the first client; without it the service ends when the first
+    /// client is done (like `nc -l`).
+    public var keepOpen = false
+    public var options = ListenOptions()
+
+    public init(endpoint: Endpoint) {
+        self.endpoint = endpoint
+    }
+}

@@ -1,0 +1,24 @@
+import NIOCore
+import Synchronization
+
+/// One client, as reported in events.
+public struct ClientInfo: Sendable {
+    /// 1, 2, 3 … in accept order.
+    public let id: Int
+    public let peer: String
+    /// For WebSocket clients: the path, Origin and subprotocol of the handshake.
+    public var webSocket: WebSocketHandshake?
+}
+
+/// What a listen service reports as it goes.
+public enum ListenEvent: Sendable {
+    case clientConnected(ClientInfo)
+    case clientDisconnected(ClientInfo, bytesIn: Int, bytesOut: Int, duration: Duration, error: SocketEngineError?)
+    case rejected(peer: String, reason: String)
+    case datagram(peer: String, bytes: Int)
+    case inputRejected(SocketEngineError)
+    /// Broadcast messages not delivered to a client that could not keep up.
+    case messagesDropped(ClientInfo, count: Int)
+    /// A `tls://` client finished its handshake.
+    case clientSecured(ClientInfo, SecurityReport)
+}

@@ -1,0 +1,33 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a listener binds and whom it lets in.
+public struct ListenOptions: Sendable {
+    public var access = AccessPolicy()
+    /// At most this many clients at once; later ones are closed on arrival. `nil`: no limit.
+    public var maximumClients: Int? = 100
+    /// Connections the kernel completes before they are accepted. The kernel caps it at
+    /// `net.core.somaxconn` (4096 on current Linux); a server under a connection burst (a load
+    /// test ramping up) needs the room, or SYNs are dropped and clients wait seconds to retry.
+    public var backlog: Int32 = 4096
+    public var bufferLimit = Connection.defaultBufferLimit
+    /// The TLS layer for `tls://` and `wss://` listeners (nil: those endpoints are refused).
+    public var secureTransport: (any SecureTransport)?
+    /// Handshake policy, limits and behaviour of `ws://` and `wss://` listeners.
+    public var webSocket = WebSocketOptions()
+    public var resolver: any HostResolver = SystemResolver()
+    /// Sees every byte sent and received (`--hexdump`).
+    public var tap: TrafficTap?
+    /// Hears every client connection's life (`--record`); WebSocket clients are not recorded.
+    public var recorder: ConnectionRecorder?
+    public var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+
+    public init() {}
+}

@@ -1,0 +1,185 @@
+import NIOCore
+import NIOPosix
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Something a listener did on its own: refused a peer, or hit an accept error.
+public enum ListenerEvent: Sendable {
+    case rejected(peer: String, reason: String)
+}
+
+/// A listening stream socket (TCP or Unix-domain) that hands out admitted clients as
+/// ``Connection``s.
+///
+/// Admission happens before a connection is handed out: peers refused by the ``AccessPolicy``
+/// or beyond ``ListenOptions/maximumClients`` are closed at once and reported through
+/// ``events``. Accept errors such as `EMFILE` back off instead of spinning (NIO's
+/// `AcceptBackoffHandler`).
+public final class Listener: Sendable {
+    /// Where the listener is bound.
+    public let localAddresses: [SocketAddress]
+    /// Admitted clients, in accept order. Finishes when the listener is closed.
+    public let connections: AsyncStream<Connection>
+    /// Refusals, for logging. Bounded: under a flood of refused peers the oldest unread events
+    /// are dropped; ``rejectedCount`` stays exact.
+    public let events: AsyncStream<ListenerEvent>
+    /// Every peer refused so far.
+    public var rejectedCount: Int { refusals.count.count }
+    private let refusals: Refusals
+
+    private let channels: [any Channel]
+    private let connectionSink: AsyncStream<Connection>.Continuation
+    private let socketPath: String?
+
+    private init(
+        channels: [any Channel],
+        connections: (AsyncStream<Connection>, AsyncStream<Connection>.Continuation),
+        refusals: Refusals,
+        socketPath: String?
+    ) {
+        self.refusals = refusals
+        self.channels = channels
+        self.localAddresses = channels.compactMap(\.localAddress)
+        self.connections = connections.0
+        self.connectionSink = connections.1
+        self.events = refusals.stream
+        self.socketPath = socketPath
+    }
+
+    /// Binds and starts accepting.
+    public static func bind(_ endpoint: Endpoint, options: ListenOptions = ListenOptions()) async throws -> Listener {
+        switch endpoint.transport {
+        case .tcp, .unix, .ws, .wss:
+            break
+        case .tls:
+            guard options.secureTransport != nil else {
+                throw SocketEngineError(.unsupported, "tls:// needs a TLS layer (ListenOptions.secureTransport)")
+            }
+        case .udp:
+            throw SocketEngineError(.unsupported, "listening on \(endpoint.transport.rawValue):// is not supported yet")
+        }
+        if endpoint.transport == .wss && options.secureTransport == nil { throw WebSocketClient.missingTLS(for: .wss) }
+        let connections = AsyncStream<Connection>.makeStream()
+        let refusals = Refusals()
+        let bootstrap = makeBootstrap(
+            endpoint: endpoint,
+            options: options,
+            connections: connections.1,
+            refusals: refusals,
+            active: SharedCounter()
+        )
+
+        if endpoint.transport == .unix {
+            try removeStaleSocket(at: endpoint.path)
+            let previous = umask(0o077)
+            defer { umask(previous) }
+            do {
+                let channel = try await bootstrap.bind(unixDomainSocketPath: endpoint.path).get()
+                return Listener(channels: [channel], connections: connections, refusals: refusals, socketPath: endpoint.path)
+            } catch {
+                throw SocketEngineError.wrapping(error, context: "bind unix:\(endpoint.path)")
+            }
+        }
+
+        let addresses = try await BindPlan.addresses(for: endpoint, resolver: options.resolver, datagram: false)
+        let channels = try await BindPlan.bindAll(
+            addresses,
+            optionalAfterFirst: endpoint.host.isEmpty,
+            bind: { try await bootstrap.bind(to: $0).get() },
+            port: { $0.localAddress?.port }
+        )
+        return Listener(channels: channels, connections: connections, refusals: refusals, socketPath: nil)
+    }
+
+    private static func makeBootstrap(
+        endpoint: Endpoint,
+        options: ListenOptions,
+        connections: AsyncStream<Connection>.Continuation,
+        refusals: Refusals,
+        active: SharedCounter
+    ) -> ServerBootstrap {
+        let transport = endpoint.transport
+        return ServerBootstrap(group: options.group)
+            .serverChannelOption(ChannelOptions.backlog, value: options.backlog)
+            .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+            .serverChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
+                    // Before NIO's AcceptHandler: decides in accept order, on the server's loop.
+                    try channel.pipeline.syncOperations.addHandler(
+                        AdmissionHandler(options: options, refusals: refusals, active: active)
+                    )
+                }
+            }
+            .childChannelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
+            .childChannelOption(ChannelOptions.writeBufferWaterMark, value: Connection.writeWaterMark)
+            .childChannelOption(ChannelOptions.recvAllocator, value: Connection.receiveAllocator)
+            .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: transport == .unix ? 0 : 1)
+            .childChannelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture {
+                    if transport.isWebSocket {
+                        // Handed out once upgraded (the channel is active by then).
+                        try WebSocketServer.prepare(channel, endpoint: endpoint, options: options, refusals: refusals) { connection in
+                            if case .terminated = connections.yield(connection) { channel.close(promise: nil) }
+                        }
+                        return
+                    }
+                    var security: EventLoopFuture<SecurityReport>?
+                    if transport == .tls, let secure = options.secureTransport {
+                        // A failed handshake reaches the connection as its error (and closes it).
+                        security = try secure.addServerLayer(to: channel)
+                    }
+                    try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap, recorder: options.recorder)
+                    let connection = try Connection.attach(to: channel, transport: transport, security: security)
+                    try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = {
+                        // Accepted just as the listener closed: nobody will serve it.
+                        if case .terminated = connections.yield(connection) {
+                            channel.close(promise: nil)
+                        }
+                    }
+                }
+            }
+    }
+
+    /// Stops accepting; clients already handed out are not touched.
+    public func close() async {
+        for channel in channels {
+            try? await channel.close().get()
+        }
+        connectionSink.finish()
+        refusals.finish()
+        if let socketPath { unlink(socketPath) }
+    }
+
+    /// Removes a leftover socket file only if it is a socket nobody listens on.
+    static func removeStaleSocket(at path: String) throws {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return }
+        guard (info.st_mode & S_IFMT) == S_IFSOCK else {
+            throw SocketEngineError(.bindFailed, "bind unix:\(path): a file that is not a socket is in the way")
+        }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard probe >= 0 else { return }
+        defer { _ = Glibc.close(probe) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8.prefix(107))
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            for (index, byte) in bytes.enumerated() { raw[index] = byte }
+        }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(probe, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        if result == 0 {
+            throw SocketEngineError(.bindFailed, "bind unix:\(path): another process is listening on it")
+        }
+        if errno == ECONNREFUSED { unlink(path) }
+    }
+}

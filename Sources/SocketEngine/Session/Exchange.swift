@@ -1,0 +1,131 @@
+import NIOCore
+
+/// Connects, sends framed messages, and collects the expected responses under a timeout: the
+/// engine side of `sockctl send`, "curl for sockets".
+public struct Exchange: Sendable {
+    public let configuration: ExchangeConfiguration
+
+    public init(configuration: ExchangeConfiguration) {
+        self.configuration = configuration
+    }
+
+    /// Runs the exchange; `onResponse` sees each response (or, when reading until close, each
+    /// chunk) as it arrives. Never throws: a failure is in ``ExchangeResult/error``.
+    public func run(onResponse: @Sendable (ByteBuffer) async throws -> Void = { _ in }) async -> ExchangeResult {
+        let clock = ContinuousClock()
+        let started = clock.now
+        var result = ExchangeResult()
+        let connection: Connection
+        do {
+            let (opened, report) = try await Connector(endpoint: configuration.endpoint, options: configuration.connect).connect()
+            connection = opened
+            result.report = report
+            result.localAddress = opened.localAddress
+            result.remoteAddress = opened.remoteAddress
+        } catch {
+            result.error = SocketEngineError.wrapping(error, context: "connect to \(configuration.endpoint)")
+            result.total = clock.now - started
+            return result
+        }
+
+        let deadline = clock.now + configuration.timeout
+        var sendStarted: ContinuousClock.Instant?
+        do {
+            let isDatagram = connection.transport.isMessageOriented
+            for round in 1...max(1, configuration.rounds) {
+                for message in configuration.messages {
+                    let wire = isDatagram ? message : try configuration.framing.encode(message)
+                    if sendStarted == nil { sendStarted = clock.now }
+                    try await connection.write(wire, timeout: remaining(until: deadline, clock))
+                    result.messagesSent += 1
+                }
+                if configuration.readsUntilClose {
+                    if round == configuration.rounds {
+                        try await readUntilClose(connection, deadline: deadline, clock: clock, sendStarted: sendStarted, result: &result, onResponse: onResponse)
+                    }
+                    continue
+                }
+                for index in 1...max(1, configuration.responses) where configuration.responses > 0 {
+                    let wait = remaining(until: deadline, clock)
+                    let frame: ByteBuffer?
+                    do {
+                        frame = try await connection.readFrame(configuration.framing, maxFrameSize: configuration.maximumFrameSize, timeout: wait)
+                    } catch let error as SocketEngineError where error.code == .readTimeout {
+                        throw SocketEngineError(
+                            .readTimeout,
+                            "\(connection.label): timed out after \(configuration.timeout.formatted) waiting for response \(index) of \(configuration.responses)"
+                        )
+                    }
+                    guard let frame else {
+                        throw SocketEngineError(
+                            .connectionClosed,
+                            "\(connection.label): connection closed after \(index - 1) of \(configuration.responses) responses"
+                        )
+                    }
+                    if result.firstByte == nil, let sendStarted { result.firstByte = clock.now - sendStarted }
+                    result.responsesReceived += 1
+                    keep(frame, in: &result)
+                    try await onResponse(frame)
+                }
+            }
+            try await connection.closeWrite()
+        } catch {
+            result.error = SocketEngineError.wrapping(error, context: connection.label)
+        }
+        await connection.close()
+        result.bytesSent = connection.statistics.bytesSent
+        result.bytesReceived = connection.statistics.bytesReceived
+        result.total = clock.now - started
+        return result
+    }
+
+    private func readUntilClose(
+        _ connection: Connection,
+        deadline: ContinuousClock.Instant,
+        clock: ContinuousClock,
+        sendStarted: ContinuousClock.Instant?,
+        result: inout ExchangeResult,
+        onResponse: @Sendable (ByteBuffer) async throws -> Void
+    ) async throws {
+        try await connection.closeWrite()
+        guard configuration.responses > 0 else { return }
+        var collected = ByteBuffer()
+        while true {
+            let chunk: ByteBuffer?
+            do {
+                chunk = try await connection.read(.available(maxLength: 1 << 20), timeout: remaining(until: deadline, clock))
+            } catch let error as SocketEngineError where error.code == .readTimeout {
+                throw SocketEngineError(
+                    .readTimeout,
+                    "\(connection.label): timed out after \(configuration.timeout.formatted) waiting for the peer to close"
+                )
+            }
+            guard let chunk else { break }
+            if result.firstByte == nil, let sendStarted { result.firstByte = clock.now - sendStarted }
+            if configuration.collectLimit > 0 {
+                if collected.readableBytes + chunk.readableBytes <= configuration.collectLimit {
+                    collected.writeImmutableBuffer(chunk)
+                } else {
+                    result.responsesTruncated = true
+                }
+            }
+            try await onResponse(chunk)
+        }
+        result.responsesReceived = 1
+        if configuration.collectLimit > 0 { result.responses.append(collected) }
+    }
+
+    private func keep(_ frame: ByteBuffer, in result: inout ExchangeResult) {
+        guard configuration.collectLimit > 0 else { return }
+        let kept = result.responses.reduce(0) { $0 + $1.readableBytes }
+        if kept + frame.readableBytes <= configuration.collectLimit {
+            result.responses.append(frame)
+        } else {
+            result.responsesTruncated = true
+        }
+    }
+
+    private func remaining(until deadline: ContinuousClock.Instant, _ clock: ContinuousClock) -> Duration {
+        max(.zero, clock.now.duration(to: deadline))
+    }
+}

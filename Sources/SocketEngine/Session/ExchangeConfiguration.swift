@@ -1,0 +1,29 @@
+import NIOCore
+
+/// Everything `sockctl send` asks of one exchange.
+public struct ExchangeConfiguration: Sendable {
+    public var endpoint: Endpoint
+    public var connect = ConnectOptions()
+    public var framing: Framing = .raw
+    public var maximumFrameSize = FrameDecoder.defaultMaximumFrameSize
+    /// Message bodies, each sent as one frame (one datagram on UDP).
+    public var messages: [ByteBuffer] = []
+    /// Responses to wait for after each round. With `raw` framing over a stream, any value
+    /// above zero means "everything until the peer closes", which counts as one response.
+    public var responses = 1
+    /// Send the messages (and wait for the responses) this many times on one connection.
+    public var rounds = 1
+    /// Budget for the whole exchange after the connection is up.
+    public var timeout: Duration = .seconds(5)
+    /// Keep received responses in the result (for JSON), up to this many bytes in total.
+    public var collectLimit = 0
+
+    public init(endpoint: Endpoint) {
+        self.endpoint = endpoint
+    }
+
+    /// True when responses are read until the peer closes instead of counted.
+    public var readsUntilClose: Bool {
+        framing == .raw && !endpoint.transport.isMessageOriented
+    }
+}

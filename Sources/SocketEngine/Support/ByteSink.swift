@@ -1,0 +1,12 @@
+import NIOCore
+
+/// Where a session's incoming bytes go (stdout for the CLI).
+public protocol ByteSink: Sendable {
+    func write(_ data: ByteBuffer) async throws
+}
+
+/// A sink that drops everything.
+public struct DiscardingByteSink: ByteSink {
+    public init() {}
+    public func write(_ data: ByteBuffer) async throws {}
+}

@@ -1,0 +1,28 @@
+import NIOCore
+
+/// Where a session's outgoing bytes come from (stdin for the CLI, anything in tests).
+public protocol ByteSource: Sendable {
+    /// The next chunk, or `nil` at end of input. Must be cancellable.
+    func next() async throws -> ByteBuffer?
+
+    /// When the rest of the input is a regular file: its descriptor, current offset and the
+    /// bytes left, so a session that needs no look at the bytes can `sendfile(2)` them.
+    func regularFile() -> (descriptor: Int32, offset: Int, length: Int)?
+}
+
+extension ByteSource {
+    public func regularFile() -> (descriptor: Int32, offset: Int, length: Int)? { nil }
+}
+
+/// A source that is already at end of input.
+public struct EmptyByteSource: ByteSource {
+    public init() {}
+    public func next() async throws -> ByteBuffer? { nil }
+}
+
+/// A ``ByteSource`` backed by an ``AsyncBoundedQueue``.
+public struct QueueByteSource: ByteSource {
+    public let queue: AsyncBoundedQueue<ByteBuffer>
+    public init(queue: AsyncBoundedQueue<ByteBuffer>) { self.queue = queue }
+    public func next() async throws -> ByteBuffer? { try await queue.next() }
+}

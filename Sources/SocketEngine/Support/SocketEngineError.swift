@@ -1,0 +1,164 @@
+import NIOCore
+import NIOPosix
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The one error type of the socket engine.
+///
+/// Every error has a ``Code`` (what kind of failure, stable for scripts and for counting by
+/// kind), a one-line human ``message`` that names the endpoint or address involved, and, where
+/// the kernel reported it, the underlying `errno`.
+///
+/// Not errors: a peer closing its side (reads return `nil`), a datagram answered by nobody
+/// (that is a timeout only when a caller asked for a timeout).
+public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equatable {
+    /// What went wrong, by kind.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let name: String
+        init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// An endpoint string that does not follow the grammar (a usage error).
+        public static let invalidEndpoint = Code("invalid-endpoint")
+        /// A framing specification that does not follow the grammar (a usage error).
+        public static let invalidFraming = Code("invalid-framing")
+        /// Any other invalid configuration value (a usage error).
+        public static let invalidConfiguration = Code("invalid-configuration")
+        /// A transport that this build does not implement yet (a usage error).
+        public static let unsupported = Code("unsupported")
+        /// Name resolution failed or returned no usable address.
+        public static let resolutionFailed = Code("resolution-failed")
+        /// The peer refused the connection (`ECONNREFUSED`, or ICMP port unreachable for UDP).
+        public static let connectionRefused = Code("refused")
+        /// No connection could be established within the connect timeout.
+        public static let connectTimeout = Code("connect-timeout")
+        /// Every connection attempt failed; ``SocketEngineError/attempts`` lists them.
+        public static let connectFailed = Code("connect-failed")
+        /// The peer reset the connection (`ECONNRESET`, `EPIPE`).
+        public static let connectionReset = Code("reset")
+        /// A read request did not complete within its timeout.
+        public static let readTimeout = Code("read-timeout")
+        /// A write did not complete within its timeout.
+        public static let writeTimeout = Code("write-timeout")
+        /// No traffic in either direction for the idle timeout.
+        public static let idleTimeout = Code("idle-timeout")
+        /// A frame longer than the configured maximum; the connection is closed.
+        public static let frameTooLarge = Code("frame-too-large")
+        /// The peer closed in the middle of a frame.
+        public static let truncatedFrame = Code("truncated-frame")
+        /// The heartbeat saw nothing from the peer for too many intervals.
+        public static let peerUnresponsive = Code("peer-unresponsive")
+        /// Binding a listening or source address failed.
+        public static let bindFailed = Code("bind-failed")
+        /// The connection is closed and cannot carry the operation.
+        public static let connectionClosed = Code("closed")
+        /// The process ran out of file descriptors (`EMFILE`, `ENFILE`).
+        public static let descriptorsExhausted = Code("fd-exhausted")
+        /// No local port was free for the connection (`EADDRNOTAVAIL`).
+        public static let portsExhausted = Code("ports-exhausted")
+        /// Any other I/O error; see ``SocketEngineError/errno``.
+        public static let ioError = Code("io-error")
+        /// The TLS handshake failed, or the peer's certificate was refused (names the reason).
+        public static let tlsFailed = Code("tls")
+    }
+
+    /// One failed connection attempt to one resolved address.
+    public struct Attempt: Sendable, Equatable, CustomStringConvertible {
+        public let address: String
+        public let error: String
+        public var description: String { "\(address): \(error)" }
+    }
+
+    public let code: Code
+    /// One line, naming the endpoint, address or value involved.
+    public let message: String
+    /// The `errno` the kernel reported, when there was one.
+    public let errno: Int32?
+    /// For ``Code/connectFailed`` and ``Code/connectTimeout``: every address tried and how it failed.
+    public let attempts: [Attempt]
+
+    public init(_ code: Code, _ message: String, errno: Int32? = nil, attempts: [Attempt] = []) {
+        self.code = code
+        self.message = message
+        self.errno = errno
+        self.attempts = attempts
+    }
+
+    public var description: String { message }
+
+    /// True for errors caused by the command line rather than by the network.
+    public var isUsageError: Bool {
+        [.invalidEndpoint, .invalidFraming, .invalidConfiguration, .unsupported].contains(code)
+    }
+}
+
+extension SocketEngineError {
+    /// Translates any error coming out of NIO or the kernel into an engine error.
+    ///
+    /// - Parameter context: what was being done, e.g. `"connect to 127.0.0.1:80"`.
+    public static func wrapping(_ error: any Error, context: String) -> SocketEngineError {
+        if let engine = error as? SocketEngineError { return engine }
+        let (code, reason, errno) = classify(error)
+        return SocketEngineError(code, "\(context): \(reason)", errno: errno)
+    }
+
+    /// The kind of `error` and a short reason without context: `connection refused (ECONNREFUSED)`.
+    static func classify(_ error: any Error) -> (Code, String, Int32?) {
+        if let engine = error as? SocketEngineError { return (engine.code, engine.message, engine.errno) }
+        if let io = error as? IOError {
+            return (code(forErrno: io.errnoCode), describe(errno: io.errnoCode), io.errnoCode)
+        }
+        if let channel = error as? ChannelError {
+            switch channel {
+            case .connectTimeout(let amount):
+                return (.connectTimeout, "timed out after \(describe(amount))", nil)
+            case .ioOnClosedChannel, .alreadyClosed, .outputClosed, .inputClosed, .eof:
+                return (.connectionClosed, "connection closed", nil)
+            default:
+                return (.ioError, "\(channel)", nil)
+            }
+        }
+        if let address = error as? SocketAddressError {
+            return (.invalidConfiguration, "\(address)", nil)
+        }
+        return (.ioError, "\(error)", nil)
+    }
+
+    static func code(forErrno value: CInt) -> Code {
+        switch value {
+        case ECONNREFUSED: return .connectionRefused
+        case ECONNRESET, EPIPE, ECONNABORTED: return .connectionReset
+        case ETIMEDOUT: return .connectTimeout
+        case EMFILE, ENFILE: return .descriptorsExhausted
+        case EADDRNOTAVAIL: return .portsExhausted
+        case EADDRINUSE, EACCES: return .bindFailed
+        default: return .ioError
+        }
+    }
+
+    /// `"connection refused (ECONNREFUSED)"`.
+    static func describe(errno value: CInt) -> String {
+        let text = String(cString: strerror(value)).lowercased()
+        if let name = errnoNames[value] { return "\(text) (\(name))" }
+        return "\(text) (errno \(value))"
+    }
+
+    static func describe(_ amount: TimeAmount) -> String {
+        let nanoseconds = amount.nanoseconds
+        if nanoseconds % 1_000_000_000 == 0 { return "\(nanoseconds / 1_000_000_000)s" }
+        if nanoseconds % 1_000_000 == 0 { return "\(nanoseconds / 1_000_000)ms" }
+        return "\(Double(nanoseconds) / 1e6)ms"
+    }
+
+    private static let errnoNames: [CInt: String] = [
+        ECONNREFUSED: "ECONNREFUSED", ECONNRESET: "ECONNRESET", EPIPE: "EPIPE", ETIMEDOUT: "ETIMEDOUT",
+        EHOSTUNREACH: "EHOSTUNREACH", ENETUNREACH: "ENETUNREACH", EADDRINUSE: "EADDRINUSE",
+        EADDRNOTAVAIL: "EADDRNOTAVAIL", EACCES: "EACCES", EMFILE: "EMFILE", ENFILE: "ENFILE",
+        ECONNABORTED: "ECONNABORTED", ENOENT: "ENOENT", EAFNOSUPPORT: "EAFNOSUPPORT", ENODEV: "ENODEV",
+        EPERM: "EPERM", EINVAL: "EINVAL", ENOTSOCK: "ENOTSOCK", ENOBUFS: "ENOBUFS",
+    ]
+}

@@ -1,0 +1,28 @@
+import NIOCore
+
+/// What the opening handshake established.
+public struct WebSocketHandshake: Sendable, Equatable {
+    /// The request target (path and query).
+    public var resource: String
+    /// The `Origin` header the client sent (nil: none).
+    public var origin: String?
+    /// The subprotocol both sides agreed on, if any.
+    public var subprotocol: String?
+    /// The `Host` header.
+    public var host: String?
+
+    public init(resource: String, origin: String? = nil, subprotocol: String? = nil, host: String? = nil) {
+        self.resource = resource
+        self.origin = origin
+        self.subprotocol = subprotocol
+        self.host = host
+    }
+
+    /// `GET /chat, Origin: https://example.com, subprotocol chat.v1`.
+    public var summary: String {
+        var parts = ["GET \(resource)"]
+        parts.append("Origin: \(origin ?? "(none)")")
+        if let subprotocol { parts.append("subprotocol \(subprotocol)") }
+        return parts.joined(separator: ", ")
+    }
+}

@@ -1,0 +1,141 @@
+import NIOCore
+import NIOWebSocket
+
+/// The receiving half of RFC 6455 as a pure state machine: frames in, messages and control
+/// events out, every rule NIO's frame decoder leaves to the application checked on the way.
+///
+/// ```
+/// frames    | text fin=0 "Hel" | ping "p" | cont fin=0 "lo " | cont fin=1 "world" |
+/// outputs   |       -          | .ping    |        -         | .message(text, "Hello world") |
+/// ```
+///
+/// Checked here: RSV bits (no extension is ever negotiated) and reserved opcodes (1002);
+/// the masking direction (a server needs masked frames, a client unmasked ones: 1002);
+/// fragment sequencing — a continuation with no message started, or a new message before the
+/// last one finished (1002); UTF-8 of text messages, incrementally across fragments so that
+/// an invalid byte fails the connection in the fragment that carries it (1007); the message
+/// size limit, checked before a fragment is kept (1009); close payloads — one byte, a code not
+/// allowed on the wire (1002), a reason that is not UTF-8 (1007). Control frames may arrive
+/// between fragments; they are returned at once and do not disturb the message in progress.
+/// NIO's decoder has already refused fragmented control frames, control payloads over 125
+/// bytes and frames longer than the limit.
+///
+/// Not an error: an empty message, an empty close frame (no status: reported as nil).
+public struct WebSocketMessageAssembler: Sendable {
+    public enum Output: Sendable, Equatable {
+        /// Nothing yet: a fragment was taken in.
+        case none
+        case message(WebSocketMessageKind, ByteBuffer)
+        case ping(ByteBuffer)
+        case pong(ByteBuffer)
+        /// The peer closes; `code` nil when its close frame had no payload.
+        case close(code: UInt16?, reason: String)
+    }
+
+    /// True on the server, which must receive masked frames; false on the client.
+    public let expectsMaskedFrames: Bool
+    /// Largest message accepted, across all its fragments.
+    public let maximumMessageSize: Int
+
+    private var kind: WebSocketMessageKind?
+    private var buffer = ByteBuffer()
+    private var size = 0
+    private var validator = UTF8Validator()
+
+    public init(expectsMaskedFrames: Bool, maximumMessageSize: Int) {
+        self.expectsMaskedFrames = expectsMaskedFrames
+        self.maximumMessageSize = maximumMessageSize
+    }
+
+    /// True while a fragmented message has started and not finished.
+    public var isInsideMessage: Bool { kind != nil }
+
+    /// Takes in one frame.
+    ///
+    /// - Throws: the ``WebSocketViolation`` to fail the connection with.
+    public mutating func receive(_ frame: WebSocketFrame) throws(WebSocketViolation) -> Output {
+        if frame.rsv1 || frame.rsv2 || frame.rsv3 {
+            throw .protocolError("reserved bits set, but no extension was negotiated")
+        }
+        if (frame.maskKey != nil) != expectsMaskedFrames {
+            throw .protocolError(expectsMaskedFrames ? "unmasked frame from a client" : "masked frame from the server")
+        }
+        let opcode = frame.opcode
+        switch opcode {
+        case .ping:
+            return .ping(frame.unmaskedData)
+        case .pong:
+            return .pong(frame.unmaskedData)
+        case .connectionClose:
+            return try Self.parseClose(frame.unmaskedData)
+        case .text, .binary:
+            guard kind == nil else { throw .protocolError("a new message started before the previous one finished") }
+            let started: WebSocketMessageKind = opcode == .text ? .text : .binary
+            return try take(frame, as: started)
+        case .continuation:
+            guard let kind else { throw .protocolError("continuation frame with no message started") }
+            return try take(frame, as: kind)
+        default:
+            throw .protocolError("reserved opcode \(UInt8(webSocketOpcode: opcode))")
+        }
+    }
+
+    private mutating func take(_ frame: WebSocketFrame, as kind: WebSocketMessageKind) throws(WebSocketViolation) -> Output {
+        let (total, overflow) = size.addingReportingOverflow(frame.length)
+        guard !overflow, total <= maximumMessageSize else {
+            throw WebSocketViolation(WebSocketCloseCode.messageTooBig, "message over the limit of \(maximumMessageSize) bytes")
+        }
+        let data = WebSocketMasking.payload(of: frame)
+        if kind == .text {
+            let valid = data.withUnsafeReadableBytes { validator.feed($0) }
+            guard valid else { throw WebSocketViolation(WebSocketCloseCode.invalidPayload, "text message is not valid UTF-8") }
+            if frame.fin && !validator.isComplete {
+                throw WebSocketViolation(WebSocketCloseCode.invalidPayload, "text message ends inside a UTF-8 sequence")
+            }
+        }
+        if frame.fin {
+            let message: ByteBuffer
+            if self.kind == nil {
+                message = data
+            } else {
+                var joined = buffer
+                joined.writeImmutableBuffer(data)
+                message = joined
+            }
+            reset()
+            return .message(kind, message)
+        }
+        if self.kind == nil {
+            self.kind = kind
+            buffer = data
+        } else {
+            buffer.writeImmutableBuffer(data)
+        }
+        size = total
+        return .none
+    }
+
+    private mutating func reset() {
+        kind = nil
+        buffer = ByteBuffer()
+        size = 0
+        validator = UTF8Validator()
+    }
+
+    /// A close payload: empty, or a 2-byte code allowed on the wire and a UTF-8 reason.
+    static func parseClose(_ payload: ByteBuffer) throws(WebSocketViolation) -> Output {
+        var payload = payload
+        guard payload.readableBytes > 0 else { return .close(code: nil, reason: "") }
+        guard let code = payload.readInteger(as: UInt16.self) else {
+            throw .protocolError("close frame with a 1-byte payload")
+        }
+        guard WebSocketCloseCode.isValidOnTheWire(code) else {
+            throw .protocolError("close code \(code) is not allowed on the wire")
+        }
+        let reasonBytes = payload.readableBytesView
+        guard UTF8Validator.isValid(reasonBytes) else {
+            throw WebSocketViolation(WebSocketCloseCode.invalidPayload, "close reason is not valid UTF-8")
+        }
+        return .close(code: code, reason: String(decoding: reasonBytes, as: UTF8.self))
+    }
+}

@@ -1,0 +1,19 @@
+import NIOCore
+import NIOWebSocket
+
+/// A reason to fail a WebSocket connection: the close code to send (RFC 6455 §7.4.1) and a
+/// short reason for humans (also sent as the close reason).
+public struct WebSocketViolation: Error, Sendable, Equatable, CustomStringConvertible {
+    /// 1002 protocol error, 1007 invalid payload data, 1009 message too big.
+    public let closeCode: UInt16
+    public let reason: String
+
+    public init(_ closeCode: UInt16, _ reason: String) {
+        self.closeCode = closeCode
+        self.reason = reason
+    }
+
+    public var description: String { "\(reason) (close code \(closeCode))" }
+
+    static func protocolError(_ reason: String) -> WebSocketViolation { .init(WebSocketCloseCode.protocolError, reason) }
+}
