@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "PacketDecoding", targets: ["PacketDecoding"]),
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "LoadGen", targets: ["LoadGen"]),
+        .library(name: "Recording", targets: ["Recording"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -24,6 +25,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
+        .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
     ],
     targets: [
         .target(
@@ -33,8 +35,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
-                .product(name: "NIOExtras", package: "swift-nio-extras"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Clocks", package: "swift-clocks"),
             ],
             swiftSettings: strict
         ),
@@ -65,6 +66,17 @@ let package = Package(
             ],
             swiftSettings: hotPath
         ),
+        // Recorded traffic meets live connections: the stream follower, the session recorder, replay.
+        .target(
+            name: "Recording",
+            dependencies: [
+                "SocketEngine",
+                "PacketDecoding",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Clocks", package: "swift-clocks"),
+            ],
+            swiftSettings: strict
+        ),
         .executableTarget(
             name: "sockctl",
             dependencies: [
@@ -73,6 +85,7 @@ let package = Package(
                 "PacketDecoding",
                 "Capture",
                 "LoadGen",
+                "Recording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -96,6 +109,11 @@ let package = Package(
         .testTarget(
             name: "SocketEngineTLSTests",
             dependencies: ["SocketEngineTLS", "SocketEngine", .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict
+        ),
+        .testTarget(
+            name: "RecordingTests",
+            dependencies: ["Recording", "SocketEngine", "PacketDecoding", "TestSupport", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strict
         ),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "TestSupport"], swiftSettings: strict),

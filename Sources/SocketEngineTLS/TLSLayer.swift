@@ -297,7 +297,8 @@ final class HandshakeWatcher: ChannelDuplexHandler {
     private let pins: [[UInt8]]
     private let verification: String
     private let expectedName: String?
-    private let started = NIODeadline.now()
+    /// When the handler joined the pipeline, in its loop's time.
+    private var started: NIODeadline?
     /// Below the NIOSSL handler: the negotiated cipher suite.
     let observer: ServerHelloObserver
     /// Nearest the socket: closes it without waiting for a close_notify that cannot come.
@@ -316,6 +317,10 @@ final class HandshakeWatcher: ChannelDuplexHandler {
         self.expectedName = expectedName
         self.promise = promise
         observer = ServerHelloObserver(server: server)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        started = context.eventLoop.now
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -357,7 +362,7 @@ final class HandshakeWatcher: ChannelDuplexHandler {
             peerSubject: peer.map { TLSLayer.describe($0.subjectName) },
             verification: verification,
             applicationProtocol: negotiated,
-            handshakeDuration: .nanoseconds(Int64((NIODeadline.now() - started).nanoseconds)))
+            handshakeDuration: .nanoseconds((context.eventLoop.now - (started ?? context.eventLoop.now)).nanoseconds))
         promise.succeed(report)
     }
 

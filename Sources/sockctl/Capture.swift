@@ -1,6 +1,7 @@
 import ArgumentParser
 import Capture
 import PacketDecoding
+import Recording
 import SocketEngine
 
 #if canImport(Glibc)
@@ -194,7 +195,7 @@ struct CaptureCommand: ParsableCommand {
         if json { return .json }
         if follow {
             let parsed = framing.flatMap { try? ArgumentValues.framing($0) }
-            return .follow(CaptureFollower(framing: parsed))
+            return .follow(StreamFollower(framing: parsed))
         }
         return .text(PacketPrinter(options: printOptions))
     }
@@ -275,7 +276,7 @@ final class PacketOutput {
         case none
         case text(PacketPrinter)
         case json
-        case follow(CaptureFollower)
+        case follow(StreamFollower)
     }
 
     private var mode: Mode

@@ -1,5 +1,6 @@
 import ArgumentParser
 import NIOCore
+import Recording
 import SocketEngine
 
 #if canImport(Glibc)
@@ -195,7 +196,9 @@ struct Connect: AsyncParsableCommand {
         let input: any ByteSource = configuration.direction == .receiveOnly
             ? EmptyByteSource()
             : FileDescriptorSource(descriptor: 0)
-        let recorder = try record.map { try SessionRecorder(path: $0, localIsClient: true) }
+        let recorder = try record.map { path in
+            do { return try SessionRecorder(path: path, localIsClient: true) } catch { throw UsageError("\(error)") }
+        }
         configuration.connect.recorder = recorder?.hook
         let webSocket = configuration.endpoint.transport.isWebSocket
         let session = ClientSession(
@@ -206,7 +209,7 @@ struct Connect: AsyncParsableCommand {
             SessionEventRenderer.render(event, diagnostics: diagnostics, webSocket: webSocket)
         }
         let summary = await session.run()
-        if let recorder { SessionRecorder.report(recorder.finish(), path: recorder.path, diagnostics: diagnostics) }
+        if let recorder { diagnostics.report(recording: recorder.finish(), of: recorder) }
         if summary.datagramsDropped > 0 {
             diagnostics.warning("\(plural(summary.datagramsDropped, "datagram")) dropped: they arrived faster than the output took them")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import NIOCore
 import PacketDecoding
+import Recording
 import SocketEngine
 
 #if canImport(Glibc)
@@ -70,12 +71,7 @@ enum Timestamp {
         var parts = tm()
         localtime_r(&seconds, &parts)
         let micros = Int(now.tv_nsec / 1000)
-        return "\(pad(Int(parts.tm_hour), 2)):\(pad(Int(parts.tm_min), 2)):\(pad(Int(parts.tm_sec), 2)).\(pad(micros, 6))"
-    }
-
-    static func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
+        return "\(padded(Int(parts.tm_hour), 2)):\(padded(Int(parts.tm_min), 2)):\(padded(Int(parts.tm_sec), 2)).\(padded(micros, 6))"
     }
 }
 
@@ -103,34 +99,18 @@ extension Duration {
     var milliseconds: Double { Double(nanosecondsClamped) / 1e6 }
 }
 
-/// Human-readable byte counts for summaries.
-func formatBytes(_ count: Int) -> String {
-    if count < 1024 { return "\(count) B" }
-    let units = ["KiB", "MiB", "GiB", "TiB"]
-    var value = Double(count) / 1024
-    var unit = 0
-    while value >= 1024 && unit < units.count - 1 {
-        value /= 1024
-        unit += 1
+extension Diagnostics {
+    /// What a `--record` file holds (`-v`) and, always, what it lost.
+    func report(recording totals: SessionRecorder.Totals, of recorder: SessionRecorder) {
+        event("recorded \(plural(totals.connections, "connection")), \(plural(totals.packets, "packet")) to \(recorder.name)")
+        if totals.droppedBytes > 0 {
+            warning(
+                "--record: \(totals.droppedBytes) bytes in \(plural(totals.droppedEvents, "chunk")) were not written to \(recorder.name)"
+                    + " (the writer fell more than \(formatBytes(recorder.bufferLimit)) behind); the file shows them as missing"
+            )
+        }
+        if let error = totals.writeError {
+            warning("--record: writing \(recorder.name) failed: \(error); the file is incomplete")
+        }
     }
-    return "\(decimal(value, places: 1)) \(units[unit])"
-}
-
-/// `value` with exactly `places` decimals, without Foundation.
-func decimal(_ value: Double, places: Int) -> String {
-    guard value.isFinite else { return "\(value)" }
-    var scale = 1.0
-    for _ in 0..<places { scale *= 10 }
-    let scaled = Int64((abs(value) * scale).rounded())
-    let whole = scaled / Int64(scale)
-    var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
-    if places > 0 {
-        text += "." + Timestamp.pad(Int(scaled % Int64(scale)), places)
-    }
-    return text
-}
-
-/// `1 client`, `2 clients`.
-func plural(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
 }

@@ -1,4 +1,5 @@
 import NIOCore
+import SocketEngine
 
 /// A small JSON value with ordered object keys, rendered compactly, for stable script output.
 indirect enum JSONValue: Sendable {

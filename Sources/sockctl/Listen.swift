@@ -1,6 +1,7 @@
 import ArgumentParser
 import Dispatch
 import NIOCore
+import Recording
 import SocketEngine
 import Synchronization
 
@@ -173,7 +174,9 @@ struct Listen: AsyncParsableCommand {
         if let clients = configuration.options.maximumClients, clients + 64 > descriptors {
             diagnostics.warning("--max-clients \(clients) is above the file-descriptor limit \(descriptors): raise it with `ulimit -n`")
         }
-        let recorder = try record.map { try SessionRecorder(path: $0, localIsClient: false) }
+        let recorder = try record.map { path in
+            do { return try SessionRecorder(path: path, localIsClient: false) } catch { throw UsageError("\(error)") }
+        }
         configuration.options.recorder = recorder?.hook
         let readsInput = configuration.mode == .print && !recvOnly
         let printMode = configuration.mode == .print
@@ -212,7 +215,7 @@ struct Listen: AsyncParsableCommand {
         }
         let summary = await service.run()
         signals.cancel()
-        if let recorder { SessionRecorder.report(recorder.finish(), path: recorder.path, diagnostics: diagnostics) }
+        if let recorder { diagnostics.report(recording: recorder.finish(), of: recorder) }
 
         var parts = [plural(summary.clients, "client")]
         if transport == .udp {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import NIOCore
 import PacketDecoding
+import Recording
 import SocketEngine
 import Synchronization
 
@@ -133,13 +134,11 @@ struct Replay: AsyncParsableCommand {
         return value
     }
 
-    private func parsedIgnore() throws -> [Regex<AnyRegexOutput>] {
-        try ignore.map { pattern in
-            do {
-                return try Regex(pattern)
-            } catch {
-                throw UsageError("invalid --ignore regular expression '\(pattern)': \(error)")
-            }
+    private func parsedIgnore() throws -> IgnorePatterns {
+        do {
+            return try IgnorePatterns(parsing: ignore)
+        } catch {
+            throw UsageError(error.message)
         }
     }
 
@@ -151,17 +150,17 @@ struct Replay: AsyncParsableCommand {
         do {
             if list {
                 let (streams, _) = try ReplayStreams.load(file, keep: nil)
-                if streams.isEmpty { throw ReplayStreams.Failure(message: "\(file): no TCP or UDP stream in this capture", status: 1) }
+                if streams.isEmpty { throw RecordingError(.unusableCapture, "\(file): no TCP or UDP stream in this capture") }
                 FileDescriptorWriter.standardOutput.write(ReplayStreams.table(streams))
                 return
             }
             let (streams, _) = try ReplayStreams.load(file, keep: requested ?? 1)
             chosen = try ReplayStreams.choose(streams, requested: requested, path: file)
             loaded = streams
-        } catch let failure as ReplayStreams.Failure {
+        } catch let failure as RecordingError {
             diagnostics.error(failure.message)
             if let detail = failure.detail { FileDescriptorWriter.standardError.write(detail) }
-            throw CommandFailed(status: failure.status)
+            throw CommandFailed(status: failure.isUsageError ? 2 : 1)
         }
         let recorded = loaded[chosen - 1]
         for side in [RecordedStream.Side.client, .server] where recorded.counters(side).missingBytes > 0 {
@@ -282,24 +281,23 @@ struct Replay: AsyncParsableCommand {
         let server = ReplayServer(
             script: ReplayServer.script(for: recorded, framing: frameFraming, maximumFrameSize: maximumFrameSize),
             framing: frameFraming, maximumFrameSize: maximumFrameSize, speed: try parsedSpeed(),
-            timeout: try ArgumentValues.positiveDuration(timeout, option: "--timeout"), diagnostics: diagnostics
-        )
+            timeout: try ArgumentValues.positiveDuration(timeout, option: "--timeout")
+        ) { event in
+            switch event {
+            case .clientConnected(let id, let peer):
+                diagnostics.note("client \(id) connected from \(peer)")
+            case .clientDisconnected(let id, let peer, let after, let bytesIn, let bytesOut, let error):
+                let reason = error.map { ": \($0.message)" } ?? ""
+                diagnostics.note("client \(id) from \(peer) disconnected after \(after.formatted) (\(bytesIn) bytes in, \(bytesOut) bytes out)\(reason)")
+            }
+        }
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
             diagnostics.note("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): shutting down")
             Task { await listener.close() }
         }
-        let totals = ReplayServer.SharedTotals()
-        await withTaskGroup(of: Void.self) { group in
-            var id = 0
-            for await connection in listener.connections {
-                id += 1
-                let clientID = id
-                group.addTask { await server.serve(connection, id: clientID, totals: totals) }
-            }
-            group.cancelAll()
-        }
+        await server.serve(listener)
         signals.cancel()
-        let result = totals.value.withLock { $0 }
+        let result = server.served
         diagnostics.note(
             "summary: \(plural(result.clients, "client")), \(result.bytesIn) bytes in, \(result.bytesOut) bytes out"
                 + (result.errors > 0 ? ", \(result.errors) failed" : "")

@@ -162,7 +162,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     /// Closed loop: keep the pipeline full (send-only: write while the socket takes it).
     private func fill() {
         guard sending, let context = channelContext else { return }
-        let now = monotonicNanos()
+        let now = shard.now
         if now - run.start >= stopNanos { sending = false; return }
         if expectsReplies {
             while state.pending.count < pipeline && !stopped {
@@ -192,7 +192,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         guard sending, let schedule, let context = channelContext else { return }
         timer?.cancel()
         timer = nil
-        let now = monotonicNanos()
+        let now = shard.now
         while !stopped {
             guard let offset = schedule.time(ofMessage: state.nextNumber), offset < stopNanos else {
                 sending = false
@@ -216,7 +216,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     /// Moves `nextIndex` to the first message not yet due; the skipped ones are unsent.
     private func skipToNow() {
         guard let schedule, run.hasBegun else { return }
-        let elapsed = monotonicNanos() - run.start
+        let elapsed = shard.now - run.start
         while let offset = schedule.time(ofMessage: state.nextNumber), offset < elapsed - 1_000_000, !stopped {
             state.skip()
         }
@@ -272,7 +272,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
             shard.stats.counters.bytesReceived += buffer.readableBytes
             return
         }
-        let now = monotonicNanos()
+        let now = shard.now
         if datagram || messages {
             state.reply(bytes: buffer.readableBytes, now: now, stats: &shard.stats)
         } else if var decoder {

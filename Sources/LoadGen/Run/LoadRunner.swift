@@ -59,13 +59,16 @@ public final class LoadRunner: Sendable {
         var group: MultiThreadedEventLoopGroup?
         defer { group?.shutdownGracefully { _ in } }
         let workers: [any LoadWorker]
+        let clock: RunClock
         if plan.resolvedIO == .threads {
+            clock = RunClock(loop: MultiThreadedEventLoopGroup.singleton.next())
             workers = (0..<plan.connections).map { slot in
                 LoadThread(slot: slot, context: context, address: addresses[slot % addresses.count], source: source, spin: plan.threadsSpin)
             }
         } else {
             let loops = MultiThreadedEventLoopGroup(numberOfThreads: plan.threads)
             group = loops
+            clock = RunClock(loop: loops.next())
             let connect = Self.connector(plan: plan, context: context, source: source)
             workers = loops.makeIterator().map { LoadShard(loop: $0, context: context, connect: connect) }
         }
@@ -77,41 +80,40 @@ public final class LoadRunner: Sendable {
         let openable = min(plan.connections, max(0, descriptorLimit - inUse - Self.descriptorReserve))
 
         // Ramp-up.
-        let rampStart = ContinuousClock.now
+        let rampStart = clock.now
         let perSecond = plan.connectRate ?? .infinity
         for slot in 0..<openable {
             if perSecond.isFinite {
-                let due = rampStart + .nanoseconds(Int64(Double(slot) / perSecond * 1e9))
-                if due > .now { try? await Task.sleep(until: due, clock: .continuous) }
+                await clock.sleep(until: rampStart + Int64(Double(slot) / perSecond * 1e9))
             }
             workers[slot % workers.count].open(slot: slot)
         }
-        let rampDeadline = ContinuousClock.now + plan.connectOptions.connectTimeout + .seconds(1)
-        while ContinuousClock.now < rampDeadline {
+        let rampDeadline = clock.now + (plan.connectOptions.connectTimeout + .seconds(1)).nanosecondsClamped
+        while clock.now < rampDeadline {
             let attempted = try await Self.sum(workers) { try await $0.attemptedCount() }
             if attempted >= openable { break }
-            try? await Task.sleep(for: .milliseconds(10))
+            await clock.sleep(for: .milliseconds(10))
         }
 
         // The run.
         let startedAt = Date()
-        let start = monotonicNanos()
+        let start = clock.now
         var timeline: [LoadReport.Interval] = []
         context.begin(at: start)
         if try await Self.sum(workers, { try await $0.openCount() }) > 0 {
             for worker in workers { worker.begin() }
-            let (measureWarnings, intervals) = try await measure(workers: workers, context: context, progress: progress)
+            let (measureWarnings, intervals) = try await measure(workers: workers, context: context, clock: clock, progress: progress)
             warnings += measureWarnings
             timeline = intervals
         } else {
             warnings.append("no connection could be opened: the run was not started")
         }
-        let sendingEnded = monotonicNanos()
-        let drainDeadline = ContinuousClock.now + plan.drainTimeout
+        let sendingEnded = clock.now
+        let drainDeadline = sendingEnded + plan.drainTimeout.nanosecondsClamped
         // Messages due before the end still go out (their timers may run late on a busy
         // loop); replies still come in. Both within the drain timeout.
-        while ContinuousClock.now < drainDeadline, try await Self.sum(workers, { try await $0.unfinishedCount() }) > 0 {
-            try? await Task.sleep(for: .milliseconds(5))
+        while clock.now < drainDeadline, try await Self.sum(workers, { try await $0.unfinishedCount() }) > 0 {
+            await clock.sleep(for: .milliseconds(5))
         }
         context.finish()
         for worker in workers { await worker.closeAll() }
@@ -144,10 +146,10 @@ public final class LoadRunner: Sendable {
 
     /// Samples the shards once a second until sending is over. Returns warnings and the
     /// per-second entries.
-    private func measure(workers: [any LoadWorker], context: RunContext, progress: @Sendable (Progress) -> Void) async throws -> ([String], [LoadReport.Interval]) {
+    private func measure(workers: [any LoadWorker], context: RunContext, clock: RunClock, progress: @Sendable (Progress) -> Void) async throws -> ([String], [LoadReport.Interval]) {
         var timeline: [LoadReport.Interval] = []
         var previous = LoadCounters()
-        var lastActivity = ContinuousClock.now
+        var lastActivity = clock.now
         let total = plan.sendingDuration.map { $0 - plan.warmup }
         let stallLimit = max(plan.replyTimeout * 2, .seconds(10))
         var second = 0
@@ -157,10 +159,9 @@ public final class LoadRunner: Sendable {
             let nextTick = context.start + Int64(second + 1) * 1_000_000_000
             let stopAt = context.stopNanos == .max ? Int64.max : context.start + context.stopNanos
             // With --requests, the end is whenever the last reply is in: looked for every 10 ms.
-            let wake = min(nextTick, stopAt, plan.requests != nil ? monotonicNanos() + 10_000_000 : .max)
-            let wait = wake - monotonicNanos()
-            if wait > 0 { try? await Task.sleep(for: .nanoseconds(wait)) }
-            let now = monotonicNanos()
+            let wake = min(nextTick, stopAt, plan.requests != nil ? clock.now + 10_000_000 : .max)
+            await clock.sleep(until: wake)
+            let now = clock.now
 
             var counters = LoadCounters()
             var outstanding = 0
@@ -185,7 +186,7 @@ public final class LoadRunner: Sendable {
                 let elapsed = Duration.nanoseconds(now - context.start - context.warmupNanos)
                 let sent = counters.messagesSent + counters.warmupSent - previous.messagesSent - previous.warmupSent
                 let received = counters.messagesReceived - previous.messagesReceived
-                if sent > 0 || received > 0 { lastActivity = .now }
+                if sent > 0 || received > 0 { lastActivity = now }
                 let sample = Progress(
                     elapsed: elapsed, total: total, warmingUp: elapsed < .zero, open: open,
                     sentPerSecond: Double(sent) / span, receivedPerSecond: Double(received) / span,
@@ -204,7 +205,7 @@ public final class LoadRunner: Sendable {
             }
             if ending { return ([], timeline) }
             if plan.requests != nil {
-                if ContinuousClock.now - lastActivity > stallLimit {
+                if now - lastActivity > stallLimit.nanosecondsClamped {
                     return (["nothing was sent or received for \(stallLimit): the run was stopped before all --requests were sent"], timeline)
                 }
             }

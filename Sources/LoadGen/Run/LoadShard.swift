@@ -71,7 +71,8 @@ final class RunContext: Sendable {
     }
 }
 
-/// Monotonic nanoseconds (CLOCK_MONOTONIC, as NIO's deadlines).
+/// Monotonic nanoseconds (CLOCK_MONOTONIC, the time base of NIO's deadlines and of every real
+/// event loop's `now`): what the runner and the connection threads stamp with.
 @inline(__always)
 func monotonicNanos() -> Int64 { BlockingSocket.now() }
 
@@ -100,6 +101,10 @@ final class LoadShard: @unchecked Sendable {
         self.context = context
         self.connect = connect
     }
+
+    /// The loop's time in nanoseconds: the clock every message on this shard is stamped and
+    /// scheduled by (real on a real loop, the test's on an `EmbeddedEventLoop`).
+    var now: Int64 { Int64(truncatingIfNeeded: loop.now.uptimeNanoseconds) }
 
     func record(error kind: ErrorKind, _ error: any Error) {
         stats.record(error: kind, error, target: context.plan.endpoint.description)
@@ -151,7 +156,7 @@ final class LoadShard: @unchecked Sendable {
         for handler in handlers.values { handler.begin() }
         let period = TimeAmount.nanoseconds(max(10_000_000, min(100_000_000, context.plan.replyTimeout.nanosecondsClamped / 10)))
         sweeper = loop.scheduleRepeatedTask(initialDelay: period, delay: period) { [self] _ in
-            let now = monotonicNanos()
+            let now = self.now
             for handler in handlers.values { handler.checkTimeouts(now: now) }
         }
     }

@@ -37,7 +37,8 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
     /// ``begin()`` was called.
     private let begun = Atomic<Bool>(false)
     private let beginSignal = DispatchSemaphore(value: 0)
-    private let exited = Atomic<Bool>(false)
+    /// Set when the thread has returned; who waits for it in ``closeAll()``.
+    private let exit = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
     private let started = Atomic<Bool>(false)
 
     init(slot: Int, context: RunContext, address: SocketAddress, source: SocketAddress?, spin: Bool) {
@@ -51,11 +52,16 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
     // MARK: LoadWorker
 
     func open(slot: Int) {
-        precondition(slot == self.slot, "a LoadThread serves one slot")
-        guard !started.exchange(true, ordering: .relaxed) else { return }
+        // A LoadThread serves the one slot it was made for.
+        guard slot == self.slot, !started.exchange(true, ordering: .relaxed) else { return }
         let thread = Thread { [self] in
             main()
-            exited.store(true, ordering: .releasing)
+            let waiters = exit.withLock { exit in
+                exit.done = true
+                defer { exit.waiters.removeAll() }
+                return exit.waiters
+            }
+            waiters.forEach { $0.resume() }
         }
         thread.name = "sockctl-load-\(slot)"
         thread.start()
@@ -78,12 +84,16 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
 
     func unfinishedCount() async throws -> Int { shared.withLock { $0.outstanding } }
 
-    /// Waits for the thread to see the end (within 100 ms, or a connect's timeout).
+    /// Waits for the thread to see the end and return: within 100 ms of the run's end, or once
+    /// a connect in progress has reached its timeout.
     func closeAll() async {
         guard started.load(ordering: .relaxed) else { return }
-        let limit = ContinuousClock.now + context.plan.connectOptions.connectTimeout + .seconds(1)
-        while !exited.load(ordering: .acquiring) && ContinuousClock.now < limit {
-            try? await Task.sleep(for: .milliseconds(1))
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let done = exit.withLock { exit in
+                if !exit.done { exit.waiters.append(continuation) }
+                return exit.done
+            }
+            if done { continuation.resume() }
         }
     }
 

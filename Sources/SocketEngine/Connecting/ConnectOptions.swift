@@ -1,3 +1,4 @@
+import Clocks
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -35,6 +36,9 @@ public struct ConnectOptions: Sendable {
     public var secureTransport: (any SecureTransport)?
     /// Handshake, limits and behaviour of `ws://` and `wss://` connections.
     public var webSocket = WebSocketOptions()
+    /// The clock everything that waits in async code goes by: the resolution deadline,
+    /// reconnect back-off, heartbeats, idle timeouts, exchange deadlines, activity stamps.
+    public var clock: EngineClock = .system
 
     public init() {}
 }

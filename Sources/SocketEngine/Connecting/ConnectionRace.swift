@@ -10,11 +10,18 @@ import Darwin
 
 /// Drives one ``HappyEyeballsStateMachine`` on an event loop: starts attempts, arms timers,
 /// closes losers, and collects every failure for the error message.
-final class ConnectionRace {
-    struct Result: Sendable {
-        let channel: any Channel
-        let index: Int
-        let attempts: [ConnectReport.Attempt]
+///
+/// All its time is the loop's: attempts start at `loop.now`, the attempt delay and the budget
+/// are `scheduleTask`s, so on an `EmbeddedEventLoop` a test moves time by hand and sees exactly
+/// when each attempt starts. ``Connector`` runs one per TCP connect; `open` makes one attempt.
+package final class ConnectionRace {
+    package struct Result: Sendable {
+        package let channel: any Channel
+        /// The winner's index in the addresses raced.
+        package let index: Int
+        package let attempts: [ConnectReport.Attempt]
+        /// From the race's start to the winning connect, in the loop's time.
+        package let elapsed: TimeAmount
     }
 
     private let loop: any EventLoop
@@ -25,7 +32,7 @@ final class ConnectionRace {
     private let configuredTimeout: TimeAmount
     private let open: (SocketAddress) -> EventLoopFuture<any Channel>
     private let promise: EventLoopPromise<Result>
-    private let started = NIODeadline.now()
+    private var started = NIODeadline.uptimeNanoseconds(0)
     private var channels: [Int: any Channel] = [:]
     private var attempts: [Int: ConnectReport.Attempt] = [:]
     private var timer: Scheduled<Void>?
@@ -36,7 +43,7 @@ final class ConnectionRace {
     private var queued: [HappyEyeballsStateMachine<SocketAddress>.Action] = []
     private var applying = false
 
-    init(loop: any EventLoop, addresses: [SocketAddress], attemptDelay: TimeAmount, target: String, configuredTimeout: TimeAmount, open: @escaping (SocketAddress) -> EventLoopFuture<any Channel>) {
+    package init(loop: any EventLoop, addresses: [SocketAddress], attemptDelay: TimeAmount, target: String, configuredTimeout: TimeAmount, open: @escaping (SocketAddress) -> EventLoopFuture<any Channel>) {
         self.loop = loop
         self.configuredTimeout = configuredTimeout
         self.machine = HappyEyeballsStateMachine(addresses: addresses)
@@ -46,7 +53,9 @@ final class ConnectionRace {
         self.promise = loop.makePromise()
     }
 
-    func run(timeout: TimeAmount) -> EventLoopFuture<Result> {
+    /// Starts racing on the loop (call it there); fails after `timeout` with `.connectTimeout`.
+    package func run(timeout: TimeAmount) -> EventLoopFuture<Result> {
+        started = loop.now
         deadline = loop.assumeIsolated().scheduleTask(in: timeout) { [self] in
             self.timedOut()
         }
@@ -77,7 +86,7 @@ final class ConnectionRace {
             finish()
             for loser in cancel { attempts[loser]?.outcome = .abandoned }
             guard let channel = channels[index] else { return }
-            promise.succeed(Result(channel: channel, index: index, attempts: orderedAttempts()))
+            promise.succeed(Result(channel: channel, index: index, attempts: orderedAttempts(), elapsed: loop.now - started))
         case .fail:
             finish()
             promise.fail(failure(timedOut: nil))
@@ -86,7 +95,7 @@ final class ConnectionRace {
 
     private func startAttempt(_ index: Int) {
         let address = machine.addresses[index]
-        let offset = Duration.nanoseconds((NIODeadline.now() - started).nanoseconds)
+        let offset = Duration.nanoseconds((loop.now - started).nanoseconds)
         attempts[index] = .init(address: address, startedAfter: offset, outcome: .abandoned)
         open(address).hop(to: loop).assumeIsolated().whenComplete { [self] result in
             switch result {

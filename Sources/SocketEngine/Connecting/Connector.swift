@@ -42,7 +42,7 @@ public struct Connector: Sendable {
         }
 
         var report = ConnectReport()
-        let clock = ContinuousClock()
+        let clock = options.clock
         let resolveStart = clock.now
         let datagram = endpoint.transport == .udp
         let resolver = options.resolver
@@ -54,11 +54,14 @@ public struct Connector: Sendable {
         if let literal = try? SocketAddress(ipAddress: endpoint.host, port: endpoint.port) {
             all = [literal]
         } else {
-            all = try await withDeadline(options.connectTimeout, what: "resolving '\(endpoint.host)'") {
+            let timeout = options.connectTimeout
+            all = try await withTimeout(timeout, on: clock, expired: {
+                SocketEngineError(.connectTimeout, "resolving '\(endpoint.host)' timed out after \(timeout.formatted)")
+            }) {
                 try await resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: datagram)
             }
         }
-        report.resolveDuration = clock.now - resolveStart
+        report.resolveDuration = clock.elapsed(since: resolveStart)
         let allowed = all.filter { options.family.allows($0) }
         guard !allowed.isEmpty else {
             let found = all.map { $0.ipAddress ?? "?" }.joined(separator: ", ")
@@ -85,7 +88,6 @@ public struct Connector: Sendable {
         let loop = options.group.next()
         let options = self.options
         let endpoint = self.endpoint
-        let start = NIODeadline.now()
         // tls://: every attempt gets the TLS layer; only the winner's handshake is waited for.
         let secure = endpoint.transport == .tls ? options.secureTransport.map { SecureAttempts(transport: $0, serverName: endpoint.host) } : nil
         let result = try await loop.flatSubmit {
@@ -103,7 +105,7 @@ public struct Connector: Sendable {
         var report = report
         report.attempts = result.attempts
         report.connectedAddress = addresses[result.index]
-        report.connectDuration = Duration.nanoseconds((NIODeadline.now() - start).nanoseconds)
+        report.connectDuration = .nanoseconds(result.elapsed.nanoseconds)
         if endpoint.transport.isWebSocket {
             // TLS (wss) and the upgrade have what is left of the connect timeout.
             let left = max(.milliseconds(1), budget - report.connectDuration)
@@ -123,8 +125,11 @@ public struct Connector: Sendable {
         }.get()
         if let secure, let handshake = secure.handshake(of: result.channel) {
             let left = max(.milliseconds(1), budget - report.connectDuration)
+            let peer = addresses[result.index].displayString
             do {
-                report.security = try await withDeadline(left, what: "TLS handshake with \(addresses[result.index].displayString)") {
+                report.security = try await withTimeout(left, on: options.clock, expired: {
+                    SocketEngineError(.connectTimeout, "TLS handshake with \(peer) timed out after \(left.formatted)")
+                }) {
                     try await handshake.get()
                 }
             } catch {
@@ -211,7 +216,7 @@ public struct Connector: Sendable {
                 try WebSocketClient.prepare(channel, endpoint: endpoint, options: options)
                 return
             }
-            try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap, recorder: options.recorder)
+            try Connection.prepare(channel, transport: transport, setup: options.setup)
         }
     }
 
@@ -275,7 +280,7 @@ public struct Connector: Sendable {
         } else {
             throw SocketEngineError(.bindFailed, "no \(address.familyName) source address to bind")
         }
-        let start = NIODeadline.now()
+        let start = options.clock.now
         let channel: any Channel
         do {
             channel = try await DatagramBootstrap(group: loop)
@@ -292,7 +297,7 @@ public struct Connector: Sendable {
         var report = report
         report.attempts = [.init(address: address, startedAfter: .zero, outcome: .connected)]
         report.connectedAddress = address
-        report.connectDuration = Duration.nanoseconds((NIODeadline.now() - start).nanoseconds)
+        report.connectDuration = options.clock.elapsed(since: start)
         let connection = try await loop.submit { try Connection.attach(to: channel, transport: .udp) }.get()
         return (connection, report)
     }
@@ -303,7 +308,7 @@ public struct Connector: Sendable {
         let loop = options.group.next()
         let options = self.options
         let path = endpoint.path
-        let start = NIODeadline.now()
+        let start = options.clock.now
         let channel: any Channel
         do {
             channel = try await ClientBootstrap(group: loop)
@@ -326,7 +331,7 @@ public struct Connector: Sendable {
             report.attempts = [.init(address: address, startedAfter: .zero, outcome: .connected)]
         }
         report.connectedAddress = address
-        report.connectDuration = Duration.nanoseconds((NIODeadline.now() - start).nanoseconds)
+        report.connectDuration = options.clock.elapsed(since: start)
         let connection = try await loop.submit { try Connection.attach(to: channel, transport: .unix) }.get()
         return (connection, report)
     }

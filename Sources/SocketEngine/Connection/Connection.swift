@@ -62,16 +62,16 @@ public final class Connection: Sendable {
     static let receiveAllocator = AdaptiveRecvByteBufferAllocator(minimum: 1024, initial: 64 * 1024, maximum: 1024 * 1024)
 
     /// Installs the engine's handlers on a fresh channel (on the channel's event loop).
-    static func prepare(_ channel: any Channel, transport: Endpoint.Transport, bufferLimit: Int, tap: TrafficTap?, recorder: ConnectionRecorder? = nil) throws {
+    static func prepare(_ channel: any Channel, transport: Endpoint.Transport, setup: ConnectionSetup) throws {
         let handler = ConnectionHandler(
             isDatagram: transport.isMessageOriented,
             dropsWhenFull: transport == .udp,
-            bufferLimit: bufferLimit,
-            statistics: ConnectionStatistics(),
+            bufferLimit: setup.bufferLimit,
+            statistics: ConnectionStatistics(clock: setup.clock),
             label: label(for: channel, transport: transport)
         )
-        handler.tap = tap
-        handler.recorder = recorder
+        handler.tap = setup.tap
+        handler.recorder = setup.recorder
         handler.transportForRecording = transport == .udp ? .udp : .tcp
         if transport == .udp {
             try channel.pipeline.syncOperations.addHandler(DatagramUnwrapHandler())

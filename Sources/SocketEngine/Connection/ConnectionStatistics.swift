@@ -1,24 +1,27 @@
+import Clocks
 import Synchronization
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Byte and activity counters of one connection, updated on its event loop and readable from
 /// anywhere.
 ///
 /// Bytes are counted when the kernel accepted them (sent) or delivered them (received), so the
-/// totals in a summary are exactly what crossed the socket.
+/// totals in a summary are exactly what crossed the socket. Activity is stamped with the
+/// connection's ``EngineClock`` (the one its ``ConnectOptions`` or ``ListenOptions`` carry), so
+/// the session's idle timeout and heartbeat, which sleep on that clock, compare like with like.
 public final class ConnectionStatistics: Sendable {
     private let received = Atomic<Int>(0)
     private let sent = Atomic<Int>(0)
     private let dropped = Atomic<Int>(0)
-    private let lastActivity = Atomic<UInt64>(Monotonic.nanoseconds())
-    private let lastReceive = Atomic<UInt64>(Monotonic.nanoseconds())
+    private let clock: EngineClock
+    private let origin: EngineClock.Instant
+    /// Nanoseconds after ``origin``.
+    private let lastActivityOffset = Atomic<Int64>(0)
+    private let lastReceiveOffset = Atomic<Int64>(0)
 
-    public init() {}
+    public init(clock: EngineClock = .system) {
+        self.clock = clock
+        origin = clock.now
+    }
 
     /// Bytes delivered by the kernel.
     public var bytesReceived: Int { received.load(ordering: .relaxed) }
@@ -26,21 +29,23 @@ public final class ConnectionStatistics: Sendable {
     public var bytesSent: Int { sent.load(ordering: .relaxed) }
     /// Datagrams dropped because nobody read them before the receive queue filled.
     public var datagramsDropped: Int { dropped.load(ordering: .relaxed) }
-    /// Monotonic time of the last byte in either direction, in nanoseconds (see ``Monotonic``).
-    public var lastActivityNanoseconds: UInt64 { lastActivity.load(ordering: .relaxed) }
-    /// Monotonic time of the last byte received (or of the connection's start).
-    public var lastReceiveNanoseconds: UInt64 { lastReceive.load(ordering: .relaxed) }
+    /// When the last byte went either way (or the connection started).
+    public var lastActivity: EngineClock.Instant { origin.advanced(by: .nanoseconds(lastActivityOffset.load(ordering: .relaxed))) }
+    /// When the last byte was received (or the connection started).
+    public var lastReceive: EngineClock.Instant { origin.advanced(by: .nanoseconds(lastReceiveOffset.load(ordering: .relaxed))) }
+
+    private var nowOffset: Int64 { clock.elapsed(since: origin).nanosecondsClamped }
 
     func didReceive(_ count: Int) {
         received.wrappingAdd(count, ordering: .relaxed)
-        let now = Monotonic.nanoseconds()
-        lastActivity.store(now, ordering: .relaxed)
-        lastReceive.store(now, ordering: .relaxed)
+        let now = nowOffset
+        lastActivityOffset.store(now, ordering: .relaxed)
+        lastReceiveOffset.store(now, ordering: .relaxed)
     }
 
     func didSend(_ count: Int) {
         sent.wrappingAdd(count, ordering: .relaxed)
-        lastActivity.store(Monotonic.nanoseconds(), ordering: .relaxed)
+        lastActivityOffset.store(nowOffset, ordering: .relaxed)
     }
 
     func didDrop() {

@@ -1,3 +1,4 @@
+import Clocks
 import NIOCore
 import NIOPosix
 import Synchronization
@@ -28,6 +29,8 @@ public struct ListenOptions: Sendable {
     /// Hears every client connection's life (`--record`); WebSocket clients are not recorded.
     public var recorder: ConnectionRecorder?
     public var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    /// The clock clients' activity, the summary and delayed answers (broadcast, UDP) go by.
+    public var clock: EngineClock = .system
 
     public init() {}
 }

@@ -1,3 +1,4 @@
+import Clocks
 import NIOCore
 import Synchronization
 
@@ -8,10 +9,10 @@ extension ListenService {
         let forwarder = configuration.mode == .print ? input.map { input in
             Task { await self.forwardInput(input) }
         } : nil
-        let clock = MonotonicClock()
+        let clock = configuration.options.clock
         // Delayed answers wait in one queue in arrival order (all delays are equal), so a
         // datagram flood costs a bounded queue, not a task per datagram.
-        let delayed = AsyncBoundedQueue<(MonotonicClock.Instant, ReceivedDatagram)>(capacity: 4096)
+        let delayed = AsyncBoundedQueue<(EngineClock.Instant, ReceivedDatagram)>(capacity: 4096)
         let answering = Task {
             while let (due, datagram) = try? await delayed.next() {
                 try? await clock.sleep(until: due)

@@ -1,3 +1,4 @@
+import Clocks
 import NIOCore
 import Synchronization
 
@@ -59,7 +60,7 @@ public final class ListenService: Sendable {
 
     /// Serves until done (see the type's discussion). Call ``bind()`` first.
     public func run() async -> ListenSummary {
-        let clock = ContinuousClock()
+        let clock = configuration.options.clock
         let started = clock.now
         let (listener, datagramListener) = state.withLock { ($0.listener, $0.datagramListener) }
         if let listener {
@@ -68,7 +69,7 @@ public final class ListenService: Sendable {
             await runDatagram(datagramListener)
         }
         return state.withLock { state in
-            state.summary.duration = clock.now - started
+            state.summary.duration = clock.elapsed(since: started)
             return state.summary
         }
     }
@@ -142,7 +143,7 @@ public final class ListenService: Sendable {
     }
 
     private func serveClient(_ connection: Connection, _ client: ClientInfo) async {
-        let clock = ContinuousClock()
+        let clock = configuration.options.clock
         let started = clock.now
         var failure: SocketEngineError?
         // A failed handshake shows up as the connection's error below.
@@ -182,7 +183,7 @@ public final class ListenService: Sendable {
             client,
             bytesIn: statistics.bytesReceived,
             bytesOut: statistics.bytesSent,
-            duration: clock.now - started,
+            duration: clock.elapsed(since: started),
             error: failure
         ))
     }
@@ -220,8 +221,8 @@ public final class ListenService: Sendable {
             }
             return
         }
-        let queue = AsyncBoundedQueue<(MonotonicClock.Instant, ByteBuffer)>(capacity: 4096)
-        let clock = MonotonicClock()
+        let queue = AsyncBoundedQueue<(EngineClock.Instant, ByteBuffer)>(capacity: 4096)
+        let clock = configuration.options.clock
         try await withThrowingTaskGroup(of: Void.self) { group in
             group.addTask {
                 do {

@@ -134,7 +134,7 @@ public final class Listener: Sendable {
                         // A failed handshake reaches the connection as its error (and closes it).
                         security = try secure.addServerLayer(to: channel)
                     }
-                    try Connection.prepare(channel, transport: transport, bufferLimit: options.bufferLimit, tap: options.tap, recorder: options.recorder)
+                    try Connection.prepare(channel, transport: transport, setup: options.setup)
                     let connection = try Connection.attach(to: channel, transport: transport, security: security)
                     try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = {
                         // Accepted just as the listener closed: nobody will serve it.

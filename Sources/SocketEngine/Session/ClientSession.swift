@@ -49,7 +49,7 @@ public final class ClientSession: Sendable {
 
     /// Runs the session to its end. Never throws: failures are in ``SessionSummary/error``.
     public func run() async -> SessionSummary {
-        let clock = ContinuousClock()
+        let clock = configuration.connect.clock
         let started = clock.now
         var summary = SessionSummary()
         var reconnect = configuration.reconnect.map(ReconnectStateMachine.init(policy:))
@@ -58,7 +58,7 @@ public final class ClientSession: Sendable {
         func finish(_ end: SessionSummary.End, _ error: SocketEngineError? = nil) -> SessionSummary {
             summary.end = error == nil ? end : .failed
             summary.error = error
-            summary.duration = clock.now - started
+            summary.duration = clock.elapsed(since: started)
             state.withLock {
                 summary.inputBytes = $0.inputBytes
                 summary.heartbeatsSent = $0.heartbeatsSent
@@ -77,9 +77,10 @@ public final class ClientSession: Sendable {
             reconnect = machine
             switch action {
             case .reconnect(let delay, let attempt, let total):
+                let due = clock.now.advanced(by: delay)
                 onEvent(.reconnecting(after: delay, attempt: attempt, of: total))
                 do {
-                    try await Task.sleep(for: delay)
+                    try await clock.sleep(until: due)
                 } catch {
                     return .some(SocketEngineError(.connectionClosed, "cancelled while waiting to reconnect"))
                 }
@@ -317,7 +318,7 @@ public final class ClientSession: Sendable {
     }
 
     private func runHeartbeat(_ heartbeat: HeartbeatConfiguration, on connection: Connection) async -> PumpEnd {
-        let clock = MonotonicClock()
+        let clock = configuration.connect.clock
         var machine = HeartbeatStateMachine(interval: heartbeat.interval, allowedMisses: heartbeat.allowedMisses, now: clock.now)
         let payload: ByteBuffer
         do {
@@ -327,7 +328,7 @@ public final class ClientSession: Sendable {
         }
         do {
             while true {
-                machine.received(at: .init(nanoseconds: connection.statistics.lastReceiveNanoseconds))
+                machine.received(at: connection.statistics.lastReceive)
                 for action in machine.tick(now: clock.now) {
                     switch action {
                     case .sendHeartbeat:
@@ -362,11 +363,10 @@ public final class ClientSession: Sendable {
     }
 
     private func watchIdle(_ idle: Duration, on connection: Connection, reportsEvent: Bool = true) async -> PumpEnd {
-        let clock = MonotonicClock()
+        let clock = configuration.connect.clock
         do {
             while true {
-                let last = MonotonicClock.Instant(nanoseconds: connection.statistics.lastActivityNanoseconds)
-                let deadline = last.advanced(by: idle)
+                let deadline = connection.statistics.lastActivity.advanced(by: idle)
                 if clock.now >= deadline {
                     if reportsEvent { onEvent(.idleTimeout(idle)) }
                     return .idle

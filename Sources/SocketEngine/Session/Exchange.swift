@@ -1,7 +1,12 @@
+import Clocks
 import NIOCore
 
 /// Connects, sends framed messages, and collects the expected responses under a timeout: the
 /// engine side of `sockctl send`, "curl for sockets".
+///
+/// The timeout is one budget for everything after the connection is up, kept on the
+/// connection's ``EngineClock`` (``ConnectOptions/clock``): a test's virtual clock decides
+/// exactly when it runs out.
 public struct Exchange: Sendable {
     public let configuration: ExchangeConfiguration
 
@@ -12,7 +17,7 @@ public struct Exchange: Sendable {
     /// Runs the exchange; `onResponse` sees each response (or, when reading until close, each
     /// chunk) as it arrives. Never throws: a failure is in ``ExchangeResult/error``.
     public func run(onResponse: @Sendable (ByteBuffer) async throws -> Void = { _ in }) async -> ExchangeResult {
-        let clock = ContinuousClock()
+        let clock = configuration.connect.clock
         let started = clock.now
         var result = ExchangeResult()
         let connection: Connection
@@ -24,19 +29,23 @@ public struct Exchange: Sendable {
             result.remoteAddress = opened.remoteAddress
         } catch {
             result.error = SocketEngineError.wrapping(error, context: "connect to \(configuration.endpoint)")
-            result.total = clock.now - started
+            result.total = clock.elapsed(since: started)
             return result
         }
 
-        let deadline = clock.now + configuration.timeout
-        var sendStarted: ContinuousClock.Instant?
+        let deadline = clock.now.advanced(by: configuration.timeout)
+        var sendStarted: EngineClock.Instant?
         do {
             let isDatagram = connection.transport.isMessageOriented
             for round in 1...max(1, configuration.rounds) {
                 for message in configuration.messages {
                     let wire = isDatagram ? message : try configuration.framing.encode(message)
                     if sendStarted == nil { sendStarted = clock.now }
-                    try await connection.write(wire, timeout: remaining(until: deadline, clock))
+                    try await withDeadline(deadline, on: clock, expired: { [timeout = configuration.timeout, label = connection.label] in
+                        SocketEngineError(.writeTimeout, "\(label): write not completed within \(timeout.formatted)")
+                    }) {
+                        try await connection.write(wire)
+                    }
                     result.messagesSent += 1
                 }
                 if configuration.readsUntilClose {
@@ -46,15 +55,14 @@ public struct Exchange: Sendable {
                     continue
                 }
                 for index in 1...max(1, configuration.responses) where configuration.responses > 0 {
-                    let wait = remaining(until: deadline, clock)
-                    let frame: ByteBuffer?
-                    do {
-                        frame = try await connection.readFrame(configuration.framing, maxFrameSize: configuration.maximumFrameSize, timeout: wait)
-                    } catch let error as SocketEngineError where error.code == .readTimeout {
-                        throw SocketEngineError(
+                    let (framing, maximumFrameSize) = (configuration.framing, configuration.maximumFrameSize)
+                    let frame = try await withDeadline(deadline, on: clock, expired: { [configuration, label = connection.label] in
+                        SocketEngineError(
                             .readTimeout,
-                            "\(connection.label): timed out after \(configuration.timeout.formatted) waiting for response \(index) of \(configuration.responses)"
+                            "\(label): timed out after \(configuration.timeout.formatted) waiting for response \(index) of \(configuration.responses)"
                         )
+                    }) {
+                        try await connection.readFrame(framing, maxFrameSize: maximumFrameSize)
                     }
                     guard let frame else {
                         throw SocketEngineError(
@@ -62,7 +70,7 @@ public struct Exchange: Sendable {
                             "\(connection.label): connection closed after \(index - 1) of \(configuration.responses) responses"
                         )
                     }
-                    if result.firstByte == nil, let sendStarted { result.firstByte = clock.now - sendStarted }
+                    if result.firstByte == nil, let sendStarted { result.firstByte = clock.elapsed(since: sendStarted) }
                     result.responsesReceived += 1
                     keep(frame, in: &result)
                     try await onResponse(frame)
@@ -75,15 +83,15 @@ public struct Exchange: Sendable {
         await connection.close()
         result.bytesSent = connection.statistics.bytesSent
         result.bytesReceived = connection.statistics.bytesReceived
-        result.total = clock.now - started
+        result.total = clock.elapsed(since: started)
         return result
     }
 
     private func readUntilClose(
         _ connection: Connection,
-        deadline: ContinuousClock.Instant,
-        clock: ContinuousClock,
-        sendStarted: ContinuousClock.Instant?,
+        deadline: EngineClock.Instant,
+        clock: EngineClock,
+        sendStarted: EngineClock.Instant?,
         result: inout ExchangeResult,
         onResponse: @Sendable (ByteBuffer) async throws -> Void
     ) async throws {
@@ -91,17 +99,13 @@ public struct Exchange: Sendable {
         guard configuration.responses > 0 else { return }
         var collected = ByteBuffer()
         while true {
-            let chunk: ByteBuffer?
-            do {
-                chunk = try await connection.read(.available(maxLength: 1 << 20), timeout: remaining(until: deadline, clock))
-            } catch let error as SocketEngineError where error.code == .readTimeout {
-                throw SocketEngineError(
-                    .readTimeout,
-                    "\(connection.label): timed out after \(configuration.timeout.formatted) waiting for the peer to close"
-                )
+            let chunk = try await withDeadline(deadline, on: clock, expired: { [timeout = configuration.timeout, label = connection.label] in
+                SocketEngineError(.readTimeout, "\(label): timed out after \(timeout.formatted) waiting for the peer to close")
+            }) {
+                try await connection.read(.available(maxLength: 1 << 20))
             }
             guard let chunk else { break }
-            if result.firstByte == nil, let sendStarted { result.firstByte = clock.now - sendStarted }
+            if result.firstByte == nil, let sendStarted { result.firstByte = clock.elapsed(since: sendStarted) }
             if configuration.collectLimit > 0 {
                 if collected.readableBytes + chunk.readableBytes <= configuration.collectLimit {
                     collected.writeImmutableBuffer(chunk)
@@ -123,9 +127,5 @@ public struct Exchange: Sendable {
         } else {
             result.responsesTruncated = true
         }
-    }
-
-    private func remaining(until deadline: ContinuousClock.Instant, _ clock: ContinuousClock) -> Duration {
-        max(.zero, clock.now.duration(to: deadline))
     }
 }

@@ -1,6 +1,3 @@
-import NIOCore
-import Synchronization
-
 /// A FIFO of at most `capacity` elements between producers and one consumer.
 ///
 /// Producers suspend in ``push(_:)`` while it is full; the consumer's ``next()`` suspends
@@ -12,9 +9,6 @@ public final class AsyncBoundedQueue<Element: Sendable>: Sendable {
         var head = 0
         var finished = false
         var failure: (any Error)?
-        var consumer: (id: UInt64, continuation: CheckedContinuation<Element?, any Error>)?
-        var producers: [(id: UInt64, continuation: CheckedContinuation<Void, any Error>)] = []
-        var nextID: UInt64 = 0
 
         var count: Int { items.count - head }
 
@@ -30,14 +24,8 @@ public final class AsyncBoundedQueue<Element: Sendable>: Sendable {
         }
     }
 
-    private enum NextOutcome {
-        case item(Element)
-        case end((any Error)?)
-        case wait
-    }
-
     public let capacity: Int
-    private let state = Mutex(State())
+    private let state = AsyncMonitor(State())
 
     public init(capacity: Int) {
         self.capacity = max(1, capacity)
@@ -47,102 +35,32 @@ public final class AsyncBoundedQueue<Element: Sendable>: Sendable {
     ///
     /// - Throws: `CancellationError` once the queue is finished or the task is cancelled.
     public func push(_ element: Element) async throws {
-        while true {
-            let consumer: CheckedContinuation<Element?, any Error>?? = try state.withLock { state in
-                if state.finished { throw CancellationError() }
-                if let consumer = state.consumer {
-                    state.consumer = nil
-                    return .some(consumer.continuation)
-                }
-                if state.count < capacity {
-                    state.items.append(element)
-                    return .some(nil)
-                }
-                return .none
-            }
-            if let delivered = consumer {
-                delivered?.resume(returning: element)
-                return
-            }
-            let id = state.withLock { state -> UInt64 in
-                state.nextID += 1
-                return state.nextID
-            }
-            try await withTaskCancellationHandler {
-                try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-                    let resumeNow = state.withLock { state -> Bool in
-                        if state.finished || state.count < capacity || Task.isCancelled { return true }
-                        state.producers.append((id, continuation))
-                        return false
-                    }
-                    if resumeNow { continuation.resume() }
-                }
-            } onCancel: {
-                let waiting = state.withLock { state -> CheckedContinuation<Void, any Error>? in
-                    guard let index = state.producers.firstIndex(where: { $0.id == id }) else { return nil }
-                    return state.producers.remove(at: index).continuation
-                }
-                waiting?.resume(throwing: CancellationError())
-            }
-            try Task.checkCancellation()
+        let capacity = self.capacity
+        try await state.wait { state -> Void? in
+            if state.finished { throw CancellationError() }
+            guard state.count < capacity else { return nil }
+            state.items.append(element)
+            return ()
         }
     }
 
     /// Ends the queue; the consumer gets what is queued, then `nil` (or `error`).
     public func finish(throwing error: (any Error)? = nil) {
-        let (consumer, producers) = state.withLock { state in
+        state.update { state in
             state.finished = true
             if state.failure == nil { state.failure = error }
-            let producers = state.producers
-            state.producers.removeAll()
-            var consumer: CheckedContinuation<Element?, any Error>?
-            if state.count == 0 {
-                consumer = state.consumer?.continuation
-                state.consumer = nil
-            }
-            return (consumer, producers)
-        }
-        producers.forEach { $0.continuation.resume() }
-        if let consumer {
-            if let error { consumer.resume(throwing: error) } else { consumer.resume(returning: nil) }
         }
     }
 
     /// The next element, or `nil` once finished and drained.
     public func next() async throws -> Element? {
-        let id = state.withLock { state -> UInt64 in
-            state.nextID += 1
-            return state.nextID
-        }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Element?, any Error>) in
-                let (outcome, producer) = state.withLock { state -> (NextOutcome, CheckedContinuation<Void, any Error>?) in
-                    if let item = state.popFirst() {
-                        let producer = state.producers.isEmpty ? nil : state.producers.removeFirst().continuation
-                        return (.item(item), producer)
-                    }
-                    if state.finished { return (.end(state.failure), nil) }
-                    if Task.isCancelled { return (.end(CancellationError()), nil) }
-                    state.consumer = (id, continuation)
-                    return (.wait, nil)
-                }
-                switch outcome {
-                case .item(let item):
-                    producer?.resume()
-                    continuation.resume(returning: item)
-                case .end(let error):
-                    if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: nil) }
-                case .wait:
-                    break
-                }
+        try await state.wait { state -> Element?? in
+            if let item = state.popFirst() { return .some(item) }
+            if state.finished {
+                if let failure = state.failure { throw failure }
+                return .some(nil)
             }
-        } onCancel: {
-            let consumer = state.withLock { state -> CheckedContinuation<Element?, any Error>? in
-                guard let consumer = state.consumer, consumer.id == id else { return nil }
-                state.consumer = nil
-                return consumer.continuation
-            }
-            consumer?.resume(throwing: CancellationError())
+            return nil
         }
     }
 }

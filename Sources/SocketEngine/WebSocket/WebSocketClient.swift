@@ -112,8 +112,7 @@ enum WebSocketClient {
     ) -> EventLoopFuture<(Connection, WebSocketHandshake)> {
         negotiate(channel, endpoint: endpoint, options: options) { channel, handshake, label in
             try install(
-                on: channel, role: .client, handshake: handshake, options: options.webSocket, bufferLimit: options.bufferLimit, tap: options.tap,
-                recorder: options.recorder, label: label
+                on: channel, role: .client, handshake: handshake, options: options.webSocket, setup: options.setup, label: label
             )
         }
         .flatMapThrowing { handshake in
@@ -261,17 +260,15 @@ enum WebSocketClient {
         role: WebSocketHandler.Role,
         handshake: WebSocketHandshake,
         options: WebSocketOptions,
-        bufferLimit: Int,
-        tap: TrafficTap?,
-        recorder: ConnectionRecorder?,
+        setup: ConnectionSetup,
         label: String
     ) throws {
         try install(on: channel, role: role, handshake: handshake, options: options, label: label) { channel, handler in
             // Recorded as TCP carrying the messages' payloads, one segment each.
-            try Connection.prepare(channel, transport: .ws, bufferLimit: bufferLimit, tap: tap, recorder: recorder)
+            try Connection.prepare(channel, transport: .ws, setup: setup)
             let connectionHandler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
             handler.statistics = connectionHandler.statistics
-            handler.tap = tap
+            handler.tap = setup.tap
             handler.connectionHandler = connectionHandler
         }
     }

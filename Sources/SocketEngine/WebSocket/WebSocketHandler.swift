@@ -146,7 +146,7 @@ final class WebSocketHandler: ChannelDuplexHandler {
         case .pong(let payload):
             var payload = payload
             let after = payload.readableBytes == 8 ? payload.readInteger(as: UInt64.self).map { sent in
-                Duration.nanoseconds(Int64(truncatingIfNeeded: Monotonic.nanoseconds() &- sent))
+                Duration.nanoseconds(Int64(truncatingIfNeeded: context.eventLoop.now.uptimeNanoseconds &- sent))
             } : nil
             emit(.pongReceived(connection: label, after: after))
         case .close(let code, let reason):
@@ -383,7 +383,7 @@ final class WebSocketHandler: ChannelDuplexHandler {
         // Nothing piles up behind a send buffer that is already full.
         guard context.channel.isWritable else { return }
         var payload = context.channel.allocator.buffer(capacity: 8)
-        payload.writeInteger(Monotonic.nanoseconds())
+        payload.writeInteger(context.eventLoop.now.uptimeNanoseconds)
         send(.ping, payload, context: context, flush: true)
         emit(.pingSent(connection: label))
     }

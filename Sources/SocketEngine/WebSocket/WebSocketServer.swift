@@ -63,7 +63,7 @@ enum WebSocketServer {
                     )
                     try WebSocketClient.install(
                         on: channel, role: .server, handshake: handshake, options: webSocket,
-                        bufferLimit: options.bufferLimit, tap: options.tap, recorder: options.recorder, label: label
+                        setup: options.setup, label: label
                     )
                     return .upgraded(try Connection.attach(to: channel, transport: transport, security: security, webSocket: handshake))
                 }

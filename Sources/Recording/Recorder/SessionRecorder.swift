@@ -21,16 +21,28 @@ import Darwin
 /// and ``finish()`` reports how much was dropped. Every drain is written through, so a session
 /// that is killed leaves a file that ends at a packet boundary (libpcap reads it; only the
 /// events still queued are lost).
-final class SessionRecorder: Sendable {
-    static let bufferLimit = 64 * 1024 * 1024
+///
+/// Where the bytes go is the caller's: a file (``init(path:localIsClient:)``) or any sink (as
+/// swift-nio-extras' pcap handler does), which is how a test holds the writer back to see the
+/// limit at work. Packets are stamped with `timestamp` (the wall clock by default: pcap files
+/// carry real times).
+public final class SessionRecorder: Sendable {
+    /// Payload bytes that may wait for the writer by default.
+    public static let defaultBufferLimit = 64 * 1024 * 1024
 
-    struct Totals {
-        var connections = 0
-        var packets = 0
-        var droppedEvents = 0
-        var droppedBytes = 0
-        var writeError: String?
+    /// What a recording holds, and what it lost.
+    public struct Totals: Sendable, Equatable {
+        public var connections = 0
+        public var packets = 0
+        /// Chunks of data the writer fell too far behind to keep (their bytes show as missing).
+        public var droppedEvents = 0
+        public var droppedBytes = 0
+        /// Why writing stopped, if it did (the file is incomplete).
+        public var writeError: String?
     }
+
+    /// Seconds and nanoseconds since the epoch.
+    public typealias Timestamp = @Sendable () -> (seconds: Int64, nanoseconds: UInt32)
 
     private struct Pending {
         var time: (seconds: Int64, nanoseconds: UInt32)
@@ -53,37 +65,60 @@ final class SessionRecorder: Sendable {
         var writer: PcapWriter?
         var connections: [UInt64: (synthetic: SyntheticConnection, localIsClient: Bool)] = [:]
         var totals = Totals()
-        let descriptor: Int32
+        let close: @Sendable () -> Void
 
-        init(descriptor: Int32) {
-            self.descriptor = descriptor
+        init(close: @escaping @Sendable () -> Void) {
+            self.close = close
         }
     }
 
-    let path: String
+    /// Where the recording goes, for messages (the file's path, or what the caller named it).
+    public let name: String
+    /// Payload bytes that may wait for the writer; beyond it data is counted, not kept.
+    public let bufferLimit: Int
     private let queue = Mutex(Queue())
     private let writerQueue = DispatchQueue(label: "sockctl.record")
     private let state: WriterState
     /// Accepted connections are servers' (listen); connected ones are clients'.
     private let localIsClient: Bool
+    private let timestamp: Timestamp
 
     /// Creates (truncates) `path` and writes the pcap file header.
-    init(path: String, localIsClient: Bool) throws {
-        self.path = path
-        self.localIsClient = localIsClient
+    public convenience init(path: String, localIsClient: Bool) throws(RecordingError) {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
-            throw UsageError("--record \(path): \(String(cString: strerror(errno)))")
+            throw RecordingError(.recordingFailed, "--record \(path): \(String(cString: strerror(errno)))")
         }
-        state = WriterState(descriptor: descriptor)
+        try self.init(name: path, localIsClient: localIsClient, sink: { chunk in try Self.writeAll(chunk, to: descriptor) }, close: {
+            _ = Glibc.close(descriptor)
+        })
+    }
+
+    /// Writes the pcap file header to `sink` and everything recorded after it; `close` runs once
+    /// ``finish()`` has written the last packet.
+    public init(
+        name: String, localIsClient: Bool, bufferLimit: Int = SessionRecorder.defaultBufferLimit,
+        timestamp: @escaping Timestamp = SessionRecorder.wallClock,
+        sink: @escaping @Sendable ([UInt8]) throws -> Void, close: @escaping @Sendable () -> Void = {}
+    ) throws(RecordingError) {
+        self.name = name
+        self.localIsClient = localIsClient
+        self.bufferLimit = max(0, bufferLimit)
+        self.timestamp = timestamp
+        state = WriterState(close: close)
         do {
-            state.writer = try PcapWriter(linkType: .ethernet, snapshotLength: 262_144, precision: .nanoseconds) { chunk in
-                try Self.writeAll(chunk, to: descriptor)
-            }
+            state.writer = try PcapWriter(linkType: .ethernet, snapshotLength: 262_144, precision: .nanoseconds, write: sink)
         } catch {
-            close(descriptor)
-            throw UsageError("--record \(path): \(error)")
+            close()
+            throw RecordingError(.recordingFailed, "--record \(name): \(error)")
         }
+    }
+
+    /// The time of day, for packets' timestamps.
+    public static let wallClock: Timestamp = {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return (Int64(now.tv_sec), UInt32(clamping: now.tv_nsec))
     }
 
     struct WriteFailed: Error, CustomStringConvertible {
@@ -97,15 +132,14 @@ final class SessionRecorder: Sendable {
         }
     }
 
-    /// The engine hook: stamps and queues an event (on the connection's event loop).
-    var hook: ConnectionRecorder {
+    /// The engine hook (``ConnectOptions/recorder``, ``ListenOptions/recorder``): stamps and
+    /// queues an event, on the connection's event loop.
+    public var hook: ConnectionRecorder {
         { [self] connection, event in self.enqueue(connection, event) }
     }
 
     private func enqueue(_ connection: UInt64, _ event: ConnectionRecordEvent) {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        let time = (Int64(now.tv_sec), UInt32(clamping: now.tv_nsec))
+        let time = timestamp()
         var size = 0
         switch event {
         case .sent(let bytes), .received(let bytes): size = bytes.readableBytes
@@ -113,7 +147,7 @@ final class SessionRecorder: Sendable {
         }
         let scheduleDrain = queue.withLock { queue -> Bool in
             var pending = Pending(time: time, connection: connection, event: event, skipped: 0)
-            if size > 0 && queue.bytes + size > Self.bufferLimit {
+            if size > 0 && queue.bytes + size > bufferLimit {
                 queue.droppedEvents += 1
                 queue.droppedBytes += size
                 pending.skipped = size
@@ -207,32 +241,18 @@ final class SessionRecorder: Sendable {
     }
 
     /// Waits for everything queued to be written, closes the file and returns the totals.
-    func finish() -> Totals {
+    public func finish() -> Totals {
         writerQueue.sync {}
         // A drain may have been scheduled after the sync started: run what is left here.
         writerQueue.sync { drain() }
         return writerQueue.sync {
             flush()
-            close(state.descriptor)
+            state.close()
             var totals = state.totals
             let dropped = queue.withLock { ($0.droppedEvents, $0.droppedBytes) }
             totals.droppedEvents = dropped.0
             totals.droppedBytes = dropped.1
             return totals
-        }
-    }
-
-    /// Prints what the recording holds (`-v`) and, always, what it lost.
-    static func report(_ totals: Totals, path: String, diagnostics: Diagnostics) {
-        diagnostics.event("recorded \(plural(totals.connections, "connection")), \(plural(totals.packets, "packet")) to \(path)")
-        if totals.droppedBytes > 0 {
-            diagnostics.warning(
-                "--record: \(totals.droppedBytes) bytes in \(plural(totals.droppedEvents, "chunk")) were not written to \(path)"
-                    + " (the writer fell more than \(formatBytes(bufferLimit)) behind); the file shows them as missing"
-            )
-        }
-        if let error = totals.writeError {
-            diagnostics.warning("--record: writing \(path) failed: \(error); the file is incomplete")
         }
     }
 

@@ -1,5 +1,6 @@
 import NIOCore
 import PacketDecoding
+import SocketEngine
 
 /// `replay --verify`: compares what the target answers with what the recording's server
 /// answered, and describes the first difference.
@@ -13,34 +14,34 @@ import PacketDecoding
 /// Not a mismatch: the target splitting or joining its writes differently (byte stream), or a
 /// field matched by `--ignore` having another value or length. A mismatch: different bytes,
 /// an extra frame or extra bytes, and — at the end — fewer frames or bytes than recorded.
-///
-/// Sendable by hand: it moves once from the command to the reader task and back, and its
-/// regular expressions (not Sendable themselves) are never changed.
-struct ReplayVerifier: @unchecked Sendable {
-    struct Mismatch {
+public struct ReplayVerifier: Sendable {
+    /// The first difference between the target's answers and the recording.
+    public struct Mismatch: Sendable, Equatable {
         /// 1-based.
-        var frame: Int
-        var expected: [UInt8]
-        var received: [UInt8]
+        public var frame: Int
+        public var expected: [UInt8]
+        public var received: [UInt8]
         /// Why, in a few words: `differs at byte 9`, `extra frame`, `missing`.
-        var reason: String
+        public var reason: String
     }
 
     let expected: [ByteBuffer]
     let expectedStream: [UInt8]
     let framed: Bool
-    let ignore: [Regex<AnyRegexOutput>]
+    let ignore: IgnorePatterns
     /// Segment boundaries of the expected stream (byte-stream mode): end offset of each.
     private let segmentEnds: [Int]
 
-    private(set) var framesReceived = 0
-    private(set) var matched = 0
-    private(set) var bytesReceived = 0
-    private(set) var mismatch: Mismatch?
+    public private(set) var framesReceived = 0
+    public private(set) var matched = 0
+    public private(set) var bytesReceived = 0
+    public private(set) var mismatch: Mismatch?
     /// Byte-stream mode: the bytes received so far, kept only up to what is needed for a diff.
     private var receivedStream: [UInt8] = []
 
-    init(plan: ReplayPlan, framed: Bool, ignore: [Regex<AnyRegexOutput>]) {
+    /// `framed`: compare frame by frame (frames, datagrams, WebSocket messages), else as one
+    /// byte stream.
+    public init(plan: ReplayPlan, framed: Bool, ignore: IgnorePatterns = IgnorePatterns()) {
         expected = plan.expected
         expectedStream = Array(buffer: plan.expectedStream)
         self.framed = framed
@@ -55,15 +56,15 @@ struct ReplayVerifier: @unchecked Sendable {
     }
 
     /// The number of units expected: frames, or the recorded segments in byte-stream mode.
-    var expectedFrames: Int { expected.count }
+    public var expectedFrames: Int { expected.count }
 
     /// Everything expected has arrived (and nothing differed).
-    var isComplete: Bool {
+    public var isComplete: Bool {
         framed ? framesReceived >= expected.count : bytesReceived >= expectedStream.count
     }
 
     /// Feeds one frame (framed mode) or chunk (byte-stream mode) from the target.
-    mutating func receive(_ data: ByteBuffer) {
+    public mutating func receive(_ data: ByteBuffer) {
         guard mismatch == nil else { return }
         bytesReceived += data.readableBytes
         if framed {
@@ -99,7 +100,7 @@ struct ReplayVerifier: @unchecked Sendable {
     }
 
     /// The target is done (closed, or quiet for too long): anything still missing is a mismatch.
-    mutating func finish() {
+    public mutating func finish() {
         guard mismatch == nil else { return }
         if framed {
             if framesReceived < expected.count {
@@ -131,7 +132,7 @@ struct ReplayVerifier: @unchecked Sendable {
     private func firstDifference(_ recorded: [UInt8], _ received: [UInt8]) -> String? {
         if ignore.isEmpty {
             if recorded == received { return nil }
-        } else if masked(recorded) == masked(received) {
+        } else if ignore.masked(recorded) == ignore.masked(received) {
             return nil
         }
         let common = zip(recorded, received).prefix { $0 == $1 }.count
@@ -141,18 +142,9 @@ struct ReplayVerifier: @unchecked Sendable {
         return "differs at byte \(common)"
     }
 
-    /// The bytes as Latin-1 text with every `--ignore` match cut out.
-    private func masked(_ bytes: [UInt8]) -> [Unicode.Scalar] {
-        var text = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
-        for pattern in ignore {
-            text = text.replacing(pattern.matchingSemantics(.unicodeScalar), with: "")
-        }
-        return Array(text.unicodeScalars)
-    }
-
     /// The mismatch report: a header line and the two sides' `tcpdump -X` lines next to each
     /// other, `|` between lines that are the same and `!` where they differ.
-    static func render(_ mismatch: Mismatch, target: String, unit: String = "frame") -> String {
+    public static func render(_ mismatch: Mismatch, target: String, unit: String = "frame") -> String {
         var out = "mismatch in \(unit) \(mismatch.frame): \(mismatch.reason)\n"
         let left = lines(mismatch.expected)
         let right = lines(mismatch.received)

@@ -1,6 +1,7 @@
 import NIOCore
 import PacketDecoding
 import SocketEngine
+import Clocks
 import Synchronization
 
 /// `replay --as-server`: a mock server made from a capture. Every client that connects gets the
@@ -18,21 +19,34 @@ import Synchronization
 /// After the script the side that closed first in the recording closes first: the server sends
 /// its FIN at once, or waits (at most `timeout`) for the client's. Clients are served side by
 /// side until SIGINT or SIGTERM.
-struct ReplayServer {
-    enum Step {
+public final class ReplayServer: Sendable {
+    /// One step of the recorded server's part.
+    public enum Step: Sendable, Equatable {
         /// Wait for this many bytes (or frames, with framing) from the client.
         case await(Int)
         /// Send these bytes after this delay (from the end of the last wait).
         case send(ByteBuffer, after: Duration)
     }
 
-    struct Script {
-        var steps: [Step] = []
-        var serverClosesFirst = false
+    /// The recorded server's part, in order.
+    public struct Script: Sendable, Equatable {
+        public var steps: [Step] = []
+        public var serverClosesFirst = false
+
+        public init(steps: [Step] = [], serverClosesFirst: Bool = false) {
+            self.steps = steps
+            self.serverClosesFirst = serverClosesFirst
+        }
+    }
+
+    /// What the server reports about each client.
+    public enum Event: Sendable {
+        case clientConnected(id: Int, peer: String)
+        case clientDisconnected(id: Int, peer: String, after: Duration, bytesIn: Int, bytesOut: Int, error: SocketEngineError?)
     }
 
     /// Turns a stream's messages into the server's script.
-    static func script(for stream: RecordedStream, framing: Framing?, maximumFrameSize: Int) -> Script {
+    public static func script(for stream: RecordedStream, framing: Framing?, maximumFrameSize: Int) -> Script {
         var script = Script()
         var decoder = framing.map { FrameDecoder(framing: $0, maximumFrameSize: maximumFrameSize) }
         var clientBuffer = ByteBuffer()
@@ -72,31 +86,59 @@ struct ReplayServer {
         return script
     }
 
-    struct Totals {
-        var clients = 0
-        var bytesIn = 0
-        var bytesOut = 0
-        var errors = 0
+    /// Every client's figures added up.
+    public struct Totals: Sendable, Equatable {
+        public var clients = 0
+        public var bytesIn = 0
+        public var bytesOut = 0
+        public var errors = 0
     }
 
-    /// The totals of every client, shared by their tasks.
-    final class SharedTotals: Sendable {
-        let value = Mutex(Totals())
-    }
-
-    let script: Script
-    let framing: Framing?
-    let maximumFrameSize: Int
+    public let script: Script
+    public let framing: Framing?
+    public let maximumFrameSize: Int
     /// nil: top speed.
-    let speed: Double?
-    let timeout: Duration
-    let diagnostics: Diagnostics
+    public let speed: Double?
+    /// How long a client may stay silent while the script waits for it.
+    public let timeout: Duration
+    /// Schedules the answers' delays.
+    public let clock: EngineClock
+    private let totals = Mutex(Totals())
+    private let onEvent: @Sendable (Event) -> Void
 
-    /// Serves one client; never throws (a failure is logged and counted).
-    func serve(_ connection: Connection, id: Int, totals: SharedTotals) async {
-        let clock = ContinuousClock()
+    public init(
+        script: Script, framing: Framing?, maximumFrameSize: Int, speed: Double?, timeout: Duration,
+        clock: EngineClock = .system, onEvent: @escaping @Sendable (Event) -> Void = { _ in }
+    ) {
+        self.script = script
+        self.framing = framing
+        self.maximumFrameSize = maximumFrameSize
+        self.speed = speed
+        self.timeout = timeout
+        self.clock = clock
+        self.onEvent = onEvent
+    }
+
+    /// The figures of every client served so far.
+    public var served: Totals { totals.withLock { $0 } }
+
+    /// Serves every connection the listener accepts, side by side, until it closes.
+    public func serve(_ listener: Listener) async {
+        await withTaskGroup(of: Void.self) { group in
+            var id = 0
+            for await connection in listener.connections {
+                id += 1
+                let clientID = id
+                group.addTask { await self.serve(connection, id: clientID) }
+            }
+            group.cancelAll()
+        }
+    }
+
+    /// Serves one client; never throws (a failure is reported and counted).
+    public func serve(_ connection: Connection, id: Int) async {
         let started = clock.now
-        diagnostics.note("client \(id) connected from \(connection.label)")
+        onEvent(.clientConnected(id: id, peer: connection.label))
         var failure: SocketEngineError?
         do {
             var waitEnded = clock.now
@@ -115,8 +157,7 @@ struct ReplayServer {
                     }
                     waitEnded = clock.now
                 case .send(let bytes, let delay):
-                    let due = waitEnded + scaled(delay)
-                    if clock.now < due { try await clock.sleep(until: due) }
+                    try await clock.sleep(until: waitEnded.advanced(by: ReplayClient.scaled(delay, speed: speed)))
                     try await connection.write(bytes, timeout: timeout)
                 }
             }
@@ -133,23 +174,14 @@ struct ReplayServer {
         await connection.close()
         let bytesIn = connection.statistics.bytesReceived
         let bytesOut = connection.statistics.bytesSent
-        totals.value.withLock {
+        totals.withLock {
             $0.clients += 1
             $0.bytesIn += bytesIn
             $0.bytesOut += bytesOut
             if failure != nil { $0.errors += 1 }
         }
-        let reason = failure.map { ": \($0.message)" } ?? ""
-        diagnostics.note(
-            "client \(id) from \(connection.label) disconnected after \((clock.now - started).formatted)"
-                + " (\(bytesIn) bytes in, \(bytesOut) bytes out)\(reason)"
-        )
-    }
-
-    private func scaled(_ offset: Duration) -> Duration {
-        guard let speed else { return .zero }
-        let nanoseconds = Double(offset.nanosecondsClamped) / speed
-        guard nanoseconds.isFinite, nanoseconds < 9e18 else { return .seconds(1_000_000_000) }
-        return .nanoseconds(Int64(nanoseconds))
+        onEvent(.clientDisconnected(
+            id: id, peer: connection.label, after: clock.elapsed(since: started), bytesIn: bytesIn, bytesOut: bytesOut, error: failure
+        ))
     }
 }

@@ -17,30 +17,40 @@ import SocketEngine
 /// frame's bytes exactly as recorded (delimiter or length prefix included), over a message target
 /// (ws://, wss://, udp://) its body. A tail that is not a whole frame is sent as it is (stream
 /// targets) so the byte stream stays exact.
-struct ReplayPlan {
-    struct Send {
+public struct ReplayPlan: Sendable {
+    /// One message of the recorded client.
+    public struct Send: Sendable {
         /// From the start of the stream, as recorded (not yet scaled by `--speed`).
-        var due: Duration
-        var bytes: ByteBuffer
+        public var due: Duration
+        public var bytes: ByteBuffer
+
+        public init(due: Duration, bytes: ByteBuffer) {
+            self.due = due
+            self.bytes = bytes
+        }
     }
 
-    var sends: [Send] = []
+    public var sends: [Send] = []
     /// The recording's server output as units of comparison: frame bodies with `--framing`,
     /// datagrams for UDP, else the server's segments.
-    var expected: [ByteBuffer] = []
+    public var expected: [ByteBuffer] = []
     /// Every byte the recording's server sent, in order.
-    var expectedStream = ByteBuffer()
+    public var expectedStream = ByteBuffer()
     /// When the recorded client half-closed (TCP), from the start of the stream.
-    var clientFinishedAt: Duration?
+    public var clientFinishedAt: Duration?
     /// Server bytes the recording had delivered before the client's FIN.
-    var serverBytesBeforeClientFinish = 0
+    public var serverBytesBeforeClientFinish = 0
     /// The recorded server closed its side before the client did.
-    var serverFinishedFirst = false
+    public var serverFinishedFirst = false
     /// Client bytes that did not form a whole frame at the end of the stream.
-    var clientTailBytes = 0
+    public var clientTailBytes = 0
 
-    struct Failure: Error {
-        var message: String
+    /// A plan made by hand: these sends, these expected answers (for tests and for replaying
+    /// something that was never captured).
+    public init(sends: [Send], expected: [ByteBuffer] = []) {
+        self.sends = sends
+        self.expected = expected
+        for answer in expected { expectedStream.writeImmutableBuffer(answer) }
     }
 
     /// Builds the plan for `stream` (whose messages were extracted).
@@ -48,7 +58,7 @@ struct ReplayPlan {
     /// - Parameters:
     ///   - framing: nil for segments (raw).
     ///   - messageTarget: the target takes whole messages (ws://, wss://, udp://): send bodies.
-    init(stream: RecordedStream, framing: Framing?, messageTarget: Bool, maximumFrameSize: Int) throws(Failure) {
+    public init(stream: RecordedStream, framing: Framing?, messageTarget: Bool, maximumFrameSize: Int) throws(RecordingError) {
         let start = stream.firstTime
         func offset(_ time: Int64) -> Duration {
             .nanoseconds(time >= start ? time - start : 0)
@@ -116,7 +126,7 @@ struct ReplayPlan {
     private static func cut(
         _ buffer: inout ByteBuffer, with decoder: inout FrameDecoder?, atEnd: Bool, side: String,
         _ emit: (ByteBuffer, ByteBuffer) -> Void
-    ) throws(Failure) {
+    ) throws(RecordingError) {
         guard var frames = decoder else { return }
         defer { decoder = frames }
         while buffer.readableBytes > 0 {
@@ -126,7 +136,7 @@ struct ReplayPlan {
                 body = try frames.decode(&buffer, atEOF: atEnd)
             } catch {
                 if error.code == .truncatedFrame { return }
-                throw Failure(message: "the recorded \(side) data is not in this framing: \(error.message)")
+                throw RecordingError(.framingMismatch, "the recorded \(side) data is not in this framing: \(error.message)")
             }
             guard let body else { return }
             let consumed = before.readableBytes - buffer.readableBytes
@@ -136,5 +146,5 @@ struct ReplayPlan {
     }
 
     /// The bytes sent in all.
-    var bytesToSend: Int { sends.reduce(0) { $0 + $1.bytes.readableBytes } }
+    public var bytesToSend: Int { sends.reduce(0) { $0 + $1.bytes.readableBytes } }
 }

@@ -1,4 +1,5 @@
 import PacketDecoding
+import SocketEngine
 
 /// Reads a capture file for `replay`: the list of its streams, and the chosen one's messages.
 ///
@@ -6,64 +7,54 @@ import PacketDecoding
 /// it ends early, it holds no TCP or UDP stream, the stream asked for does not exist, or (with no
 /// `--stream`) there is more than one to choose from — then the streams are listed after the
 /// line, so the user can pick.
-enum ReplayStreams {
-    struct Failure: Error {
-        var message: String
-        /// 1: the file is bad; 2: the command line asked for something the file does not have.
-        var status: Int32
-        /// Printed after the message (the stream table when the choice was ambiguous).
-        var detail: String?
-    }
-
+public enum ReplayStreams {
     /// Reads `path` (`-` is stdin) and returns every stream, with the messages of `keep` (1-based).
-    static func load(_ path: String, keep: Int?) throws(Failure) -> (streams: [RecordedStream], extractor: StreamExtractor) {
+    public static func load(_ path: String, keep: Int?) throws(RecordingError) -> (streams: [RecordedStream], extractor: StreamExtractor) {
         var extractor = StreamExtractor(keepingMessagesOf: keep)
         let reader: CaptureFileReader
         do {
             reader = try CaptureFileReader(path: path)
         } catch {
             let text = error.description
-            throw Failure(message: text.hasPrefix(path) ? text : "\(path): \(text)", status: 1)
+            throw RecordingError(.unreadableCapture, text.hasPrefix(path) ? text : "\(path): \(text)")
         }
         do {
             while let record = try reader.next() {
                 try extractor.add(record.header, record.bytes)
             }
         } catch let error as CaptureFileError {
-            throw Failure(message: "\(path): \(error.description)", status: 1)
+            throw RecordingError(.unreadableCapture, "\(path): \(error.description)")
         } catch let error as StreamExtractor.StreamTooLarge {
-            throw Failure(message: "\(path): \(error.description)", status: 1)
+            throw RecordingError(.unreadableCapture, "\(path): \(error.description)")
         } catch {
-            throw Failure(message: "\(path): \(error)", status: 1)
+            throw RecordingError(.unreadableCapture, "\(path): \(error)")
         }
         let streams = extractor.finish()
         return (streams, extractor)
     }
 
     /// The stream to replay: `requested`, or the only one there is.
-    static func choose(_ streams: [RecordedStream], requested: Int?, path: String) throws(Failure) -> Int {
+    public static func choose(_ streams: [RecordedStream], requested: Int?, path: String) throws(RecordingError) -> Int {
         guard !streams.isEmpty else {
-            throw Failure(message: "\(path): no TCP or UDP stream in this capture", status: 1)
+            throw RecordingError(.unusableCapture, "\(path): no TCP or UDP stream in this capture")
         }
         if let requested {
             guard requested >= 1, requested <= streams.count else {
                 let range = streams.count == 1 ? "it has only stream 1" : "it has streams 1-\(streams.count)"
-                throw Failure(message: "\(path): no stream \(requested): \(range) (see --list)", status: 2)
+                throw RecordingError(.noSuchStream, "\(path): no stream \(requested): \(range) (see --list)")
             }
             return requested
         }
         guard streams.count == 1 else {
-            throw Failure(
-                message: "\(path) holds \(streams.count) streams: choose one with --stream N",
-                status: 2,
-                detail: table(streams)
+            throw RecordingError(
+                .noSuchStream, "\(path) holds \(streams.count) streams: choose one with --stream N", detail: table(streams)
             )
         }
         return 1
     }
 
     /// The `--list` table: index, protocol, 4-tuple, packets and bytes each way, duration, end.
-    static func table(_ streams: [RecordedStream]) -> String {
+    public static func table(_ streams: [RecordedStream]) -> String {
         var rows: [[String]] = [["STREAM", "PROTO", "CLIENT", "", "SERVER", "PACKETS C>S", "S>C", "BYTES C>S", "S>C", "DURATION", "END"]]
         for stream in streams {
             rows.append([

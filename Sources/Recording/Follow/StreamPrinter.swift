@@ -1,0 +1,211 @@
+import NIOCore
+import PacketDecoding
+import SocketEngine
+
+extension TCPReassembler.Direction {
+    fileprivate var index: Int { self == .clientToServer ? 0 : 1 }
+}
+
+/// Turns reassembler events and UDP datagrams into text.
+struct StreamPrinter {
+    let framing: Framing?
+    /// Stream numbers shown to the user: TCP (by reassembler stream) and UDP share one sequence.
+    private var nextNumber = 1
+    private var tcpStreams: [Int: StreamState] = [:]
+    private var udpFlows: [UDPFlowKey: UDPFlow] = [:]
+    /// The stream and direction the last raw chunk belonged to (nil: print a marker first).
+    private var lastChunk: (number: Int, direction: TCPReassembler.Direction)?
+    /// The output so far ends with a newline (or is empty).
+    private var atLineStart = true
+
+    init(framing: Framing?) {
+        self.framing = framing.flatMap { $0 == .raw ? nil : $0 }
+    }
+
+    // MARK: TCP events
+
+    mutating func handle(_ event: TCPReassembler.Event, into out: inout [UInt8]) {
+        switch event.kind {
+        case .opened(let client, let server):
+            let number = nextNumber
+            nextNumber += 1
+            tcpStreams[event.stream] = StreamState(number: number, framing: framing)
+            endLine(into: &out)
+            out += "== stream \(number): \(client) > \(server) (tcp)\n".utf8
+            atLineStart = true
+        case .data(let bytes):
+            guard var state = tcpStreams.removeValue(forKey: event.stream) else { return }
+            if state.directions[event.direction.index].decoder != nil {
+                state.directions[event.direction.index].feed(bytes)
+                drainMessages(&state, event.direction, atEnd: false, into: &out)
+            } else {
+                appendChunk(bytes, number: state.number, direction: event.direction, offset: state.directions[event.direction.index].offset, into: &out)
+            }
+            state.directions[event.direction.index].offset += bytes.count
+            tcpStreams[event.stream] = state
+        case .gap(let count):
+            guard var state = tcpStreams.removeValue(forKey: event.stream) else { return }
+            drainMessages(&state, event.direction, atEnd: true, into: &out)
+            state.directions[event.direction.index].offset += count
+            appendMarker(state.number, event.direction, into: &out)
+            out += " [... \(count) bytes missing ...]\n".utf8
+            atLineStart = true
+            lastChunk = nil
+            tcpStreams[event.stream] = state
+        case .closed(let reason):
+            guard var state = tcpStreams.removeValue(forKey: event.stream) else { return }
+            drainMessages(&state, .clientToServer, atEnd: true, into: &out)
+            drainMessages(&state, .serverToClient, atEnd: true, into: &out)
+            endLine(into: &out)
+            let why: String
+            switch reason {
+            case .finished: why = "FIN"
+            case .reset: why = event.direction == .clientToServer ? "RST from client" : "RST from server"
+            case .reused: why = "4-tuple reused"
+            case .evicted: why = "evicted (too many connections)"
+            case .endOfCapture: why = "capture ended"
+            }
+            out += "== stream \(state.number) end: \(why)\n".utf8
+            atLineStart = true
+            lastChunk = nil
+        }
+    }
+
+    /// A raw (unframed) chunk: a marker when the stream or direction changed, then text or hex.
+    private mutating func appendChunk(
+        _ bytes: UnsafeRawBufferPointer, number: Int, direction: TCPReassembler.Direction, offset: Int, into out: inout [UInt8]
+    ) {
+        let continuing = lastChunk.map { $0.number == number && $0.direction == direction } ?? false
+        if MessageText.isText(bytes) {
+            if !continuing {
+                appendMarker(number, direction, into: &out)
+                out.append(0x0A)
+            }
+            MessageText.appendText(bytes, into: &out)
+            atLineStart = out.last == 0x0A
+        } else {
+            if !continuing {
+                appendMarker(number, direction, into: &out)
+            } else {
+                endLine(into: &out)
+                out.removeLast()  // the dump starts its own line
+            }
+            HexDump.appendHexAndASCII(bytes, offset: offset, into: &out)
+            out.append(0x0A)
+            atLineStart = true
+        }
+        lastChunk = (number, direction)
+    }
+
+    /// Prints every whole message buffered for one direction (at the end: the incomplete rest too).
+    private mutating func drainMessages(_ state: inout StreamState, _ direction: TCPReassembler.Direction, atEnd: Bool, into out: inout [UInt8]) {
+        let index = direction.index
+        guard state.directions[index].decoder != nil else { return }
+        while true {
+            switch state.directions[index].next(atEnd: atEnd) {
+            case .message(let message):
+                message.withUnsafeReadableBytes { appendMessage($0, number: state.number, direction: direction, into: &out) }
+            case .needMore:
+                if atEnd { state.directions[index].reset(framing: framing) }
+                return
+            case .failed(let error, let rest):
+                appendMarker(state.number, direction, into: &out)
+                if atEnd, error.code == .truncatedFrame {
+                    out += " [incomplete message: \(error.message)]\n".utf8
+                    state.directions[index].reset(framing: framing)
+                } else {
+                    out += " [framing error: \(error.message); the rest of this direction is shown unframed]\n".utf8
+                    state.directions[index].decoder = nil
+                }
+                atLineStart = true
+                if rest.readableBytes > 0 {
+                    rest.withUnsafeReadableBytes { appendMessage($0, number: state.number, direction: direction, into: &out) }
+                }
+                return
+            }
+        }
+    }
+
+    // MARK: UDP
+
+    mutating func datagram(_ segment: TransportSegment, payload: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        let source = TCPReassembler.Endpoint(address: segment.source, port: segment.sourcePort)
+        let destination = TCPReassembler.Endpoint(address: segment.destination, port: segment.destinationPort)
+        let key = UDPFlowKey(source, destination)
+        let number: Int
+        let direction: TCPReassembler.Direction
+        if let known = udpFlows[key] {
+            number = known.number
+            direction = known.client == source ? .clientToServer : .serverToClient
+        } else {
+            if udpFlows.count >= StreamFollower.maximumUDPFlows { udpFlows.removeAll(keepingCapacity: true) }
+            number = nextNumber
+            nextNumber += 1
+            udpFlows[key] = UDPFlow(number: number, client: source)
+            direction = .clientToServer
+            endLine(into: &out)
+            out += "== stream \(number): \(source) > \(destination) (udp)\n".utf8
+            atLineStart = true
+        }
+        lastChunk = nil
+        if let framing {
+            var decoder = FrameDecoder(framing: framing, maximumFrameSize: StreamFollower.maximumMessageSize)
+            var buffer = ByteBuffer()
+            buffer.writeBytes(payload)
+            do {
+                while let message = try decoder.decode(&buffer, atEOF: true) {
+                    message.withUnsafeReadableBytes { appendMessage($0, number: number, direction: direction, into: &out) }
+                }
+            } catch {
+                appendMarker(number, direction, into: &out)
+                out += " [framing error: \(error.message)]\n".utf8
+                buffer.withUnsafeReadableBytes { appendMessage($0, number: number, direction: direction, into: &out) }
+            }
+        } else {
+            appendMessage(payload, number: number, direction: direction, into: &out)
+        }
+        if segment.isPayloadTruncated {
+            appendMarker(number, direction, into: &out)
+            out += " [... \(segment.payloadLength - payload.count) bytes missing ...]\n".utf8
+        }
+        atLineStart = true
+    }
+
+    // MARK: Pieces
+
+    /// One message on its own marker-prefixed line(s).
+    private mutating func appendMessage(_ bytes: UnsafeRawBufferPointer, number: Int, direction: TCPReassembler.Direction, into out: inout [UInt8]) {
+        appendMarker(number, direction, into: &out)
+        if bytes.isEmpty {
+            out.append(0x0A)
+        } else if JSONPrettyPrinter.append(bytes, prefix: [0x20], into: &out) {
+            out.append(0x0A)
+        } else if MessageText.isUTF8WithoutC1(bytes) {
+            out.append(0x20)
+            MessageText.appendEscaped(bytes, into: &out)
+            out.append(0x0A)
+        } else {
+            out += " \(bytes.count) bytes".utf8
+            HexDump.appendHexAndASCII(bytes, into: &out)
+            out.append(0x0A)
+        }
+        atLineStart = true
+        lastChunk = nil
+    }
+
+    /// `[N] >>` or `[N] <<` at the start of a line.
+    private mutating func appendMarker(_ number: Int, _ direction: TCPReassembler.Direction, into out: inout [UInt8]) {
+        endLine(into: &out)
+        out += "[\(number)] ".utf8
+        out += direction == .clientToServer ? ">>".utf8 : "<<".utf8
+        atLineStart = false
+    }
+
+    /// Ends an unfinished text line, so the next output starts on its own line.
+    mutating func endLine(into out: inout [UInt8]) {
+        if !atLineStart {
+            out.append(0x0A)
+            atLineStart = true
+        }
+    }
+}

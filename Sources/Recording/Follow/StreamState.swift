@@ -1,0 +1,57 @@
+import NIOCore
+import PacketDecoding
+import SocketEngine
+
+struct DirectionState {
+    /// nil: unframed (no `--framing`, or after a framing error).
+    var decoder: FrameDecoder?
+    var buffer = ByteBuffer()
+    /// Bytes of this direction so far (gaps included): the hex dump offsets.
+    var offset = 0
+
+    enum Next {
+        case message(ByteBuffer)
+        case needMore
+        case failed(SocketEngineError, rest: ByteBuffer)
+    }
+
+    init(framing: Framing?) {
+        decoder = framing.map { FrameDecoder(framing: $0, maximumFrameSize: StreamFollower.maximumMessageSize) }
+    }
+
+    mutating func feed(_ bytes: UnsafeRawBufferPointer) {
+        buffer.writeBytes(bytes)
+    }
+
+    mutating func next(atEnd: Bool) -> Next {
+        guard var decoder else { return .needMore }
+        defer { self.decoder = decoder }
+        do {
+            if let message = try decoder.decode(&buffer, atEOF: atEnd) {
+                if buffer.readableBytes == 0 { buffer.clear() } else if buffer.readerIndex > 65_536 { buffer.discardReadBytes() }
+                return .message(message)
+            }
+            return .needMore
+        } catch {
+            let rest = buffer
+            buffer = ByteBuffer()
+            return .failed(error, rest: rest)
+        }
+    }
+
+    mutating func reset(framing: Framing?) {
+        buffer.clear()
+        decoder = framing.map { FrameDecoder(framing: $0, maximumFrameSize: StreamFollower.maximumMessageSize) }
+    }
+}
+
+/// Per-stream state: the number shown and, per direction, the framing buffer.
+struct StreamState {
+    var number: Int
+    var directions: [DirectionState]
+
+    init(number: Int, framing: Framing?) {
+        self.number = number
+        directions = [DirectionState(framing: framing), DirectionState(framing: framing)]
+    }
+}

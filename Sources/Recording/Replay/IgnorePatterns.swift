@@ -1,0 +1,36 @@
+/// `replay --ignore REGEX`: text cut out of both the recorded and the received frame before
+/// they are compared (timestamps, ids).
+///
+/// Sendable by hand: the regular expressions (not Sendable themselves) are compiled once and
+/// never changed, only matched.
+public struct IgnorePatterns: @unchecked Sendable {
+    public let patterns: [Regex<AnyRegexOutput>]
+
+    public init(_ patterns: [Regex<AnyRegexOutput>] = []) {
+        self.patterns = patterns
+    }
+
+    /// Compiles each pattern; the error names the one that does not compile.
+    public init(parsing sources: [String]) throws(RecordingError) {
+        var compiled: [Regex<AnyRegexOutput>] = []
+        for source in sources {
+            do {
+                compiled.append(try Regex(source))
+            } catch {
+                throw RecordingError(.invalidPattern, "invalid --ignore regular expression '\(source)': \(error)")
+            }
+        }
+        patterns = compiled
+    }
+
+    public var isEmpty: Bool { patterns.isEmpty }
+
+    /// `bytes` as Latin-1 text with every match cut out.
+    func masked(_ bytes: [UInt8]) -> [Unicode.Scalar] {
+        var text = String(String.UnicodeScalarView(bytes.map { Unicode.Scalar($0) }))
+        for pattern in patterns {
+            text = text.replacing(pattern.matchingSemantics(.unicodeScalar), with: "")
+        }
+        return Array(text.unicodeScalars)
+    }
+}

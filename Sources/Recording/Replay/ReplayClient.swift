@@ -1,0 +1,240 @@
+import Clocks
+import NIOCore
+import SocketEngine
+
+/// Plays a ``ReplayPlan``'s client side to a target over the engine's connect path (so tcp://,
+/// tls://, ws://, wss://, udp:// and unix: targets all work) and, with `verify`, checks the
+/// answers with a ``ReplayVerifier``.
+///
+/// Sending and receiving run side by side: each message is written when it is due (its recorded
+/// time divided by the speed, counted from the moment the connection is up; at once with
+/// top speed) while a reader task takes in everything the target sends. The recorded client's
+/// FIN is repeated (a half-close) when it is due *and* the target has sent at least as many bytes
+/// as the recording's server had sent by then, or after `timeout`, so a slow server is not cut
+/// off by an early FIN. The run ends when the target closes; when everything expected has
+/// arrived and nothing more comes within ``settleTime``; when nothing at all has come for
+/// `timeout`; or at the first mismatch.
+///
+/// Every wait is on the connection's clock (``ConnectOptions/clock``) or on the reader's
+/// progress: nothing polls, and a test's virtual clock decides exactly when each message goes.
+public struct ReplayClient: Sendable {
+    public struct Configuration: Sendable {
+        public var endpoint: Endpoint
+        /// How to connect; its ``ConnectOptions/clock`` schedules the messages.
+        public var connect: ConnectOptions
+        public var plan: ReplayPlan
+        /// nil: byte stream (segments); else frames of this framing.
+        public var framing: Framing?
+        public var maximumFrameSize: Int
+        /// nil: top speed.
+        public var speed: Double?
+        public var verify: Bool
+        public var ignore: IgnorePatterns
+        /// How long the target may stay silent before the run gives up on it.
+        public var timeout: Duration
+        /// The recording is UDP (datagrams compare one by one).
+        public var datagrams: Bool
+
+        public init(
+            endpoint: Endpoint, connect: ConnectOptions, plan: ReplayPlan, framing: Framing?, maximumFrameSize: Int,
+            speed: Double?, verify: Bool, ignore: IgnorePatterns = IgnorePatterns(), timeout: Duration, datagrams: Bool
+        ) {
+            self.endpoint = endpoint
+            self.connect = connect
+            self.plan = plan
+            self.framing = framing
+            self.maximumFrameSize = maximumFrameSize
+            self.speed = speed
+            self.verify = verify
+            self.ignore = ignore
+            self.timeout = timeout
+            self.datagrams = datagrams
+        }
+    }
+
+    /// How a run went.
+    public struct Outcome: Sendable {
+        public var report: ConnectReport?
+        public var messagesSent = 0
+        public var bytesSent = 0
+        public var framesReceived = 0
+        public var bytesReceived = 0
+        public var verifier: ReplayVerifier?
+        /// When each message went out, from the moment the connection was up.
+        public var sendTimes: [Duration] = []
+        /// How late each message went out against its schedule.
+        public var maximumDrift: Duration = .zero
+        public var totalDrift: Duration = .zero
+        public var duration: Duration = .zero
+        /// The run ended because the target went quiet before sending everything expected.
+        public var timedOut = false
+        public var error: SocketEngineError?
+
+        public var meanDrift: Duration { messagesSent > 0 ? totalDrift / messagesSent : .zero }
+    }
+
+    /// What a run waits for after the last expected byte, for extra bytes or the target's close.
+    public static let settleTime: Duration = .milliseconds(200)
+
+    public let configuration: Configuration
+
+    public init(configuration: Configuration) {
+        self.configuration = configuration
+    }
+
+    /// What the reader has seen, published for the sender.
+    private struct Progress: Sendable {
+        var bytes = 0
+        var complete = false
+        var mismatch = false
+        var ended = false
+        /// Counts every arrival, so a waiter can tell "something new came".
+        var arrivals = 0
+        var lastActivity: EngineClock.Instant
+    }
+
+    /// `onConnected` sees the connect report and the local and remote addresses once the
+    /// connection is up; `onEvent` a line for `-v`.
+    public func run(
+        onConnected: (ConnectReport, SocketAddress?, SocketAddress?) -> Void = { _, _, _ in },
+        onEvent: @escaping @Sendable (String) -> Void = { _ in }
+    ) async -> Outcome {
+        var outcome = Outcome()
+        let clock = configuration.connect.clock
+        let connection: Connection
+        do {
+            let (opened, report) = try await Connector(endpoint: configuration.endpoint, options: configuration.connect).connect()
+            connection = opened
+            outcome.report = report
+            onConnected(report, opened.localAddress, opened.remoteAddress)
+        } catch {
+            outcome.error = SocketEngineError.wrapping(error, context: "connect to \(configuration.endpoint)")
+            return outcome
+        }
+        let start = clock.now
+        let plan = configuration.plan
+        let messageTarget = connection.transport.isMessageOriented
+        let framed = configuration.framing != nil || messageTarget || configuration.datagrams
+        let progress = AsyncMonitor(Progress(lastActivity: start))
+        let reader = Task {
+            await Self.read(
+                from: connection, verifier: ReplayVerifier(plan: plan, framed: framed, ignore: configuration.ignore),
+                framing: messageTarget ? nil : configuration.framing, maximumFrameSize: configuration.maximumFrameSize,
+                stopsAtMismatch: configuration.verify, clock: clock, progress: progress
+            )
+        }
+        let stopsAtMismatch = configuration.verify
+        do {
+            for send in plan.sends {
+                if stopsAtMismatch && progress.value.mismatch { break }
+                let due = start.advanced(by: scaled(send.due))
+                try await clock.sleep(until: due)
+                let sentAt = clock.now
+                let late = max(.zero, due.duration(to: sentAt))
+                outcome.maximumDrift = max(outcome.maximumDrift, late)
+                outcome.totalDrift += late
+                outcome.sendTimes.append(start.duration(to: sentAt))
+                try await connection.write(send.bytes)
+                outcome.messagesSent += 1
+                outcome.bytesSent += send.bytes.readableBytes
+            }
+            if let finishedAt = plan.clientFinishedAt, !messageTarget, !(stopsAtMismatch && progress.value.mismatch) {
+                try await clock.sleep(until: start.advanced(by: scaled(finishedAt)))
+                let needed = plan.serverBytesBeforeClientFinish
+                _ = try? await withTimeout(configuration.timeout, on: clock, expired: { CancellationError() }) {
+                    try await progress.wait { $0.ended || $0.bytes >= needed ? () : nil }
+                }
+                onEvent("end of the recorded client stream: write side shut down (FIN sent)")
+                try await connection.closeWrite()
+            }
+            outcome.timedOut = try await waitForTheRest(progress, clock: clock, quietFrom: start.advanced(by: scaled(plan.sends.last?.due ?? .zero)))
+        } catch {
+            outcome.error = SocketEngineError.wrapping(error, context: connection.label)
+        }
+        await connection.close()
+        reader.cancel()
+        var (finalVerifier, readFailure) = await reader.value
+        if outcome.error == nil, let readFailure, !(stopsAtMismatch && finalVerifier.mismatch != nil) {
+            outcome.error = readFailure
+        }
+        if configuration.verify { finalVerifier.finish() }
+        outcome.framesReceived = finalVerifier.framesReceived
+        outcome.bytesReceived = connection.statistics.bytesReceived
+        outcome.verifier = finalVerifier
+        outcome.duration = clock.elapsed(since: start)
+        return outcome
+    }
+
+    /// Takes in everything the target sends, publishing the progress; returns the verifier and
+    /// the error that ended reading, if any.
+    private static func read(
+        from connection: Connection, verifier: ReplayVerifier, framing: Framing?, maximumFrameSize: Int,
+        stopsAtMismatch: Bool, clock: EngineClock, progress: AsyncMonitor<Progress>
+    ) async -> (ReplayVerifier, SocketEngineError?) {
+        var verifier = verifier
+        var failure: SocketEngineError?
+        do {
+            while true {
+                let data: ByteBuffer?
+                if let framing {
+                    data = try await connection.readFrame(framing, maxFrameSize: maximumFrameSize)
+                } else {
+                    data = try await connection.read(.available(maxLength: 1 << 20))
+                }
+                guard let data else { break }
+                verifier.receive(data)
+                let (complete, mismatch) = (verifier.isComplete, verifier.mismatch != nil)
+                let now = clock.now
+                progress.update {
+                    // Wire bytes (delimiters included), as the recording counts them.
+                    $0.bytes = connection.statistics.bytesReceived
+                    $0.complete = complete
+                    $0.mismatch = mismatch
+                    $0.arrivals += 1
+                    $0.lastActivity = now
+                }
+                if stopsAtMismatch && mismatch { break }
+            }
+        } catch is CancellationError {
+        } catch {
+            failure = SocketEngineError.wrapping(error, context: connection.label)
+        }
+        progress.update { $0.ended = true }
+        return (verifier, failure)
+    }
+
+    /// After the last send: waits until the target closes, a mismatch stops the run, everything
+    /// expected has come and ``settleTime`` passes without more, or nothing at all comes for
+    /// `timeout` (counted from `quietFrom` or the last arrival). Returns true in the last case.
+    private func waitForTheRest(_ progress: AsyncMonitor<Progress>, clock: EngineClock, quietFrom: EngineClock.Instant) async throws -> Bool {
+        let stopsAtMismatch = configuration.verify
+        while true {
+            let state = progress.value
+            if state.ended || (stopsAtMismatch && state.mismatch) { return false }
+            let arrivals = state.arrivals
+            let deadline = state.complete
+                ? clock.now.advanced(by: Self.settleTime)
+                : max(state.lastActivity, quietFrom).advanced(by: configuration.timeout)
+            let changed: Bool? = try? await withDeadline(deadline, on: clock, expired: { CancellationError() }) {
+                try await progress.wait { $0.arrivals != arrivals || $0.ended ? true : nil }
+            }
+            if changed == nil {
+                // Quiet until the deadline: settled, or timed out.
+                return !progress.value.complete
+            }
+        }
+    }
+
+    /// A recorded offset at the chosen speed (zero at top speed).
+    private func scaled(_ offset: Duration) -> Duration {
+        Self.scaled(offset, speed: configuration.speed)
+    }
+
+    /// `offset` divided by `speed`; zero when `speed` is nil (top speed).
+    static func scaled(_ offset: Duration, speed: Double?) -> Duration {
+        guard let speed else { return .zero }
+        let nanoseconds = Double(offset.nanosecondsClamped) / speed
+        guard nanoseconds.isFinite, nanoseconds < 9e18 else { return .seconds(Int64.max / 1_000_000_000) }
+        return .nanoseconds(Int64(nanoseconds))
+    }
+}

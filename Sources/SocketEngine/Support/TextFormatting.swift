@@ -1,0 +1,39 @@
+/// Numbers and counts as the command line prints them, for every module's messages.
+
+/// Human-readable byte counts for summaries.
+package func formatBytes(_ count: Int) -> String {
+    if count < 1024 { return "\(count) B" }
+    let units = ["KiB", "MiB", "GiB", "TiB"]
+    var value = Double(count) / 1024
+    var unit = 0
+    while value >= 1024 && unit < units.count - 1 {
+        value /= 1024
+        unit += 1
+    }
+    return "\(decimal(value, places: 1)) \(units[unit])"
+}
+
+/// `value` with exactly `places` decimals, without Foundation.
+package func decimal(_ value: Double, places: Int) -> String {
+    guard value.isFinite else { return "\(value)" }
+    var scale = 1.0
+    for _ in 0..<places { scale *= 10 }
+    let scaled = Int64((abs(value) * scale).rounded())
+    let whole = scaled / Int64(scale)
+    var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
+    if places > 0 {
+        text += "." + padded(Int(scaled % Int64(scale)), places)
+    }
+    return text
+}
+
+/// `1 client`, `2 clients`.
+package func plural(_ count: Int, _ noun: String) -> String {
+    "\(count) \(noun)\(count == 1 ? "" : "s")"
+}
+
+/// `value` as text, left-padded with zeros to `width` digits.
+package func padded(_ value: Int, _ width: Int) -> String {
+    let text = String(value)
+    return String(repeating: "0", count: max(0, width - text.count)) + text
+}
