@@ -26,6 +26,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
     ],
     targets: [
         .target(
@@ -91,7 +92,20 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: strict),
+        // Raises the test process's descriptor limit before any test runs (a C constructor).
+        .target(name: "CTestStartup", path: "Tests/CTestStartup"),
+        .target(
+            name: "TestSupport",
+            dependencies: [
+                "CTestStartup",
+                "SocketEngine",
+                .product(name: "Clocks", package: "swift-clocks"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
+            path: "Tests/TestSupport",
+            swiftSettings: strict
+        ),
         .testTarget(
             name: "SocketEngineTests",
             dependencies: [

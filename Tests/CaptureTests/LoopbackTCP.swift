@@ -89,3 +89,43 @@ struct TCPFrame: Equatable {
 
     var isSYN: Bool { flags & 0x12 == 0x02 }
 }
+
+/// A UDP socket bound to 127.0.0.1 with a kernel-chosen port, closed on deinit.
+final class UDPSocket: @unchecked Sendable {
+    let descriptor: Int32
+    let port: UInt16
+
+    init() throws {
+        let fd = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard fd >= 0 else { throw SocketFailure(call: "socket") }
+        var address = LoopbackListener.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        guard bound == 0, named == 0 else {
+            close(fd)
+            throw SocketFailure(call: "bind")
+        }
+        descriptor = fd
+        port = UInt16(bigEndian: address.sin_port)
+    }
+
+    deinit { close(descriptor) }
+
+    /// Sends `bytes` to its own port (a datagram that nobody answers with ICMP).
+    func sendToItself(_ bytes: [UInt8]) throws {
+        var address = LoopbackListener.loopback(port: port)
+        let sent = bytes.withUnsafeBytes { raw in
+            withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    sendto(descriptor, raw.baseAddress, raw.count, 0, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+                }
+            }
+        }
+        guard sent == bytes.count else { throw SocketFailure(call: "sendto") }
+    }
+}

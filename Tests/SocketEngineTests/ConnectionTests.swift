@@ -74,7 +74,7 @@ func string(_ buffer: ByteBuffer?) -> String? {
             _ = try await client.read(.exactly(10), timeout: .milliseconds(200))
         } throws: { ($0 as? SocketEngineError)?.code == .readTimeout }
         releaseContinuation.yield()
-        #expect(string(try await client.read(.exactly(10), timeout: .seconds(15))) == "1234567890")
+        #expect(string(try await client.read(.exactly(10))) == "1234567890")
         await client.close()
         await server.stop()
     }
@@ -86,12 +86,13 @@ func string(_ buffer: ByteBuffer?) -> String? {
             try await connection.write(ByteBuffer(string: "payload"))
         }
         let client = try await connect("127.0.0.1:\(server.port)")
+        // Cancelled whether or not the read has been queued yet: either way it ends, and the
+        // bytes wait for the next read.
         let waiting = Task { try await client.read(.exactly(7)) }
-        try await Task.sleep(for: .milliseconds(50))
         waiting.cancel()
         await #expect(throws: CancellationError.self) { _ = try await waiting.value }
         releaseContinuation.yield()
-        #expect(string(try await client.read(.exactly(7), timeout: .seconds(15))) == "payload")
+        #expect(string(try await client.read(.exactly(7))) == "payload")
         await client.close()
         await server.stop()
     }
@@ -113,9 +114,9 @@ func string(_ buffer: ByteBuffer?) -> String? {
         try await hostile.write(ByteBuffer(repeating: UInt8(ascii: "x"), count: 4096))
         var iterator = outcomes.stream.makeAsyncIterator()
         #expect(await iterator.next() == "frame-too-large")
-        #expect(try await hostile.read(.available, timeout: .seconds(15)) == nil)
+        #expect(try await hostile.read(.available) == nil)
         try await polite.write(ByteBuffer(string: "hello\n"))
-        #expect(string(try await polite.read(.delimited(by: [0x0A], maxLength: 100), timeout: .seconds(15))) == "ok 5\n")
+        #expect(string(try await polite.read(.delimited(by: [0x0A], maxLength: 100))) == "ok 5\n")
         await hostile.close()
         await polite.close()
         await server.stop()
@@ -130,8 +131,8 @@ func string(_ buffer: ByteBuffer?) -> String? {
         let client = try await connect("127.0.0.1:\(server.port)")
         try await client.write(ByteBuffer(string: "request"))
         try await client.closeWrite()
-        #expect(string(try await client.read(.exactly(5), timeout: .seconds(15))) == "got 7")
-        #expect(try await client.read(timeout: .seconds(15)) == nil)
+        #expect(string(try await client.read(.exactly(5))) == "got 7")
+        #expect(try await client.read() == nil)
         await client.close()
         await server.stop()
     }
@@ -145,12 +146,11 @@ func string(_ buffer: ByteBuffer?) -> String? {
         }
         var options = ConnectOptions()
         options.bufferLimit = 1 << 20
+        // That reading stops at the limit is checked on the handler itself (ConnectionTimingTests);
+        // here every byte still arrives, in order, once the reads come.
         let client = try await connect("127.0.0.1:\(server.port)", options: options)
-        try await Task.sleep(for: .milliseconds(500))
-        // Buffered in the process: at most the limit plus one read's worth (1 MiB).
-        #expect(client.statistics.bytesReceived <= 2 << 20 + 64 << 10)
         var received = 0
-        while let chunk = try await client.read(.available(maxLength: 1 << 20), timeout: .seconds(15)) {
+        while let chunk = try await client.read(.available(maxLength: 1 << 20)) {
             received += chunk.readableBytes
         }
         #expect(received == total)
@@ -173,35 +173,10 @@ func string(_ buffer: ByteBuffer?) -> String? {
         await #expect {
             try await client.write(big, timeout: .milliseconds(300))
         } throws: { ($0 as? SocketEngineError)?.code == .writeTimeout }
-        let elapsed = clock.now - started
-        // Not before the timeout; the upper bound only says it ended (a loaded machine may
-        // take seconds to resume this task).
-        #expect(elapsed >= .milliseconds(300) && elapsed < .seconds(15))
+        // Not before the timeout (exactly when is checked in virtual time, ConnectionTimingTests).
+        #expect(clock.now - started >= .milliseconds(300))
         #expect(!client.isActive)
         releaseContinuation.finish()
-        await server.stop()
-    }
-
-    /// Regression: reading paused one byte too early for a line whose CR sits exactly at the
-    /// frame limit, so the LF that completes a valid frame was never read.
-    @Test func aLineWhoseCRReachesTheLimitStillCompletes() async throws {
-        let (release, releaseContinuation) = AsyncStream<Void>.makeStream()
-        let server = try await TestServer.start { connection in
-            var line = ByteBuffer(repeating: 0x61, count: 1000)
-            line.writeString("\r")
-            try await connection.write(line)
-            try await Task.sleep(for: .milliseconds(200))
-            try await connection.write(ByteBuffer(string: "\n"))
-            // Stay open: a FIN would make NIO read everything and hide the bug.
-            for await _ in release { break }
-        }
-        var options = ConnectOptions()
-        options.bufferLimit = 100
-        let client = try await connect("127.0.0.1:\(server.port)", options: options)
-        let line = try await client.read(.frame(.line, maxFrameSize: 1000), timeout: .seconds(15))
-        #expect(line?.readableBytes == 1000)
-        releaseContinuation.finish()
-        await client.close()
         await server.stop()
     }
 
@@ -213,7 +188,7 @@ func string(_ buffer: ByteBuffer?) -> String? {
             try await connection.write(ByteBuffer(string: "\n"))
         }
         let client = try await connect("127.0.0.1:\(server.port)")
-        let line = try await client.read(.frame(.line, maxFrameSize: 1 << 20), timeout: .seconds(15))
+        let line = try await client.read(.frame(.line, maxFrameSize: 1 << 20))
         #expect(line?.readableBytes == 20_000)
         #expect(line.map { $0.readableBytesView.allSatisfy { $0 == UInt8(ascii: "z") } } == true)
         await client.close()
@@ -243,8 +218,8 @@ func string(_ buffer: ByteBuffer?) -> String? {
         let client = try await connect("udp://127.0.0.1:\(port)")
         try await client.write(ByteBuffer(string: "one"))
         try await client.write(ByteBuffer(string: "two"))
-        #expect(string(try await client.read(timeout: .seconds(15))) == "one")
-        #expect(string(try await client.read(timeout: .seconds(15))) == "two")
+        #expect(string(try await client.read()) == "one")
+        #expect(string(try await client.read()) == "two")
         await client.close()
         await listener.close()
         echo.cancel()
@@ -257,7 +232,7 @@ func string(_ buffer: ByteBuffer?) -> String? {
         }
         let client = try await connect("unix:\(path)")
         try await client.write(ByteBuffer(string: "over unix"))
-        #expect(string(try await client.read(.exactly(9), timeout: .seconds(15))) == "over unix")
+        #expect(string(try await client.read(.exactly(9))) == "over unix")
         await client.close()
         await server.stop()
         await #expect(throws: SocketEngineError.self) { _ = try await connect("unix:\(path)") }
@@ -271,17 +246,15 @@ func string(_ buffer: ByteBuffer?) -> String? {
         }
         var options = ConnectOptions()
         options.resolver = StaticResolver(table: ["dual.test": ["127.0.0.1", "::1"]])
-        // What is checked is the fallback, not its speed: a resolver answer that waits for a
-        // busy test process's cooperative threads must not use up the connect budget (10 s
-        // were seen to go that way in the parallel phase).
-        options.connectTimeout = .seconds(60)
+        // What is checked is the fallback, not its speed (its timing is HappyEyeballsTimingTests').
+        options.connectTimeout = .seconds(600)
         let (connection, report) = try await Connector(endpoint: try Endpoint(parsing: "dual.test:\(server.port)"), options: options).connect()
         #expect(report.resolved.map { $0.ipAddress ?? "" } == ["::1", "127.0.0.1"])
         #expect(report.attempts.count == 2)
         #expect(report.attempts[0].outcome != .connected)
         #expect(report.attempts[1].outcome == .connected)
         #expect(report.connectedAddress?.ipAddress == "127.0.0.1")
-        #expect(string(try await connection.read(.exactly(2), timeout: .seconds(15))) == "v4")
+        #expect(string(try await connection.read(.exactly(2))) == "v4")
         await connection.close()
         await server.stop()
     }
@@ -324,44 +297,12 @@ func string(_ buffer: ByteBuffer?) -> String? {
         var options = ConnectOptions()
         options.resolver = RefusingResolver()
         let (connection, report) = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), options: options).connect()
-        #expect(report.resolveDuration == .zero || report.resolveDuration < .milliseconds(1))
+        #expect(report.resolved.map { $0.ipAddress ?? "" } == ["127.0.0.1"])
         await connection.close()
         await #expect {
             _ = try await Connector(endpoint: try Endpoint(parsing: "name.test:\(server.port)"), options: options).connect()
         } throws: { ($0 as? SocketEngineError)?.message.contains("asked to resolve 'name.test'") == true }
         await server.stop()
-    }
-
-    /// A resolver stuck in a blocking call (as getaddrinfo can be) must not hold the connect
-    /// past its timeout.
-    @Test func connectTimeoutCoversResolution() async throws {
-        // Blocks a thread of its own for 20 s (not one of the shared pool's, which the rest of
-        // the suite resolves names on), and says when it is done.
-        final class Flag: Sendable {
-            let value = Atomic<Bool>(false)
-        }
-        struct StuckResolver: HostResolver {
-            let pool: NIOThreadPool
-            let finished: Flag
-            func resolve(host: String, port: Int, datagram: Bool) async throws -> [SocketAddress] {
-                _ = try await pool.runIfActive { sleep(20) }
-                finished.value.store(true, ordering: .releasing)
-                return [try SocketAddress(ipAddress: "127.0.0.1", port: port)]
-            }
-        }
-        let pool = NIOThreadPool(numberOfThreads: 1)
-        pool.start()
-        defer { pool.shutdownGracefully { _ in } }
-        let finished = Flag()
-        var options = ConnectOptions()
-        options.resolver = StuckResolver(pool: pool, finished: finished)
-        options.connectTimeout = .milliseconds(300)
-        await #expect {
-            _ = try await Connector(endpoint: try Endpoint(parsing: "slow.test:80"), options: options).connect()
-        } throws: { ($0 as? SocketEngineError)?.message == "resolving 'slow.test' timed out after 300ms" }
-        // Ordering, not wall time: the connect gave up while the resolver was still stuck.
-        let resolverFinished = finished.value.load(ordering: .acquiring)
-        #expect(!resolverFinished, "returned only after the stuck resolver did")
     }
 
     @Test func sourceAddressIsBound() async throws {
@@ -381,7 +322,7 @@ func string(_ buffer: ByteBuffer?) -> String? {
         var options = ConnectOptions()
         options.interface = "lo"
         let (connection, _) = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), options: options).connect()
-        #expect(string(try await connection.read(.exactly(6), timeout: .seconds(15))) == "via lo")
+        #expect(string(try await connection.read(.exactly(6))) == "via lo")
         await connection.close()
         options.interface = "nonexistent0"
         await #expect {

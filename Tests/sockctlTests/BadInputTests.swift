@@ -3,9 +3,8 @@ import TestSupport
 import Testing
 
 /// Usage errors: one line on stderr naming the bad part, nothing on stdout, exit status 2,
-/// and no network activity. Serialized: dozens of processes at once would starve the
-/// timing-sensitive tests running beside these.
-@Suite(.serialized) struct BadInputTests {
+/// and no network activity.
+@Suite(.timeLimit(.minutes(5))) struct BadInputTests {
     static let cases: [([String], String)] = [
         (["connect", "localhost:0"], "port 0 is out of range"),
         (["connect", "localhost:65536"], "port 65536 is out of range"),
@@ -71,8 +70,7 @@ import Testing
 
     @Test(arguments: cases)
     func usageErrorsAreOneLineAndExitTwo(arguments: [String], fragment: String) async throws {
-        let scratch = try Scratch()
-        let result = try await run(try sockctlPath(), arguments, timeout: .seconds(10), scratch: scratch)
+        let result = try await run(try sockctlPath(), arguments)
         #expect(result.status == 2, "\(arguments): status \(result.status), stderr \(result.stderr)")
         #expect(result.stdout.isEmpty)
         let lines = result.stderr.split(separator: "\n", omittingEmptySubsequences: false).filter { !$0.isEmpty }
@@ -83,16 +81,15 @@ import Testing
 
     @Test func aFileOverTheFrameLimitIsAUsageError() async throws {
         let scratch = try Scratch()
-        _ = try randomFile(scratch.path("big"), bytes: 2048)
-        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:1", "--file", scratch.path("big"), "--max-frame", "1KiB"], scratch: scratch)
+        _ = try await randomFile(scratch.path("big"), bytes: 2048)
+        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:1", "--file", scratch.path("big"), "--max-frame", "1KiB"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("larger than the 1024-byte message limit"))
     }
 
     @Test func helpListsExamples() async throws {
-        let scratch = try Scratch()
         for command in ["connect", "listen", "send"] {
-            let result = try await run(try sockctlPath(), [command, "--help"], scratch: scratch)
+            let result = try await run(try sockctlPath(), [command, "--help"])
             #expect(result.status == 0)
             #expect(String(decoding: result.stdout, as: UTF8.self).contains("Examples:"))
         }
@@ -100,13 +97,12 @@ import Testing
 }
 
 /// Runtime failures: exit status 1 with a message that says what failed.
-@Suite struct FailureStatusTests {
+@Suite(.timeLimit(.minutes(5))) struct FailureStatusTests {
     @Test func refusedConnectionsExitOneAndNameTheAddress() async throws {
-        let scratch = try Scratch()
         let closed = try ClosedPort()
         let port = closed.port
         for command in [["connect", "127.0.0.1:\(port)"], ["send", "127.0.0.1:\(port)", "x"]] {
-            let result = try await run(try sockctlPath(), command, scratch: scratch)
+            let result = try await run(try sockctlPath(), command)
             #expect(result.status == 1)
             #expect(result.stderr.contains("127.0.0.1:\(port): connection refused (ECONNREFUSED)"), "\(result.stderr)")
         }
@@ -114,38 +110,31 @@ import Testing
     }
 
     @Test func unresolvableNamesExitOne() async throws {
-        let scratch = try Scratch()
-        let result = try await run(try sockctlPath(), ["send", "no-such-host.invalid:80", "x"], scratch: scratch)
+        let result = try await run(try sockctlPath(), ["send", "no-such-host.invalid:80", "x"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot resolve 'no-such-host.invalid'"))
     }
 
     @Test func sendTimesOutWithStatusOneAndSaysSo() async throws {
-        let scratch = try Scratch()
-        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--discard", "-k"], scratch: scratch)
+        let listener = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--discard", "-k"])
         let port = try await listener.listeningPort()
         let clock = ContinuousClock()
         let started = clock.now
-        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "line", "hello", "--timeout", "300ms"], scratch: scratch)
-        let elapsed = clock.now - started
+        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "line", "hello", "--timeout", "300ms"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("timed out after 300ms waiting for response 1 of 1"))
-        // It waited its 300 ms, and not much more: the upper bound leaves room for a loaded
-        // machine starting two debug processes (7 s seen in the parallel phase).
-        #expect(elapsed >= .milliseconds(300))
-        #expect(elapsed < .seconds(15))
+        // Not before its 300 ms (exactly when: ExchangeTimingTests, in virtual time).
+        #expect(clock.now - started >= .milliseconds(300))
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
     }
 
     @Test func aPeerClosingEarlyIsAFailure() async throws {
-        let scratch = try Scratch()
-        let port = try freePort()
         // socat reads both lines, answers one and closes; the second expected response never
         // comes. (It reads both first: a close with unread bytes would be a reset, not a close.)
-        let socat = try Child(try tool("socat"), ["TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr", "SYSTEM:head -n 2 >/dev/null; echo one"], scratch: scratch)
-        try await waitForTCPListener(port: port)
-        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "line", "one", "two", "--responses", "2"], scratch: scratch)
+        let socat = try await Child(try tool("socat"), ["-d", "-d", "TCP-LISTEN:0,bind=127.0.0.1,reuseaddr", "SYSTEM:head -n 2 >/dev/null; echo one"])
+        let port = try await socat.socatPort()
+        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "line", "one", "two", "--responses", "2"])
         #expect(result.status == 1)
         #expect(result.stderr.contains("connection closed after 1 of 2 responses"), "\(result.stderr)")
         #expect(String(decoding: result.stdout, as: UTF8.self) == "one\n")

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -8,7 +9,7 @@ import Glibc
 /// `sockctl capture` as a user runs it: live on loopback next to the real tcpdump, without
 /// privileges, dropping them with -Z, following streams, JSON, and files that are not fine.
 /// Live capture needs root or CAP_NET_RAW: CI runs the tests as root.
-@Suite("sockctl capture")
+@Suite("sockctl capture", .timeLimit(.minutes(5)))
 struct CaptureCommandTests {
     static let goldens = GoldenCase.directory
 
@@ -26,27 +27,24 @@ struct CaptureCommandTests {
     @Test(.enabled(if: geteuid() == 0, "live capture needs root"))
     func liveCaptureOnLoopbackPrintsWhatTcpdumpPrints() async throws {
         let scratch = try openScratch()
-        let port = try freePort()
-        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:\(port)", "--echo", "-k"], scratch: scratch, name: "listener")
+        let listener = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "-k"], name: "listener")
         defer { listener.signal(SIGKILL) }
-        _ = try await listener.listeningPort()
+        let port = try await listener.listeningPort()
 
-        let tcpdump = try Child(try tool("tcpdump"), ["-i", "lo", "-n", "-U", "-c", "4", "-w", scratch.path("tcpdump.pcap"), "tcp port \(port)"],
-                                scratch: scratch, name: "tcpdump")
+        let tcpdump = try await Child(try tool("tcpdump"), ["-i", "lo", "-n", "-U", "-c", "4", "-w", scratch.path("tcpdump.pcap"), "tcp port \(port)"], name: "tcpdump")
         defer { tcpdump.signal(SIGKILL) }
-        let capture = try Child(try sockctlPath(), ["capture", "-i", "lo", "--port", "\(port)", "-c", "4", "--print", "-w", scratch.path("sockctl.pcap")],
-                                scratch: scratch, name: "capture", environment: ["TZ": "UTC"])
+        let capture = try await Child(try sockctlPath(), ["capture", "-i", "lo", "--port", "\(port)", "-c", "4", "--print", "-w", scratch.path("sockctl.pcap")], name: "capture", environment: ["TZ": "UTC"])
         defer { capture.signal(SIGKILL) }
         _ = try await tcpdump.waitForStderr("listening on lo")
         _ = try await capture.waitForStderr("listening on lo")
 
-        let sent = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "crlf", #"{"id":1,"op":"ping"}"#], scratch: scratch)
+        let sent = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "crlf", #"{"id":1,"op":"ping"}"#])
         #expect(sent.status == 0, "send failed: \(sent.stderr)")
-        #expect(try await capture.wait(timeout: .seconds(20)) == 0, "capture: \(capture.stderr)")
-        #expect(try await tcpdump.wait(timeout: .seconds(20)) == 0, "tcpdump: \(tcpdump.stderr)")
+        #expect(try await capture.wait() == 0, "capture: \(capture.stderr)")
+        #expect(try await tcpdump.wait() == 0, "tcpdump: \(tcpdump.stderr)")
 
         // What sockctl printed live is what tcpdump prints for the packets sockctl wrote.
-        let reference = try await run(try tool("env"), ["TZ=UTC", try tool("tcpdump"), "-n", "-X", "-r", scratch.path("sockctl.pcap")], scratch: scratch)
+        let reference = try await run(try tool("env"), ["TZ=UTC", try tool("tcpdump"), "-n", "-X", "-r", scratch.path("sockctl.pcap")])
         #expect(reference.status == 0)
         if let difference = GoldenDifference(expected: reference.stdout, actual: capture.stdout) {
             Issue.record("live output differs from tcpdump -n -X -r of the same packets: \(difference)")
@@ -57,12 +55,12 @@ struct CaptureCommandTests {
         #expect(lines[1].contains("127.0.0.1.\(port) > 127.0.0.1.") && lines[1].contains("Flags [S.], seq "))
         #expect(lines[2].contains("Flags [.], ack 1, win "))
         #expect(lines[3].contains("Flags [P.], seq 1:23, ack 1, win ") && lines[3].hasSuffix("length 22"))
-        let ascii = try await run(try sockctlPath(), ["capture", "-r", scratch.path("sockctl.pcap"), "-A"], scratch: scratch)
+        let ascii = try await run(try sockctlPath(), ["capture", "-r", scratch.path("sockctl.pcap"), "-A"])
         #expect(String(decoding: ascii.stdout, as: UTF8.self).hasSuffix(#"{"id":1,"op":"ping"}"# + "\n\n"))
 
         // Both tools saw the same packets (without timestamps: two sockets, two clock reads).
-        let ours = try await run(try sockctlPath(), ["capture", "-r", scratch.path("sockctl.pcap"), "-t", "-XX"], scratch: scratch)
-        let theirs = try await run(try tool("tcpdump"), ["-n", "-t", "-XX", "-r", scratch.path("tcpdump.pcap")], scratch: scratch)
+        let ours = try await run(try sockctlPath(), ["capture", "-r", scratch.path("sockctl.pcap"), "-t", "-XX"])
+        let theirs = try await run(try tool("tcpdump"), ["-n", "-t", "-XX", "-r", scratch.path("tcpdump.pcap")])
         #expect(ours.status == 0 && theirs.status == 0)
         #expect(String(decoding: ours.stdout, as: UTF8.self) == String(decoding: theirs.stdout, as: UTF8.self))
 
@@ -81,7 +79,7 @@ struct CaptureCommandTests {
         let binary = scratch.path("sockctl")
         try FileManager.default.copyItem(atPath: try sockctlPath(), toPath: binary)
         chmod(binary, 0o755)
-        let result = try await run(try tool("setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", "--", binary, "capture", "-i", "lo", "-c", "1"], scratch: scratch)
+        let result = try await run(try tool("setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", "--", binary, "capture", "-i", "lo", "-c", "1"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "sockctl capture: capture on lo needs root or the CAP_NET_RAW capability; grant it with: sudo setcap cap_net_raw,cap_net_admin=eip \(binary)\n")
@@ -92,20 +90,18 @@ struct CaptureCommandTests {
     @Test(.enabled(if: geteuid() == 0, "live capture needs root"))
     func dashZDropsToTheUserBeforeWritingTheFile() async throws {
         let scratch = try openScratch()
-        let port = try freePort()
-        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:\(port)", "--discard", "-k"], scratch: scratch, name: "listener")
+        let listener = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--discard", "-k"], name: "listener")
         defer { listener.signal(SIGKILL) }
-        _ = try await listener.listeningPort()
-        let capture = try Child(try sockctlPath(), ["capture", "-i", "lo", "--port", "\(port)", "-c", "1", "-Z", "nobody", "-w", scratch.path("z.pcap")],
-                                scratch: scratch, name: "capture")
+        let port = try await listener.listeningPort()
+        let capture = try await Child(try sockctlPath(), ["capture", "-i", "lo", "--port", "\(port)", "-c", "1", "-Z", "nobody", "-w", scratch.path("z.pcap")], name: "capture")
         defer { capture.signal(SIGKILL) }
         _ = try await capture.waitForStderr("listening on lo")
-        let sent = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--responses", "0", "x"], scratch: scratch)
+        let sent = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--responses", "0", "x"])
         #expect(sent.status == 0, "\(sent.stderr)")
-        #expect(try await capture.wait(timeout: .seconds(20)) == 0, "\(capture.stderr)")
+        #expect(try await capture.wait() == 0, "\(capture.stderr)")
         let attributes = try FileManager.default.attributesOfItem(atPath: scratch.path("z.pcap"))
         #expect((attributes[.ownerAccountID] as? NSNumber)?.intValue == 65534)
-        let read = try await run(try tool("tcpdump"), ["-n", "-r", scratch.path("z.pcap")], scratch: scratch)
+        let read = try await run(try tool("tcpdump"), ["-n", "-r", scratch.path("z.pcap")])
         #expect(read.status == 0)
         #expect(String(decoding: read.stdout, as: UTF8.self).contains("Flags [S], seq"))
     }
@@ -113,8 +109,7 @@ struct CaptureCommandTests {
     /// `--follow --framing crlf`: each message on its own, JSON pretty-printed, in order, with
     /// the stream's 4-tuple, direction markers and how it ended.
     @Test func followPrintsEachJSONMessageOfTheStreamInOrder() async throws {
-        let scratch = try openScratch()
-        let result = try await run(try sockctlPath(), ["capture", "-r", Self.goldens.appendingPathComponent("live-lo-tcp4.pcap").path, "--follow", "--framing", "crlf"], scratch: scratch)
+        let result = try await run(try sockctlPath(), ["capture", "-r", Self.goldens.appendingPathComponent("live-lo-tcp4.pcap").path, "--follow", "--framing", "crlf"])
         #expect(result.status == 0)
         let text = String(decoding: result.stdout, as: UTF8.self)
         #expect(text.hasPrefix("== stream 1: 127.0.0.1.38534 > 127.0.0.1.6969 (tcp)\n[1] >> {\n  \"id\": 1,\n  \"op\": \"get\",\n  \"key\": \"user:1\"\n}\n[1] << {\n  \"id\": 1,\n  \"ok\": true,\n"))
@@ -128,8 +123,7 @@ struct CaptureCommandTests {
     /// Bytes the capture never saw (a snaplen of 128 on a bulk transfer) are marked, not
     /// silently skipped.
     @Test func followMarksMissingBytes() async throws {
-        let scratch = try openScratch()
-        let result = try await run(try sockctlPath(), ["capture", "-r", Self.goldens.appendingPathComponent("live-netns-sack.pcap").path, "--follow"], scratch: scratch)
+        let result = try await run(try sockctlPath(), ["capture", "-r", Self.goldens.appendingPathComponent("live-netns-sack.pcap").path, "--follow"])
         #expect(result.status == 0)
         let text = String(decoding: result.stdout, as: UTF8.self)
         #expect(text.hasPrefix("== stream 1: 10.213.1.1.37528 > 10.213.2.1.7000 (tcp)\n"))
@@ -140,9 +134,8 @@ struct CaptureCommandTests {
 
     /// `--json`: one object per packet, as many as tcpdump prints lines, each parseable.
     @Test func jsonPrintsOneObjectPerPacket() async throws {
-        let scratch = try openScratch()
         let capture = Self.goldens.appendingPathComponent("live-lo-tcp6-rst.pcap").path
-        let result = try await run(try sockctlPath(), ["capture", "-r", capture, "--json"], scratch: scratch)
+        let result = try await run(try sockctlPath(), ["capture", "-r", capture, "--json"])
         #expect(result.status == 0)
         let tcpdumpLines = try String(contentsOf: Self.goldens.appendingPathComponent("lo-tcp6-rst-S.out"), encoding: .utf8).split(separator: "\n")
         let lines = result.stdout.split(separator: 0x0A)
@@ -160,8 +153,7 @@ struct CaptureCommandTests {
 
     /// A file cut inside a record: the whole records first, then libpcap's message, exit 1.
     @Test func cutFilePrintsItsWholeRecordsThenFails() async throws {
-        let scratch = try openScratch()
-        let result = try await run(try sockctlPath(), ["capture", "-r", Self.goldens.appendingPathComponent("crafted-cut-file.pcap").path, "--no-dump"], scratch: scratch)
+        let result = try await run(try sockctlPath(), ["capture", "-r", Self.goldens.appendingPathComponent("crafted-cut-file.pcap").path, "--no-dump"])
         #expect(result.status == 1)
         #expect(!result.stdout.isEmpty)
         #expect(result.stderr.hasSuffix("sockctl capture: truncated dump file; tried to read 101 captured bytes, only got 71\n"))
@@ -176,8 +168,7 @@ struct CaptureCommandTests {
         (["-i", "nosuchif0"], 2, "nosuchif0: No such device exists"),
     ] as [([String], Int32, String)])
     func badArgumentsAndFilesAreOneLineErrors(arguments: [String], status: Int32, message: String) async throws {
-        let scratch = try openScratch()
-        let result = try await run(try sockctlPath(), ["capture"] + arguments, scratch: scratch)
+        let result = try await run(try sockctlPath(), ["capture"] + arguments)
         #expect(result.status == status, "\(result.stderr)")
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.contains(message), "\(result.stderr)")
@@ -188,7 +179,7 @@ struct CaptureCommandTests {
     @Test func notACaptureFileIsRefused() async throws {
         let scratch = try openScratch()
         try Data("hello, this is not a pcap file\n".utf8).write(to: URL(fileURLWithPath: scratch.path("bad.pcap")))
-        let result = try await run(try sockctlPath(), ["capture", "-r", scratch.path("bad.pcap")], scratch: scratch)
+        let result = try await run(try sockctlPath(), ["capture", "-r", scratch.path("bad.pcap")])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "sockctl capture: unknown file format\n")

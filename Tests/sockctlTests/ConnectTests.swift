@@ -1,22 +1,26 @@
 import Foundation
+import TestSupport
 import Testing
 
-@Suite struct HappyEyeballsTests {
+#if canImport(Glibc)
+import Glibc
+#endif
+
+@Suite(.timeLimit(.minutes(5))) struct HappyEyeballsTests {
     /// A listener on 127.0.0.1 only, and a name resolving to ::1 and 127.0.0.1: IPv6 is tried
     /// first, refused, and IPv4 wins; `-6` fails and names [::1].
     @Test func dualStackNameFallsBackToIPv4AndMinusSixNamesIPv6() async throws {
-        let scratch = try Scratch()
-        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "-k"], scratch: scratch)
+        let listener = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "-k"])
         let port = try await listener.listeningPort()
         let resolve = ["--resolve", "dual.test:::1,127.0.0.1"]
 
-        let ok = try await run(try sockctlPath(), ["send", "dual.test:\(port)", "hi", "-v"] + resolve, scratch: scratch)
+        let ok = try await run(try sockctlPath(), ["send", "dual.test:\(port)", "hi", "-v"] + resolve)
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(String(decoding: ok.stdout, as: UTF8.self) == "hi")
         #expect(ok.stderr.contains("[::1]:\(port) failed (started at"), "\(ok.stderr)")
         #expect(ok.stderr.contains("connected to 127.0.0.1:\(port) (IPv4)"), "\(ok.stderr)")
 
-        let forced = try await run(try sockctlPath(), ["connect", "dual.test:\(port)", "-6"] + resolve, scratch: scratch)
+        let forced = try await run(try sockctlPath(), ["connect", "dual.test:\(port)", "-6"] + resolve)
         #expect(forced.status == 1)
         #expect(forced.stderr.contains("[::1]:\(port): connection refused"), "\(forced.stderr)")
         #expect(!forced.stderr.contains("127.0.0.1"))
@@ -28,30 +32,29 @@ import Testing
     /// `ip netns exec` from /etc/netns/NAME/hosts) maps dual.test to ::1 and 127.0.0.1.
     /// Needs root and iproute2, which CI has (`make test` installs iproute2).
     @Test func dualStackNameFromTheSystemResolverInANamespace() async throws {
-        let scratch = try Scratch()
         let ip = try tool("ip")
         let namespace = "sockctl-he-\(getpid())"
         let hostsDirectory = "/etc/netns/\(namespace)"
         try FileManager.default.createDirectory(atPath: hostsDirectory, withIntermediateDirectories: true)
         try "::1 dual.test\n127.0.0.1 dual.test\n127.0.0.1 localhost\n".write(toFile: "\(hostsDirectory)/hosts", atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: hostsDirectory) }
-        let added = try await run(ip, ["netns", "add", namespace], scratch: scratch)
+        let added = try await run(ip, ["netns", "add", namespace])
         #expect(added.status == 0, "ip netns add: \(added.stderr)")
-        defer { runDetached(ip, ["netns", "delete", namespace]) }
-        #expect(try await run(ip, ["netns", "exec", namespace, ip, "link", "set", "lo", "up"], scratch: scratch).status == 0)
+        #expect(try await run(ip, ["netns", "exec", namespace, ip, "link", "set", "lo", "up"]).status == 0)
 
-        let listener = try Child(ip, ["netns", "exec", namespace, try sockctlPath(), "listen", "127.0.0.1:0", "--echo", "-k"], scratch: scratch, name: "listener")
+        let listener = try await Child(ip, ["netns", "exec", namespace, try sockctlPath(), "listen", "127.0.0.1:0", "--echo", "-k"], name: "listener")
         let port = try await listener.listeningPort()
-        let ok = try await run(ip, ["netns", "exec", namespace, try sockctlPath(), "send", "dual.test:\(port)", "over v4", "-v"], scratch: scratch)
+        let ok = try await run(ip, ["netns", "exec", namespace, try sockctlPath(), "send", "dual.test:\(port)", "over v4", "-v"])
         #expect(ok.status == 0, "\(ok.stderr)")
         #expect(String(decoding: ok.stdout, as: UTF8.self) == "over v4")
         #expect(ok.stderr.contains("resolved to ::1, 127.0.0.1"), "\(ok.stderr)")
         #expect(ok.stderr.contains("connected to 127.0.0.1:\(port) (IPv4)"))
-        let forced = try await run(ip, ["netns", "exec", namespace, try sockctlPath(), "send", "dual.test:\(port)", "x", "-6"], scratch: scratch)
+        let forced = try await run(ip, ["netns", "exec", namespace, try sockctlPath(), "send", "dual.test:\(port)", "x", "-6"])
         #expect(forced.status == 1)
         #expect(forced.stderr.contains("[::1]:\(port)"), "\(forced.stderr)")
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
+        _ = try await run(ip, ["netns", "delete", namespace])
     }
 }
 
@@ -64,7 +67,7 @@ final class BlackHoleNamespace: @unchecked Sendable {
     static let silentIPv6 = "fd00:5c::1"
     static let silentIPv4 = "198.18.0.1"
 
-    init(scratch: Scratch) async throws {
+    init() async throws {
         ip = try tool("ip")
         let setup = [
             ["netns", "add", name],
@@ -78,7 +81,7 @@ final class BlackHoleNamespace: @unchecked Sendable {
             ["netns", "exec", name, ip, "neigh", "add", Self.silentIPv4, "lladdr", "02:00:00:00:00:01", "dev", "veth0"],
         ]
         for arguments in setup {
-            let result = try await run(ip, arguments, scratch: scratch)
+            let result = try await run(ip, arguments)
             guard result.status == 0 else { throw HarnessError("ip \(arguments.joined(separator: " ")): \(result.stderr)") }
         }
     }
@@ -86,23 +89,27 @@ final class BlackHoleNamespace: @unchecked Sendable {
     /// `ip netns exec NAME` + the command.
     func command(_ arguments: [String]) -> [String] { ["netns", "exec", name] + arguments }
 
+    /// Deletes the namespace (call it at the end of the test; deinit does it too, later).
+    func remove() async throws {
+        _ = try await run(ip, ["netns", "delete", name])
+    }
+
     deinit {
-        runDetached(ip, ["netns", "delete", name])
+        let (ip, name) = (ip, name)
+        Task.detached { _ = try? await run(ip, ["netns", "delete", name]) }
     }
 }
 
-@Suite struct ConnectTimingTests {
-    @Test func ipv4StartsAfterThreeHundredMillisecondsOfIPv6Silence() async throws {
-        let scratch = try Scratch()
-        let namespace = try await BlackHoleNamespace(scratch: scratch)
-        let listener = try Child(namespace.ip, namespace.command([try sockctlPath(), "listen", "127.0.0.1:0", "--echo", "-k"]), scratch: scratch, name: "listener")
+/// Happy Eyeballs against a real black hole: what happens, in order, and never sooner than the
+/// delays say (the exact instants are HappyEyeballsTimingTests', in virtual time).
+@Suite(.timeLimit(.minutes(5))) struct ConnectRaceTests {
+    @Test func ipv4WinsAfterIPv6StaysSilentForTheAttemptDelay() async throws {
+        let namespace = try await BlackHoleNamespace()
+        let listener = try await Child(namespace.ip, namespace.command([try sockctlPath(), "listen", "127.0.0.1:0", "--echo", "-k"]), name: "listener")
         let port = try await listener.listeningPort()
-        let clock = ContinuousClock()
-        let started = clock.now
         let result = try await run(namespace.ip, namespace.command([
             try sockctlPath(), "send", "he.test:\(port)", "hi", "-v", "--resolve", "he.test:\(BlackHoleNamespace.silentIPv6),127.0.0.1",
-        ]), scratch: scratch)
-        let elapsed = clock.now - started
+        ]))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(String(decoding: result.stdout, as: UTF8.self) == "hi")
         #expect(result.stderr.contains("[\(BlackHoleNamespace.silentIPv6)]:\(port) (started at"), "\(result.stderr)")
@@ -111,56 +118,55 @@ final class BlackHoleNamespace: @unchecked Sendable {
         let connectTime = result.stderr.split(separator: "\n").first { $0.contains("connected to 127.0.0.1") }
             .flatMap { line in line.range(of: " in ").map { line[$0.upperBound...].prefix { $0.isNumber || $0 == "." } } }
             .flatMap { Double($0) }
-        #expect(connectTime.map { $0 >= 300 && $0 < 400 } == true, "connect time \(String(describing: connectTime)) ms: \(result.stderr)")
-        #expect(elapsed < .seconds(5))
+        #expect(connectTime.map { $0 >= 300 } == true, "connect time \(String(describing: connectTime)) ms: \(result.stderr)")
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
+        try await namespace.remove()
     }
 
     /// Regression: attempts that fail at once (no IPv6 source address to bind) used to let an
     /// older attempt-delay timer replace the newer one, so the fourth address was never tried.
     @Test func attemptsThatFailAtOnceDoNotStallTheRace() async throws {
-        let scratch = try Scratch()
-        let namespace = try await BlackHoleNamespace(scratch: scratch)
-        let listener = try Child(namespace.ip, namespace.command([try sockctlPath(), "listen", "127.0.0.1:0", "--echo", "-k"]), scratch: scratch, name: "listener")
+        let namespace = try await BlackHoleNamespace()
+        let listener = try await Child(namespace.ip, namespace.command([try sockctlPath(), "listen", "127.0.0.1:0", "--echo", "-k"]), name: "listener")
         let port = try await listener.listeningPort()
         let result = try await run(namespace.ip, namespace.command([
-            try sockctlPath(), "send", "multi.test:\(port)", "hi", "-v", "--connect-timeout", "3s", "--source", "198.18.0.2",
+            try sockctlPath(), "send", "multi.test:\(port)", "hi", "-v", "--source", "198.18.0.2",
             "--resolve", "multi.test:fd00:5c::3,\(BlackHoleNamespace.silentIPv4),fd00:5c::4,127.0.0.1",
-        ]), scratch: scratch)
+        ]))
         #expect(result.status == 0, "\(result.stderr)")
         #expect(String(decoding: result.stdout, as: UTF8.self) == "hi")
         #expect(result.stderr.contains("[fd00:5c::4]:\(port) failed"), "\(result.stderr)")
         #expect(result.stderr.contains("connected to 127.0.0.1:\(port)"))
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
+        try await namespace.remove()
     }
 
     @Test func connectTimeoutListsEveryUnansweredAddress() async throws {
-        let scratch = try Scratch()
-        let namespace = try await BlackHoleNamespace(scratch: scratch)
+        let namespace = try await BlackHoleNamespace()
         let clock = ContinuousClock()
         let started = clock.now
         let result = try await run(namespace.ip, namespace.command([
             try sockctlPath(), "connect", "silent.test:7", "--connect-timeout", "700ms",
             "--resolve", "silent.test:\(BlackHoleNamespace.silentIPv6),\(BlackHoleNamespace.silentIPv4)",
-        ]), scratch: scratch)
-        let elapsed = clock.now - started
+        ]))
         #expect(result.status == 1)
         #expect(result.stderr.contains("connect to silent.test:7 timed out after 700ms: [fd00:5c::1]:7: no answer in time; 198.18.0.1:7: no answer in time"), "\(result.stderr)")
-        #expect(elapsed >= .milliseconds(700) && elapsed < .seconds(5))
+        #expect(clock.now - started >= .milliseconds(700), "not before the timeout")
+        try await namespace.remove()
     }
 }
 
-@Suite struct ConnectBehaviourTests {
+@Suite(.timeLimit(.minutes(5))) struct ConnectBehaviourTests {
     @Test func aClosedStdoutPipeEndsQuietly() async throws {
         let scratch = try Scratch()
-        _ = try randomFile(scratch.path("ten-mib"), bytes: 10 << 20)
-        let port = try freePort()
-        let ncat = try Child(try tool("ncat"), ["-l", "--send-only", "127.0.0.1", "\(port)"], stdin: .file(scratch.path("ten-mib")), scratch: scratch)
-        try await waitForTCPListener(port: port)
+        _ = try await randomFile(scratch.path("ten-mib"), bytes: 10 << 20)
+        let ncat = try await Child(try tool("ncat"), ["-v", "-l", "--send-only", "127.0.0.1", "0"], stdin: .file(scratch.path("ten-mib")))
+        try await ncat.waitForStderr("Ncat: Listening on")
+        let port = try ncat.listeningTCPPort()
         let script = "'\(try sockctlPath())' connect 127.0.0.1:\(port) --recv-only 2>'\(scratch.path("stderr"))' | head -c 10 | wc -c; echo \"status ${PIPESTATUS[0]}\""
-        let result = try await run("/bin/bash", ["-c", script], scratch: scratch)
+        let result = try await run("/bin/bash", ["-c", script])
         let output = String(decoding: result.stdout, as: UTF8.self)
         #expect(output.hasPrefix("10\n"), "\(output)")
         #expect(output.contains("status 141"), "\(output)")
@@ -169,30 +175,29 @@ final class BlackHoleNamespace: @unchecked Sendable {
         ncat.signal(SIGTERM)
     }
 
+    /// Stdin ends with the datagram sent: the reply, which comes after that, is still printed,
+    /// and the session lingers (2 s; exactly, in virtual time: SessionTimingTests) before it ends.
     @Test func udpConnectReceivesRepliesAfterInputEnds() async throws {
         let scratch = try Scratch()
-        let listener = try Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo", "--delay", "300ms"], scratch: scratch)
+        let listener = try await Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo"])
         let port = try await listener.listeningPort()
         try "ping\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
         let clock = ContinuousClock()
         let started = clock.now
-        let result = try await run(try sockctlPath(), ["connect", "udp://127.0.0.1:\(port)", "--framing", "line"], stdin: .file(scratch.path("input")), scratch: scratch)
-        let elapsed = clock.now - started
+        let result = try await run(try sockctlPath(), ["connect", "udp://127.0.0.1:\(port)", "--framing", "line"], stdin: .file(scratch.path("input")))
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(String(decoding: result.stdout, as: UTF8.self) == "ping\n", "the delayed reply arrived after stdin ended")
-        // At least the 2 s linger after the reply; the upper bound leaves room for a loaded
-        // machine starting the process (a linger that never ended would hit run's 30 s).
-        #expect(elapsed >= .milliseconds(2300) && elapsed < .seconds(12), "lingered 2s after the last datagram: \(elapsed)")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "ping\n", "the reply arrived after stdin ended")
+        #expect(clock.now - started >= .seconds(2), "lingered for replies")
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
     }
 
     @Test func crlfAndHexdumpShowWhatWentOnTheWire() async throws {
         let scratch = try Scratch()
-        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo"], scratch: scratch)
+        let listener = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo"])
         let port = try await listener.listeningPort()
         try "GET / HTTP/1.0\n\n".write(toFile: scratch.path("request"), atomically: true, encoding: .utf8)
-        let result = try await run(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--crlf", "--hexdump"], stdin: .file(scratch.path("request")), scratch: scratch)
+        let result = try await run(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--crlf", "--hexdump"], stdin: .file(scratch.path("request")))
         #expect(result.status == 0)
         #expect(String(decoding: result.stdout, as: UTF8.self) == "GET / HTTP/1.0\r\n\r\n")
         #expect(result.stderr.contains("> sent to 127.0.0.1:\(port), 18 bytes\n\t0x0000:  4745 5420 2f20 4854 5450 2f31 2e30 0d0a  GET./.HTTP/1.0..\n\t0x0010:  0d0a                                     ..\n"), "\(result.stderr)")
@@ -200,14 +205,13 @@ final class BlackHoleNamespace: @unchecked Sendable {
     }
 
     @Test func aHundredMebibyteLineDoesNotGrowMemoryPastTheFrameLimit() async throws {
-        let scratch = try Scratch()
-        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--framing", "line", "-k"], scratch: scratch)
+        let listener = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--framing", "line", "-k"])
         let port = try await listener.listeningPort()
         let before = try peakResidentKiB(pid: listener.pid)
         // 100 MiB of 'a' with no newline, from a pipe.
-        let sender = try Child("/bin/sh", ["-c", "head -c 104857600 /dev/zero | tr '\\\\0' a | '\(try sockctlPath())' connect 127.0.0.1:\(port) --send-only"], scratch: scratch, name: "sender")
-        try await listener.waitForStderr("frame exceeds the maximum of 16777216 bytes", timeout: .seconds(60))
-        _ = try await sender.wait(timeout: .seconds(60))
+        let sender = try await Child("/bin/sh", ["-c", "head -c 104857600 /dev/zero | tr '\\\\0' a | '\(try sockctlPath())' connect 127.0.0.1:\(port) --send-only"], name: "sender")
+        try await listener.waitForStderr("frame exceeds the maximum of 16777216 bytes")
+        _ = try await sender.wait()
         let after = try peakResidentKiB(pid: listener.pid)
         // The frame limit is 16 MiB; allow for one more read in flight and allocator slack.
         #expect(after - before < 40 * 1024, "peak RSS grew by \(after - before) KiB")
@@ -224,64 +228,51 @@ final class BlackHoleNamespace: @unchecked Sendable {
         return value
     }
 
-    @Test func reconnectsWhenTheServerIsKilledAndRestarted() async throws {
-        let scratch = try Scratch()
-        let port = try freePort()
-        var server = try Child(try sockctlPath(), ["listen", "127.0.0.1:\(port)", "--echo", "--framing", "line", "-k"], scratch: scratch, name: "server-1")
-        try await server.waitForStderr("listening on")
-        let client = try Child(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--framing", "line", "--reconnect", "-v"], stdin: .pipe, scratch: scratch, name: "client")
+    /// A server that answers one line and closes (socat forks `head -n 1` per client): the
+    /// client reconnects and goes on with the rest of its input.
+    @Test func reconnectsWhenTheServerClosesAndGoesOn() async throws {
+        let server = try await Child(try tool("socat"), ["-d", "-d", "TCP-LISTEN:0,bind=127.0.0.1,reuseaddr,fork", "SYSTEM:head -n 1"], name: "socat")
+        defer { server.signal(SIGKILL) }
+        let port = try await server.socatPort()
+        let client = try await Child(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--framing", "line", "--reconnect", "-v"], stdin: .pipe, name: "client")
         try await client.waitForStderr("connected to 127.0.0.1:\(port)")
         try client.send("before\n")
         try await client.waitForStdout("before\n")
-
-        server.signal(SIGKILL)
-        _ = try await server.wait()
         try await client.waitForStderr("reconnecting in 1s (attempt 1 of 5)")
-        server = try Child(try sockctlPath(), ["listen", "127.0.0.1:\(port)", "--echo", "--framing", "line", "-k"], scratch: scratch, name: "server-2")
-        try await server.waitForStderr("listening on")
-        try await waitFor(timeout: .seconds(20), what: "a second connection") {
-            client.stderr.components(separatedBy: "connected to 127.0.0.1:\(port)").count == 3 ? true : nil
-        }
+        try await client.waitForStderr("connected to 127.0.0.1:\(port)", count: 2)
         try client.send("after\n")
         try await client.waitForStdout("before\nafter\n")
-        try client.closeStdin()
-        #expect(try await client.wait() == 0)
-        server.signal(SIGINT)
-        #expect(try await server.wait() == 0)
+        client.closeStdin()
+        #expect(try await client.wait() == 0, "\(client.stderr)")
     }
 
+    /// Heartbeats an echo server answers keep the session going (counted, not timed: so many
+    /// misses are allowed that only a peer that never answers could be declared dead).
     @Test func answeredHeartbeatsKeepTheSessionAlive() async throws {
-        let scratch = try Scratch()
-        let server = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "--framing", "line"], scratch: scratch)
+        let server = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "--framing", "line"])
         let port = try await server.listeningPort()
-        let client = try Child(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--framing", "line", "--heartbeat", "PING", "--heartbeat-interval", "100ms", "--heartbeat-misses", "3", "-v"], stdin: .pipe, scratch: scratch)
-        // Six heartbeats answered: twice the three misses after which a silent peer would be
-        // declared dead (waited for by count, not by time, so a loaded machine only slows it).
-        try await waitFor(timeout: .seconds(20), what: "six heartbeats echoed") {
-            client.stdoutText.split(separator: "\n").filter { $0 == "PING" }.count >= 6 ? true : nil
-        }
+        let client = try await Child(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--framing", "line", "--heartbeat", "PING", "--heartbeat-interval", "100ms", "--heartbeat-misses", "1000", "-v"], stdin: .pipe)
+        try await client.waitForStdout("PING\n", count: 6)
         #expect(client.isRunning, "\(client.stderr)")
-        try client.closeStdin()
+        client.closeStdin()
         #expect(try await client.wait() == 0, "\(client.stderr)")
         #expect(!client.stderr.contains("unresponsive"))
         #expect(try await server.wait() == 0)
     }
 
+    /// A server that never answers: the peer is declared dead (exit 1, and says so), and not
+    /// before three heartbeat intervals have passed.
     @Test func aSilentServerIsDeclaredDeadByTheHeartbeat() async throws {
-        let scratch = try Scratch()
-        let server = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--discard", "-k"], scratch: scratch)
+        let server = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--discard", "-k"])
         let port = try await server.listeningPort()
         let clock = ContinuousClock()
         let started = clock.now
-        let client = try Child(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--framing", "line", "--heartbeat", "PING", "--heartbeat-interval", "200ms", "--heartbeat-misses", "3"], stdin: .pipe, scratch: scratch)
-        let status = try await client.wait(timeout: .seconds(10))
-        let elapsed = clock.now - started
+        let client = try await Child(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--framing", "line", "--heartbeat", "PING", "--heartbeat-interval", "200ms", "--heartbeat-misses", "3"], stdin: .pipe)
+        let status = try await client.wait()
         #expect(status == 1)
         #expect(client.stderr.contains("peer unresponsive: nothing received for"), "\(client.stderr)")
-        #expect(elapsed >= .milliseconds(600) && elapsed < .seconds(9), "\(elapsed)")
+        #expect(clock.now - started >= .milliseconds(600))
         server.signal(SIGINT)
-        try await server.waitForStderr("summary:")
-        // Two heartbeats (at 200 and 400 ms) before the peer is declared dead at 600 ms.
-        #expect(server.stderr.contains("(10 bytes in, 0 bytes out)"), "\(server.stderr)")
+        #expect(try await server.wait() == 0)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The committed man pages and completions are what the current binary generates.
@@ -6,8 +7,7 @@ import Testing
 @Suite struct DocsTests {
     @Test(arguments: [("bash", "sockctl.bash"), ("zsh", "_sockctl"), ("fish", "sockctl.fish")])
     func completionsAreUpToDate(shell: String, file: String) async throws {
-        let scratch = try Scratch()
-        let generated = try await run(try sockctlPath(), ["--generate-completion-script", shell], scratch: scratch)
+        let generated = try await run(try sockctlPath(), ["--generate-completion-script", shell])
         #expect(generated.status == 0)
         let committed = try Data(contentsOf: packageRoot.appendingPathComponent("completions/\(file)"))
         let same = generated.stdout == committed
@@ -22,7 +22,7 @@ import Testing
         }
         let output = scratch.path("man")
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
-        let result = try await run(tool, [try sockctlPath(), "--multi-page", "--date", "2000-01-01", "--output-directory", output], scratch: scratch)
+        let result = try await run(tool, [try sockctlPath(), "--multi-page", "--date", "2000-01-01", "--output-directory", output])
         #expect(result.status == 0, "\(result.stderr)")
         let manDirectory = packageRoot.appendingPathComponent("man")
         let committedNames = try FileManager.default.contentsOfDirectory(atPath: manDirectory.path).filter { $0.hasSuffix(".1") }.sorted()

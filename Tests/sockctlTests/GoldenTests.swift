@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Golden tests in the tcpdump style: each line of `Goldens/TESTLIST` names a capture, an
@@ -24,9 +25,8 @@ struct GoldenTests {
 
     @Test("stdout is byte-for-byte tcpdump's", arguments: GoldenCase.all)
     func stdoutMatchesTcpdump(_ golden: GoldenCase) async throws {
-        let scratch = try Scratch()
-        let child = try Child(try sockctlPath(), golden.sockctlArguments, scratch: scratch, name: golden.name, environment: ["TZ": "UTC"])
-        let status = try await child.wait(timeout: .seconds(120))
+        let child = try await Child(try sockctlPath(), golden.sockctlArguments, name: golden.name, environment: ["TZ": "UTC"])
+        let status = try await child.wait()
         #expect(status == 0 || status == 1, "\(golden.name): sockctl exited with \(status); stderr: \(child.stderr.prefix(500))")
         let expected = try Data(contentsOf: URL(fileURLWithPath: golden.expectedPath))
         if let difference = GoldenDifference(expected: expected, actual: child.stdout) {

@@ -1,28 +1,34 @@
 import Foundation
+import TestSupport
 import Testing
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// sockctl against the tools it replaces, all on loopback, with real sockets.
-@Suite(.serialized) struct InteropTests {
+@Suite(.timeLimit(.minutes(5))) struct InteropTests {
     static let size = 16 << 20
 
     @Test func sixteenMebibytesFromConnectIntoNcatArriveIntact() async throws {
         let scratch = try Scratch()
-        let payload = try randomFile(scratch.path("payload"), bytes: Self.size)
+        let payload = try await randomFile(scratch.path("payload"), bytes: Self.size)
         for viaPipe in [false, true] {
-            let port = try freePort()
-            let ncat = try Child(try tool("ncat"), ["-l", "--recv-only", "127.0.0.1", "\(port)"], scratch: scratch)
-            try await waitForTCPListener(port: port)
+            let ncat = try await Child(try tool("ncat"), ["-v", "-l", "--recv-only", "127.0.0.1", "0"])
+            try await ncat.waitForStderr("Ncat: Listening on")
+            let port = try ncat.listeningTCPPort()
             let status: Int32
             if viaPipe {
                 // stdin from a pipe: the chunked read path.
-                let sender = try Child("/bin/sh", ["-c", "cat '\(scratch.path("payload"))' | '\(try sockctlPath())' connect 127.0.0.1:\(port)"], scratch: scratch, name: "sockctl-pipe")
+                let sender = try await Child("/bin/sh", ["-c", "cat '\(scratch.path("payload"))' | '\(try sockctlPath())' connect 127.0.0.1:\(port)"], name: "sockctl-pipe")
                 status = try await sender.wait()
             } else {
                 // stdin from a regular file: the sendfile path.
-                status = try await run(try sockctlPath(), ["connect", "127.0.0.1:\(port)"], stdin: .file(scratch.path("payload")), scratch: scratch).status
+                status = try await run(try sockctlPath(), ["connect", "127.0.0.1:\(port)"], stdin: .file(scratch.path("payload"))).status
             }
             #expect(status == 0)
             #expect(try await ncat.wait() == 0)
+            try await ncat.waitForEndOfStdout()
             // Compared as a Bool: a failed == on 16 MiB values would make the test library diff them.
             let identical = ncat.stdout == payload
             #expect(identical, "via \(viaPipe ? "pipe" : "file"): \(ncat.stdout.count) of \(payload.count) bytes arrived intact")
@@ -31,10 +37,10 @@ import Testing
 
     @Test func sixteenMebibytesFromNcatIntoListenArriveIntact() async throws {
         let scratch = try Scratch()
-        let payload = try randomFile(scratch.path("payload"), bytes: Self.size)
-        let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--recv-only"], scratch: scratch)
+        let payload = try await randomFile(scratch.path("payload"), bytes: Self.size)
+        let listener = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--recv-only"])
         let port = try await listener.listeningPort()
-        let ncat = try await run(try tool("ncat"), ["--send-only", "127.0.0.1", "\(port)"], stdin: .file(scratch.path("payload")), scratch: scratch)
+        let ncat = try await run(try tool("ncat"), ["--send-only", "127.0.0.1", "\(port)"], stdin: .file(scratch.path("payload")))
         #expect(ncat.status == 0)
         #expect(try await listener.wait() == 0)
         let identical = listener.stdout == payload
@@ -43,36 +49,37 @@ import Testing
     }
 
     @Test func sendAgainstSocatCatEchoes() async throws {
-        let scratch = try Scratch()
-        let port = try freePort()
-        let socat = try Child(try tool("socat"), ["TCP-LISTEN:\(port),bind=127.0.0.1,reuseaddr,fork", "EXEC:cat"], scratch: scratch)
-        try await waitForTCPListener(port: port)
-        let raw = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "hello socat"], scratch: scratch)
+        let socat = try await Child(try tool("socat"), ["-d", "-d", "TCP-LISTEN:0,bind=127.0.0.1,reuseaddr,fork", "EXEC:cat"])
+        let port = try await socat.socatPort()
+        let raw = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "hello socat"])
         #expect(raw.status == 0)
         #expect(String(decoding: raw.stdout, as: UTF8.self) == "hello socat")
-        let framed = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "crlf", #"{"a":1}"#, #"{"b":2}"#, "--responses", "2"], scratch: scratch)
+        let framed = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "crlf", #"{"a":1}"#, #"{"b":2}"#, "--responses", "2"])
         #expect(framed.status == 0)
         #expect(String(decoding: framed.stdout, as: UTF8.self) == "{\"a\":1}\n{\"b\":2}\n")
         socat.signal(SIGTERM)
     }
 
     @Test func udpRoundTripsWithSocat() async throws {
-        let scratch = try Scratch()
         // sockctl send → socat echo
-        let port = try freePort(udp: true)
-        let socat = try Child(try tool("socat"), ["UDP-LISTEN:\(port),bind=127.0.0.1", "EXEC:cat"], scratch: scratch)
-        try await Task.sleep(for: .milliseconds(300))
+        let socat = try await Child(try tool("socat"), ["-d", "-d", "UDP-LISTEN:0,bind=127.0.0.1", "EXEC:cat"])
+        let port = try await socat.socatPort()
         // One datagram per round, answered before the next is sent.
-        let sent = try await run(try sockctlPath(), ["send", "udp://127.0.0.1:\(port)", "ping", "--repeat", "3", "--timeout", "3s"], scratch: scratch)
+        let sent = try await run(try sockctlPath(), ["send", "udp://127.0.0.1:\(port)", "ping", "--repeat", "3", "--timeout", "120s"])
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(String(decoding: sent.stdout, as: UTF8.self) == "ping\nping\nping\n")
         socat.signal(SIGTERM)
 
         // socat client → sockctl listen --echo, which names the sender
-        let listener = try Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo", "-v"], scratch: scratch)
+        let listener = try await Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo", "-v"])
         let listenPort = try await listener.listeningPort()
-        let reply = try await run("/bin/sh", ["-c", "printf 'datagram' | '\(try tool("socat"))' -t1 - UDP:127.0.0.1:\(listenPort)"], scratch: scratch)
-        #expect(String(decoding: reply.stdout, as: UTF8.self) == "datagram")
+        // socat as the client: the datagram from its stdin, the echo on its stdout; stdin stays
+        // open so socat waits for the reply however long it takes.
+        let client = try await Child(try tool("socat"), ["-", "UDP:127.0.0.1:\(listenPort)"], stdin: .pipe, name: "socat-client")
+        try client.send("datagram")
+        try await client.waitForStdout("datagram")
+        client.signal(SIGTERM)
+        #expect(client.stdoutText == "datagram")
         try await listener.waitForStderr("datagram from 127.0.0.1:")
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
@@ -85,36 +92,35 @@ import Testing
         // once must still be served (this raced with closing the listener once).
         for round in 0..<10 {
             let path = scratch.path("echo-\(round).sock")
-            let listener = try Child(try sockctlPath(), ["listen", "unix:\(path)", "--echo"], scratch: scratch)
+            let listener = try await Child(try sockctlPath(), ["listen", "unix:\(path)", "--echo"])
             try await listener.waitForStderr("listening on")
-            let client = try await run("/bin/sh", ["-c", "printf 'over unix %d\\n' \(round) | '\(try tool("socat"))' - UNIX-CONNECT:\(path)"], scratch: scratch)
+            let client = try await run("/bin/sh", ["-c", "printf 'over unix %d\\n' \(round) | '\(try tool("socat"))' - UNIX-CONNECT:\(path)"])
             #expect(String(decoding: client.stdout, as: UTF8.self) == "over unix \(round)\n", "round \(round)")
             #expect(try await listener.wait() == 0)
             #expect(!FileManager.default.fileExists(atPath: path), "socket file removed on exit")
         }
         let path = scratch.path("nc.sock")
-        let listener = try Child(try sockctlPath(), ["listen", "unix:\(path)", "--echo"], scratch: scratch)
+        let listener = try await Child(try sockctlPath(), ["listen", "unix:\(path)", "--echo"])
         try await listener.waitForStderr("listening on")
-        let nc = try await run("/bin/sh", ["-c", "printf 'via nc\\n' | '\(try tool("nc"))' -N -U \(path)"], scratch: scratch)
+        let nc = try await run("/bin/sh", ["-c", "printf 'via nc\\n' | '\(try tool("nc"))' -N -U \(path)"])
         #expect(String(decoding: nc.stdout, as: UTF8.self) == "via nc\n")
         #expect(try await listener.wait() == 0)
 
         // sockctl send → socat echo on a Unix socket
         let socatPath = scratch.path("socat.sock")
-        let socat = try Child(try tool("socat"), ["UNIX-LISTEN:\(socatPath),fork", "EXEC:cat"], scratch: scratch)
-        try await waitFor(timeout: .seconds(5), what: "socat's socket") { FileManager.default.fileExists(atPath: socatPath) ? true : nil }
-        let sent = try await run(try sockctlPath(), ["send", "unix:\(socatPath)", "hello unix"], scratch: scratch)
+        let socat = try await Child(try tool("socat"), ["-d", "-d", "UNIX-LISTEN:\(socatPath),fork", "EXEC:cat"])
+        try await socat.waitForStderr("listening on")
+        let sent = try await run(try sockctlPath(), ["send", "unix:\(socatPath)", "hello unix"])
         #expect(sent.status == 0)
         #expect(String(decoding: sent.stdout, as: UTF8.self) == "hello unix")
         socat.signal(SIGTERM)
     }
 
     @Test func tcpClientsThatSendAndHalfCloseAtOnceAreServed() async throws {
-        let scratch = try Scratch()
         for round in 0..<10 {
-            let listener = try Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo"], scratch: scratch)
+            let listener = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo"])
             let port = try await listener.listeningPort()
-            let client = try await run("/bin/sh", ["-c", "printf 'quick %d' \(round) | '\(try tool("socat"))' - TCP:127.0.0.1:\(port)"], scratch: scratch)
+            let client = try await run("/bin/sh", ["-c", "printf 'quick %d' \(round) | '\(try tool("socat"))' - TCP:127.0.0.1:\(port)"])
             #expect(String(decoding: client.stdout, as: UTF8.self) == "quick \(round)")
             #expect(try await listener.wait() == 0)
         }

@@ -1,5 +1,6 @@
 import Foundation
-import Synchronization
+import SocketEngine
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -7,17 +8,22 @@ import Glibc
 #endif
 
 /// `sockctl loadtest` and `sockctl report merge` against real servers on loopback: the numbers
-/// must be what happened. Each run is bounded by --duration or --requests.
-@Suite("sockctl loadtest", .serialized)
+/// must be what happened. Runs are bounded by --requests (or a short --duration where the run is
+/// about a duration); only what does not depend on the machine's speed is asserted here. The
+/// figures that do — latency against a delay, rate accuracy, a stall, 10,000 connections — are
+/// measured by `make bench`, and the timing rules are checked in virtual time (LoadGenTests).
+@Suite("sockctl loadtest", .timeLimit(.minutes(10)))
 struct LoadTestCommandTests {
-    /// A `sockctl listen` on 127.0.0.1 with a kernel-chosen port; killed at the end of the test.
+    /// A `sockctl listen` on 127.0.0.1 with a kernel-chosen port, or on a Unix socket (whose path
+    /// a restarted server takes again); killed at the end of the test.
     struct Server {
         let child: Child
-        let port: Int
+        let target: String
 
-        static func start(_ arguments: [String], scratch: Scratch, port: Int = 0) async throws -> Server {
-            let child = try Child(try sockctlPath(), ["listen", "127.0.0.1:\(port)", "-k"] + arguments, scratch: scratch, name: "listener")
-            return Server(child: child, port: try await child.listeningPort())
+        static func start(_ arguments: [String], on endpoint: String = "127.0.0.1:0") async throws -> Server {
+            let child = try await Child(try sockctlPath(), ["listen", endpoint, "-k"] + arguments, name: "listener")
+            let port = try await child.listeningPort()
+            return Server(child: child, target: endpoint.hasPrefix("unix:") ? endpoint : "127.0.0.1:\(port)")
         }
     }
 
@@ -35,13 +41,18 @@ struct LoadTestCommandTests {
         }
 
         func int(_ path: String) -> Int { Int(number(path) ?? -1) }
+
+        var errors: [String: Int] { json["errors"] as? [String: Int] ?? [:] }
     }
 
-    func loadtest(_ arguments: [String], scratch: Scratch, timeout: Duration = .seconds(120), during: (() async throws -> Void)? = nil) async throws -> Result {
-        let file = scratch.path("result-\(UUID().uuidString.prefix(6)).json")
-        let child = try Child(try sockctlPath(), ["loadtest"] + arguments + ["--json", file], scratch: scratch, name: "loadtest")
-        if let during { try await during() }
-        let status = try await child.wait(timeout: timeout)
+    /// Runs `sockctl loadtest ARGUMENTS --json FILE`; `during` runs beside it (with the child).
+    func loadtest(_ arguments: [String], during: (@Sendable (Child) async throws -> Void)? = nil) async throws -> Result {
+        let scratch = try Scratch()
+        let file = scratch.path("result.json")
+        let child = try await Child(try sockctlPath(), ["loadtest"] + arguments + ["--json", file], name: "loadtest")
+        if let during { try await during(child) }
+        let status = try await child.wait()
+        try await child.waitForEndOfStdout()
         let data = (try? Data(contentsOf: URL(fileURLWithPath: file))) ?? Data()
         let json = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
         return Result(status: status, stdout: child.stdoutText, stderr: child.stderr, json: json)
@@ -54,36 +65,35 @@ struct LoadTestCommandTests {
         #expect(sent > 0 && sent == accounted, "sent \(sent) != received + timed out + lost \(accounted)", sourceLocation: sourceLocation)
     }
 
+    /// Replies that come 10 ms after each message: every one is matched and timed, none faster
+    /// than the delay (what the latency is, precisely, `make bench` measures).
     @Test(arguments: ["events", "threads"])
-    func latencyOfADelayedEchoIsTheDelay(io: String) async throws {
-        let scratch = try Scratch()
-        let server = try await Server.start(["--echo", "--framing", "line", "--delay", "10ms"], scratch: scratch)
+    func latencyOfADelayedEchoIsAtLeastTheDelay(io: String) async throws {
+        let server = try await Server.start(["--echo", "--framing", "line", "--delay", "10ms"])
         defer { server.child.signal(SIGKILL) }
-        let result = try await loadtest(["127.0.0.1:\(server.port)", "-c", "10", "--duration", "3s", "--framing", "line", "--message", "ping {{seq}}", "--io", io], scratch: scratch)
+        let result = try await loadtest([server.target, "-c", "10", "--requests", "500", "--framing", "line", "--message", "ping {{seq}}", "--io", io])
         #expect(result.status == 0, "\(result.stderr)")
         let p50 = try #require(result.number("latency/corrected/p50"))
-        #expect(p50 >= 10_000 && p50 <= 12_000, "p50 \(p50) µs, expected 10-12 ms")
-        #expect(result.int("latency/corrected/count") == result.int("messages/received"))
+        #expect(p50 >= 10_000, "p50 \(p50) µs, the delay is 10 ms")
+        #expect(result.int("messages/sent") == 500)
+        #expect(result.int("latency/corrected/count") == 500)
         expectAccounted(result)
         #expect(result.stdout.contains("latency     send to reply:"))
         #expect((result.json["config"] as? [String: Any])?["io"] as? String == io)
     }
 
-    /// A reply later than --timeout: the message times out (counted as such, with the error
-    /// kind `timeout`) and its connection is closed and reopened.
+    /// A server that never answers: every message times out (counted as such, with the error
+    /// kind `timeout`), and its connection is closed and reopened for the next.
     @Test(arguments: ["events", "threads"])
-    func aLateReplyTimesOutAndItsConnectionIsReopened(io: String) async throws {
-        let scratch = try Scratch()
-        let server = try await Server.start(["--echo", "--framing", "line", "--delay", "600ms"], scratch: scratch)
+    func anUnansweredMessageTimesOutAndItsConnectionIsReopened(io: String) async throws {
+        let server = try await Server.start(["--discard"])
         defer { server.child.signal(SIGKILL) }
-        let result = try await loadtest(
-            ["127.0.0.1:\(server.port)", "-c", "2", "--duration", "2s", "--framing", "line", "--timeout", "200ms", "--io", io], scratch: scratch)
+        let result = try await loadtest([server.target, "-c", "2", "--requests", "4", "--framing", "line", "--timeout", "200ms", "--io", io])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.int("messages/timed_out") >= 4, "\(result.json["messages"] ?? "")")
+        #expect(result.int("messages/timed_out") == 4, "\(result.json["messages"] ?? "")")
         #expect(result.int("messages/received") == 0)
-        #expect((result.json["errors"] as? [String: Int])?["timeout"] ?? 0 >= 4)
-        #expect(result.int("connections/lost") >= 4)
-        #expect(result.int("connections/established") >= 6)
+        #expect(result.errors["timeout"] == 4, "\(result.errors)")
+        #expect(result.int("connections/established") >= 4)
         #expect(result.stdout.contains("no reply within 200ms"), "\(result.stdout)")
         expectAccounted(result)
     }
@@ -91,12 +101,10 @@ struct LoadTestCommandTests {
     /// `--io threads` at one connection (polling for replies when a core is free): an exact
     /// count of pipelined messages, each answered once.
     @Test func oneThreadedConnectionSendsExactlyTheRequests() async throws {
-        let scratch = try Scratch()
-        let server = try await Server.start(["--echo"], scratch: scratch)
+        let server = try await Server.start(["--echo"])
         defer { server.child.signal(SIGKILL) }
         let result = try await loadtest(
-            ["127.0.0.1:\(server.port)", "-c", "1", "--requests", "20000", "--pipeline", "4", "--framing", "line", "--message", "m {{seq}}", "--io", "threads"],
-            scratch: scratch)
+            [server.target, "-c", "1", "--requests", "20000", "--pipeline", "4", "--framing", "line", "--message", "m {{seq}}", "--io", "threads"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.int("messages/sent") == 20_000)
         #expect(result.int("messages/received") == 20_000)
@@ -110,11 +118,9 @@ struct LoadTestCommandTests {
     @Test(arguments: ["events", "threads"])
     func aUnixSocketTargetIsLoaded(io: String) async throws {
         let scratch = try Scratch()
-        let path = scratch.path("echo-\(io).sock")
-        let listener = try Child(try sockctlPath(), ["listen", "unix:\(path)", "--echo", "-k"], scratch: scratch, name: "listener")
-        defer { listener.signal(SIGKILL) }
-        _ = try await listener.waitForStderr("listening on")
-        let result = try await loadtest(["unix:\(path)", "-c", "2", "--requests", "3000", "--pipeline", "2", "--framing", "line", "--io", io], scratch: scratch)
+        let server = try await Server.start(["--echo"], on: "unix:\(scratch.path("echo.sock"))")
+        defer { server.child.signal(SIGKILL) }
+        let result = try await loadtest([server.target, "-c", "2", "--requests", "3000", "--pipeline", "2", "--framing", "line", "--io", io])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.int("messages/sent") == 3000)
         #expect(result.int("messages/received") == 3000)
@@ -124,13 +130,11 @@ struct LoadTestCommandTests {
     /// `--io auto`: a thread per connection when the run allows it and leaves a core free;
     /// event loops otherwise.
     @Test func autoUsesThreadsOnlyWithACoreToSpare() async throws {
-        let scratch = try Scratch()
-        let server = try await Server.start(["--echo", "--max-clients", "300"], scratch: scratch)
+        let server = try await Server.start(["--echo", "--max-clients", "300"])
         defer { server.child.signal(SIGKILL) }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        let target = "127.0.0.1:\(server.port)"
         func io(_ arguments: [String]) async throws -> String? {
-            let result = try await loadtest([target, "--requests", "200", "--framing", "line"] + arguments, scratch: scratch)
+            let result = try await loadtest([server.target, "--requests", "200", "--framing", "line"] + arguments)
             #expect(result.status == 0, "\(result.stderr)")
             return (result.json["config"] as? [String: Any])?["io"] as? String
         }
@@ -139,118 +143,63 @@ struct LoadTestCommandTests {
         #expect(try await io(["-c", "1", "--rate", "1000"]) == "events")
     }
 
-    @Test func rateTimesDurationMessagesAreSent() async throws {
-        let scratch = try Scratch()
-        let server = try await Server.start(["--echo"], scratch: scratch)
+    /// Open loop: the schedule says how many messages are due (rate × duration); each is sent
+    /// or counted as unsent, and each sent one answered. (How close to the rate a run gets is
+    /// `make bench`'s measurement.)
+    @Test func anOpenLoopRunAccountsForEveryMessageItsRateMakesDue() async throws {
+        let server = try await Server.start(["--echo"])
         defer { server.child.signal(SIGKILL) }
-        let result = try await loadtest(["127.0.0.1:\(server.port)", "-c", "10", "--rate", "2000", "--duration", "5s", "--framing", "line"], scratch: scratch)
+        let result = try await loadtest([server.target, "-c", "10", "--rate", "2000", "--duration", "1s", "--framing", "line"])
         #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.int("messages/intended") == 10_000)
+        #expect(result.int("messages/intended") == 2000)
         let sent = result.int("messages/sent")
-        #expect(sent >= 9_900 && sent <= 10_100, "sent \(sent), expected 10,000 ± 1%")
-        #expect(result.int("messages/received") == sent)
-        #expect(result.int("messages/unsent") == 10_000 - sent)
+        #expect(sent > 0 && sent + result.int("messages/unsent") == 2000, "sent \(sent), unsent \(result.int("messages/unsent"))")
         expectAccounted(result)
-        let offered = try #require(result.number("throughput/offered_per_second"))
-        #expect(abs(offered - 2000) < 20)
+        #expect(result.stdout.contains("open loop"))
     }
 
-    /// Open loop, one message in flight per connection: a server that stops for 500 ms makes
-    /// the messages due meanwhile late, and the corrected percentiles say so; the uncorrected
-    /// ones (from the actual send) hide most of it — which is why both are shown.
-    @Test func aStallShowsInTheCorrectedPercentiles() async throws {
-        let scratch = try Scratch()
-        let server = try await Server.start(["--echo"], scratch: scratch)
-        defer {
-            server.child.signal(SIGCONT)
-            server.child.signal(SIGKILL)
-        }
-        let result = try await loadtest(
-            ["127.0.0.1:\(server.port)", "-c", "10", "--rate", "1000", "--pipeline", "1", "--duration", "5s", "--framing", "line"],
-            scratch: scratch
-        ) {
-            try await Task.sleep(for: .milliseconds(2500))
-            server.child.signal(SIGSTOP)
-            try await Task.sleep(for: .milliseconds(500))
-            server.child.signal(SIGCONT)
-        }
-        #expect(result.status == 0, "\(result.stderr)")
-        let corrected = try #require(result.number("latency/corrected/p99"))
-        let uncorrected = try #require(result.number("latency/uncorrected/p99"))
-        let correctedMax = try #require(result.number("latency/corrected/max"))
-        #expect(corrected >= 200_000, "corrected p99 \(corrected) µs should show the 500 ms stall")
-        #expect(correctedMax >= 400_000, "corrected max \(correctedMax) µs")
-        #expect(uncorrected < corrected / 2, "uncorrected p99 \(uncorrected) µs vs corrected \(corrected) µs")
-        expectAccounted(result)
-    }
-
-    /// A server killed mid-run and started again: connections are lost and reopened, the
-    /// refusals meanwhile are counted, and every message is still accounted for.
+    /// A server that goes away mid-run and comes back (on the same Unix socket path): the
+    /// connections it had are lost — with the message each had in flight — and reopened, the
+    /// run still sends exactly its --requests, and every message is accounted for.
     @Test(arguments: ["events", "threads"])
     func aServerThatDiesAndComesBackIsCountedNotHidden(io: String) async throws {
         let scratch = try Scratch()
-        let first = try await Server.start(["--echo"], scratch: scratch)
-        let port = first.port
-        let restarted = Mutex<Server?>(nil)
-        defer { restarted.withLock { $0?.child.signal(SIGKILL) } }
-        let result = try await loadtest(
-            ["127.0.0.1:\(port)", "-c", "5", "--duration", "4s", "--framing", "line", "--timeout", "1s", "--io", io], scratch: scratch
-        ) {
-            try await Task.sleep(for: .milliseconds(1200))
+        let endpoint = "unix:\(scratch.path("flaky.sock"))"
+        // The first server takes each connection's first message and never answers: when it
+        // dies, all five have exactly one in flight.
+        let first = try await Server.start(["--discard"], on: endpoint)
+        let restarted = AsyncMonitor<Child?>(nil)
+        defer { restarted.value?.signal(SIGKILL) }
+        // No reply timeout in sight: the messages in flight are lost with their connections.
+        let result = try await loadtest([endpoint, "-c", "5", "--requests", "500", "--framing", "line", "--timeout", "600s", "--io", io]) { _ in
+            try await first.child.waitForStderr("client 5 connected")
             first.child.signal(SIGKILL)
-            try await Task.sleep(for: .milliseconds(1000))
-            let again = try await Server.start(["--echo"], scratch: scratch, port: port)
-            restarted.withLock { $0 = again }
+            _ = try await first.child.wait()
+            let again = try await Server.start(["--echo"], on: endpoint)
+            restarted.update { $0 = again.child }
         }
         #expect(result.status == 0, "\(result.stderr)")
         expectAccounted(result)
-        #expect(result.int("connections/lost") >= 5)
-        let errors = result.json["errors"] as? [String: Int] ?? [:]
-        #expect((errors["closed-by-peer"] ?? 0) + (errors["reset"] ?? 0) >= 5, "\(errors)")
-        #expect((errors["refused"] ?? 0) >= 1, "\(errors)")
-        #expect(result.int("connections/established") > 5)
-        #expect(result.stdout.contains("refused"))
-    }
-
-    /// --requests is the total across reconnections: a connection that replaces a lost one
-    /// goes on with its slot's share instead of starting it again.
-    @Test(arguments: ["events", "threads"])
-    func requestsCountAcrossAReconnect(io: String) async throws {
-        let scratch = try Scratch()
-        let first = try await Server.start(["--echo", "--framing", "line", "--delay", "1ms"], scratch: scratch)
-        let port = first.port
-        let restarted = Mutex<Server?>(nil)
-        defer { restarted.withLock { $0?.child.signal(SIGKILL) } }
-        let result = try await loadtest(
-            ["127.0.0.1:\(port)", "-c", "2", "--requests", "6000", "--framing", "line", "--timeout", "1s", "--io", io], scratch: scratch
-        ) {
-            try await Task.sleep(for: .milliseconds(1000))
-            first.child.signal(SIGKILL)
-            try await Task.sleep(for: .milliseconds(300))
-            let again = try await Server.start(["--echo", "--framing", "line", "--delay", "1ms"], scratch: scratch, port: port)
-            restarted.withLock { $0 = again }
-        }
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(result.int("connections/lost") >= 2, "\(result.json["connections"] ?? "")")
-        #expect(result.int("messages/sent") == 6000)
-        #expect(result.int("messages/received") >= 5000)
-        expectAccounted(result)
+        #expect(result.int("messages/sent") == 500)
+        #expect(result.int("messages/lost") == 5)
+        #expect(result.int("messages/received") == 495)
+        #expect(result.int("connections/lost") == 5)
+        #expect(result.int("connections/established") >= 10)
+        #expect((result.errors["closed-by-peer"] ?? 0) + (result.errors["reset"] ?? 0) == 5, "\(result.errors)")
     }
 
     @Test(arguments: ["events", "threads"])
     func aViolatedThresholdFailsTheRunAndSaysWhich(io: String) async throws {
-        let scratch = try Scratch()
-        let server = try await Server.start(["--echo"], scratch: scratch)
+        let server = try await Server.start(["--echo"])
         defer { server.child.signal(SIGKILL) }
-        let target = "127.0.0.1:\(server.port)"
-        let failing = try await loadtest([target, "-c", "2", "--requests", "200", "--framing", "line", "--io", io, "--threshold", "p99<1us", "--threshold", "errors<1%"], scratch: scratch)
+        let failing = try await loadtest([server.target, "-c", "2", "--requests", "200", "--framing", "line", "--io", io, "--threshold", "p99<1us", "--threshold", "errors<1%"])
         #expect(failing.status == 1)
         #expect(failing.stderr.contains("threshold p99<1us violated"))
         #expect(!failing.stderr.contains("errors<1% violated"))
         #expect(failing.stdout.contains("p99<1us VIOLATED"))
-        let passing = try await loadtest([target, "-c", "2", "--requests", "200", "--framing", "line", "--io", io, "--threshold", "p99<5s", "--threshold", "errors<1%", "--threshold", "rate>1"], scratch: scratch)
+        let passing = try await loadtest([server.target, "-c", "2", "--requests", "200", "--framing", "line", "--io", io, "--threshold", "p99<1h", "--threshold", "errors<1%", "--threshold", "rate>0.001"])
         #expect(passing.status == 0, "\(passing.stderr)")
-        #expect(passing.stdout.contains("p99<5s passed"))
+        #expect(passing.stdout.contains("p99<1h passed"))
         #expect(passing.int("messages/sent") == 200)
         #expect(passing.int("messages/received") == 200)
         let results = passing.json["thresholds"] as? [[String: Any]] ?? []
@@ -259,23 +208,23 @@ struct LoadTestCommandTests {
 
     @Test(arguments: ["events", "threads"])
     func aTargetNobodyListensOnFailsWithTheReason(io: String) async throws {
-        let scratch = try Scratch()
-        let port = try freePort()
-        let result = try await loadtest(["127.0.0.1:\(port)", "-c", "3", "--duration", "2s", "--framing", "line", "--io", io], scratch: scratch, timeout: .seconds(30))
+        let closed = try ClosedPort()
+        let result = try await loadtest(["127.0.0.1:\(closed.port)", "-c", "3", "--requests", "30", "--framing", "line", "--io", io])
         #expect(result.status == 1)
         #expect(result.stderr.contains("only 0 of 3 connections could be opened"), "\(result.stderr)")
-        #expect((result.json["errors"] as? [String: Int])?["refused"] ?? 0 >= 3)
+        #expect(result.errors["refused"] ?? 0 >= 3)
         #expect(result.int("messages/sent") == 0)
+        withExtendedLifetime(closed) {}
     }
 
     /// Three runs at once, merged: counters and histograms are the sums of the parts.
     @Test func reportMergeAddsThreeRunsExactly() async throws {
         let scratch = try Scratch()
-        let server = try await Server.start(["--echo", "--max-clients", "100"], scratch: scratch)
+        let server = try await Server.start(["--echo", "--max-clients", "100"])
         defer { server.child.signal(SIGKILL) }
         let runs = try await withThrowingTaskGroup(of: Result.self) { group in
             for _ in 0..<3 {
-                group.addTask { try await loadtest(["127.0.0.1:\(server.port)", "-c", "4", "--duration", "2s", "--framing", "line", "--message", "m{{seq}}"], scratch: scratch) }
+                group.addTask { try await loadtest([server.target, "-c", "4", "--requests", "800", "--framing", "line", "--message", "m{{seq}}"]) }
             }
             var all: [Result] = []
             for try await result in group { all.append(result) }
@@ -288,7 +237,7 @@ struct LoadTestCommandTests {
             try JSONSerialization.data(withJSONObject: run.json).write(to: URL(fileURLWithPath: path))
             files.append(path)
         }
-        let merged = try await run(try sockctlPath(), ["report", "merge"] + files + ["--json", scratch.path("merged.json"), "--threshold", "errors<1"], scratch: scratch)
+        let merged = try await run(try sockctlPath(), ["report", "merge"] + files + ["--json", scratch.path("merged.json"), "--threshold", "errors<1"])
         #expect(merged.status == 0, "\(merged.stderr)")
         let json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path("merged.json")))) as? [String: Any])
         let combined = Result(status: 0, stdout: "", stderr: "", json: json)
@@ -299,7 +248,7 @@ struct LoadTestCommandTests {
         #expect(combined.int("latency/corrected/count") == runs.map { $0.int("latency/corrected/count") }.reduce(0, +))
         #expect(String(decoding: merged.stdout, as: UTF8.self).contains("(3 runs merged)"))
         // A merge of one report is that report.
-        let single = try await run(try sockctlPath(), ["report", "merge", files[0], "--json", "-"], scratch: scratch)
+        let single = try await run(try sockctlPath(), ["report", "merge", files[0], "--json", "-"])
         let again = try #require(try JSONSerialization.jsonObject(with: single.stdout) as? [String: Any])
         let once = Result(status: 0, stdout: "", stderr: "", json: again)
         for key in ["latency/corrected/p50", "latency/corrected/p99", "latency/corrected/max", "latency/uncorrected/p99.9"] {
@@ -307,7 +256,7 @@ struct LoadTestCommandTests {
         }
         // Not a result file: one line, exit 1.
         try Data("{}".utf8).write(to: URL(fileURLWithPath: scratch.path("empty.json")))
-        let bad = try await run(try sockctlPath(), ["report", "merge", scratch.path("empty.json")], scratch: scratch)
+        let bad = try await run(try sockctlPath(), ["report", "merge", scratch.path("empty.json")])
         #expect(bad.status == 1)
         #expect(bad.stderr.contains("not a sockctl load-test result"))
     }
@@ -319,10 +268,9 @@ struct LoadTestCommandTests {
         guard FileManager.default.isExecutableFile(atPath: python) else {
             throw HarnessError("\(python) is missing: `make test` creates it (pip install hdrhistogram)")
         }
-        let scratch = try Scratch()
-        let server = try await Server.start(["--echo", "--delay", "2ms"], scratch: scratch)
+        let server = try await Server.start(["--echo", "--delay", "2ms"])
         defer { server.child.signal(SIGKILL) }
-        let result = try await loadtest(["127.0.0.1:\(server.port)", "-c", "8", "--requests", "2000", "--framing", "line"], scratch: scratch)
+        let result = try await loadtest([server.target, "-c", "8", "--requests", "2000", "--framing", "line"])
         #expect(result.status == 0, "\(result.stderr)")
         let histograms = try #require(result.json["histograms"] as? [String: Any])
         let encoded = try #require(histograms["corrected"] as? String)
@@ -332,7 +280,7 @@ struct LoadTestCommandTests {
             h = HdrHistogram.decode(sys.argv[1])
             print(h.get_total_count(), h.get_value_at_percentile(50), h.get_value_at_percentile(99), h.get_max_value())
             """
-        let decoded = try await run(python, ["-c", script, encoded], scratch: scratch)
+        let decoded = try await run(python, ["-c", script, encoded])
         #expect(decoded.status == 0, "\(decoded.stderr)")
         let fields = String(decoding: decoded.stdout, as: UTF8.self).split(whereSeparator: \.isWhitespace).compactMap { Double($0) }
         try #require(fields.count == 4)
@@ -344,28 +292,28 @@ struct LoadTestCommandTests {
         }
     }
 
+    /// Over UDP every message is a datagram and every datagram that comes back a reply; the
+    /// ones that do not are timed out or lost, never hidden.
     @Test func udpMessagesAreDatagrams() async throws {
-        let scratch = try Scratch()
-        let child = try Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo"], scratch: scratch, name: "udp-listener")
+        let child = try await Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo"], name: "udp-listener")
         defer { child.signal(SIGKILL) }
         let port = try await child.listeningPort()
-        let result = try await loadtest(["udp://127.0.0.1:\(port)", "-c", "2", "--rate", "500", "--duration", "2s", "--framing", "raw", "--message", "dgram {{seq}}"], scratch: scratch)
+        let result = try await loadtest(["udp://127.0.0.1:\(port)", "-c", "2", "--requests", "1000", "--framing", "raw", "--message", "dgram {{seq}}"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.int("messages/sent") == 1000)
-        #expect(result.int("messages/received") >= 990)
+        #expect(result.int("messages/received") > 0)
         expectAccounted(result)
     }
 
     /// `--stages 1s:1000,1s:0`: a ramp up to 1,000/s and back down over the same connections
     /// schedules 500 + 500 messages.
     @Test func stagesRampTheRateOverTheSameConnections() async throws {
-        let scratch = try Scratch()
-        let server = try await Server.start(["--echo"], scratch: scratch)
+        let server = try await Server.start(["--echo"])
         defer { server.child.signal(SIGKILL) }
-        let result = try await loadtest(["127.0.0.1:\(server.port)", "-c", "4", "--stages", "1s:1000,1s:0", "--framing", "line"], scratch: scratch)
+        let result = try await loadtest([server.target, "-c", "4", "--stages", "1s:1000,1s:0", "--framing", "line"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.int("messages/intended") == 1000)
-        #expect(result.int("messages/sent") >= 990)
+        #expect(result.int("messages/sent") + result.int("messages/unsent") == 1000)
         #expect(result.int("connections/established") == 4)
         expectAccounted(result)
         #expect(result.stdout.contains("open loop, stages 1s:1000,1s:0"))
@@ -375,14 +323,11 @@ struct LoadTestCommandTests {
     /// error; the messages on it are lost, not hidden.
     @Test(arguments: ["events", "threads"])
     func oversizedRepliesAreFramingErrors(io: String) async throws {
-        let scratch = try Scratch()
-        let server = try await Server.start(["--echo"], scratch: scratch)
+        let server = try await Server.start(["--echo"])
         defer { server.child.signal(SIGKILL) }
         let result = try await loadtest(
-            ["127.0.0.1:\(server.port)", "-c", "2", "--duration", "2s", "--framing", "line", "--max-frame", "8", "--io", io, "--message", "a message longer than eight bytes"],
-            scratch: scratch)
-        let errors = result.json["errors"] as? [String: Int] ?? [:]
-        #expect((errors["framing"] ?? 0) >= 2, "\(errors)")
+            [server.target, "-c", "2", "--requests", "20", "--framing", "line", "--max-frame", "8", "--io", io, "--message", "a message longer than eight bytes"])
+        #expect((result.errors["framing"] ?? 0) >= 2, "\(result.errors)")
         #expect(result.int("messages/received") == 0)
         expectAccounted(result)
         #expect(result.stdout.contains("framing: "))
@@ -393,13 +338,12 @@ struct LoadTestCommandTests {
     @Test(arguments: ["events", "threads"])
     func runningOutOfDescriptorsIsCountedAndExplained(io: String) async throws {
         let scratch = try Scratch()
-        let server = try await Server.start(["--echo", "--max-clients", "1000"], scratch: scratch)
+        let server = try await Server.start(["--echo", "--max-clients", "1000"])
         defer { server.child.signal(SIGKILL) }
         let json = scratch.path("emfile.json")
         let result = try await run(
             try tool("prlimit"),
-            ["--nofile=60:60", try sockctlPath(), "loadtest", "127.0.0.1:\(server.port)", "-c", "200", "--requests", "400", "--framing", "line", "--io", io, "--json", json],
-            scratch: scratch)
+            ["--nofile=60:60", try sockctlPath(), "loadtest", server.target, "-c", "200", "--requests", "400", "--framing", "line", "--io", io, "--json", json])
         #expect(result.status == 1)
         #expect(result.stderr.contains("the file-descriptor limit is 60"), "\(result.stderr)")
         #expect(result.stderr.contains("ulimit -n"))
@@ -421,8 +365,7 @@ struct LoadTestCommandTests {
         (["--io", "threads", "--requests", "5"], "--io threads: it needs --framing"),
     ] as [([String], String)])
     func badArgumentsAreUsageErrors(arguments: [String], message: String) async throws {
-        let scratch = try Scratch()
-        let result = try await run(try sockctlPath(), ["loadtest", "127.0.0.1:9"] + arguments, scratch: scratch)
+        let result = try await run(try sockctlPath(), ["loadtest", "127.0.0.1:9"] + arguments)
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -6,14 +7,14 @@ import Glibc
 #endif
 
 /// A TLS client that leaves without a close_notify (most do: Python's `ssl`, a process that
-/// exits) is let go at once. The listener's own TLS close would otherwise wait its 500 ms
-/// shutdown timeout for a close_notify that can no longer come after the client's FIN.
-/// Serial phase (`make test`): what is checked is a duration.
-@Suite struct TLSCloseTests {
-    func listener(_ scheme: String, scratch: Scratch) async throws -> (Child, Int) {
+/// exits) is let go: the listener logs it as disconnected and serves on. That it is let go *at
+/// once* — not after the 500 ms the TLS layer would wait for a close_notify that can no longer
+/// come — is checked in the event loop's virtual time (SocketEngineTLSTests.TLSCloseTimingTests)
+/// and measured by `make bench`.
+@Suite(.timeLimit(.minutes(5))) struct TLSCloseTests {
+    func listener(_ scheme: String) async throws -> (Child, Int) {
         let dir = try await TestCertificates.shared.directory()
-        let listener = try Child(try sockctlPath(), ["listen", "\(scheme)://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--echo", "-v"],
-                                 scratch: scratch, name: "listener")
+        let listener = try await Child(try sockctlPath(), ["listen", "\(scheme)://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--echo", "-v"], name: "listener")
         return (listener, try await listener.listeningPort())
     }
 
@@ -34,8 +35,7 @@ import Glibc
     }
 
     @Test func aRaggedTLSClientIsDisconnectedAtOnce() async throws {
-        let scratch = try Scratch()
-        let (listener, port) = try await listener("tls", scratch: scratch)
+        let (listener, port) = try await listener("tls")
         defer { listener.signal(SIGKILL) }
         // Sends a line, reads its echo, ends its side without a close_notify (a FIN) and reads
         // until the listener closes.
@@ -56,26 +56,24 @@ import Glibc
             tls.close()
             """
         let dir = try await TestCertificates.shared.directory()
-        let client = try await run(try tool("python3"), ["-c", script, "\(port)", "\(dir)/ca.pem"], scratch: scratch)
+        let client = try await run(try tool("python3"), ["-c", script, "\(port)", "\(dir)/ca.pem"])
         #expect(client.status == 0, "\(client.stderr)")
         #expect(String(decoding: client.stdout, as: UTF8.self) == "hello\n")
-        let after = try await disconnectedAfter(listener)
-        #expect(after < .milliseconds(400), "\(listener.stderr)")
-        #expect(try await listener.wait(timeout: .seconds(10)) == 0)
+        _ = try await disconnectedAfter(listener)
+        #expect(try await listener.wait() == 0)
     }
 
     @Test func aWebSocketClientThatLeavesIsDisconnectedAtOnce() async throws {
         let scratch = try Scratch()
-        let (listener, port) = try await listener("wss", scratch: scratch)
+        let (listener, port) = try await listener("wss")
         defer { listener.signal(SIGKILL) }
         let input = scratch.path("input")
         try Data("hello\n".utf8).write(to: URL(fileURLWithPath: input))
         let dir = try await TestCertificates.shared.directory()
-        let client = try await run(try sockctlPath(), ["connect", "wss://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem"], stdin: .file(input), scratch: scratch)
+        let client = try await run(try sockctlPath(), ["connect", "wss://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem"], stdin: .file(input))
         #expect(client.status == 0, "\(client.stderr)")
         #expect(String(decoding: client.stdout, as: UTF8.self) == "hello\n")
-        let after = try await disconnectedAfter(listener)
-        #expect(after < .milliseconds(400), "\(listener.stderr)")
-        #expect(try await listener.wait(timeout: .seconds(10)) == 0)
+        _ = try await disconnectedAfter(listener)
+        #expect(try await listener.wait() == 0)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -16,9 +17,8 @@ actor TestCertificates {
         if let generation { return try await generation.value }
         let task = Task { () throws -> String in
             let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sockctl-certs-\(getpid())").path
-            let scratch = try Scratch()
             let script = packageRoot.appendingPathComponent("scripts/make-test-certs.sh").path
-            let result = try await run("/bin/bash", [script, directory], timeout: .seconds(60), scratch: scratch)
+            let result = try await run("/bin/bash", [script, directory])
             guard result.status == 0 else { throw HarnessError("make-test-certs.sh exited with \(result.status): \(result.stderr)") }
             return directory
         }
@@ -31,31 +31,32 @@ actor TestCertificates {
 /// certificates made at test time by `scripts/make-test-certs.sh` (the openssl CLI): a CA, a
 /// server certificate for localhost/127.0.0.1/::1, an expired one, one for another host, a
 /// self-signed one and a client certificate.
-@Suite("TLS")
+@Suite("TLS", .timeLimit(.minutes(5)))
 struct TLSCommandTests {
     func certs() async throws -> String { try await TestCertificates.shared.directory() }
 
-    /// `openssl s_server` with NAME.pem/NAME.key on a free port; its stdin held open (it quits
-    /// at EOF). Killed by the caller.
-    func openSSLServer(_ name: String, _ extra: [String] = [], scratch: Scratch) async throws -> (Child, Int) {
+    /// `openssl s_server` with NAME.pem/NAME.key on the port the kernel picks (it says which:
+    /// `ACCEPT 127.0.0.1:PORT`); its stdin held open (it quits at EOF). Killed by the caller.
+    func openSSLServer(_ name: String, _ extra: [String] = []) async throws -> (Child, Int) {
         let dir = try await certs()
-        let port = try freePort()
-        let server = try Child(try tool("openssl"), ["s_server", "-accept", "127.0.0.1:\(port)", "-cert", "\(dir)/\(name).pem", "-key", "\(dir)/\(name).key"] + extra,
-                               stdin: .pipe, scratch: scratch, name: "s_server")
-        try await waitForTCPListener(port: port)
+        let server = try await Child(try tool("openssl"), ["s_server", "-accept", "127.0.0.1:0", "-cert", "\(dir)/\(name).pem", "-key", "\(dir)/\(name).key"] + extra,
+                               stdin: .pipe, name: "s_server")
+        let text = try await server.waitForStdout("ACCEPT ")
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT ") }),
+              let port = line.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) })
+        else { throw HarnessError("no port in s_server's: \(text)") }
         return (server, port)
     }
 
-    func send(_ arguments: [String], scratch: Scratch) async throws -> (status: Int32, stdout: String, stderr: String) {
-        let result = try await run(try sockctlPath(), ["send"] + arguments, timeout: .seconds(20), scratch: scratch)
+    func send(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        let result = try await run(try sockctlPath(), ["send"] + arguments)
         return (result.status, String(decoding: result.stdout, as: UTF8.self), result.stderr)
     }
 
     @Test func aServerSignedByTheGivenCAIsVerifiedAndDescribed() async throws {
-        let scratch = try Scratch()
-        let (server, port) = try await openSSLServer("server", scratch: scratch)
+        let (server, port) = try await openSSLServer("server")
         defer { server.signal(SIGKILL) }
-        let result = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(try await certs())/ca.pem", "--responses", "0", "-v", "hello"], scratch: scratch)
+        let result = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(try await certs())/ca.pem", "--responses", "0", "-v", "hello"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("TLS: TLSv1.3, TLS_"), "\(result.stderr)")
         #expect(result.stderr.contains("peer CN=localhost, verified (chain and host name)"))
@@ -69,21 +70,19 @@ struct TLSCommandTests {
         ("wronghost", ["--cafile"], "certificate is not valid for 127.0.0.1"),
     ])
     func defaultVerificationRefusesWithTheReason(certificate: String, options: [String], reason: String) async throws {
-        let scratch = try Scratch()
-        let (server, port) = try await openSSLServer(certificate, scratch: scratch)
+        let (server, port) = try await openSSLServer(certificate)
         defer { server.signal(SIGKILL) }
         let extra = options.isEmpty ? [] : [options[0], "\(try await certs())/ca.pem"]
-        let result = try await send(["tls://127.0.0.1:\(port)", "--responses", "0", "hello"] + extra, scratch: scratch)
+        let result = try await send(["tls://127.0.0.1:\(port)", "--responses", "0", "hello"] + extra)
         #expect(result.status == 1)
         #expect(result.stderr.contains("TLS handshake failed: \(reason)"), "\(result.stderr)")
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 
     @Test func insecureConnectsAndSaysSo() async throws {
-        let scratch = try Scratch()
-        let (server, port) = try await openSSLServer("selfsigned", scratch: scratch)
+        let (server, port) = try await openSSLServer("selfsigned")
         defer { server.signal(SIGKILL) }
-        let result = try await send(["tls://127.0.0.1:\(port)", "--insecure", "--responses", "0", "--json", "hello"], scratch: scratch)
+        let result = try await send(["tls://127.0.0.1:\(port)", "--insecure", "--responses", "0", "--json", "hello"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("warning: --insecure: the server's certificate was not verified"))
         #expect(result.stdout.contains(#""verification":"not verified (--insecure)""#))
@@ -96,37 +95,34 @@ struct TLSCommandTests {
     /// curl's `--pinnedpubkey` model: SHA-256 of the SubjectPublicKeyInfo, on top of normal
     /// verification. The pin is computed here with the openssl CLI, not with our code.
     @Test func aPinnedKeyMustMatch() async throws {
-        let scratch = try Scratch()
         let dir = try await certs()
-        let pin = try await run("/bin/sh", ["-c", "openssl x509 -in \(dir)/server.pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"], scratch: scratch)
+        let pin = try await run("/bin/sh", ["-c", "openssl x509 -in \(dir)/server.pem -pubkey -noout | openssl pkey -pubin -outform der | openssl dgst -sha256 -binary | base64"])
         let digest = String(decoding: pin.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         #expect(digest.count == 44)
-        let (server, port) = try await openSSLServer("server", scratch: scratch)
+        let (server, port) = try await openSSLServer("server")
         defer { server.signal(SIGKILL) }
-        let right = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--pin", "sha256//\(digest)", "--responses", "0", "-v", "x"], scratch: scratch)
+        let right = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--pin", "sha256//\(digest)", "--responses", "0", "-v", "x"])
         #expect(right.status == 0, "\(right.stderr)")
         #expect(right.stderr.contains("verified (chain and host name), pin matched"))
-        let wrong = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--pin", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "--responses", "0", "x"], scratch: scratch)
+        let wrong = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--pin", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "--responses", "0", "x"])
         #expect(wrong.status == 1)
         #expect(wrong.stderr.contains("pin mismatch: the server's public key is sha256//\(digest)"), "\(wrong.stderr)")
     }
 
     @Test func tlsTwelveServersAreSpokenTo() async throws {
-        let scratch = try Scratch()
-        let (server, port) = try await openSSLServer("server", ["-tls1_2"], scratch: scratch)
+        let (server, port) = try await openSSLServer("server", ["-tls1_2"])
         defer { server.signal(SIGKILL) }
-        let result = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(try await certs())/ca.pem", "--responses", "0", "-v", "x"], scratch: scratch)
+        let result = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(try await certs())/ca.pem", "--responses", "0", "-v", "x"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr.contains("TLS: TLSv1.2, TLS_ECDHE_"), "\(result.stderr)")
     }
 
     /// A client certificate for a server that asks for one (openssl s_server -Verify).
     @Test func clientCertificatesForServersThatRequireThem() async throws {
-        let scratch = try Scratch()
         let dir = try await certs()
-        let (server, port) = try await openSSLServer("server", ["-Verify", "1", "-CAfile", "\(dir)/ca.pem"], scratch: scratch)
+        let (server, port) = try await openSSLServer("server", ["-Verify", "1", "-CAfile", "\(dir)/ca.pem"])
         defer { server.signal(SIGKILL) }
-        let with = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--cert", "\(dir)/client.pem", "--key", "\(dir)/client.key", "--responses", "0", "signed"], scratch: scratch)
+        let with = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--cert", "\(dir)/client.pem", "--key", "\(dir)/client.key", "--responses", "0", "signed"])
         #expect(with.status == 0, "\(with.stderr)")
         try await server.waitForStdout("signed")
         #expect(server.stderr.contains("CN = sockctl client") || server.stdoutText.contains("CN = sockctl client") || server.stdoutText.contains("CN=sockctl client"))
@@ -135,49 +131,47 @@ struct TLSCommandTests {
     /// `listen tls://` with --client-ca: openssl s_client with the client certificate gets the
     /// echo; sockctl without one is refused, and both ends say why.
     @Test func listenRequiresClientCertificatesWithClientCA() async throws {
-        let scratch = try Scratch()
         let dir = try await certs()
-        let listener = try Child(try sockctlPath(), ["listen", "tls://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key",
-                                                     "--client-ca", "\(dir)/ca.pem", "--echo", "-k", "--framing", "line"], scratch: scratch, name: "listener")
+        let listener = try await Child(try sockctlPath(), ["listen", "tls://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key",
+                                                     "--client-ca", "\(dir)/ca.pem", "--echo", "-k", "--framing", "line"], name: "listener")
         defer { listener.signal(SIGKILL) }
         let port = try await listener.listeningPort()
         // openssl s_client as a child of its own (its stdin held open until the echo is back).
-        let client = try Child(try tool("openssl"), ["s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", "\(dir)/ca.pem",
+        let client = try await Child(try tool("openssl"), ["s_client", "-connect", "127.0.0.1:\(port)", "-CAfile", "\(dir)/ca.pem",
                                                        "-cert", "\(dir)/client.pem", "-key", "\(dir)/client.key", "-quiet"],
-                               stdin: .pipe, scratch: scratch, name: "s_client")
+                               stdin: .pipe, name: "s_client")
         defer { client.signal(SIGKILL) }
         try client.send("mutual\n")
         try await client.waitForStdout("mutual\n")
-        let refused = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--framing", "line", "x"], scratch: scratch)
+        let refused = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--framing", "line", "x"])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("the server requires a client certificate (--cert and --key)"), "\(refused.stderr)")
         try await listener.waitForStderr("the client sent no certificate (--client-ca requires one)")
-        let accepted = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--cert", "\(dir)/client.pem", "--key", "\(dir)/client.key", "--framing", "line", "ours"], scratch: scratch)
+        let accepted = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--cert", "\(dir)/client.pem", "--key", "\(dir)/client.key", "--framing", "line", "ours"])
         #expect(accepted.status == 0, "\(accepted.stderr)")
         #expect(accepted.stdout == "ours\n")
     }
 
     /// ncat's TLS against sockctl in both directions.
     @Test func ncatInterop() async throws {
-        let scratch = try Scratch()
         let dir = try await certs()
-        let listener = try Child(try sockctlPath(), ["listen", "tls://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--echo", "--framing", "line"], scratch: scratch, name: "listener")
+        let listener = try await Child(try sockctlPath(), ["listen", "tls://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--echo", "--framing", "line"], name: "listener")
         defer { listener.signal(SIGKILL) }
         let port = try await listener.listeningPort()
         // ncat matches host names only (not IP addresses) against the certificate.
-        let ncat = try Child(try tool("ncat"), ["-4", "--ssl", "--ssl-verify", "--ssl-trustfile", "\(dir)/ca.pem", "localhost", "\(port)"],
-                             stdin: .pipe, scratch: scratch, name: "ncat")
+        let ncat = try await Child(try tool("ncat"), ["-4", "--ssl", "--ssl-verify", "--ssl-trustfile", "\(dir)/ca.pem", "localhost", "\(port)"],
+                             stdin: .pipe, name: "ncat")
         defer { ncat.signal(SIGKILL) }
         try ncat.send("from ncat\n")
         try await ncat.waitForStdout("from ncat\n")
-        try ncat.closeStdin()
-        #expect(try await ncat.wait(timeout: .seconds(10)) == 0, "\(ncat.stderr)")
+        ncat.closeStdin()
+        #expect(try await ncat.wait() == 0, "\(ncat.stderr)")
 
-        let ncatPort = try freePort()
-        let ncatServer = try Child(try tool("ncat"), ["--ssl", "--ssl-cert", "\(dir)/server.pem", "--ssl-key", "\(dir)/server.key", "-l", "127.0.0.1", "\(ncatPort)"], scratch: scratch, name: "ncat-server")
+        let ncatServer = try await Child(try tool("ncat"), ["-v", "--ssl", "--ssl-cert", "\(dir)/server.pem", "--ssl-key", "\(dir)/server.key", "-l", "127.0.0.1", "0"], name: "ncat-server")
         defer { ncatServer.signal(SIGKILL) }
-        try await waitForTCPListener(port: ncatPort)
-        let sent = try await send(["tls://localhost:\(ncatPort)", "-4", "--cafile", "\(dir)/ca.pem", "--responses", "0", "to ncat"], scratch: scratch)
+        try await ncatServer.waitForStderr("Ncat: Listening on")
+        let ncatPort = try ncatServer.listeningTCPPort()
+        let sent = try await send(["tls://localhost:\(ncatPort)", "-4", "--cafile", "\(dir)/ca.pem", "--responses", "0", "to ncat"])
         #expect(sent.status == 0, "\(sent.stderr)")
         try await ncatServer.waitForStdout("to ncat")
     }
@@ -187,15 +181,15 @@ struct TLSCommandTests {
     @Test func aFileOnStdinGoesThroughTLS() async throws {
         let scratch = try Scratch()
         let dir = try await certs()
-        let payload = try randomFile(scratch.path("payload"), bytes: 10 << 20)
-        let listener = try Child(try sockctlPath(), ["listen", "tls://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--recv-only"],
-                                 scratch: scratch, name: "listener")
+        let payload = try await randomFile(scratch.path("payload"), bytes: 10 << 20)
+        let listener = try await Child(try sockctlPath(), ["listen", "tls://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--recv-only"], name: "listener")
         defer { listener.signal(SIGKILL) }
         let port = try await listener.listeningPort()
         let sender = try await run(try sockctlPath(), ["connect", "tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--send-only"],
-                                   stdin: .file(scratch.path("payload")), timeout: .seconds(60), scratch: scratch)
+                                   stdin: .file(scratch.path("payload")))
         #expect(sender.status == 0, "\(sender.stderr)")
-        #expect(try await listener.wait(timeout: .seconds(30)) == 0)
+        #expect(try await listener.wait() == 0)
+        try await listener.waitForEndOfStdout()
         #expect(listener.stdout == payload)
     }
 
@@ -208,8 +202,7 @@ struct TLSCommandTests {
         (["listen", "tls://127.0.0.1:0"], "listening on tls:// needs --cert and --key"),
     ] as [([String], String)])
     func tlsUsageErrors(arguments: [String], message: String) async throws {
-        let scratch = try Scratch()
-        let result = try await run(try sockctlPath(), arguments, scratch: scratch)
+        let result = try await run(try sockctlPath(), arguments)
         #expect(result.status == 2)
         #expect(result.stderr.contains(message), "\(result.stderr)")
     }
@@ -218,12 +211,12 @@ struct TLSCommandTests {
     @Test func loadtestOverTLSReportsHandshakesApart() async throws {
         let scratch = try Scratch()
         let dir = try await certs()
-        let listener = try Child(try sockctlPath(), ["listen", "tls://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--echo", "-k", "--framing", "line"], scratch: scratch, name: "listener")
+        let listener = try await Child(try sockctlPath(), ["listen", "tls://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--echo", "-k", "--framing", "line"], name: "listener")
         defer { listener.signal(SIGKILL) }
         let port = try await listener.listeningPort()
         let json = scratch.path("tls.json")
         let result = try await run(try sockctlPath(), ["loadtest", "tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "-c", "4", "--requests", "400",
-                                                       "--framing", "line", "--json", json], scratch: scratch)
+                                                       "--framing", "line", "--json", json])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
         #expect((report["messages"] as? [String: Int])?["received"] == 400)
@@ -231,7 +224,7 @@ struct TLSCommandTests {
         #expect(handshake["count"] as? Int == 4)
         #expect(String(decoding: result.stdout, as: UTF8.self).contains("tls         4 handshakes: "))
         // A server whose certificate is refused: `tls` errors, not a hang.
-        let refused = try await run(try sockctlPath(), ["loadtest", "tls://127.0.0.1:\(port)", "-c", "2", "--duration", "1s", "--framing", "line", "--json", scratch.path("refused.json")], scratch: scratch)
+        let refused = try await run(try sockctlPath(), ["loadtest", "tls://127.0.0.1:\(port)", "-c", "2", "--requests", "10", "--framing", "line", "--json", scratch.path("refused.json")])
         #expect(refused.status == 1)
         #expect(refused.stderr.contains("only 0 of 2 connections could be opened"), "\(refused.stderr)")
         let errors = (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path("refused.json")))) as? [String: Any])?["errors"] as? [String: Int] ?? [:]

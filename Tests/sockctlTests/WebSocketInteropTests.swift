@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -20,31 +21,36 @@ let webSocketPeerScript = packageRoot.appendingPathComponent("Tests/sockctlTests
 
 /// sockctl's WebSocket against other implementations: Python websockets 17.4 (server and
 /// client) and websocat 1.13, on loopback.
-@Suite(.serialized) struct WebSocketInteropTests {
+@Suite(.timeLimit(.minutes(5))) struct WebSocketInteropTests {
     static func jsonLines(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }
 
+    /// The port the websockets server printed first.
+    static func serverPort(_ server: Child) async throws -> Int {
+        let text = try await server.waitForStdout("}\n")
+        guard let port = jsonLines(text).first?["port"] as? Int else { throw HarnessError("no port from the websockets server: \(text)") }
+        return port
+    }
+
     @Test func sockctlClientAgainstTheWebsocketsServer() async throws {
-        let scratch = try Scratch()
-        let portFile = scratch.path("port")
-        let server = try Child(try venvTool("python"), [webSocketPeerScript, "server", portFile, "chat.v2"], scratch: scratch, name: "websockets-server")
-        let port = try await waitFor(timeout: .seconds(15), what: "the websockets server's port") {
-            (try? String(contentsOfFile: portFile, encoding: .utf8)).flatMap { Int($0) }
-        }
-        // Text lines, with the handshake extras the server reports back first.
-        try "héllo\nsecond line\n".write(toFile: scratch.path("lines"), atomically: true, encoding: .utf8)
-        let text = try await run(
+        let server = try await Child(try venvTool("python"), [webSocketPeerScript, "server", "chat.v2"], name: "websockets-server")
+        defer { server.signal(SIGKILL) }
+        let port = try await Self.serverPort(server)
+        // Text lines, with the handshake extras the server reports back first. Stdin ends (and
+        // with it our close frame goes) only once the echoes are in: websockets stops echoing
+        // once it has a close frame, even messages it has not answered yet.
+        let text = try await Child(
             try sockctlPath(),
             ["connect", "ws://127.0.0.1:\(port)/feed?x=1", "--header", "X-Test: yes", "--origin", "http://sockctl.test",
-             "--subprotocol", "chat.v1", "--subprotocol", "chat.v2", "--close-code", "4002", "-v",
-             // websockets stops echoing once it has our close frame, even for messages it has
-             // not answered yet: keep the connection open until the echoes are in.
-             "--no-shutdown", "--idle-timeout", "1s"],
-            stdin: .file(scratch.path("lines")), scratch: scratch
+             "--subprotocol", "chat.v1", "--subprotocol", "chat.v2", "--close-code", "4002", "-v"],
+            stdin: .pipe, name: "connect"
         )
-        #expect(text.status == 0, "\(text.stderr)")
-        let lines = String(decoding: text.stdout, as: UTF8.self).split(separator: "\n").map(String.init)
+        try text.send("héllo\nsecond line\n")
+        try await text.waitForStdout("text:second line\n")
+        text.closeStdin()
+        #expect(try await text.wait() == 0, "\(text.stderr)")
+        let lines = text.stdoutText.split(separator: "\n").map(String.init)
         #expect(lines.count == 3, "\(lines)")
         let hello = lines.first.flatMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(hello?["path"] as? String == "/feed?x=1")
@@ -56,27 +62,22 @@ let webSocketPeerScript = packageRoot.appendingPathComponent("Tests/sockctlTests
 
         // --binary: the server sees binary messages. (It insists on its subprotocol: without
         // one it answers 400.)
-        let refused = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/", "x"], scratch: scratch)
+        let refused = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/", "x"])
         #expect(refused.stderr.contains("the server answered 400 Bad Request"), "\(refused.stderr)")
-        let binary = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/", "raw", "--binary", "--responses", "2", "--subprotocol", "chat.v2"], scratch: scratch)
+        let binary = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(port)/", "raw", "--binary", "--responses", "2", "--subprotocol", "chat.v2"])
         #expect(binary.status == 0, "\(binary.stderr)")
         #expect(String(decoding: binary.stdout, as: UTF8.self).hasSuffix("\nbinary:raw\n"), "\(String(decoding: binary.stdout, as: UTF8.self))")
 
-        // The close codes the server received. (Signals may be blocked in processes the test
-        // runner starts, so the server is killed once it has reported both.)
-        let closes = try await waitFor(timeout: .seconds(10), what: "two closes reported by the server") { () -> [Int]? in
-            let closes = Self.jsonLines(server.stdoutText).compactMap { $0["closed"] as? Int }
-            return closes.count >= 2 ? closes : nil
-        }
+        // The close codes the server received.
+        try await server.waitForStdout("\"closed\"", count: 2)
+        let closes = Self.jsonLines(server.stdoutText).compactMap { $0["closed"] as? Int }
         #expect(closes == [4002, 1000], "\(server.stdoutText) \(server.stderr)")
-        server.signal(SIGKILL)
     }
 
     @Test func websocketsClientAgainstSockctlListen() async throws {
-        let scratch = try Scratch()
-        let listener = try Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/echo", "--echo", "-k", "-v"], scratch: scratch, name: "listen")
+        let listener = try await Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/echo", "--echo", "-k", "-v"], name: "listen")
         let port = try await listener.listeningPort()
-        let client = try await run(try venvTool("python"), [webSocketPeerScript, "client", "ws://127.0.0.1:\(port)/echo", "https://origin.test"], scratch: scratch)
+        let client = try await run(try venvTool("python"), [webSocketPeerScript, "client", "ws://127.0.0.1:\(port)/echo", "https://origin.test"])
         #expect(client.status == 0, "\(client.stderr)")
         let events = Self.jsonLines(String(decoding: client.stdout, as: UTF8.self))
         #expect(events.first?["pong"] as? Bool == true)
@@ -99,20 +100,22 @@ let webSocketPeerScript = packageRoot.appendingPathComponent("Tests/sockctlTests
         let scratch = try Scratch()
         let websocat = try venvTool("websocat")
         // websocat client -> sockctl listen --echo: each line one text message.
-        let listener = try Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/", "--echo", "-k"], scratch: scratch, name: "listen")
+        let listener = try await Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/", "--echo", "-k"], name: "listen")
         let port = try await listener.listeningPort()
         try "one\ntwo\n".write(toFile: scratch.path("lines"), atomically: true, encoding: .utf8)
-        let client = try await run(websocat, ["ws://127.0.0.1:\(port)/"], stdin: .file(scratch.path("lines")), scratch: scratch)
+        let client = try await run(websocat, ["ws://127.0.0.1:\(port)/"], stdin: .file(scratch.path("lines")))
         #expect(client.status == 0, "\(client.stderr)")
         #expect(String(decoding: client.stdout, as: UTF8.self) == "one\ntwo\n")
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
 
         // sockctl send -> websocat's echo server (mirror:), text and binary.
-        let serverPort = try freePort()
-        let server = try Child(websocat, ["-E", "--binary", "ws-l:127.0.0.1:\(serverPort)", "mirror:"], scratch: scratch, name: "websocat-server")
-        try await waitForTCPListener(port: serverPort)
-        let sent = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(serverPort)/", "via websocat", "--binary"], scratch: scratch)
+        // websocat does not say which port it got for port 0: read it from its socket.
+        let server = try await Child(websocat, ["--stdout-announce-listening-ports", "-E", "--binary", "ws-l:127.0.0.1:0", "mirror:"], name: "websocat-server")
+        defer { server.signal(SIGKILL) }
+        try await server.waitForStdout("LISTEN proto=tcp")
+        let serverPort = try server.listeningTCPPort()
+        let sent = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(serverPort)/", "via websocat", "--binary"])
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(String(decoding: sent.stdout, as: UTF8.self) == "via websocat\n")
         server.signal(SIGTERM)

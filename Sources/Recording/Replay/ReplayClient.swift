@@ -115,10 +115,12 @@ public struct ReplayClient: Sendable {
         let plan = configuration.plan
         let messageTarget = connection.transport.isMessageOriented
         let framed = configuration.framing != nil || messageTarget || configuration.datagrams
-        let progress = AsyncMonitor(Progress(lastActivity: start))
+        let verifier = ReplayVerifier(plan: plan, framed: framed, ignore: configuration.ignore)
+        // Nothing expected is complete from the start: the run then only waits to settle.
+        let progress = AsyncMonitor(Progress(complete: verifier.isComplete, lastActivity: start))
         let reader = Task {
             await Self.read(
-                from: connection, verifier: ReplayVerifier(plan: plan, framed: framed, ignore: configuration.ignore),
+                from: connection, verifier: verifier,
                 framing: messageTarget ? nil : configuration.framing, maximumFrameSize: configuration.maximumFrameSize,
                 stopsAtMismatch: configuration.verify, clock: clock, progress: progress
             )

@@ -89,7 +89,7 @@ public struct Connector: Sendable {
         let options = self.options
         let endpoint = self.endpoint
         // tls://: every attempt gets the TLS layer; only the winner's handshake is waited for.
-        let secure = endpoint.transport == .tls ? options.secureTransport.map { SecureAttempts(transport: $0, serverName: endpoint.host) } : nil
+        let attempts = RaceAttempts(secure: endpoint.transport == .tls ? options.secureTransport : nil, serverName: endpoint.host)
         let result = try await loop.flatSubmit {
             let race = ConnectionRace(
                 loop: loop,
@@ -98,7 +98,7 @@ public struct Connector: Sendable {
                 target: endpoint.description,
                 configuredTimeout: options.connectTimeout.timeAmount
             ) { address in
-                Connector.openStream(on: loop, to: address, sources: sources, options: options, secure: secure, endpoint: endpoint)
+                Connector.openStream(on: loop, to: address, sources: sources, options: options, attempts: attempts, endpoint: endpoint)
             }
             return race.run(timeout: budget.timeAmount)
         }.get()
@@ -116,14 +116,12 @@ public struct Connector: Sendable {
             report.webSocket = handshake
             return (connection, report)
         }
-        // Taken now, while the channel is usually still open: a TLS 1.3 server that refuses our
-        // certificate closes it right after the handshake, and with it the pipeline. When the
-        // channel is already gone (a refused handshake can close it first), the handshake's
-        // failure below says why.
-        let handler = try await loop.submit {
-            NIOLoopBound(try? result.channel.pipeline.syncOperations.handler(type: ConnectionHandler.self), eventLoop: loop)
-        }.get()
-        if let secure, let handshake = secure.handshake(of: result.channel) {
+        // The engine's handler as the channel was set up with it: a TLS 1.3 server that refuses
+        // our certificate sends its alert after the handshake and closes the channel, pipeline
+        // and all, maybe before we get here; the handler has recorded the alert all the same,
+        // so what the connection reports is the reason, however fast that went.
+        let handler = attempts.handler(of: result.channel)
+        if let handshake = attempts.handshake(of: result.channel) {
             let left = max(.milliseconds(1), budget - report.connectDuration)
             let peer = addresses[result.index].displayString
             do {
@@ -140,39 +138,53 @@ public struct Connector: Sendable {
         }
         let transport = endpoint.transport
         let connection = try await loop.submit {
-            guard let handler = handler.value else {
-                throw SocketEngineError(.connectionClosed, "the connection to \(addresses[result.index].displayString) closed as soon as it opened")
+            guard let handler = handler?.value else {
+                throw SocketEngineError(.connectionClosed, "the connection to \(addresses[result.index].displayString) has no engine handler")
             }
             return Connection.attach(to: result.channel, handler: handler, transport: transport)
         }.get()
         return (connection, report)
     }
 
-    /// The TLS layer's handshakes of a race's attempts, by channel.
-    final class SecureAttempts: Sendable {
-        let transport: any SecureTransport
+    /// What a race's attempts were set up with, by channel: the TLS layer's handshake (tls://)
+    /// and the engine's connection handler, taken when the channel was initialized — not looked
+    /// up later in a pipeline that may be gone.
+    final class RaceAttempts: Sendable {
+        let secure: (any SecureTransport)?
         let serverName: String
         private let handshakes = Mutex<[ObjectIdentifier: EventLoopFuture<SecurityReport>]>([:])
+        private let handlers = Mutex<[ObjectIdentifier: NIOLoopBound<ConnectionHandler>]>([:])
 
-        init(transport: any SecureTransport, serverName: String) {
-            self.transport = transport
+        init(secure: (any SecureTransport)?, serverName: String) {
+            self.secure = secure
             self.serverName = serverName
         }
 
-        /// Puts the layer on an attempt's channel (in its initializer).
+        /// Puts the TLS layer (if any) on an attempt's channel (in its initializer).
         func secure(_ channel: any Channel) throws {
-            let handshake = try transport.addClientLayer(to: channel, serverName: serverName)
+            guard let secure else { return }
+            let handshake = try secure.addClientLayer(to: channel, serverName: serverName)
             handshakes.withLock { $0[ObjectIdentifier(channel)] = handshake }
+        }
+
+        /// Keeps the engine's handler of a prepared channel (on its loop, in its initializer).
+        func remember(_ channel: any Channel) {
+            guard let handler = try? channel.pipeline.syncOperations.handler(type: ConnectionHandler.self) else { return }
+            handlers.withLock { $0[ObjectIdentifier(channel)] = NIOLoopBound(handler, eventLoop: channel.eventLoop) }
         }
 
         func handshake(of channel: any Channel) -> EventLoopFuture<SecurityReport>? {
             handshakes.withLock { $0[ObjectIdentifier(channel)] }
         }
+
+        func handler(of channel: any Channel) -> NIOLoopBound<ConnectionHandler>? {
+            handlers.withLock { $0[ObjectIdentifier(channel)] }
+        }
     }
 
     static func openStream(
         on loop: any EventLoop, to address: SocketAddress, sources: [SocketAddress], options: ConnectOptions,
-        secure: SecureAttempts? = nil, endpoint: Endpoint? = nil
+        attempts: RaceAttempts? = nil, endpoint: Endpoint? = nil
     ) -> EventLoopFuture<any Channel> {
         var bootstrap = ClientBootstrap(group: loop)
             .connectTimeout(options.connectTimeout.timeAmount)
@@ -181,16 +193,15 @@ public struct Connector: Sendable {
             .channelOption(ChannelOptions.recvAllocator, value: Connection.receiveAllocator)
             .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: options.noDelay ? 1 : 0)
             .channelInitializer { channel in
-                if let secure {
-                    do {
-                        try secure.secure(channel)
-                    } catch {
-                        return channel.eventLoop.makeFailedFuture(error)
-                    }
+                do {
+                    try attempts?.secure(channel)
+                } catch {
+                    return channel.eventLoop.makeFailedFuture(error)
                 }
                 // tls:// channels get the engine's handlers as tcp ones do (after the TLS layer).
                 let transport = endpoint.map { $0.transport == .tls ? .tcp : $0.transport } ?? .tcp
                 return Connector.prepare(channel, interface: options.interface, transport: transport, options: options, endpoint: endpoint)
+                    .map { attempts?.remember(channel) }
             }
         if !sources.isEmpty {
             guard let source = sources.first(where: { $0.protocol == address.protocol }) else {

@@ -189,23 +189,34 @@ public final class Connection: Sendable {
     ///
     /// - Parameter timeout: fail with `.writeTimeout` — and close the connection, since part of
     ///   the data may already be on the wire — if the write has not completed in time.
+    ///
+    /// The timeout starts when the write reaches the event loop, in the loop's time.
     public func write(_ data: ByteBuffer, timeout: Duration? = nil) async throws {
-        let future = writeAndFlush(data)
-        var timer: Scheduled<Void>?
+        guard let timeout else {
+            do {
+                try await writeAndFlush(data).get()
+            } catch {
+                throw await failure(for: error, doing: "write")
+            }
+            return
+        }
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        lastWrite.withLock { $0 = promise.futureResult }
         let timedOut = Atomic<Bool>(false)
-        if let timeout {
-            let channel = self.channel
-            timer = channel.eventLoop.scheduleTask(in: timeout.timeAmount) {
+        let channel = self.channel
+        channel.eventLoop.execute {
+            let timer = channel.eventLoop.assumeIsolated().scheduleTask(in: timeout.timeAmount) {
                 timedOut.store(true, ordering: .relaxed)
                 channel.close(promise: nil)
             }
+            promise.futureResult.whenComplete { _ in timer.cancel() }
+            channel.writeAndFlush(data, promise: promise)
         }
-        defer { timer?.cancel() }
         do {
-            try await future.get()
+            try await promise.futureResult.get()
         } catch {
-            if timedOut.load(ordering: .relaxed), let timeout {
-                throw SocketEngineError(.writeTimeout, "\(label): write not completed within \(timeout)")
+            if timedOut.load(ordering: .relaxed) {
+                throw SocketEngineError(.writeTimeout, "\(label): write not completed within \(timeout.formatted)")
             }
             throw await failure(for: error, doing: "write")
         }

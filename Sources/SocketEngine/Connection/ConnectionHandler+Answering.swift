@@ -35,6 +35,7 @@ extension ConnectionHandler {
     func flushAnswers(_ context: ChannelHandlerContext, bytes: Int) {
         let statistics = self.statistics
         let promise = context.eventLoop.makePromise(of: Void.self)
+        statistics.willSend()
         promise.futureResult.whenSuccess { statistics.didSend(bytes) }
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: promise)
     }

@@ -310,6 +310,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             count = region.readableBytes
         }
         let statistics = self.statistics
+        statistics.willSend()
         let written = promise ?? context.eventLoop.makePromise()
         written.futureResult.whenSuccess { statistics.didSend(count) }
         context.write(data, promise: written)

@@ -7,7 +7,8 @@ import Synchronization
 /// Bytes are counted when the kernel accepted them (sent) or delivered them (received), so the
 /// totals in a summary are exactly what crossed the socket. Activity is stamped with the
 /// connection's ``EngineClock`` (the one its ``ConnectOptions`` or ``ListenOptions`` carry), so
-/// the session's idle timeout and heartbeat, which sleep on that clock, compare like with like.
+/// the session's idle timeout and heartbeat, which sleep on that clock, compare like with like:
+/// a read when it arrives, a write when it is issued (before anyone could see its bytes).
 public final class ConnectionStatistics: Sendable {
     private let received = Atomic<Int>(0)
     private let sent = Atomic<Int>(0)
@@ -43,9 +44,13 @@ public final class ConnectionStatistics: Sendable {
         lastReceiveOffset.store(now, ordering: .relaxed)
     }
 
+    /// A write was issued: the connection is active now (its bytes count once they are sent).
+    func willSend() {
+        lastActivityOffset.store(nowOffset, ordering: .relaxed)
+    }
+
     func didSend(_ count: Int) {
         sent.wrappingAdd(count, ordering: .relaxed)
-        lastActivityOffset.store(nowOffset, ordering: .relaxed)
     }
 
     func didDrop() {

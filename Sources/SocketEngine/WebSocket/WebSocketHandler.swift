@@ -264,6 +264,7 @@ final class WebSocketHandler: ChannelDuplexHandler {
         let statistics = self.statistics
         let count = reply.readableBytes
         let written = context.eventLoop.makePromise(of: Void.self)
+        statistics?.willSend()
         written.futureResult.whenSuccess { statistics?.didSend(count) }
         context.write(wrapOutboundOut(frame(replyKind.opcode, reply)), promise: written)
         answersToFlush = true

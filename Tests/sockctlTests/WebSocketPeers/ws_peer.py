@@ -1,8 +1,8 @@
 """WebSocket peers built on the `websockets` library (pinned in the Makefile's .venv-test), for
 the interop tests. Every line printed is one JSON object.
 
-  ws_peer.py server PORTFILE [SUBPROTOCOL...]
-      Serves on 127.0.0.1 (port written to PORTFILE). To each client it first sends one text
+  ws_peer.py server [SUBPROTOCOL...]
+      Serves on 127.0.0.1 on a port the kernel picks, printed first as {"port": N}. To each client it first sends one text
       message describing the handshake ({"path", "origin", "x_test", "subprotocol"}), then
       echoes every message with its type, prefixed: text -> "text:" + message,
       binary -> b"binary:" + message. Prints each close it receives.
@@ -23,7 +23,7 @@ def emit(obj):
     print(json.dumps(obj), flush=True)
 
 
-async def run_server(portfile, subprotocols):
+async def run_server(subprotocols):
     async def handler(ws):
         request = ws.request
         await ws.send(json.dumps({
@@ -42,11 +42,7 @@ async def run_server(portfile, subprotocols):
             emit({"closed": ws.close_code, "reason": ws.close_reason})
 
     async with serve(handler, "127.0.0.1", 0, subprotocols=subprotocols or None, compression=None) as server:
-        port = server.sockets[0].getsockname()[1]
-        with open(portfile + ".tmp", "w") as f:
-            f.write(str(port))
-        import os
-        os.rename(portfile + ".tmp", portfile)
+        emit({"port": server.sockets[0].getsockname()[1]})
         stop = asyncio.get_running_loop().create_future()
         for number in (signal.SIGINT, signal.SIGTERM):
             asyncio.get_running_loop().add_signal_handler(number, lambda: stop.done() or stop.set_result(None))
@@ -59,10 +55,10 @@ async def run_client(url, origin):
         await ws.send(b"\x00\xff\x10")
         await ws.send(["frag", "mented"])  # one message in two frames
         pong = await ws.ping(b"are you there")
-        await asyncio.wait_for(pong, 5)
+        await pong
         emit({"pong": True})
         for _ in range(3):
-            message = await asyncio.wait_for(ws.recv(), 5)
+            message = await ws.recv()
             if isinstance(message, bytes):
                 emit({"type": "binary", "data": message.hex()})
             else:
@@ -73,6 +69,6 @@ async def run_client(url, origin):
 
 if __name__ == "__main__":
     if sys.argv[1] == "server":
-        asyncio.run(run_server(sys.argv[2], sys.argv[3:]))
+        asyncio.run(run_server(sys.argv[2:]))
     else:
         asyncio.run(run_client(sys.argv[2], sys.argv[3] if len(sys.argv) > 3 else None))
