@@ -122,7 +122,11 @@ let package = Package(
         ),
         .testTarget(
             name: "SocketEngineTLSTests",
-            dependencies: ["SocketEngineTLS", "SocketEngine", .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "SocketEngineTLS", "SocketEngine", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(

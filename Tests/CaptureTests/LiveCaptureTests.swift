@@ -14,7 +14,7 @@ import Darwin
 /// Live capture on the loopback interface. Needs root or CAP_NET_RAW (CI and the dev box run
 /// the tests as root). Every loop is bounded by a count of packets the test itself sends, or
 /// ended by stop() once the loop has shown it runs; blocking loops run on threads of their own.
-@Suite(.enabled(if: geteuid() == 0, "live capture needs root"), .timeLimit(.minutes(2)))
+@Suite(.enabled(if: geteuid() == 0, "live capture needs root"), .hangGuard)
 struct LiveCaptureTests {
     /// Matches UDP 9 → 7 only (discard to echo), which nothing on the test machine sends.
     static let silentFilter = "udp src port 9 and udp dst port 7"

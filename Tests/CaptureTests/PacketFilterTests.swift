@@ -1,9 +1,10 @@
 import Capture
 import PacketDecoding
 import Testing
+import TestSupport
 
 /// Offline BPF: the same expressions tcpdump users type, applied to hand-made frames.
-@Suite struct PacketFilterTests {
+@Suite(.hangGuard) struct PacketFilterTests {
     @Test func tcpPortMatchesOnlyThatTCPPort() throws {
         let filter = try PacketFilter(expression: "tcp port 6969", linkType: .ethernet)
         #expect(filter.matches(Frames.header(Frames.tcp4(destinationPort: 6969)), Frames.tcp4(destinationPort: 6969)))

@@ -6,10 +6,11 @@ import Testing
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
+import TestSupport
 #endif
 
 /// Interface names for SLL2, `-y` names, and the `-Z` checks that do not change the process.
-@Suite struct SupportTests {
+@Suite(.hangGuard) struct SupportTests {
     @Test func loopbackIndexHasItsName() {
         let index = if_nametoindex("lo")
         #expect(index != 0)

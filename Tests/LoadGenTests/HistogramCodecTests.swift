@@ -4,7 +4,7 @@ import Testing
 
 @testable import LoadGen
 
-@Suite struct HistogramCodecTests {
+@Suite(.hangGuard) struct HistogramCodecTests {
     static func sample() -> Histogram<UInt64> {
         var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000_000, numberOfSignificantValueDigits: .three)
         var value: UInt64 = 7

@@ -4,8 +4,9 @@ import SocketEngine
 import Testing
 
 @testable import LoadGen
+import TestSupport
 
-@Suite struct RateScheduleTests {
+@Suite(.hangGuard) struct RateScheduleTests {
     @Test func constantRateSchedulesExactlyRateTimesDuration() {
         let schedule = RateSchedule(rate: 2000, duration: .seconds(5))
         #expect(schedule.totalMessages == 10_000)
@@ -69,7 +70,7 @@ import Testing
     }
 }
 
-@Suite struct MessageTemplateTests {
+@Suite(.hangGuard) struct MessageTemplateTests {
     @Test func placeholdersAreFilledAndFramed() throws {
         let template = try MessageTemplate(Array(#"{"id":{{seq}},"c":{{conn}}}"#.utf8), framing: .crlf)
         #expect(!template.isConstant)
@@ -100,7 +101,7 @@ import Testing
     }
 }
 
-@Suite struct ThresholdTests {
+@Suite(.hangGuard) struct ThresholdTests {
     static func report(p99 micros: Double, sent: Int = 1000, lost: Int = 0, received: Double = 5000) throws -> LoadReport {
         var histogram = Histogram<UInt64>(lowestDiscernibleValue: 1, highestTrackableValue: 3_600_000_000_000, numberOfSignificantValueDigits: .three)
         histogram.record(UInt64(micros * 1000), count: 100)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import PacketDecoding
+import TestSupport
 
 /// Capture files built byte by byte, in either byte order.
 private struct CaptureBytes {
@@ -133,7 +134,7 @@ private func scratchPath(_ name: String) -> String {
     "/tmp/sockctl-capturefile-\(getpid())-\(name)"
 }
 
-@Suite struct CaptureFileReaderTests {
+@Suite(.hangGuard) struct CaptureFileReaderTests {
     // MARK: Round trips and formats
 
     @Test(arguments: [TimestampPrecision.microseconds, .nanoseconds])

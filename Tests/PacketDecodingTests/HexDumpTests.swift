@@ -1,7 +1,8 @@
 import Testing
 @testable import PacketDecoding
+import TestSupport
 
-@Suite struct HexDumpTests {
+@Suite(.hangGuard) struct HexDumpTests {
     /// The IPv4/TCP packet from the reference (`tcpdump -i any -n -X port 6969` on this machine).
     static let packet: [UInt8] = [
         0x45, 0x00, 0x00, 0x5c, 0xc4, 0xd0, 0x40, 0x00, 0x40, 0x06, 0x77, 0xc9, 0x7f, 0x00, 0x00, 0x01,

@@ -1,7 +1,8 @@
 import Testing
 import PacketDecoding
+import TestSupport
 
-@Suite struct PacketJSONTests {
+@Suite(.hangGuard) struct PacketJSONTests {
     private static let ethernet: [UInt8] = [
         0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x08, 0x00,
     ]

@@ -5,7 +5,7 @@ import Testing
 
 /// The tcpdump-text printer on hand-built frames: exact lines for the cases a user reads most,
 /// and "never traps" over every prefix of every golden capture's packets.
-@Suite struct PacketPrinterTests {
+@Suite(.hangGuard) struct PacketPrinterTests {
     /// Ethernet + IPv4 + TCP SYN from 127.0.0.1:40676 to :6969 with mss, sackOK, TS, nop, wscale.
     static let syn: [UInt8] = [
         0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x08, 0x00,

@@ -1,5 +1,6 @@
 import Testing
 import PacketDecoding
+import TestSupport
 
 /// Builds the frames of one TCP conversation between a client (10.0.0.1.40000) and a server
 /// (10.0.0.2.80) on the raw-IPv4 link type, parsed back through ``TransportSegment/parse(_:_:)``.
@@ -75,7 +76,7 @@ private struct Recorder {
 
 private let syn: UInt8 = 0x02, synAck: UInt8 = 0x12, ack: UInt8 = 0x10, push: UInt8 = 0x18, finAck: UInt8 = 0x11, rst: UInt8 = 0x04
 
-@Suite struct TCPReassemblerTests {
+@Suite(.hangGuard) struct TCPReassemblerTests {
     private func handshake(_ recorder: inout Recorder, client: UInt32 = 1000, server: UInt32 = 5000) {
         recorder.feed(SegmentFrames.tcp(seq: client, flags: syn))
         recorder.feed(SegmentFrames.tcp(fromClient: false, seq: server, ack: client &+ 1, flags: synAck))

@@ -1,5 +1,6 @@
 import Testing
 @testable import PacketDecoding
+import TestSupport
 
 /// One frame and what tcpdump 4.99.3 prints for it with `-n -t` (and `-X` when `hexDump`).
 struct TcpdumpCase: Sendable, CustomTestStringConvertible {
@@ -33,7 +34,7 @@ struct TcpdumpCase: Sendable, CustomTestStringConvertible {
 /// MPTCP sub-options and their length checks, IPv6 jumbo payloads and cut extension headers,
 /// ICMP/ICMPv6 messages (including where tcpdump's checked and longjmp truncations differ in
 /// what `-X` dumps), and ARP variants. The expected texts are tcpdump's stdout for the frame.
-@Suite struct TcpdumpBehaviourTests {
+@Suite(.hangGuard) struct TcpdumpBehaviourTests {
     static let cases: [TcpdumpCase] = [
         TcpdumpCase("mptcp dss with ack, mapping and checksum", "02000000001402000000000a08004500003c1234400040063c36c000020ac63364149c401b390000000100000005a01001f67bd000001e14200500000001000000020000000300040005",
                     "IP 192.0.2.10.40000 > 198.51.100.20.6969: Flags [.], ack 5, win 502, options [mptcp 20 dss ack 1 seq 2 subseq 3 len 4 csum 0x5], length 0\n"),

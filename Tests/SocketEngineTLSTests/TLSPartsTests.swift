@@ -3,8 +3,9 @@ import SocketEngine
 import Testing
 
 @testable import SocketEngineTLS
+import TestSupport
 
-@Suite struct SHA256Tests {
+@Suite(.hangGuard) struct SHA256Tests {
     static func hex(_ bytes: [UInt8]) -> String {
         bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
     }
@@ -28,7 +29,7 @@ import Testing
     }
 }
 
-@Suite struct PinTests {
+@Suite(.hangGuard) struct PinTests {
     @Test func pinsAreBase64OfThirtyTwoBytes() throws {
         let digest = SHA256.hash(Array("key".utf8))
         let text = "sha256//" + Base64.encode(digest)
@@ -53,7 +54,7 @@ import Testing
     }
 }
 
-@Suite struct ServerHelloTests {
+@Suite(.hangGuard) struct ServerHelloTests {
     /// A TLS 1.3 ServerHello record: type, version, length, handshake header, version, random,
     /// session id (32 bytes), cipher suite 0x1302.
     static func serverHello(sessionLength: Int = 32, suite: UInt16 = 0x1302) -> [UInt8] {

@@ -1,8 +1,9 @@
 import NIOCore
 import Testing
 @testable import SocketEngine
+import TestSupport
 
-@Suite struct AddressRangeTests {
+@Suite(.hangGuard) struct AddressRangeTests {
     func address(_ text: String) throws -> SocketAddress { try SocketAddress(ipAddress: text, port: 1) }
 
     @Test func ipv4RangesMatchByPrefix() throws {
@@ -39,7 +40,7 @@ import Testing
     }
 }
 
-@Suite struct MessageEncoderTests {
+@Suite(.hangGuard) struct MessageEncoderTests {
     func encode(_ chunks: [String], framing: Framing, crlf: Bool = false) -> ([UInt8], [SocketEngineError]) {
         var encoder = MessageEncoder(framing: framing, translateLineEndings: crlf, maximumFrameSize: 16)
         var bytes: [UInt8] = []

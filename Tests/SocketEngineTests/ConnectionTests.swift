@@ -39,7 +39,7 @@ struct TestServer {
     }
 }
 
-func connect(_ text: String, options: ConnectOptions = ConnectOptions()) async throws -> Connection {
+func connect(_ text: String, options: ConnectOptions = .patient) async throws -> Connection {
     try await Connector(endpoint: try Endpoint(parsing: text), options: options).connect().0
 }
 
@@ -47,7 +47,7 @@ func string(_ buffer: ByteBuffer?) -> String? {
     buffer.map { String(decoding: $0.readableBytesView, as: UTF8.self) }
 }
 
-@Suite struct ConnectionTests {
+@Suite(.hangGuard) struct ConnectionTests {
     @Test func readRequestsAreServedInOrder() async throws {
         let server = try await TestServer.start { connection in
             try await connection.write(ByteBuffer(string: "abc\r\ndefgh12345"))
@@ -144,7 +144,7 @@ func string(_ buffer: ByteBuffer?) -> String? {
             for _ in 0..<(total >> 20) { try await connection.send(chunk) }
             try await connection.flush()
         }
-        var options = ConnectOptions()
+        var options = ConnectOptions.patient
         options.bufferLimit = 1 << 20
         // That reading stops at the limit is checked on the handler itself (ConnectionTimingTests);
         // here every byte still arrives, in order, once the reads come.
@@ -239,15 +239,14 @@ func string(_ buffer: ByteBuffer?) -> String? {
     }
 }
 
-@Suite struct ConnectorTests {
+@Suite(.hangGuard) struct ConnectorTests {
     @Test func happyEyeballsFallsBackToIPv4WhenIPv6IsRefused() async throws {
         let server = try await TestServer.start("127.0.0.1:0") { connection in
             try await connection.write(ByteBuffer(string: "v4"))
         }
-        var options = ConnectOptions()
+        var options = ConnectOptions.patient
         options.resolver = StaticResolver(table: ["dual.test": ["127.0.0.1", "::1"]])
         // What is checked is the fallback, not its speed (its timing is HappyEyeballsTimingTests').
-        options.connectTimeout = .seconds(600)
         let (connection, report) = try await Connector(endpoint: try Endpoint(parsing: "dual.test:\(server.port)"), options: options).connect()
         #expect(report.resolved.map { $0.ipAddress ?? "" } == ["::1", "127.0.0.1"])
         #expect(report.attempts.count == 2)
@@ -261,7 +260,7 @@ func string(_ buffer: ByteBuffer?) -> String? {
 
     @Test func forcingIPv6ReportsTheRefusedIPv6Address() async throws {
         let server = try await TestServer.start("127.0.0.1:0") { _ in }
-        var options = ConnectOptions()
+        var options = ConnectOptions.patient
         options.family = .ipv6Only
         options.resolver = StaticResolver(table: ["dual.test": ["127.0.0.1", "::1"]])
         await #expect {
@@ -275,7 +274,7 @@ func string(_ buffer: ByteBuffer?) -> String? {
     }
 
     @Test func aNameWithoutTheRequestedFamilyIsAResolutionError() async throws {
-        var options = ConnectOptions()
+        var options = ConnectOptions.patient
         options.family = .ipv6Only
         options.resolver = StaticResolver(table: ["v4only.test": ["127.0.0.1"]])
         await #expect {
@@ -294,7 +293,7 @@ func string(_ buffer: ByteBuffer?) -> String? {
             }
         }
         let server = try await TestServer.start("127.0.0.1:0") { _ in }
-        var options = ConnectOptions()
+        var options = ConnectOptions.patient
         options.resolver = RefusingResolver()
         let (connection, report) = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), options: options).connect()
         #expect(report.resolved.map { $0.ipAddress ?? "" } == ["127.0.0.1"])
@@ -307,7 +306,7 @@ func string(_ buffer: ByteBuffer?) -> String? {
 
     @Test func sourceAddressIsBound() async throws {
         let server = try await TestServer.start("127.0.0.1:0") { _ in }
-        var options = ConnectOptions()
+        var options = ConnectOptions.patient
         options.source = "127.0.0.7"
         let (connection, _) = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), options: options).connect()
         #expect(connection.localAddress?.ipAddress == "127.0.0.7")
@@ -319,7 +318,7 @@ func string(_ buffer: ByteBuffer?) -> String? {
         let server = try await TestServer.start("127.0.0.1:0") { connection in
             try await connection.write(ByteBuffer(string: "via lo"))
         }
-        var options = ConnectOptions()
+        var options = ConnectOptions.patient
         options.interface = "lo"
         let (connection, _) = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), options: options).connect()
         #expect(string(try await connection.read(.exactly(6))) == "via lo")

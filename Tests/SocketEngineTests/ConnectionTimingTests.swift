@@ -8,7 +8,7 @@ import Testing
 /// A connection's own timers and back-pressure on an `NIOAsyncTestingChannel`: its event loop's
 /// time moves only when the test advances it, and "the socket" is the test, so read timeouts,
 /// write timeouts, delayed answers and held reads are checked at exact instants.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct ConnectionTimingTests {
     /// Counts the reads that reach "the socket" (what the handler lets through).
     final class ReadCounter: ChannelOutboundHandler, Sendable {

@@ -1,7 +1,8 @@
 import Testing
 @testable import SocketEngine
+import TestSupport
 
-@Suite struct EndpointTests {
+@Suite(.hangGuard) struct EndpointTests {
     @Test(arguments: [
         ("127.0.0.1:80", Endpoint.Transport.tcp, "127.0.0.1", 80),
         ("localhost:7000", .tcp, "localhost", 7000),

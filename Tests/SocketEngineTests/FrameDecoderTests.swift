@@ -1,6 +1,7 @@
 import NIOCore
 import Testing
 @testable import SocketEngine
+import TestSupport
 
 /// Feeds `wire` to a decoder in the given chunk sizes and collects the frames.
 func decodeAll(_ wire: [UInt8], framing: Framing, maximum: Int = 1 << 20, chunks: [Int]? = nil) throws -> [[UInt8]] {
@@ -25,7 +26,7 @@ func decodeAll(_ wire: [UInt8], framing: Framing, maximum: Int = 1 << 20, chunks
 
 /// Serialized: these are CPU-bound (thousands of decodes in a debug build); run side by side
 /// they would hold every cooperative thread and starve the timing tests that run beside them.
-@Suite(.serialized) struct FrameDecoderTests {
+@Suite(.serialized, .hangGuard) struct FrameDecoderTests {
     static let messages: [[UInt8]] = [
         Array(#"{"user_mid":0,"reqType":1,"version":5}"#.utf8),
         [],
@@ -164,7 +165,7 @@ func decodeAll(_ wire: [UInt8], framing: Framing, maximum: Int = 1 << 20, chunks
     }
 }
 
-@Suite struct FramingTests {
+@Suite(.hangGuard) struct FramingTests {
     @Test(arguments: [
         ("raw", Framing.raw), ("line", .line), ("crlf", .crlf), ("null", .null),
         ("length:4", .lengthPrefixed(width: 4, bigEndian: true)),

@@ -11,7 +11,7 @@ import Testing
 /// Happy Eyeballs in the event loop's own time: the race runs on an `NIOAsyncTestingEventLoop`,
 /// whose clock moves only when the test says, and "connecting" is a promise the test keeps or
 /// breaks. So every instant is exact: the IPv4 attempt starts at 300 ms, not at 299 ms.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct HappyEyeballsTimingTests {
     /// One race with attempts the test resolves.
     final class Race: Sendable {

@@ -29,7 +29,7 @@ final class CollectingSink: ByteSink, Sendable {
     }
 }
 
-@Suite struct ClientSessionTests {
+@Suite(.hangGuard) struct ClientSessionTests {
     @Test func inputIsFramedSentAndRepliesPrintedOnePerLine() async throws {
         let server = try await TestServer.start { connection in
             while let frame = try await connection.readFrame(.lengthPrefixed(width: 4, bigEndian: true)) {
@@ -37,6 +37,7 @@ final class CollectingSink: ByteSink, Sendable {
             }
         }
         var configuration = ClientSessionConfiguration(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"))
+        configuration.connect = .patient
         configuration.framing = .lengthPrefixed(width: 4, bigEndian: true)
         let output = CollectingSink()
         let session = ClientSession(configuration: configuration, input: try await ScriptedSource(["{\"a\":1}\n{\"b\"", ":2}\n"], thenEnd: true), output: output)
@@ -60,7 +61,7 @@ final class CollectingSink: ByteSink, Sendable {
     }
 }
 
-@Suite struct ListenServiceTests {
+@Suite(.hangGuard) struct ListenServiceTests {
     func startService(_ configure: (inout ListenConfiguration) -> Void) async throws -> (ListenService, Int, Task<ListenSummary, Never>, EventLog<ListenEvent>) {
         var configuration = ListenConfiguration(endpoint: try Endpoint(parsing: "127.0.0.1:0", role: .listener))
         configure(&configuration)
@@ -144,7 +145,7 @@ final class CollectingSink: ByteSink, Sendable {
         #expect(try await second.read() == nil)
         await first.close()
         try await events.wait(forCount: 1) { if case .clientDisconnected = $0 { true } else { false } }
-        var options = ConnectOptions()
+        var options = ConnectOptions.patient
         options.source = "127.0.0.9"
         let denied = try await connect("127.0.0.1:\(port)", options: options)
         #expect(try await denied.read() == nil)

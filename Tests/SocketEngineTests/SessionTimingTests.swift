@@ -8,13 +8,14 @@ import Testing
 /// virtual time: the session runs against real sockets on loopback with a ``VirtualClock`` as
 /// its engine clock, so every sleep is seen with its exact deadline and ends only when the test
 /// moves time there. A wrong delay in the code fails these tests; a slow machine cannot.
-@Suite(.timeLimit(.minutes(2)))
+@Suite(.hangGuard)
 struct SessionTimingTests {
     func session(
         _ endpoint: String, clock: VirtualClock, input: any ByteSource = EmptyByteSource(), output: CollectingSink = CollectingSink(),
         events: EventLog<SessionEvent> = EventLog(), _ configure: (inout ClientSessionConfiguration) -> Void = { _ in }
     ) throws -> ClientSession {
         var configuration = ClientSessionConfiguration(endpoint: try Endpoint(parsing: endpoint))
+        configuration.connect = .patient
         configuration.connect.clock = clock.engine
         configure(&configuration)
         return ClientSession(configuration: configuration, input: input, output: output) { events.record($0) }

@@ -1,5 +1,6 @@
 import Testing
 @testable import SocketEngine
+import TestSupport
 
 /// A clock instant that only moves when a test says so.
 struct MockInstant: InstantProtocol, Hashable, Sendable {
@@ -10,7 +11,7 @@ struct MockInstant: InstantProtocol, Hashable, Sendable {
     static let zero = MockInstant(offset: .zero)
 }
 
-@Suite struct HappyEyeballsStateMachineTests {
+@Suite(.hangGuard) struct HappyEyeballsStateMachineTests {
     typealias Machine = HappyEyeballsStateMachine<String>
 
     @Test func interleavingStartsWithIPv6AndAlternatesFamilies() {
@@ -83,7 +84,7 @@ struct MockInstant: InstantProtocol, Hashable, Sendable {
     }
 }
 
-@Suite struct ReconnectStateMachineTests {
+@Suite(.hangGuard) struct ReconnectStateMachineTests {
     @Test func delaysDoubleFromOneSecondUpToTheAttemptLimit() {
         var machine = ReconnectStateMachine(policy: ReconnectPolicy())
         var random = SplitMix64(seed: 1)
@@ -128,7 +129,7 @@ struct MockInstant: InstantProtocol, Hashable, Sendable {
     }
 }
 
-@Suite struct HeartbeatStateMachineTests {
+@Suite(.hangGuard) struct HeartbeatStateMachineTests {
     typealias Machine = HeartbeatStateMachine<MockInstant>
 
     func at(_ milliseconds: Int) -> MockInstant { MockInstant(offset: .milliseconds(milliseconds)) }

@@ -3,6 +3,7 @@ import NIOHTTP1
 import Synchronization
 import Testing
 @testable import SocketEngine
+import TestSupport
 
 /// A "TLS layer" that adds nothing: it records that it was asked, so `wss://` can be checked
 /// to go through the hook, in order, without a TLS implementation.
@@ -31,7 +32,7 @@ final class RecordingSecureTransport: SecureTransport {
     }
 }
 
-@Suite struct WebSocketConnectionTests {
+@Suite(.hangGuard) struct WebSocketConnectionTests {
     static func echoServer(_ endpoint: String = "ws://127.0.0.1:0/ws", options: ListenOptions = ListenOptions()) async throws -> TestServer {
         var options = options
         options.webSocket.answer = .echo
@@ -89,7 +90,7 @@ final class RecordingSecureTransport: SecureTransport {
         listenOptions.secureTransport = serverLayer
         let server = try await Self.echoServer("wss://127.0.0.1:0/secure", options: listenOptions)
         let clientLayer = RecordingSecureTransport()
-        var options = ConnectOptions()
+        var options = ConnectOptions.patient
         options.secureTransport = clientLayer
         let (client, report) = try await Connector(endpoint: try Endpoint(parsing: "wss://127.0.0.1:\(server.port)/secure"), options: options).connect()
         #expect(report.security?.protocolVersion == "fake")

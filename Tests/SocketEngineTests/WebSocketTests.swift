@@ -4,8 +4,9 @@ import NIOHTTP1
 import NIOWebSocket
 import Testing
 @testable import SocketEngine
+import TestSupport
 
-@Suite struct UTF8ValidatorTests {
+@Suite(.hangGuard) struct UTF8ValidatorTests {
     static let text = Array("héllo € 𝄞 wörld".utf8)
 
     @Test func validTextIsValidWhenSplitAtEveryByte() {
@@ -55,7 +56,7 @@ import Testing
     }
 }
 
-@Suite struct WebSocketMessageAssemblerTests {
+@Suite(.hangGuard) struct WebSocketMessageAssemblerTests {
     typealias Assembler = WebSocketMessageAssembler
 
     static func frame(_ opcode: WebSocketOpcode, _ text: String, fin: Bool = true, masked: Bool = true, rsv1: Bool = false) -> WebSocketFrame {
@@ -169,7 +170,7 @@ import Testing
     }
 }
 
-@Suite struct WebSocketServerPolicyTests {
+@Suite(.hangGuard) struct WebSocketServerPolicyTests {
     static func request(_ uri: String, headers: [(String, String)] = WebSocketServerPolicyTests.upgrade) -> HTTPRequestHead {
         HTTPRequestHead(version: .http1_1, method: .GET, uri: uri, headers: HTTPHeaders(headers))
     }
@@ -215,7 +216,7 @@ import Testing
 
 /// The eight-bytes-at-a-time masking against NIO's byte-by-byte one (RFC 6455 §5.3), and
 /// the frame writer against NIO's frame encoder, byte for byte.
-@Suite struct WebSocketMaskingTests {
+@Suite(.hangGuard) struct WebSocketMaskingTests {
     @Test func maskingMatchesNIOAtEveryLengthAndPhase() throws {
         let key = try #require(WebSocketMaskingKey([0x37, 0xfa, 0x21, 0x3d]))
         for length in 0..<41 {

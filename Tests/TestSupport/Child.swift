@@ -43,13 +43,15 @@ public final class Child: Sendable {
 
     /// Starts `executable` with `arguments`; returns once it runs.
     ///
-    /// - Parameter stalledStdout: stdout is a pipe that nobody reads, to test a blocked consumer.
+    /// - Parameter stalledStdout: stdout is a pipe that is already full and that nobody reads:
+    ///   the child's first write to it blocks, for good (a stalled consumer, a paused pager).
     public init(
         _ executable: String, _ arguments: [String], stdin: StandardInput = .null, name: String? = nil,
         environment: [String: String] = [:], stalledStdout: Bool = false
     ) async throws {
         self.name = name ?? URL(fileURLWithPath: executable).lastPathComponent
         let outPipe = try Self.makePipe()
+        if stalledStdout { try Self.fill(outPipe.write) }
         let errPipe = try Self.makePipe()
         var inputFD: Int32?
         var writer: Int32?
@@ -172,10 +174,14 @@ public final class Child: Sendable {
 
     public var isRunning: Bool { exit.value == nil }
 
-    /// Waits for the process to exit and returns its status (128 + N when signal N ended it).
+    /// Waits for the process to exit, and for all it wrote to stdout and stderr to be read,
+    /// and returns its status (128 + N when signal N ended it).
     @discardableResult
     public func wait() async throws -> Int32 {
-        try await exit.wait { $0 }.get()
+        let status = try await exit.wait { $0 }.get()
+        try await output.waitForEnd()
+        try await errors.waitForEnd()
+        return status
     }
 
     /// Sends `number` to the process, if it still runs.
@@ -189,6 +195,17 @@ public final class Child: Sendable {
         var descriptors: [Int32] = [0, 0]
         guard ctest_pipe_cloexec(&descriptors) == 0 else { throw HarnessError("pipe: \(String(cString: strerror(errno)))") }
         return (descriptors[0], descriptors[1])
+    }
+
+    /// Shrinks the pipe to one page and fills it, so the next write to it blocks.
+    private static func fill(_ writeEnd: Int32) throws {
+        _ = fcntl(writeEnd, 1031 /* F_SETPIPE_SZ */, 4096)
+        let flags = fcntl(writeEnd, F_GETFL)
+        _ = fcntl(writeEnd, F_SETFL, flags | O_NONBLOCK)
+        let page = [UInt8](repeating: 0x2E, count: 4096)
+        while page.withUnsafeBytes({ write(writeEnd, $0.baseAddress, $0.count) }) > 0 {}
+        guard errno == EAGAIN else { throw HarnessError("filling a pipe: \(String(cString: strerror(errno)))") }
+        _ = fcntl(writeEnd, F_SETFL, flags)
     }
 
     private static func devNull() -> Int32 {

@@ -48,7 +48,6 @@ public final class Scratch: Sendable {
 public func run(_ executable: String, _ arguments: [String], stdin: Child.StandardInput = .null, environment: [String: String] = [:]) async throws -> (status: Int32, stdout: Data, stderr: String) {
     let child = try await Child(executable, arguments, stdin: stdin, environment: environment)
     let status = try await child.wait()
-    try await child.waitForEndOfStdout()
     return (status, child.stdout, child.stderr)
 }
 
@@ -63,10 +62,11 @@ extension Child {
         return port
     }
 
-    /// The port socat (started with `-d -d` and `TCP-LISTEN:0` or `UDP-LISTEN:0`) reported.
+    /// The port socat (started with `-d -d` and `TCP-LISTEN:0` or `UDP-LISTEN:0`) reported:
+    /// `listening on AF=2 127.0.0.1:PORT` (`listening on UDP AF=2 …` for UDP).
     public func socatPort() async throws -> Int {
-        let text = try await waitForStderr("listening on AF=")
-        guard let line = text.split(separator: "\n").first(where: { $0.contains("listening on AF=") }),
+        let text = try await waitForStderr(" AF=")
+        guard let line = text.split(separator: "\n").first(where: { $0.contains("listening on") && $0.contains(" AF=") }),
               let port = line.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) })
         else { throw HarnessError("no port in socat's: \(text)") }
         return port

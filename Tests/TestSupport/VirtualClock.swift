@@ -52,14 +52,14 @@ public final class VirtualClock: Clock, Sendable {
     /// Virtual time since the clock's zero.
     public var elapsed: Swift.Duration { Self.zero.duration(to: base.now) }
 
-    /// Every deadline slept until so far (offsets), in the order the sleeps began.
+    /// Every deadline slept until so far (offsets), in the order the sleeps began (a sleep until
+    /// a moment already here returns at once and is not counted).
     public var sleepHistory: [Swift.Duration] { sleepers.value.history }
 
     public func sleep(until deadline: Instant, tolerance: Swift.Duration? = nil) async throws {
         let offset = Self.zero.duration(to: deadline)
         guard deadline > base.now else {
             try Task.checkCancellation()
-            sleepers.update { $0.history.append(offset) }
             return
         }
         let id = sleepers.update { sleepers -> UInt64 in
@@ -75,6 +75,20 @@ public final class VirtualClock: Clock, Sendable {
     /// Waits until something sleeps on this clock and returns the earliest deadline pending.
     public func nextDeadline() async throws -> Swift.Duration {
         try await sleepers.wait { $0.pending.map(\.deadline).min() }
+    }
+
+    /// Waits until something sleeps until `deadline`.
+    public func waitForSleep(until deadline: Swift.Duration) async throws {
+        try await sleepers.wait { $0.pending.contains { $0.deadline == deadline } ? () : nil }
+    }
+
+    /// Waits until `begun` sleeps have begun in all and exactly `pending` of them are still
+    /// pending, and returns their deadlines, earliest first: how a test tells a later sleep
+    /// from an earlier one until the same moment that has ended.
+    public func deadlines(begun: Int, pending: Int) async throws -> [Swift.Duration] {
+        try await sleepers.wait { sleepers in
+            sleepers.history.count >= begun && sleepers.pending.count == pending ? sleepers.pending.map(\.deadline).sorted() : nil
+        }
     }
 
     /// Waits until `count` sleeps are pending at once and returns their deadlines, earliest first.

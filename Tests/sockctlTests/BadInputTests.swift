@@ -4,7 +4,7 @@ import Testing
 
 /// Usage errors: one line on stderr naming the bad part, nothing on stdout, exit status 2,
 /// and no network activity.
-@Suite(.timeLimit(.minutes(5))) struct BadInputTests {
+@Suite(.hangGuard) struct BadInputTests {
     static let cases: [([String], String)] = [
         (["connect", "localhost:0"], "port 0 is out of range"),
         (["connect", "localhost:65536"], "port 65536 is out of range"),
@@ -97,7 +97,7 @@ import Testing
 }
 
 /// Runtime failures: exit status 1 with a message that says what failed.
-@Suite(.timeLimit(.minutes(5))) struct FailureStatusTests {
+@Suite(.hangGuard) struct FailureStatusTests {
     @Test func refusedConnectionsExitOneAndNameTheAddress() async throws {
         let closed = try ClosedPort()
         let port = closed.port

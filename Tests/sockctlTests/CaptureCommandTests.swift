@@ -9,7 +9,7 @@ import Glibc
 /// `sockctl capture` as a user runs it: live on loopback next to the real tcpdump, without
 /// privileges, dropping them with -Z, following streams, JSON, and files that are not fine.
 /// Live capture needs root or CAP_NET_RAW: CI runs the tests as root.
-@Suite("sockctl capture", .timeLimit(.minutes(5)))
+@Suite("sockctl capture", .hangGuard)
 struct CaptureCommandTests {
     static let goldens = GoldenCase.directory
 

@@ -6,7 +6,7 @@ import Testing
 import Glibc
 #endif
 
-@Suite(.timeLimit(.minutes(5))) struct HappyEyeballsTests {
+@Suite(.hangGuard) struct HappyEyeballsTests {
     /// A listener on 127.0.0.1 only, and a name resolving to ::1 and 127.0.0.1: IPv6 is tried
     /// first, refused, and IPv4 wins; `-6` fails and names [::1].
     @Test func dualStackNameFallsBackToIPv4AndMinusSixNamesIPv6() async throws {
@@ -102,7 +102,7 @@ final class BlackHoleNamespace: @unchecked Sendable {
 
 /// Happy Eyeballs against a real black hole: what happens, in order, and never sooner than the
 /// delays say (the exact instants are HappyEyeballsTimingTests', in virtual time).
-@Suite(.timeLimit(.minutes(5))) struct ConnectRaceTests {
+@Suite(.hangGuard) struct ConnectRaceTests {
     @Test func ipv4WinsAfterIPv6StaysSilentForTheAttemptDelay() async throws {
         let namespace = try await BlackHoleNamespace()
         let listener = try await Child(namespace.ip, namespace.command([try sockctlPath(), "listen", "127.0.0.1:0", "--echo", "-k"]), name: "listener")
@@ -158,7 +158,7 @@ final class BlackHoleNamespace: @unchecked Sendable {
     }
 }
 
-@Suite(.timeLimit(.minutes(5))) struct ConnectBehaviourTests {
+@Suite(.hangGuard) struct ConnectBehaviourTests {
     @Test func aClosedStdoutPipeEndsQuietly() async throws {
         let scratch = try Scratch()
         _ = try await randomFile(scratch.path("ten-mib"), bytes: 10 << 20)

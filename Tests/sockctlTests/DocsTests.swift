@@ -4,7 +4,7 @@ import Testing
 
 /// The committed man pages and completions are what the current binary generates.
 /// Regenerate them with `make docs`.
-@Suite struct DocsTests {
+@Suite(.hangGuard) struct DocsTests {
     @Test(arguments: [("bash", "sockctl.bash"), ("zsh", "_sockctl"), ("fish", "sockctl.fish")])
     func completionsAreUpToDate(shell: String, file: String) async throws {
         let generated = try await run(try sockctlPath(), ["--generate-completion-script", shell])

@@ -10,7 +10,7 @@ import Testing
 /// edited by hand); the captures by `scripts/captures/make-live.sh` (loopback, committed) and
 /// `scripts/captures/make-crafted.py` (edge cases). Only stdout is compared: tcpdump's banner on
 /// stderr and its exit status (1 for a cut file) are not part of a golden.
-@Suite("Golden output: sockctl capture -r prints what tcpdump 4.99.3 prints")
+@Suite("Golden output: sockctl capture -r prints what tcpdump 4.99.3 prints", .hangGuard)
 struct GoldenTests {
     @Test("TESTLIST is non-empty and every line names an existing capture and expected output")
     func testListIsComplete() throws {

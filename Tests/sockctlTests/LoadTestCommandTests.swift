@@ -12,7 +12,7 @@ import Glibc
 /// about a duration); only what does not depend on the machine's speed is asserted here. The
 /// figures that do — latency against a delay, rate accuracy, a stall, 10,000 connections — are
 /// measured by `make bench`, and the timing rules are checked in virtual time (LoadGenTests).
-@Suite("sockctl loadtest", .timeLimit(.minutes(10)))
+@Suite("sockctl loadtest", .hangGuard)
 struct LoadTestCommandTests {
     /// A `sockctl listen` on 127.0.0.1 with a kernel-chosen port, or on a Unix socket (whose path
     /// a restarted server takes again); killed at the end of the test.
@@ -22,8 +22,11 @@ struct LoadTestCommandTests {
 
         static func start(_ arguments: [String], on endpoint: String = "127.0.0.1:0") async throws -> Server {
             let child = try await Child(try sockctlPath(), ["listen", endpoint, "-k"] + arguments, name: "listener")
-            let port = try await child.listeningPort()
-            return Server(child: child, target: endpoint.hasPrefix("unix:") ? endpoint : "127.0.0.1:\(port)")
+            if endpoint.hasPrefix("unix:") {
+                try await child.waitForStderr("listening on")
+                return Server(child: child, target: endpoint)
+            }
+            return Server(child: child, target: "127.0.0.1:\(try await child.listeningPort())")
         }
     }
 
@@ -159,7 +162,7 @@ struct LoadTestCommandTests {
     }
 
     /// A server that goes away mid-run and comes back (on the same Unix socket path): the
-    /// connections it had are lost — with the message each had in flight — and reopened, the
+    /// connections it had are lost — with the message each had in flight — and reopened; the
     /// run still sends exactly its --requests, and every message is accounted for.
     @Test(arguments: ["events", "threads"])
     func aServerThatDiesAndComesBackIsCountedNotHidden(io: String) async throws {
@@ -181,11 +184,15 @@ struct LoadTestCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         expectAccounted(result)
         #expect(result.int("messages/sent") == 500)
-        #expect(result.int("messages/lost") == 5)
-        #expect(result.int("messages/received") == 495)
-        #expect(result.int("connections/lost") == 5)
-        #expect(result.int("connections/established") >= 10)
-        #expect((result.errors["closed-by-peer"] ?? 0) + (result.errors["reset"] ?? 0) == 5, "\(result.errors)")
+        // The five connections the first server held are lost, each with its message. A
+        // reconnect can also land in the dying server's backlog before the kernel closes its
+        // listening socket: it too is lost with its one message, and counted the same way.
+        let lost = result.int("connections/lost")
+        #expect(lost >= 5)
+        #expect(result.int("messages/lost") == lost)
+        #expect(result.int("messages/received") == 500 - lost)
+        #expect(result.int("connections/established") >= 5 + lost)
+        #expect((result.errors["closed-by-peer"] ?? 0) + (result.errors["reset"] ?? 0) == lost, "\(result.errors)")
     }
 
     @Test(arguments: ["events", "threads"])
@@ -197,9 +204,9 @@ struct LoadTestCommandTests {
         #expect(failing.stderr.contains("threshold p99<1us violated"))
         #expect(!failing.stderr.contains("errors<1% violated"))
         #expect(failing.stdout.contains("p99<1us VIOLATED"))
-        let passing = try await loadtest([server.target, "-c", "2", "--requests", "200", "--framing", "line", "--io", io, "--threshold", "p99<1h", "--threshold", "errors<1%", "--threshold", "rate>0.001"])
+        let passing = try await loadtest([server.target, "-c", "2", "--requests", "200", "--framing", "line", "--io", io, "--threshold", "p99<3600s", "--threshold", "errors<1%", "--threshold", "rate>0"])
         #expect(passing.status == 0, "\(passing.stderr)")
-        #expect(passing.stdout.contains("p99<1h passed"))
+        #expect(passing.stdout.contains("p99<3600s passed"))
         #expect(passing.int("messages/sent") == 200)
         #expect(passing.int("messages/received") == 200)
         let results = passing.json["thresholds"] as? [[String: Any]] ?? []

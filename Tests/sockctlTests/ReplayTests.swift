@@ -58,7 +58,7 @@ func clientMessages(ofCapture path: String) throws -> [RecordedStream.Message] {
 }
 
 /// `sockctl connect/listen --record` and `sockctl replay` as a user runs them, on loopback.
-@Suite("sockctl replay", .timeLimit(.minutes(5)))
+@Suite("sockctl replay", .hangGuard)
 struct ReplayTests {
     /// A recorded session is a capture tcpdump reads, and replays with --verify: exit 0 against
     /// the server it was recorded from, exit 1 with the first differing frame named against a
@@ -124,7 +124,7 @@ struct ReplayTests {
         let echo = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "-k", "--framing", "crlf"], name: "echo")
         let port = try await echo.listeningPort()
         let capture = scratch.path("tcpdump.pcap")
-        let tcpdump = try await Child(try tool("tcpdump"), ["-i", "lo", "-n", "-U", "--immediate-mode", "--print", "-w", capture, "tcp port \(port)"], name: "tcpdump")
+        let tcpdump = try await Child(try tool("tcpdump"), ["-i", "lo", "-n", "-l", "-U", "--immediate-mode", "--print", "-w", capture, "tcp port \(port)"], name: "tcpdump")
         defer { tcpdump.signal(SIGKILL) }
         _ = try await tcpdump.waitForStderr("listening on lo")
         let sent = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "crlf", #"{"id":1}"#, #"{"id":2,"op":"x"}"#, "--responses", "2"])
@@ -399,7 +399,7 @@ extension CraftedCapture {
 /// Replay timing as a user sees it: messages go out in order and never before they are due, so
 /// a recording spanning 600 ms takes at least that (300 ms at --speed 2). The exact instants
 /// are checked in virtual time (RecordingTests.ReplayScheduleTests).
-@Suite("sockctl replay timing", .timeLimit(.minutes(5)))
+@Suite("sockctl replay timing", .hangGuard)
 struct ReplayTimingTests {
     /// Client messages 200 ms apart.
     func spacedCapture(_ scratch: Scratch) throws -> String {
@@ -415,34 +415,38 @@ struct ReplayTimingTests {
         return path
     }
 
-    /// From the first client message the target received to the last, in ms (its own capture).
-    func arrivalSpan(_ scratch: Scratch, _ capture: String, _ extra: [String]) async throws -> Double {
+    /// Replays the capture into a `listen --record` and returns how long the replay took (from
+    /// starting it to its exit, in ms), after checking what the target received.
+    func replayTime(_ scratch: Scratch, _ capture: String, _ extra: [String]) async throws -> Double {
         let recording = scratch.path("target-\(UUID().uuidString.prefix(6)).pcap")
         let target = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--discard", "--record", recording], name: "target")
         let port = try await target.listeningPort()
+        let clock = ContinuousClock()
+        let started = clock.now
         let replay = try await run(try sockctlPath(), ["replay", capture, "127.0.0.1:\(port)"] + extra)
+        let elapsed = clock.now - started
         #expect(replay.status == 0, "\(replay.stderr)")
         #expect(try await target.wait() == 0, "\(target.stderr)")
         let messages = try clientMessages(ofCapture: recording)
         #expect(messages.map { String(decoding: $0.bytes, as: UTF8.self) }.joined() == "one\ntwo\nthree\nfour\n")
-        guard let first = messages.first?.time, let last = messages.last?.time else { return 0 }
-        return Double(last - first) / 1e6
+        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
     }
 
+    /// The last message is due 601 ms into the stream: the replay cannot be done sooner.
     @Test func recordedGapsAreKept() async throws {
         let scratch = try Scratch()
-        let span = try await arrivalSpan(scratch, try spacedCapture(scratch), [])
-        #expect(span >= 600, "the last message went out \(span) ms after the first, recorded 600 ms")
+        let time = try await replayTime(scratch, try spacedCapture(scratch), [])
+        #expect(time >= 601, "the replay took \(time) ms; the last message is due at 601 ms")
     }
 
     @Test func speedTwoHalvesTheGaps() async throws {
         let scratch = try Scratch()
-        let span = try await arrivalSpan(scratch, try spacedCapture(scratch), ["--speed", "2"])
-        #expect(span >= 300, "\(span) ms at --speed 2")
+        let time = try await replayTime(scratch, try spacedCapture(scratch), ["--speed", "2"])
+        #expect(time >= 300.5, "\(time) ms at --speed 2")
     }
 
     @Test func topspeedSendsEverythingInOrder() async throws {
         let scratch = try Scratch()
-        _ = try await arrivalSpan(scratch, try spacedCapture(scratch), ["--topspeed"])
+        _ = try await replayTime(scratch, try spacedCapture(scratch), ["--topspeed"])
     }
 }

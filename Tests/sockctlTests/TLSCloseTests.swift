@@ -11,7 +11,7 @@ import Glibc
 /// once* — not after the 500 ms the TLS layer would wait for a close_notify that can no longer
 /// come — is checked in the event loop's virtual time (SocketEngineTLSTests.TLSCloseTimingTests)
 /// and measured by `make bench`.
-@Suite(.timeLimit(.minutes(5))) struct TLSCloseTests {
+@Suite(.hangGuard) struct TLSCloseTests {
     func listener(_ scheme: String) async throws -> (Child, Int) {
         let dir = try await TestCertificates.shared.directory()
         let listener = try await Child(try sockctlPath(), ["listen", "\(scheme)://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--echo", "-v"], name: "listener")

@@ -7,31 +7,11 @@ import Testing
 import Glibc
 #endif
 
-/// The test certificates, made once per test run by `scripts/make-test-certs.sh`, awaited (not
-/// blocking a cooperative thread while openssl runs).
-actor TestCertificates {
-    static let shared = TestCertificates()
-    private var generation: Task<String, any Error>?
-
-    func directory() async throws -> String {
-        if let generation { return try await generation.value }
-        let task = Task { () throws -> String in
-            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sockctl-certs-\(getpid())").path
-            let script = packageRoot.appendingPathComponent("scripts/make-test-certs.sh").path
-            let result = try await run("/bin/bash", [script, directory])
-            guard result.status == 0 else { throw HarnessError("make-test-certs.sh exited with \(result.status): \(result.stderr)") }
-            return directory
-        }
-        generation = task
-        return try await task.value
-    }
-}
-
 /// TLS against real peers on loopback: `openssl s_server` / `s_client` and `ncat --ssl`, with
 /// certificates made at test time by `scripts/make-test-certs.sh` (the openssl CLI): a CA, a
 /// server certificate for localhost/127.0.0.1/::1, an expired one, one for another host, a
 /// self-signed one and a client certificate.
-@Suite("TLS", .timeLimit(.minutes(5)))
+@Suite("TLS", .hangGuard)
 struct TLSCommandTests {
     func certs() async throws -> String { try await TestCertificates.shared.directory() }
 

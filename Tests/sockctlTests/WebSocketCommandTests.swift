@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// `sockctl connect|send|listen ws://…` against each other and against hand-made frames.
-@Suite(.timeLimit(.minutes(5))) struct WebSocketCommandTests {
+@Suite(.hangGuard) struct WebSocketCommandTests {
     /// Starts `sockctl listen ENDPOINT ARGS…` and returns it with its port.
     static func listener(_ endpoint: String = "ws://127.0.0.1:0/chat", _ arguments: [String] = ["--echo", "-k", "-v"]) async throws -> (Child, Int) {
         let child = try await Child(try sockctlPath(), ["listen", endpoint] + arguments, name: "listen")

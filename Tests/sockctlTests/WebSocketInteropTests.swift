@@ -21,7 +21,7 @@ let webSocketPeerScript = packageRoot.appendingPathComponent("Tests/sockctlTests
 
 /// sockctl's WebSocket against other implementations: Python websockets 17.4 (server and
 /// client) and websocat 1.13, on loopback.
-@Suite(.timeLimit(.minutes(5))) struct WebSocketInteropTests {
+@Suite(.hangGuard) struct WebSocketInteropTests {
     static func jsonLines(_ text: String) -> [[String: Any]] {
         text.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
     }

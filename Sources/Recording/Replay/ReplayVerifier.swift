@@ -23,6 +23,13 @@ public struct ReplayVerifier: Sendable {
         public var received: [UInt8]
         /// Why, in a few words: `differs at byte 9`, `extra frame`, `missing`.
         public var reason: String
+
+        public init(frame: Int, expected: [UInt8], received: [UInt8], reason: String) {
+            self.frame = frame
+            self.expected = expected
+            self.received = received
+            self.reason = reason
+        }
     }
 
     let expected: [ByteBuffer]

@@ -1,0 +1,157 @@
+import Histogram
+import NIOCore
+import NIOEmbedded
+import SocketEngine
+import Testing
+@testable import LoadGen
+import TestSupport
+
+/// One load-test connection on an `EmbeddedChannel`: its event loop's time moves only when the
+/// test says, and "the server" is the test, which reads what was sent and writes the replies.
+/// So the rules are checked at exact instants: when each message of a rate schedule or a stage
+/// goes out, when an unanswered one times out, and what a stalled server does to the corrected
+/// and the uncorrected latencies.
+@Suite(.hangGuard) struct LoadConnectionTimingTests {
+    /// A shard with one connection on an embedded loop whose clock starts at 1 s (a run's start
+    /// must not be 0, which means "not begun").
+    struct Fixture {
+        let loop = EmbeddedEventLoop()
+        let channel: EmbeddedChannel
+        let shard: LoadShard
+        let context: RunContext
+
+        init(_ configure: (inout LoadPlan) -> Void) throws {
+            var plan = LoadPlan(endpoint: try Endpoint(parsing: "127.0.0.1:7000"), message: try MessageTemplate(Array("m{{seq}}".utf8), framing: .line))
+            plan.connections = 1
+            plan.framing = .line
+            configure(&plan)
+            context = RunContext(plan: plan, addresses: [try SocketAddress(ipAddress: "127.0.0.1", port: 7000)])
+            shard = LoadShard(loop: loop, context: context) { _, _ in }
+            loop.advanceTime(to: .uptimeNanoseconds(1_000_000_000))
+            channel = EmbeddedChannel(loop: loop)
+            try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: 0, shard: shard, datagram: false))
+            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 7000)).wait()
+            context.begin(at: shard.now)
+            shard.beginSending()
+        }
+
+        /// Milliseconds since the run began.
+        func advance(toMilliseconds milliseconds: Int64) {
+            loop.advanceTime(to: .uptimeNanoseconds(1_000_000_000 + UInt64(milliseconds) * 1_000_000))
+        }
+
+        /// The messages written since the last look.
+        func sent() throws -> [String] {
+            var text = ""
+            while let buffer = try channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: buffer) }
+            return text.split(separator: "\n").map(String.init)
+        }
+
+        func reply(_ text: String) throws {
+            try channel.writeInbound(ByteBuffer(string: text))
+        }
+
+        var counters: LoadCounters { shard.stats.counters }
+    }
+
+    /// `--rate 1000` on one connection: message n is due at n ms, and goes then — not earlier.
+    @Test func anOpenLoopSendsEachMessageWhenItIsDue() throws {
+        let fixture = try Fixture { $0.rate = 1000 }
+        #expect(try fixture.sent() == ["m1"], "the first message is due at once")
+        fixture.advance(toMilliseconds: 0)
+        #expect(try fixture.sent() == [])
+        fixture.advance(toMilliseconds: 1)
+        #expect(try fixture.sent() == ["m2"])
+        fixture.loop.advanceTime(by: .nanoseconds(999_999))
+        #expect(try fixture.sent() == [], "nothing before 2 ms")
+        fixture.loop.advanceTime(by: .nanoseconds(1))
+        #expect(try fixture.sent() == ["m3"])
+        fixture.advance(toMilliseconds: 10)
+        #expect(try fixture.sent() == ["m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11"])
+    }
+
+    /// `--stages 1s:1000,1s:0`: the rate climbs from 0 to 1,000/s over the first second, so
+    /// the gaps between messages shrink; 500 messages are due in that second.
+    @Test func aStageRampsTheRateAndItsScheduleIsKept() throws {
+        let fixture = try Fixture {
+            $0.stages = [RateSchedule.Stage(duration: .seconds(1), startRate: 0, endRate: 1000), RateSchedule.Stage(duration: .seconds(1), startRate: 1000, endRate: 0)]
+            $0.duration = nil
+        }
+        let schedule = try #require(fixture.context.schedule)
+        var sent = try fixture.sent().count
+        for milliseconds in stride(from: Int64(100), through: 1000, by: 100) {
+            fixture.advance(toMilliseconds: milliseconds)
+            sent += try fixture.sent().count
+            #expect(sent == schedule.messagesDue(before: milliseconds * 1_000_000 + 1), "at \(milliseconds) ms")
+        }
+        fixture.advance(toMilliseconds: 2000)
+        sent += try fixture.sent().count
+        #expect(sent == 1000)
+        #expect(schedule.messagesDue(before: 2_000_000_001) == 1000)
+    }
+
+    /// A message without a reply times out at the first sweep after `--timeout` (sweeps come
+    /// every tenth of the timeout); its connection is closed, to be reopened.
+    @Test func anUnansweredMessageTimesOutAtTheSweepAfterTheTimeout() throws {
+        let fixture = try Fixture { $0.replyTimeout = .milliseconds(200) }
+        #expect(try fixture.sent() == ["m1"])
+        fixture.advance(toMilliseconds: 200)
+        #expect(fixture.counters.timedOut == 0, "200 ms old is not yet late")
+        #expect(fixture.channel.isActive)
+        fixture.advance(toMilliseconds: 219)
+        #expect(fixture.counters.timedOut == 0)
+        fixture.advance(toMilliseconds: 220)
+        #expect(fixture.counters.timedOut == 1)
+        #expect(!fixture.channel.isActive)
+        #expect(fixture.shard.stats.counters.errors[.timeout] == 1)
+    }
+
+    /// A reply that comes in time is timed from its message: exactly the 35 ms it took.
+    @Test func aReplyIsTimedFromItsMessage() throws {
+        let fixture = try Fixture { _ in }
+        #expect(try fixture.sent() == ["m1"])
+        fixture.advance(toMilliseconds: 35)
+        try fixture.reply("m1\n")
+        #expect(fixture.counters.messagesReceived == 1)
+        #expect(Self.same(fixture.shard.stats.corrected.valueAtPercentile(100), 35_000_000))
+        #expect(try fixture.sent() == ["m2"], "closed loop: the reply lets the next message go")
+    }
+
+    /// Open loop at 1,000/s, one message in flight: the server stalls for 500 ms after the
+    /// first message. The messages due meanwhile cannot go; each is sent when the one before is
+    /// answered. Their corrected latencies count from when they were due (up to ~500 ms), the
+    /// uncorrected ones from when they went (1 ms here): coordinated omission, shown exactly.
+    @Test func aStallShowsInTheCorrectedLatenciesOnly() throws {
+        let fixture = try Fixture {
+            $0.rate = 1000
+            $0.pipeline = 1
+            $0.duration = .seconds(1)
+        }
+        #expect(try fixture.sent() == ["m1"])
+        fixture.advance(toMilliseconds: 500)
+        #expect(try fixture.sent() == [], "one in flight: nothing else goes during the stall")
+        try fixture.reply("m1\n")
+        // m2 (due at 1 ms) goes at once; each answered 1 ms later releases the next late one.
+        var answered = 1
+        for milliseconds in Int64(501)...510 {
+            #expect(try fixture.sent() == ["m\(answered + 1)"], "at \(milliseconds - 1) ms")
+            fixture.advance(toMilliseconds: milliseconds)
+            try fixture.reply("m\(answered + 1)\n")
+            answered += 1
+        }
+        let stats = fixture.shard.stats
+        // m1: sent when due, answered at 500 ms: 500 ms both ways.
+        // m2…m11: due at 1…10 ms, sent at 500…509 ms, answered 1 ms later.
+        #expect(Self.same(stats.corrected.max, 500_000_000))
+        #expect(Self.same(stats.corrected.min, 500_000_000), "m11 was due at 10 ms, answered at 510 ms")
+        #expect(Self.same(stats.uncorrected.min, 1_000_000))
+        #expect(Self.same(stats.uncorrected.max, 500_000_000), "only m1 waited the stall out after it went")
+        #expect(Self.same(stats.uncorrected.valueAtPercentile(50), 1_000_000))
+        #expect(Self.same(stats.corrected.valueAtPercentile(50), 500_000_000))
+    }
+
+    /// A value a histogram reports is `nanos` to its 3 significant digits (the same bucket).
+    static func same(_ reported: UInt64, _ nanos: UInt64) -> Bool {
+        LoadStats.makeHistogram().valuesAreEquivalent(reported, nanos)
+    }
+}

@@ -1,0 +1,61 @@
+import PacketDecoding
+import Recording
+import SocketEngine
+import Testing
+import TestSupport
+
+/// `capture --follow`: a stream's bytes in order with direction markers, the same however the
+/// packets cut them, and framed messages one per line.
+@Suite(.hangGuard) struct StreamFollowerTests {
+    func follow(_ session: CraftedSession, framing: Framing? = nil) -> String {
+        var follower = StreamFollower(framing: framing)
+        var out: [UInt8] = []
+        for (time, frame) in session.frames {
+            let header = PacketHeader(
+                seconds: time / 1_000_000_000, fraction: UInt32(time % 1_000_000_000), precision: .nanoseconds,
+                capturedLength: frame.count, originalLength: frame.count, linkType: .ethernet
+            )
+            frame.withUnsafeBytes { follower.packet(header, $0, into: &out) }
+        }
+        follower.finish(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The same request sent whole, and drip-fed one byte per segment.
+    func session(_ request: String, dripFed: Bool) -> CraftedSession {
+        var session = CraftedSession()
+        session.add(session.connection.open())
+        if dripFed {
+            for character in request { session.data(String(character), from: .client, after: 1) }
+        } else {
+            session.data(request, from: .client, after: 1)
+        }
+        session.data("{\"ok\":true,\"items\":[1,2]}\r\n", from: .server, after: 1)
+        session.add(session.connection.close(first: .client), after: 1)
+        return session
+    }
+
+    @Test func aDripFedStreamPrintsAsTheWholeOne() {
+        let request = "{\"id\":7,\"op\":\"get\"}\r\n{\"id\":8}\r\n"
+        let whole = follow(session(request, dripFed: false))
+        let dripped = follow(session(request, dripFed: true))
+        #expect(dripped == whole)
+        #expect(whole.hasPrefix("== stream 1: 127.0.0.1.40000 > 127.0.0.1.7000 (tcp)\n[1] >>\n{\"id\":7"), "\(whole)")
+        #expect(whole.hasSuffix("== stream 1 end: FIN\n"), "\(whole)")
+    }
+
+    @Test func framedMessagesArePrettyPrintedOnePerEntry() {
+        let text = follow(session("{\"id\":7,\"op\":\"get\"}\r\n", dripFed: true), framing: .crlf)
+        #expect(text.contains("[1] >> {\n  \"id\": 7,\n  \"op\": \"get\"\n}\n"), "\(text)")
+        #expect(text.contains("[1] << {\n  \"ok\": true,\n  \"items\": [\n    1,\n    2\n  ]\n}\n"), "\(text)")
+    }
+
+    @Test func bytesThatAreNotTextAreHexDumped() {
+        var session = CraftedSession()
+        session.add(session.connection.open())
+        session.data("\u{01}\u{02}\u{03}", from: .client, after: 1)
+        let text = follow(session)
+        #expect(text.contains("[1] >>\n\t0x0000:  0102 03"), "\(text)")
+        #expect(text.hasSuffix("== stream 1 end: capture ended\n"), "\(text)")
+    }
+}

@@ -1,0 +1,90 @@
+import NIOCore
+import TestSupport
+import Testing
+@testable import SocketEngine
+
+/// `send`'s timeout and `listen`'s delays that live on the engine clock, in virtual time
+/// against real sockets on loopback.
+@Suite(.hangGuard)
+struct ExchangeTimingTests {
+    /// The whole exchange has one budget from the moment the connection is up: a server that
+    /// never answers fails it at exactly 300 ms, naming the response it waited for.
+    @Test func aSilentServerTimesTheExchangeOutAtItsTimeout() async throws {
+        let server = try await TestServer.start { connection in
+            while try await connection.read() != nil {}
+        }
+        let clock = VirtualClock()
+        var configuration = ExchangeConfiguration(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"))
+        configuration.connect = .patient
+        configuration.connect.clock = clock.engine
+        configuration.framing = .line
+        configuration.messages = [ByteBuffer(string: "hello")]
+        configuration.timeout = .milliseconds(300)
+        let running = Task { await Exchange(configuration: configuration).run() }
+        // The write's deadline (300 ms) ends with the write; then the read waits until the same 300 ms.
+        #expect(try await clock.deadlines(begun: 2, pending: 1) == [.milliseconds(300)])
+        await clock.advance(to: .milliseconds(299))
+        await clock.advance(to: .milliseconds(300))
+        let result = await running.value
+        #expect(result.error?.code == .readTimeout)
+        #expect(result.error?.message == "127.0.0.1:\(server.port): timed out after 300ms waiting for response 1 of 1")
+        #expect(result.total == .milliseconds(300))
+        await server.stop()
+    }
+
+    /// Answers that come in time are read within the one budget: the second response's wait
+    /// ends where the first one's would have (the deadline does not restart per response).
+    @Test func theBudgetCoversEveryResponseNotEachOne() async throws {
+        let release = AsyncMonitor(false)
+        let server = try await TestServer.start { connection in
+            _ = try await connection.readFrame(.line)
+            try await connection.write(ByteBuffer(string: "one\n"))
+            try await release.wait { $0 ? () : nil }
+        }
+        let clock = VirtualClock()
+        var configuration = ExchangeConfiguration(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"))
+        configuration.connect = .patient
+        configuration.connect.clock = clock.engine
+        configuration.framing = .line
+        configuration.messages = [ByteBuffer(string: "hello")]
+        configuration.responses = 2
+        configuration.timeout = .seconds(5)
+        let responses = EventLog<String>()
+        let running = Task { await Exchange(configuration: configuration).run { responses.record(String(buffer: $0)) } }
+        #expect(try await clock.nextDeadline() == .seconds(5))
+        await clock.advance(to: .seconds(2))
+        try await responses.next { $0 == "one" ? () : nil }
+        // The write's and the first response's waits are over; the second response's wait
+        // (the third sleep) ends where the budget does.
+        #expect(try await clock.deadlines(begun: 3, pending: 1) == [.seconds(5)], "the second response has what is left: 3 s")
+        await clock.advance(to: .seconds(5))
+        let result = await running.value
+        #expect(result.responsesReceived == 1)
+        #expect(result.error?.message.contains("waiting for response 2 of 2") == true)
+        release.update { $0 = true }
+        await server.stop()
+    }
+
+    /// `listen udp:// --echo --delay 100ms`: each datagram is answered 100 ms after it came,
+    /// on the listener's clock.
+    @Test func aDelayedUDPAnswerIsDueItsDelayAfterTheDatagram() async throws {
+        let clock = VirtualClock()
+        var configuration = ListenConfiguration(endpoint: try Endpoint(parsing: "udp://127.0.0.1:0", role: .listener))
+        configuration.mode = .echo
+        configuration.delay = .milliseconds(100)
+        configuration.options.clock = clock.engine
+        let events = EventLog<ListenEvent>()
+        let service = ListenService(configuration: configuration, output: DiscardingByteSink()) { events.record($0) }
+        let port = try await service.bind()[0].port ?? 0
+        let running = Task { await service.run() }
+        let client = try await connect("udp://127.0.0.1:\(port)")
+        try await client.write(ByteBuffer(string: "ping"))
+        try await events.next { if case .datagram = $0 { () } else { nil } }
+        #expect(try await clock.nextDeadline() == .milliseconds(100))
+        await clock.advance(to: .milliseconds(100))
+        #expect(string(try await client.read()) == "ping")
+        await client.close()
+        service.stop()
+        _ = await running.value
+    }
+}
