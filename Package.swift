@@ -21,12 +21,12 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
-        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
     ],
     targets: [
         .target(
@@ -49,6 +49,7 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),
@@ -101,6 +102,7 @@ let package = Package(
                 "SocketEngine",
                 .product(name: "Clocks", package: "swift-clocks"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             path: "Tests/TestSupport",
@@ -113,7 +115,6 @@ let package = Package(
                 "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOTestUtils", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
@@ -135,15 +136,20 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "PacketDecoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "CaptureTests", dependencies: ["Capture", "PacketDecoding", "SocketEngine", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LoadGenTests",
-            dependencies: ["LoadGen", "SocketEngine", "TestSupport", .product(name: "Histogram", package: "hdrhistogram-swift")],
+            dependencies: [
+                "LoadGen", "SocketEngine", "TestSupport",
+                .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+            ],
             swiftSettings: strict
         ),
         .testTarget(
             name: "sockctlTests",
-            dependencies: ["SocketEngine", "PacketDecoding", "TestSupport"],
+            dependencies: ["SocketEngine", "PacketDecoding", "TestSupport", .product(name: "NIOCore", package: "swift-nio")],
             exclude: ["Goldens", "WebSocketPeers"],
             swiftSettings: strict
         ),

@@ -536,6 +536,7 @@ _sockctl_loadtest() {
         return
         ;;
     '--io')
+        __sockctl_add_completions -W 'auto'$'\n''events'$'\n''threads'
         return
         ;;
     '--warmup')

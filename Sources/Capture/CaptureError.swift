@@ -1,4 +1,5 @@
-/// Why opening, filtering or running a capture failed, as one line of text.
+/// The one error type of the Capture library: why opening, filtering or running a capture, or
+/// reading or writing a capture file, failed, as one line of text.
 ///
 /// ``description`` is written for a person and never contains a newline: libpcap's own
 /// messages (which sometimes span two lines in tcpdump) are joined onto one line. ``code`` lets
@@ -27,6 +28,10 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
         case unknownUser
         /// `-Z user`: switching groups or user id failed, or root could be regained afterwards.
         case privilegeDropFailed
+        /// `-r FILE`: the capture file cannot be opened or read, or is not a capture.
+        case unreadableFile
+        /// `-w FILE`: the pcap file cannot be created or written.
+        case writeFailed
     }
 
     public let code: Code
@@ -39,6 +44,15 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
     }
 
     public var description: String { message }
+
+    /// True when the command line asked for something that is not there (an interface, a link
+    /// type, a user) or does not compile (a filter), rather than the capture failing.
+    public var isUsageError: Bool {
+        switch code {
+        case .noSuchDevice, .invalidFilter, .linkTypeNotSupported, .unknownUser: true
+        default: false
+        }
+    }
 
     /// Joins libpcap's multi-line texts (`"...\n(socket: ...)"`) onto one line.
     static func oneLine(_ text: String) -> String {

@@ -1,4 +1,9 @@
 import ArgumentParser
+import Capture
+import LoadGen
+import PacketDecoding
+import Recording
+import SocketEngine
 
 #if canImport(Glibc)
 import Glibc
@@ -39,62 +44,33 @@ struct Sockctl: AsyncParsableCommand {
         }
     }
 
-    /// Maps every way out to the SPEC's exit statuses: 0 success, 1 failure, 2 usage.
+    /// Every way out, mapped to the SPEC's exit statuses: 0 success, 1 failure, 2 usage.
+    /// Errors the command already reported carry their status (``CommandFailed``); the
+    /// argument parser's own errors are its usage errors; any other is printed here, with the
+    /// status ``ExitStatus`` gives it.
     static func status(for error: any Error) -> Int32 {
         switch error {
         case let failed as CommandFailed:
             return failed.status
-        case let usage as UsageError:
-            FileDescriptorWriter.standardError.write("sockctl: error: \(usage.message)\n")
-            return 2
         case let exit as ExitCode:
             return exit.rawValue
+        case is UsageError, is SocketEngineError, is RecordingError, is LoadGenError, is CaptureError, is PacketDecodingError:
+            FileDescriptorWriter.standardError.write("sockctl: error: \(ExitStatus.message(error).line)\n")
+            return ExitStatus.of(error)
         default:
             let code = exitCode(for: error)
-            if code == .validationFailure {
-                let message = self.message(for: error)
-                    .split(separator: "\n")
-                    .map { $0.trimmingCharacters(in: " ") }
-                    .filter { !$0.isEmpty }
-                    .joined(separator: "; ")
-                FileDescriptorWriter.standardError.write("sockctl: error: \(message)\n")
-                return 2
-            }
             if code == .success {
                 Self.exit(withError: error)
             }
-            FileDescriptorWriter.standardError.write("sockctl: error: \(self.message(for: error))\n")
-            return code.rawValue
+            // The parser's messages can span lines (a list of valid values): one line, always.
+            let message = self.message(for: error)
+                .split(separator: "\n")
+                .map { $0.trimmingCharacters(in: " ") }
+                .filter { !$0.isEmpty }
+                .joined(separator: "; ")
+            FileDescriptorWriter.standardError.write("sockctl: error: \(message)\n")
+            return code == .validationFailure ? 2 : code.rawValue
         }
-    }
-}
-
-/// Options whose value is optional on the command line (`--reconnect [N]`): a bare
-/// `--reconnect` not followed by a number becomes `--reconnect=DEFAULT` before parsing.
-enum OptionalValueOptions {
-    static let defaults = ["--reconnect": "5"]
-
-    static func normalize(_ arguments: [String]) -> [String] {
-        var result: [String] = []
-        var index = 0
-        while index < arguments.count {
-            let argument = arguments[index]
-            if argument == "--" {
-                result += arguments[index...]
-                break
-            }
-            if let fallback = defaults[argument] {
-                let next = index + 1 < arguments.count ? arguments[index + 1] : ""
-                if next.isEmpty || !next.allSatisfy(\.isNumber) {
-                    result.append("\(argument)=\(fallback)")
-                    index += 1
-                    continue
-                }
-            }
-            result.append(argument)
-            index += 1
-        }
-        return result
     }
 }
 

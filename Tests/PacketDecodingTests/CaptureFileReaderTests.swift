@@ -97,7 +97,7 @@ private struct CaptureBytes {
 /// What reading a whole capture gives: the records (copied) and the error that ended it, if any.
 private struct ReadResult {
     var records: [(header: PacketHeader, bytes: [UInt8])] = []
-    var error: CaptureFileError?
+    var error: PacketDecodingError?
     var reader: CaptureFileReader?
     var errorText: String? { error?.description }
 }
@@ -334,13 +334,13 @@ private func scratchPath(_ name: String) -> String {
         var file: [UInt8]
         var recordsBefore: Int
         var message: String
-        var phase: CaptureFileError.Phase
+        var phase: PacketDecodingError.Phase
         var testDescription: String { name }
     }
 
     static let malformed: [Malformed] = {
         var cases: [Malformed] = []
-        func add(_ name: String, _ file: [UInt8], _ recordsBefore: Int, _ phase: CaptureFileError.Phase, _ message: String) {
+        func add(_ name: String, _ file: [UInt8], _ recordsBefore: Int, _ phase: PacketDecodingError.Phase, _ message: String) {
             cases.append(Malformed(name: name, file: file, recordsBefore: recordsBefore, message: message, phase: phase))
         }
         let header = CaptureBytes.pcap().bytes
@@ -469,7 +469,7 @@ private func scratchPath(_ name: String) -> String {
         let reader = try CaptureFileReader(bytes: file.bytes)
         #expect(try reader.next() != nil)
         for _ in 0..<2 {
-            #expect(throws: CaptureFileError.self) { _ = try reader.next() }
+            #expect(throws: PacketDecodingError.self) { _ = try reader.next() }
         }
     }
 

@@ -5,36 +5,20 @@ import Testing
 @testable import SocketEngineTLS
 import TestSupport
 
-@Suite(.hangGuard) struct SHA256Tests {
-    static func hex(_ bytes: [UInt8]) -> String {
-        bytes.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
-    }
-
-    /// FIPS 180-4 examples, and the block-boundary lengths where padding changes.
-    @Test(arguments: [
-        ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
-        ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
-        ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
-        (String(repeating: "a", count: 55), "9f4390f8d30c2dd92ec9f095b65e2b9ae9b0a925a5258e241c9f1e910f734318"),
-        (String(repeating: "a", count: 56), "b35439a4ac6f0948b6d6f9e3c6af0f5f590ce20f1bde7090ef7970686ec6738a"),
-        (String(repeating: "a", count: 64), "ffe054fe7ae0cb6dc65c3af9b61d5209f439851db43d0ba5997337df154668eb"),
-    ])
-    func knownDigests(message: String, digest: String) {
-        #expect(Self.hex(SHA256.hash(Array(message.utf8))) == digest)
-    }
-
-    @Test func aMillionAs() {
-        let digest = SHA256.hash([UInt8](repeating: 0x61, count: 1_000_000))
-        #expect(Self.hex(digest) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
-    }
-}
-
+/// `--pin sha256//BASE64`: the digest of the key, in base64, one or several.
 @Suite(.hangGuard) struct PinTests {
-    @Test func pinsAreBase64OfThirtyTwoBytes() throws {
-        let digest = SHA256.hash(Array("key".utf8))
-        let text = "sha256//" + Base64.encode(digest)
-        #expect(try TLSClientOptions.pins(parsing: text) == [digest])
-        let two = try TLSClientOptions.pins(parsing: "\(text); sha256//\(Base64.encode(SHA256.hash([1])))")
+    /// The digest of `abc` (FIPS 180-4's first example), written as a pin.
+    static let abcDigest: [UInt8] = [
+        0xba, 0x78, 0x16, 0xbf, 0x8f, 0x01, 0xcf, 0xea, 0x41, 0x41, 0x40, 0xde, 0x5d, 0xae, 0x22, 0x23,
+        0xb0, 0x03, 0x61, 0xa3, 0x96, 0x17, 0x7a, 0x9c, 0xb4, 0x10, 0xff, 0x61, 0xf2, 0x00, 0x15, 0xad,
+    ]
+
+    @Test func aPinIsTheSHA256OfTheKeyInBase64() throws {
+        #expect(PublicKeyPin.digest(of: Array("abc".utf8)) == Self.abcDigest)
+        let text = PublicKeyPin.text(of: Self.abcDigest)
+        #expect(text == "sha256//ungWv48Bz+pBQUDeXa4iI7ADYaOWF3qctBD/YfIAFa0=")
+        #expect(try TLSClientOptions.pins(parsing: text) == [Self.abcDigest])
+        let two = try TLSClientOptions.pins(parsing: "\(text); \(PublicKeyPin.text(of: PublicKeyPin.digest(of: [1])))")
         #expect(two.count == 2)
     }
 
@@ -42,15 +26,6 @@ import TestSupport
     func badPinsAreUsageErrors(text: String) {
         let error = #expect(throws: SocketEngineError.self) { try TLSClientOptions.pins(parsing: text) }
         #expect(error?.isUsageError == true)
-    }
-
-    @Test func base64RoundTrips() {
-        for length in 0..<40 {
-            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
-            #expect(Base64.decode(Base64.encode(bytes)) == bytes)
-        }
-        #expect(Base64.encode(Array("foobar".utf8)) == "Zm9vYmFy")
-        #expect(Base64.encode(Array("fo".utf8)) == "Zm8=")
     }
 }
 

@@ -71,29 +71,25 @@ import TestSupport
     }
 
     static func violation(_ assembler: inout Assembler, _ frame: WebSocketFrame) -> WebSocketViolation? {
-        do {
-            _ = try assembler.receive(frame)
-            return nil
-        } catch {
-            return error
-        }
+        if case .violation(let violation) = assembler.receive(frame) { return violation }
+        return nil
     }
 
     @Test func fragmentsAreReassembledAndAPingBetweenThemIsAnsweredAtOnce() throws {
         var assembler = Assembler(expectsMaskedFrames: true, maximumMessageSize: 1 << 20)
-        let output8 = try assembler.receive(Self.frame(.text, "Hel", fin: false))
+        let output8 = assembler.receive(Self.frame(.text, "Hel", fin: false))
         #expect(output8 == .none)
-        let output9 = try assembler.receive(Self.frame(.ping, "p"))
+        let output9 = assembler.receive(Self.frame(.ping, "p"))
         #expect(output9 == .ping(ByteBuffer(string: "p")))
-        let output10 = try assembler.receive(Self.frame(.continuation, "lo ", fin: false))
+        let output10 = assembler.receive(Self.frame(.continuation, "lo ", fin: false))
         #expect(output10 == .none)
         #expect(assembler.isInsideMessage)
-        let output11 = try assembler.receive(Self.frame(.continuation, "world"))
+        let output11 = assembler.receive(Self.frame(.continuation, "world"))
         #expect(output11 == .message(.text, ByteBuffer(string: "Hello world")))
         #expect(!assembler.isInsideMessage)
-        let output12 = try assembler.receive(Self.frame(.binary, [0, 0xFF]))
+        let output12 = assembler.receive(Self.frame(.binary, [0, 0xFF]))
         #expect(output12 == .message(.binary, ByteBuffer(bytes: [0, 0xFF])))
-        let output13 = try assembler.receive(Self.frame(.text, ""))
+        let output13 = assembler.receive(Self.frame(.text, ""))
         #expect(output13 == .message(.text, ByteBuffer()))
     }
 
@@ -117,7 +113,7 @@ import TestSupport
             #expect(Self.violation(&assembler, frame)?.closeCode == 1002, "\(frame)")
         }
         var client = Assembler(expectsMaskedFrames: false, maximumMessageSize: 1 << 20)
-        let output14 = try client.receive(Self.frame(.text, "ok", masked: false))
+        let output14 = client.receive(Self.frame(.text, "ok", masked: false))
         #expect(output14 == .message(.text, ByteBuffer(string: "ok")))
     }
 
@@ -141,31 +137,31 @@ import TestSupport
     }
 
     @Test func closePayloadsAreChecked() throws {
-        func close(_ bytes: [UInt8]) -> Result<Assembler.Output, WebSocketViolation> {
+        func close(_ bytes: [UInt8]) -> Assembler.Output {
             var assembler = Assembler(expectsMaskedFrames: true, maximumMessageSize: 1 << 20)
-            return Result { () throws(WebSocketViolation) in try assembler.receive(Self.frame(.connectionClose, bytes)) }
+            return assembler.receive(Self.frame(.connectionClose, bytes))
         }
-        #expect(try close([]).get() == .close(code: nil, reason: ""))
-        #expect(try close([0x03, 0xE8] + Array("bye".utf8)).get() == .close(code: 1000, reason: "bye"))
-        #expect(try close([0x0F, 0xA0]).get() == .close(code: 4000, reason: ""))
+        #expect(close([]) == .close(code: nil, reason: ""))
+        #expect(close([0x03, 0xE8] + Array("bye".utf8)) == .close(code: 1000, reason: "bye"))
+        #expect(close([0x0F, 0xA0]) == .close(code: 4000, reason: ""))
         for code: UInt16 in [0, 999, 1004, 1005, 1006, 1015, 1016, 1100, 2000, 2999, 5000, 65535] {
             let result = close([UInt8(code >> 8), UInt8(code & 0xFF)])
-            guard case .failure(let violation) = result else {
+            guard case .violation(let violation) = result else {
                 Issue.record("close code \(code) accepted")
                 continue
             }
             #expect(violation.closeCode == 1002, "code \(code)")
         }
-        guard case .failure(let oneByte) = close([0x03]) else { Issue.record("1-byte close accepted"); return }
+        guard case .violation(let oneByte) = close([0x03]) else { Issue.record("1-byte close accepted"); return }
         #expect(oneByte.closeCode == 1002)
-        guard case .failure(let badReason) = close([0x03, 0xE8, 0xED, 0xA0, 0x80]) else { Issue.record("bad reason accepted"); return }
+        guard case .violation(let badReason) = close([0x03, 0xE8, 0xED, 0xA0, 0x80]) else { Issue.record("bad reason accepted"); return }
         #expect(badReason.closeCode == 1007)
     }
 
     @Test func aCloseInTheMiddleOfAFragmentedMessageIsAClose() throws {
         var assembler = Assembler(expectsMaskedFrames: true, maximumMessageSize: 1 << 20)
-        _ = try assembler.receive(Self.frame(.text, "frag", fin: false))
-        let output15 = try assembler.receive(Self.frame(.connectionClose, [0x03, 0xE8]))
+        _ = assembler.receive(Self.frame(.text, "frag", fin: false))
+        let output15 = assembler.receive(Self.frame(.connectionClose, [0x03, 0xE8]))
         #expect(output15 == .close(code: 1000, reason: ""))
     }
 }

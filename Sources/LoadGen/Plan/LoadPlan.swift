@@ -44,22 +44,27 @@ public struct LoadPlan: Sendable {
     /// Sent and answered but not measured, before the measured part of the run.
     public var warmup: Duration = .zero
     /// How long a message may wait for its reply; then its connection is dropped and reopened.
-    public var replyTimeout: Duration = .seconds(5)
+    public var replyTimeout: Duration = Self.defaultReplyTimeout
+    /// The reply timeout unless one is given: 5 s.
+    public static let defaultReplyTimeout: Duration = .seconds(5)
     /// How long to wait for outstanding replies after sending stops.
     public var drainTimeout: Duration = .seconds(5)
 
     /// The largest pipeline accepted (unanswered messages per connection).
     public static let maximumPipeline = 65_536
 
+    /// A plan against one target.
     public init(endpoint: Endpoint, message: MessageTemplate) {
-        self.init(endpoints: [endpoint], message: message)
-    }
-
-    public init(endpoints: [Endpoint], message: MessageTemplate) {
-        precondition(!endpoints.isEmpty, "a load test needs a target")
-        self.endpoints = endpoints
+        endpoints = [endpoint]
         self.message = message
         connectOptions = ConnectOptions()
+    }
+
+    /// A plan whose connections are spread over `endpoints` in turn; refuses an empty list.
+    public init(endpoints: [Endpoint], message: MessageTemplate) throws(LoadGenError) {
+        guard let first = endpoints.first else { throw LoadGenError(.invalidPlan, "a load test needs a target") }
+        self.init(endpoint: first, message: message)
+        self.endpoints = endpoints
     }
 
     public var isOpenLoop: Bool { rate != nil || !stages.isEmpty }
@@ -125,39 +130,34 @@ public struct LoadPlan: Sendable {
         return warmup + duration
     }
 
-    public struct PlanError: Error, CustomStringConvertible {
-        public let description: String
-        init(_ description: String) { self.description = description }
-    }
-
-    public func validate() throws(PlanError) {
-        guard connections >= 1 else { throw PlanError("--connections must be at least 1") }
-        guard connections <= 1_000_000 else { throw PlanError("--connections is at most 1000000") }
-        if let connectRate, !(connectRate > 0) { throw PlanError("--connect-rate must be positive") }
-        if let rate, !(rate > 0 && rate.isFinite) { throw PlanError("--rate must be a positive number of messages per second") }
-        if duration == nil && requests == nil && stages.isEmpty { throw PlanError("give --duration, --requests or --stages") }
-        if let requests, requests < 1 { throw PlanError("--requests must be at least 1") }
-        if requests != nil && warmup > .zero { throw PlanError("--warmup and --requests exclude each other (a warm-up is a time)") }
+    public func validate() throws(LoadGenError) {
+        guard connections >= 1 else { throw LoadGenError(.invalidPlan, "--connections must be at least 1") }
+        guard connections <= 1_000_000 else { throw LoadGenError(.invalidPlan, "--connections is at most 1000000") }
+        if let connectRate, !(connectRate > 0) { throw LoadGenError(.invalidPlan, "--connect-rate must be positive") }
+        if let rate, !(rate > 0 && rate.isFinite) { throw LoadGenError(.invalidPlan, "--rate must be a positive number of messages per second") }
+        if duration == nil && requests == nil && stages.isEmpty { throw LoadGenError(.invalidPlan, "give --duration, --requests or --stages") }
+        if let requests, requests < 1 { throw LoadGenError(.invalidPlan, "--requests must be at least 1") }
+        if requests != nil && warmup > .zero { throw LoadGenError(.invalidPlan, "--warmup and --requests exclude each other (a warm-up is a time)") }
         if let pipeline, !(1...Self.maximumPipeline).contains(pipeline) {
-            throw PlanError("--pipeline must be from 1 to \(Self.maximumPipeline)")
+            throw LoadGenError(.invalidPlan, "--pipeline must be from 1 to \(Self.maximumPipeline)")
         }
-        guard threads >= 1 && threads <= 256 else { throw PlanError("--threads must be from 1 to 256") }
-        if io == .threads, let obstacle = threadIOObstacle { throw PlanError("--io threads: \(obstacle)") }
+        guard threads >= 1 && threads <= 256 else { throw LoadGenError(.invalidPlan, "--threads must be from 1 to 256") }
+        if io == .threads, let obstacle = threadIOObstacle { throw LoadGenError(.invalidPlan, "--io threads: \(obstacle)") }
         if endpoint.transport == .udp && framing == nil && rate == nil && stages.isEmpty {
             // Unpaced UDP without replies would only measure how fast the kernel drops datagrams.
-            throw PlanError("unthrottled send-only UDP has nothing to measure: give --rate or --framing")
+            throw LoadGenError(.invalidPlan, "unthrottled send-only UDP has nothing to measure: give --rate or --framing")
         }
         switch endpoint.transport {
         case .tcp, .udp, .unix: break
         case .ws: break
         case .tls, .wss:
-            if connectOptions.secureTransport == nil { throw PlanError("\(endpoint.transport.rawValue):// needs a TLS layer") }
+            if connectOptions.secureTransport == nil { throw LoadGenError(.invalidPlan, "\(endpoint.transport.rawValue):// needs a TLS layer") }
         }
         if let other = endpoints.first(where: { $0.transport != endpoint.transport }) {
-            throw PlanError("all targets must use one transport: \(endpoint) is \(endpoint.transport.rawValue), \(other) \(other.transport.rawValue)")
+            throw LoadGenError(.invalidPlan, "all targets must use one transport: \(endpoint) is \(endpoint.transport.rawValue), \(other) \(other.transport.rawValue)")
         }
         if endpoints.count > connections {
-            throw PlanError("\(endpoints.count) targets need at least as many --connections")
+            throw LoadGenError(.invalidPlan, "\(endpoints.count) targets need at least as many --connections")
         }
     }
 }

@@ -24,13 +24,13 @@ public struct MessageTemplate: Sendable {
     /// The framed message when there are no placeholders.
     let fixed: ByteBuffer?
 
-    public init(_ bytes: [UInt8], framing: Framing) throws(SocketEngineError) {
+    public init(_ bytes: [UInt8], framing: Framing) throws(LoadGenError) {
         self.framing = framing
         parts = Self.parse(bytes)
         if parts.allSatisfy({ if case .literal = $0 { true } else { false } }) {
             let body = ByteBuffer(bytes: bytes)
             var framed = ByteBuffer()
-            try framing.encode(body, into: &framed)
+            try Self.encode(body, framing: framing, into: &framed)
             fixed = framed
         } else {
             fixed = nil
@@ -43,13 +43,22 @@ public struct MessageTemplate: Sendable {
                     if case .literal(let bytes) = part { total + bytes.count } else { total }
                 }
                 if literal > size {
-                    throw SocketEngineError(.invalidConfiguration, "the message's text is \(literal) bytes without its numbers, over fixed:\(size)")
+                    throw LoadGenError(.invalidMessage, "the message's text is \(literal) bytes without its numbers, over fixed:\(size)")
                 }
             } else {
                 Self.renderBody(parts, sequence: 999_999_999_999, connection: 9_999_999, into: &probe)
                 var scratch = ByteBuffer()
-                try framing.encode(probe, into: &scratch)
+                try Self.encode(probe, framing: framing, into: &scratch)
             }
+        }
+    }
+
+    /// Frames `body`, or says why the framing cannot carry it.
+    private static func encode(_ body: ByteBuffer, framing: Framing, into buffer: inout ByteBuffer) throws(LoadGenError) {
+        do {
+            try framing.encode(body, into: &buffer)
+        } catch {
+            throw LoadGenError(.invalidMessage, error.message)
         }
     }
 

@@ -76,25 +76,25 @@ public struct RateSchedule: Sendable, Equatable {
 
     /// Parses `30s:100,1m:1000,30s:0`: each stage ramps linearly from the previous stage's rate
     /// (`initialRate` for the first) to its own.
-    public static func stages(parsing text: String, initialRate: Double, parseDuration: (String) throws -> Duration) throws -> [Stage] {
+    public static func stages(parsing text: String, initialRate: Double) throws(LoadGenError) -> [Stage] {
         var stages: [Stage] = []
         var rate = initialRate
         for item in text.split(separator: ",", omittingEmptySubsequences: false) {
             let parts = item.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, let target = Double(parts[1]), target.isFinite, target >= 0, target <= 100_000_000 else {
-                throw ScheduleError("invalid stage '\(item)' (expected DURATION:RATE, e.g. 30s:1000)")
+                throw LoadGenError(.invalidStages, "invalid stage '\(item)' (expected DURATION:RATE, e.g. 30s:1000)")
             }
-            let duration = try parseDuration(String(parts[0]))
-            guard duration > .zero else { throw ScheduleError("stage '\(item)' needs a positive duration") }
+            let duration: Duration
+            do {
+                duration = try Duration(parsing: String(parts[0]))
+            } catch {
+                throw LoadGenError(.invalidStages, "stage '\(item)': \(error.message)")
+            }
+            guard duration > .zero else { throw LoadGenError(.invalidStages, "stage '\(item)' needs a positive duration") }
             stages.append(Stage(duration: duration, startRate: rate, endRate: target))
             rate = target
         }
         return stages
-    }
-
-    public struct ScheduleError: Error, CustomStringConvertible {
-        public let description: String
-        init(_ description: String) { self.description = description }
     }
 
     /// When the schedule ends (nil: never).

@@ -29,23 +29,19 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
 
     public var description: String { text }
 
-    public struct ParseError: Error, CustomStringConvertible {
-        public let description: String
-    }
-
-    public init(parsing text: String) throws(ParseError) {
+    public init(parsing text: String) throws(LoadGenError) {
         self.text = text
         let trimmed = text.filter { !$0.isWhitespace }
         let operators: [Comparison] = [.lessOrEqual, .greaterOrEqual, .less, .greater]
         guard let comparison = operators.first(where: { trimmed.contains($0.rawValue) }),
               let range = trimmed.range(of: comparison.rawValue) else {
-            throw ParseError(description: "invalid --threshold '\(text)' (expected e.g. p99<50ms, errors<0.1%, rate>10000)")
+            throw LoadGenError(.invalidThreshold, "invalid --threshold '\(text)' (expected e.g. p99<50ms, errors<0.1%, rate>10000)")
         }
         let name = String(trimmed[..<range.lowerBound])
         var value = String(trimmed[range.upperBound...])
         guard let metric = Metric(rawValue: name) else {
             let known = Metric.allCases.map(\.rawValue).joined(separator: ", ")
-            throw ParseError(description: "invalid --threshold '\(text)': unknown metric '\(name)' (known: \(known))")
+            throw LoadGenError(.invalidThreshold, "invalid --threshold '\(text)': unknown metric '\(name)' (known: \(known))")
         }
         self.metric = metric
         self.comparison = comparison
@@ -70,7 +66,7 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
             }
         }
         guard let number = Double(value), number.isFinite, number >= 0 else {
-            throw ParseError(description: "invalid --threshold '\(text)': '\(value)' is not a number")
+            throw LoadGenError(.invalidThreshold, "invalid --threshold '\(text)': '\(value)' is not a number")
         }
         limit = number * scale
         isPercentage = percentage

@@ -1,3 +1,4 @@
+import Foundation
 import CZlib
 import Histogram
 
@@ -26,11 +27,6 @@ public enum HistogramCodec {
     /// The most counts-array slots a decoded histogram may have.
     static let maximumSlots = 1 << 22
 
-    public struct DecodingError: Error, CustomStringConvertible, Equatable {
-        public let description: String
-        init(_ description: String) { self.description = description }
-    }
-
     // MARK: Encoding
 
     /// The compressed encoding as base64 (`HISTFAAA…`).
@@ -48,8 +44,9 @@ public enum HistogramCodec {
                 compress2(target.baseAddress, &bound, source.baseAddress, uLong(source.count), Z_DEFAULT_COMPRESSION)
             }
         }
-        // compress2 cannot fail with a buffer of compressBound() bytes and valid arguments.
-        precondition(status == Z_OK, "zlib compress2 failed with \(status)")
+        // compress2 does not fail with a buffer of compressBound() bytes; were it to (no memory),
+        // the uncompressed encoding says the same, only longer, and decode() reads it too.
+        guard status == Z_OK else { return plain }
         var out: [UInt8] = []
         out.reserveCapacity(8 + Int(bound))
         appendBigEndian(compressedCookie, to: &out)
@@ -84,34 +81,34 @@ public enum HistogramCodec {
     // MARK: Decoding
 
     /// Decodes base64 text of either form.
-    public static func decode(_ text: String) throws(DecodingError) -> Histogram<UInt64> {
-        guard let bytes = base64Decode(text) else { throw DecodingError("histogram is not valid base64") }
+    public static func decode(_ text: String) throws(LoadGenError) -> Histogram<UInt64> {
+        guard let bytes = base64Decode(text) else { throw LoadGenError(.invalidHistogram, "histogram is not valid base64") }
         return try decode(bytes)
     }
 
     /// Decodes the bytes of either form.
-    public static func decode(_ bytes: [UInt8]) throws(DecodingError) -> Histogram<UInt64> {
+    public static func decode(_ bytes: [UInt8]) throws(LoadGenError) -> Histogram<UInt64> {
         var reader = Reader(bytes[...])
         let cookie = try reader.uint32()
         switch cookie {
         case compressedCookie:
             let length = Int(try reader.uint32())
             guard length <= reader.remaining.count else {
-                throw DecodingError("compressed histogram says \(length) bytes, \(reader.remaining.count) present")
+                throw LoadGenError(.invalidHistogram, "compressed histogram says \(length) bytes, \(reader.remaining.count) present")
             }
             let inflated = try inflate(Array(reader.remaining.prefix(length)))
             guard inflated.count >= 4, readBigEndian32(inflated, at: 0) == uncompressedCookie else {
-                throw DecodingError("compressed histogram does not hold a V2 histogram")
+                throw LoadGenError(.invalidHistogram, "compressed histogram does not hold a V2 histogram")
             }
             return try decodeUncompressed(inflated)
         case uncompressedCookie:
             return try decodeUncompressed(bytes)
         default:
-            throw DecodingError("not an HdrHistogram V2 encoding (cookie 0x\(String(cookie, radix: 16)))")
+            throw LoadGenError(.invalidHistogram, "not an HdrHistogram V2 encoding (cookie 0x\(String(cookie, radix: 16)))")
         }
     }
 
-    static func decodeUncompressed(_ bytes: [UInt8]) throws(DecodingError) -> Histogram<UInt64> {
+    static func decodeUncompressed(_ bytes: [UInt8]) throws(LoadGenError) -> Histogram<UInt64> {
         var reader = Reader(bytes[...])
         _ = try reader.uint32()
         let payloadLength = Int(try reader.uint32())
@@ -120,23 +117,23 @@ public enum HistogramCodec {
         let lowest = try reader.uint64()
         let highest = try reader.uint64()
         let ratio = Double(bitPattern: try reader.uint64())
-        guard normalizingOffset == 0 else { throw DecodingError("normalizing index offsets are not supported") }
-        guard ratio == 1.0 else { throw DecodingError("double histograms are not supported") }
+        guard normalizingOffset == 0 else { throw LoadGenError(.invalidHistogram, "normalizing index offsets are not supported") }
+        guard ratio == 1.0 else { throw LoadGenError(.invalidHistogram, "double histograms are not supported") }
         guard let significant = SignificantDigits(rawValue: Int8(clamping: digits)), digits <= 5 else {
-            throw DecodingError("invalid number of significant digits \(digits)")
+            throw LoadGenError(.invalidHistogram, "invalid number of significant digits \(digits)")
         }
         guard lowest >= 1, lowest <= UInt64.max / 4, highest >= 2 * lowest, highest <= UInt64.max / 4 else {
-            throw DecodingError("invalid value range \(lowest)...\(highest)")
+            throw LoadGenError(.invalidHistogram, "invalid value range \(lowest)...\(highest)")
         }
         guard payloadLength <= reader.remaining.count else {
-            throw DecodingError("histogram payload says \(payloadLength) bytes, \(reader.remaining.count) present")
+            throw LoadGenError(.invalidHistogram, "histogram payload says \(payloadLength) bytes, \(reader.remaining.count) present")
         }
         // Checked before the library sees them: it traps on some combinations, and allocates
         // its whole counts array up front.
         let layout = Layout(lowestDiscernibleValue: lowest, significantDigits: Int(digits))
         guard layout.unitMagnitude + layout.subBucketHalfCountMagnitude <= 61,
               layout.countsLength(highestTrackableValue: highest) <= maximumSlots else {
-            throw DecodingError("histogram range \(lowest)...\(highest) with \(digits) digits is too large")
+            throw LoadGenError(.invalidHistogram, "histogram range \(lowest)...\(highest) with \(digits) digits is too large")
         }
         var histogram = Histogram<UInt64>(lowestDiscernibleValue: lowest, highestTrackableValue: highest, numberOfSignificantValueDigits: significant)
         var payload = Reader(reader.remaining.prefix(payloadLength))
@@ -145,15 +142,15 @@ public enum HistogramCodec {
             let word = try payload.zigZag()
             if word < 0 {
                 let (next, overflow) = slot.addingReportingOverflow(Int(clamping: word.magnitude))
-                guard !overflow, next <= maximumSlots else { throw DecodingError("histogram has too many slots") }
+                guard !overflow, next <= maximumSlots else { throw LoadGenError(.invalidHistogram, "histogram has too many slots") }
                 slot = next
                 continue
             }
-            guard slot < maximumSlots else { throw DecodingError("histogram has too many slots") }
+            guard slot < maximumSlots else { throw LoadGenError(.invalidHistogram, "histogram has too many slots") }
             if word > 0 {
                 let value = layout.value(ofSlot: slot)
                 guard value <= highest, histogram.record(value, count: UInt64(word)) else {
-                    throw DecodingError("histogram value \(value) is beyond its highest trackable value \(highest)")
+                    throw LoadGenError(.invalidHistogram, "histogram value \(value) is beyond its highest trackable value \(highest)")
                 }
             }
             slot += 1
@@ -162,10 +159,10 @@ public enum HistogramCodec {
     }
 
     /// zlib-inflates at most ``maximumDecodedBytes``.
-    static func inflate(_ input: [UInt8]) throws(DecodingError) -> [UInt8] {
+    static func inflate(_ input: [UInt8]) throws(LoadGenError) -> [UInt8] {
         var stream = z_stream()
         guard inflateInit_(&stream, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
-            throw DecodingError("zlib could not start inflating")
+            throw LoadGenError(.invalidHistogram, "zlib could not start inflating")
         }
         defer { inflateEnd(&stream) }
         var output: [UInt8] = []
@@ -189,7 +186,7 @@ public enum HistogramCodec {
             }
         }
         guard result == Z_OK else {
-            throw DecodingError(result == Z_MEM_ERROR ? "compressed histogram inflates beyond \(maximumDecodedBytes) bytes" : "compressed histogram is corrupt (zlib \(result))")
+            throw LoadGenError(.invalidHistogram, result == Z_MEM_ERROR ? "compressed histogram inflates beyond \(maximumDecodedBytes) bytes" : "compressed histogram is corrupt (zlib \(result))")
         }
         return output
     }
@@ -264,24 +261,24 @@ public enum HistogramCodec {
 
         init(_ bytes: ArraySlice<UInt8>) { remaining = bytes }
 
-        mutating func uint32() throws(DecodingError) -> UInt32 {
-            guard remaining.count >= 4 else { throw DecodingError("histogram ends inside its header") }
+        mutating func uint32() throws(LoadGenError) -> UInt32 {
+            guard remaining.count >= 4 else { throw LoadGenError(.invalidHistogram, "histogram ends inside its header") }
             var value: UInt32 = 0
             for byte in remaining.prefix(4) { value = value << 8 | UInt32(byte) }
             remaining = remaining.dropFirst(4)
             return value
         }
 
-        mutating func uint64() throws(DecodingError) -> UInt64 {
+        mutating func uint64() throws(LoadGenError) -> UInt64 {
             UInt64(try uint32()) << 32 | UInt64(try uint32())
         }
 
         /// LEB128 of at most 9 bytes (the ninth carries 8 bits), then ZigZag.
-        mutating func zigZag() throws(DecodingError) -> Int64 {
+        mutating func zigZag() throws(LoadGenError) -> Int64 {
             var value: UInt64 = 0
             var shift: UInt64 = 0
             for index in 0..<9 {
-                guard let byte = remaining.popFirst() else { throw DecodingError("histogram payload ends inside a count") }
+                guard let byte = remaining.popFirst() else { throw LoadGenError(.invalidHistogram, "histogram payload ends inside a count") }
                 if index == 8 {
                     value |= UInt64(byte) << 56
                     break
@@ -316,60 +313,17 @@ public enum HistogramCodec {
         bytes[offset..<offset + 4].reduce(0) { $0 << 8 | UInt32($1) }
     }
 
-    // MARK: Base64 (RFC 4648, with padding)
-
-    private static let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    // MARK: Base64 (RFC 4648, with padding), by Foundation
 
     static func base64Encode(_ bytes: [UInt8]) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity((bytes.count + 2) / 3 * 4)
-        var index = 0
-        while index + 3 <= bytes.count {
-            let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2])
-            out += [alphabet[Int(word >> 18)], alphabet[Int(word >> 12 & 63)], alphabet[Int(word >> 6 & 63)], alphabet[Int(word & 63)]]
-            index += 3
-        }
-        let rest = bytes.count - index
-        if rest == 1 {
-            let word = UInt32(bytes[index]) << 16
-            out += [alphabet[Int(word >> 18)], alphabet[Int(word >> 12 & 63)], UInt8(ascii: "="), UInt8(ascii: "=")]
-        } else if rest == 2 {
-            let word = UInt32(bytes[index]) << 16 | UInt32(bytes[index + 1]) << 8
-            out += [alphabet[Int(word >> 18)], alphabet[Int(word >> 12 & 63)], alphabet[Int(word >> 6 & 63)], UInt8(ascii: "=")]
-        }
-        return String(decoding: out, as: UTF8.self)
+        Data(bytes).base64EncodedString()
     }
 
+    /// Line breaks and spaces (a histogram pasted from a log) are left out before decoding; what
+    /// is left must be canonical base64 (Foundation alone also takes `Zg=a`).
     static func base64Decode(_ text: String) -> [UInt8]? {
-        var values: [UInt8] = []
-        values.reserveCapacity(text.utf8.count)
-        var padding = 0
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"): values.append(byte - UInt8(ascii: "A"))
-            case UInt8(ascii: "a")...UInt8(ascii: "z"): values.append(byte - UInt8(ascii: "a") + 26)
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): values.append(byte - UInt8(ascii: "0") + 52)
-            case UInt8(ascii: "+"): values.append(62)
-            case UInt8(ascii: "/"): values.append(63)
-            case UInt8(ascii: "="): padding += 1; continue
-            case UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: " "): continue
-            default: return nil
-            }
-            if padding > 0 { return nil }
-        }
-        guard padding <= 2, (values.count + padding) % 4 == 0, values.count % 4 != 1 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(values.count * 3 / 4)
-        var index = 0
-        while index < values.count {
-            let chunk = values[index..<min(index + 4, values.count)]
-            var word: UInt32 = 0
-            for value in chunk { word = word << 6 | UInt32(value) }
-            word <<= UInt32(6 * (4 - chunk.count))
-            let bytes = [UInt8(word >> 16 & 0xFF), UInt8(word >> 8 & 0xFF), UInt8(word & 0xFF)]
-            out += bytes.prefix(chunk.count - 1)
-            index += 4
-        }
-        return out
+        let compact = text.filter { $0 != "\n" && $0 != "\r" && $0 != " " }
+        guard let data = Data(base64Encoded: compact), data.base64EncodedString() == compact else { return nil }
+        return Array(data)
     }
 }

@@ -1,11 +1,6 @@
 import Histogram
 
 extension LoadReport {
-    public struct MergeError: Error, CustomStringConvertible {
-        public let description: String
-        init(_ description: String) { self.description = description }
-    }
-
     /// Adds up the reports of runs that loaded the same target at the same time (N copies of
     /// one load test on N machines): counters add, histograms add (so percentiles are exact,
     /// not averaged), rates are the totals over the longest run, peak connections add (the
@@ -14,17 +9,17 @@ extension LoadReport {
     ///
     /// Refused: an empty list, another schema, reports of different targets or transports, or
     /// histograms that do not decode.
-    public static func merge(_ reports: [LoadReport]) throws(MergeError) -> LoadReport {
-        guard var merged = reports.first else { throw MergeError("nothing to merge") }
+    public static func merge(_ reports: [LoadReport]) throws(LoadGenError) -> LoadReport {
+        guard var merged = reports.first else { throw LoadGenError(.unmergeableReports, "nothing to merge") }
         for report in reports where report.schema != schemaVersion {
-            throw MergeError("a report has schema '\(report.schema)', expected '\(schemaVersion)'")
+            throw LoadGenError(.unmergeableReports, "a report has schema '\(report.schema)', expected '\(schemaVersion)'")
         }
         var corrected: Histogram<UInt64>?
         var uncorrected: Histogram<UInt64>?
         var handshakes: Histogram<UInt64>?
         for (index, report) in reports.enumerated() {
             if report.transport != merged.transport || report.target != merged.target {
-                throw MergeError("report \(index + 1) loaded \(report.transport) \(report.target), report 1 \(merged.transport) \(merged.target)")
+                throw LoadGenError(.unmergeableReports, "report \(index + 1) loaded \(report.transport) \(report.target), report 1 \(merged.transport) \(merged.target)")
             }
             do {
                 if let encoded = report.tlsHandshakeHistogram {
@@ -41,7 +36,7 @@ extension LoadReport {
                     }
                 }
             } catch {
-                throw MergeError("report \(index + 1): \(error.description)")
+                throw LoadGenError(.unmergeableReports, "report \(index + 1): \(error.description)")
             }
         }
         for report in reports.dropFirst() {

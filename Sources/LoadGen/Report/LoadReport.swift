@@ -233,7 +233,7 @@ extension LoadReport.Throughput {
 
 extension LoadReport {
     /// The two latency histograms, decoded (nil when the report has none).
-    public func decodedHistograms() throws(HistogramCodec.DecodingError) -> (corrected: Histogram<UInt64>, uncorrected: Histogram<UInt64>)? {
+    public func decodedHistograms() throws(LoadGenError) -> (corrected: Histogram<UInt64>, uncorrected: Histogram<UInt64>)? {
         guard let histograms else { return nil }
         return (try HistogramCodec.decode(histograms.corrected), try HistogramCodec.decode(histograms.uncorrected))
     }

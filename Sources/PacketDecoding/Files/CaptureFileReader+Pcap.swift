@@ -10,12 +10,12 @@ extension CaptureFileReader {
         case normal, swapped, swappedIfCaplenExceedsLen
     }
 
-    func readPcapHeader(magic: UInt32, swapped: Bool) throws(CaptureFileError) {
+    func readPcapHeader(magic: UInt32, swapped: Bool) throws(PacketDecodingError) {
         self.swapped = swapped
         format = .pcap
         let available = try input.fill(24, .open)
         if available < 24 {
-            throw CaptureFileError(.truncated, phase: .open, "truncated dump file; tried to read 24 file header bytes, only got \(available - 4)")
+            throw PacketDecodingError(.truncated, phase: .open, "truncated dump file; tried to read 24 file header bytes, only got \(available - 4)")
         }
         let base = input.start
         let major = u16(base + 4)
@@ -23,10 +23,10 @@ extension CaptureFileReader {
         let snaplen = u32(base + 16)
         let fileLinkType = u32(base + 20)
         if major < 2 {
-            throw CaptureFileError(.unsupportedFormat, phase: .open, "archaic pcap savefile format")
+            throw PacketDecodingError(.unsupportedFormat, phase: .open, "archaic pcap savefile format")
         }
         guard (major == 2 && minor <= 4) || (major == 543 && minor == 0) else {
-            throw CaptureFileError(.unsupportedFormat, phase: .open, "unsupported pcap savefile version \(major).\(minor)")
+            throw PacketDecodingError(.unsupportedFormat, phase: .open, "unsupported pcap savefile version \(major).\(minor)")
         }
         switch major {
         case 2: lengthOrder = minor < 3 ? .swapped : (minor == 3 ? .swappedIfCaplenExceedsLen : .normal)
@@ -49,12 +49,12 @@ extension CaptureFileReader {
         input.start += 24
     }
 
-    func nextPcapRecord() throws(CaptureFileError) -> CaptureRecord? {
+    func nextPcapRecord() throws(PacketDecodingError) -> CaptureRecord? {
         let headerLength = recordHeaderLength
         let available = try input.fill(headerLength, .record)
         if available < headerLength {
             if available == 0 { return nil }
-            throw CaptureFileError(.truncated, phase: .record, "truncated dump file; tried to read \(headerLength) header bytes, only got \(available)")
+            throw PacketDecodingError(.truncated, phase: .record, "truncated dump file; tried to read \(headerLength) header bytes, only got \(available)")
         }
         let base = input.start
         let seconds = u32(base)
@@ -69,14 +69,14 @@ extension CaptureFileReader {
         let snapshot = snapshotLength
         if caplen > UInt32(Self.maximumCaptureLength) {
             let limit = caplen > UInt32(snapshot) ? "snaplen of \(snapshot)" : "maximum of \(Self.maximumCaptureLength)"
-            throw CaptureFileError(.limitExceeded, phase: .record, "invalid packet capture length \(caplen), bigger than \(limit)")
+            throw PacketDecodingError(.limitExceeded, phase: .record, "invalid packet capture length \(caplen), bigger than \(limit)")
         }
         let captured = Int(caplen)
         let got = try input.fill(headerLength + captured, .record) - headerLength
         if got < captured {
             // Like libpcap: reading up to the snapshot length fails first, then the discard.
             let wanted = captured > snapshot && got < snapshot ? snapshot : captured
-            throw CaptureFileError(.truncated, phase: .record, "truncated dump file; tried to read \(wanted) captured bytes, only got \(got)")
+            throw PacketDecodingError(.truncated, phase: .record, "truncated dump file; tried to read \(wanted) captured bytes, only got \(got)")
         }
         // A record longer than the snapshot length is clamped to it; the rest is discarded.
         let kept = min(captured, snapshot)

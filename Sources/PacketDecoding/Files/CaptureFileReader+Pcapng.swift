@@ -19,9 +19,9 @@ extension CaptureFileReader {
         var remaining: Int
 
         /// Takes `count` bytes from the block body, or fails the way libpcap does.
-        mutating func take(_ count: Int, _ phase: CaptureFileError.Phase) throws(CaptureFileError) -> Int {
+        mutating func take(_ count: Int, _ phase: PacketDecodingError.Phase) throws(PacketDecodingError) -> Int {
             guard remaining >= count else {
-                throw CaptureFileError(.malformed, phase: phase, "block of type \(type) in pcapng dump file is too short")
+                throw PacketDecodingError(.malformed, phase: phase, "block of type \(type) in pcapng dump file is too short")
             }
             let start = position
             position += count
@@ -30,7 +30,7 @@ extension CaptureFileReader {
         }
     }
 
-    func readFirstSection() throws(CaptureFileError) {
+    func readFirstSection() throws(PacketDecodingError) {
         format = .pcapng
         // Too short to hold the length and byte-order magic: "not pcapng" for libpcap.
         if try input.fill(12, .open) < 12 { throw Self.unknownFormat }
@@ -46,22 +46,22 @@ extension CaptureFileReader {
         let total = u32(base + 4)
         // The first SHB is only checked for 28 ≤ length ≤ 1 MiB (not for alignment or trailer).
         guard total >= 28, total <= 1024 * 1024 else {
-            throw CaptureFileError(.malformed, phase: .open, "Section Header Block in pcapng dump file has invalid length 28 < _\(total)_ < 1048576 (BT_SHB_INSANE_MAX)")
+            throw PacketDecodingError(.malformed, phase: .open, "Section Header Block in pcapng dump file has invalid length 28 < _\(total)_ < 1048576 (BT_SHB_INSANE_MAX)")
         }
         let length = Int(total)
         let available = try input.fill(length, .open)
         if available < length {
-            throw CaptureFileError(.truncated, phase: .open, "truncated pcapng dump file; tried to read \(length - 12) bytes, only got \(available - 12)")
+            throw PacketDecodingError(.truncated, phase: .open, "truncated pcapng dump file; tried to read \(length - 12) bytes, only got \(available - 12)")
         }
         let major = u16(base + 12)
         let minor = u16(base + 14)
         guard major == 1, minor == 0 || minor == 2 else {
-            throw CaptureFileError(.unsupportedFormat, phase: .open, "unsupported pcapng savefile version \(major).\(minor)")
+            throw PacketDecodingError(.unsupportedFormat, phase: .open, "unsupported pcapng savefile version \(major).\(minor)")
         }
         input.start += length
         while true {
             guard let block = try readBlock(.open) else {
-                throw CaptureFileError(.malformed, phase: .open, "the capture file has no Interface Description Blocks")
+                throw PacketDecodingError(.malformed, phase: .open, "the capture file has no Interface Description Blocks")
             }
             switch block.type {
             case Self.interfaceDescriptionType:
@@ -70,7 +70,7 @@ extension CaptureFileReader {
                 setFirstInterface(interface)
                 return
             case Self.enhancedPacketType, Self.simplePacketType, Self.packetType:
-                throw CaptureFileError(.malformed, phase: .open, "the capture file has a packet block before any Interface Description Blocks")
+                throw PacketDecodingError(.malformed, phase: .open, "the capture file has a packet block before any Interface Description Blocks")
             default:
                 continue
             }
@@ -78,42 +78,42 @@ extension CaptureFileReader {
     }
 
     /// Reads and checks one block's framing; nil at a clean end of file.
-    func readBlock(_ phase: CaptureFileError.Phase) throws(CaptureFileError) -> Block? {
+    func readBlock(_ phase: PacketDecodingError.Phase) throws(PacketDecodingError) -> Block? {
         let available = try input.fill(8, phase)
         if available < 8 {
             if available == 0 { return nil }
-            throw CaptureFileError(.truncated, phase: phase, "truncated pcapng dump file; tried to read 8 bytes, only got \(available)")
+            throw PacketDecodingError(.truncated, phase: phase, "truncated pcapng dump file; tried to read 8 bytes, only got \(available)")
         }
         let type = u32(input.start)
         let total = u32(input.start + 4)
         if total < 12 {
-            throw CaptureFileError(.malformed, phase: phase, "block in pcapng dump file has a length of \(total) < 12")
+            throw PacketDecodingError(.malformed, phase: phase, "block in pcapng dump file has a length of \(total) < 12")
         }
         if total % 4 != 0 {
-            throw CaptureFileError(.malformed, phase: phase, "block in pcapng dump file has a length of \(total) that is not a multiple of 4")
+            throw PacketDecodingError(.malformed, phase: phase, "block in pcapng dump file has a length of \(total) that is not a multiple of 4")
         }
         if total > UInt32(Self.maximumBlockLength) {
-            throw CaptureFileError(.limitExceeded, phase: phase, "pcapng block size \(total) > maximum \(Self.maximumBlockLength)")
+            throw PacketDecodingError(.limitExceeded, phase: phase, "pcapng block size \(total) > maximum \(Self.maximumBlockLength)")
         }
         let length = Int(total)
         let got = try input.fill(length, phase)
         if got < length {
-            throw CaptureFileError(.truncated, phase: phase, "truncated pcapng dump file; tried to read \(length - 8) bytes, only got \(got - 8)")
+            throw PacketDecodingError(.truncated, phase: phase, "truncated pcapng dump file; tried to read \(length - 8) bytes, only got \(got - 8)")
         }
         let start = input.start
         if u32(start + length - 4) != total {
-            throw CaptureFileError(.malformed, phase: phase, "block total length in header and trailer don't match")
+            throw PacketDecodingError(.malformed, phase: phase, "block total length in header and trailer don't match")
         }
         input.start = start + length
         return Block(type: type, position: start + 8, remaining: length - 12)
     }
 
-    func idbError(_ text: String, _ phase: CaptureFileError.Phase) -> CaptureFileError {
-        CaptureFileError(.malformed, phase: phase, "Interface Description Block " + text)
+    func idbError(_ text: String, _ phase: PacketDecodingError.Phase) -> PacketDecodingError {
+        PacketDecodingError(.malformed, phase: phase, "Interface Description Block " + text)
     }
 
     /// Parses an Interface Description Block, with its `if_tsresol` and `if_tsoffset` options.
-    func readInterface(_ block: Block, _ phase: CaptureFileError.Phase) throws(CaptureFileError) -> CaptureInterface {
+    func readInterface(_ block: Block, _ phase: PacketDecodingError.Phase) throws(PacketDecodingError) -> CaptureInterface {
         var block = block
         let fixed = try block.take(8, phase)
         let fileLinkType = u16(fixed)
@@ -161,8 +161,8 @@ extension CaptureFileReader {
             timestampUnitsPerSecond: units, timestampOffset: offset)
     }
 
-    func nextPcapngRecord() throws(CaptureFileError) -> CaptureRecord? {
-        let phase = CaptureFileError.Phase.record
+    func nextPcapngRecord() throws(PacketDecodingError) -> CaptureRecord? {
+        let phase = PacketDecodingError.Phase.record
         while true {
             guard var block = try readBlock(phase) else { return nil }
             let interfaceID: UInt32
@@ -193,7 +193,7 @@ extension CaptureFileReader {
             case Self.interfaceDescriptionType:
                 let interface = try readInterface(block, phase)
                 if interfaces.count >= Self.maximumInterfaces {
-                    throw CaptureFileError(.limitExceeded, phase: phase, "more than \(Self.maximumInterfaces) interfaces in the file")
+                    throw PacketDecodingError(.limitExceeded, phase: phase, "more than \(Self.maximumInterfaces) interfaces in the file")
                 }
                 interfaces.append(interface)
                 continue
@@ -201,14 +201,14 @@ extension CaptureFileReader {
                 let fixed = try block.take(16, phase)
                 let byteOrder = u32(fixed)
                 if byteOrder == Self.byteOrderMagic.byteSwapped {
-                    throw CaptureFileError(.unsupportedFormat, phase: phase, "the file has sections with different byte orders")
+                    throw PacketDecodingError(.unsupportedFormat, phase: phase, "the file has sections with different byte orders")
                 }
                 if byteOrder != Self.byteOrderMagic {
-                    throw CaptureFileError(.malformed, phase: phase, "the file has a section with a bad byte order magic field")
+                    throw PacketDecodingError(.malformed, phase: phase, "the file has a section with a bad byte order magic field")
                 }
                 let major = u16(fixed + 4)
                 if major != 1 {
-                    throw CaptureFileError(.unsupportedFormat, phase: phase, "unknown pcapng savefile major version number \(major)")
+                    throw PacketDecodingError(.unsupportedFormat, phase: phase, "unknown pcapng savefile major version number \(major)")
                 }
                 // A new section numbers its interfaces from 0 again.
                 interfaces.removeAll(keepingCapacity: true)
@@ -217,11 +217,11 @@ extension CaptureFileReader {
                 continue
             }
             guard Int(interfaceID) < interfaces.count else {
-                throw CaptureFileError(.malformed, phase: phase, "a packet arrived on interface \(interfaceID), but there's no Interface Description Block for that interface")
+                throw PacketDecodingError(.malformed, phase: phase, "a packet arrived on interface \(interfaceID), but there's no Interface Description Block for that interface")
             }
             let interface = interfaces[Int(interfaceID)]
             if caplen > UInt32(interface.snapshotLength) {
-                throw CaptureFileError(.limitExceeded, phase: phase, "invalid packet capture length \(caplen), bigger than snaplen of \(interface.snapshotLength)")
+                throw PacketDecodingError(.limitExceeded, phase: phase, "invalid packet capture length \(caplen), bigger than snaplen of \(interface.snapshotLength)")
             }
             let data = try block.take(Int(caplen), phase)
             let units = interface.timestampUnitsPerSecond

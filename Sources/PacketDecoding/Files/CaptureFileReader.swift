@@ -13,7 +13,7 @@ import Darwin
 /// ```
 ///
 /// The input is read with `read(2)` in 256 KiB chunks into one reused buffer, and each record's
-/// bytes are handed out in place. Malformed input ends with a ``CaptureFileError`` carrying
+/// bytes are handed out in place. Malformed input ends with a ``PacketDecodingError`` carrying
 /// libpcap's message; records before it are delivered first, and every later ``next()`` throws
 /// the same error again.
 ///
@@ -50,14 +50,14 @@ public final class CaptureFileReader {
     let input: CaptureInput
     /// The file was written in the opposite byte order to this host's.
     var swapped = false
-    var failure: CaptureFileError?
+    var failure: PacketDecodingError?
     // Classic pcap only.
     var recordHeaderLength = 16
     var lengthOrder = LengthOrder.normal
 
     /// Opens `path` (`-` is standard input) and reads its file header (pcapng: up to the first
     /// Interface Description Block).
-    public convenience init(path: String) throws(CaptureFileError) {
+    public convenience init(path: String) throws(PacketDecodingError) {
         if path == "-" {
             try self.init(fileDescriptor: 0, closeOnDeinit: false)
             return
@@ -65,19 +65,19 @@ public final class CaptureFileReader {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         if descriptor < 0 {
             let code = errno
-            throw CaptureFileError(.io, phase: .open, "\(path): \(CaptureFileError.systemMessage(code))", errno: code)
+            throw PacketDecodingError(.io, phase: .open, "\(path): \(PacketDecodingError.systemMessage(code))", errno: code)
         }
         try self.init(fileDescriptor: descriptor, closeOnDeinit: true)
     }
 
     /// Reads from an open descriptor (a file, pipe or socket), closing it on release if asked.
-    public init(fileDescriptor: Int32, closeOnDeinit: Bool) throws(CaptureFileError) {
+    public init(fileDescriptor: Int32, closeOnDeinit: Bool) throws(PacketDecodingError) {
         input = CaptureInput(fileDescriptor: fileDescriptor, closeOnDeinit: closeOnDeinit)
         try readFileHeader()
     }
 
     /// Reads a capture held in memory (tests, fuzzing, small files).
-    public init(bytes: [UInt8]) throws(CaptureFileError) {
+    public init(bytes: [UInt8]) throws(PacketDecodingError) {
         input = CaptureInput(bytes: bytes)
         try readFileHeader()
     }
@@ -85,7 +85,7 @@ public final class CaptureFileReader {
     /// The next packet record, or nil at a clean end of file.
     ///
     /// Throws on a read error or malformed input; after that every call throws the same error.
-    public func next() throws(CaptureFileError) -> CaptureRecord? {
+    public func next() throws(PacketDecodingError) -> CaptureRecord? {
         if let failure { throw failure }
         do {
             switch format {
@@ -107,10 +107,10 @@ public final class CaptureFileReader {
     static let sectionHeaderType: UInt32 = 0x0A0D_0D0A
     static let byteOrderMagic: UInt32 = 0x1A2B_3C4D
 
-    func readFileHeader() throws(CaptureFileError) {
+    func readFileHeader() throws(PacketDecodingError) {
         let available = try input.fill(4, .open)
         if available < 4 {
-            throw CaptureFileError(.truncated, phase: .open, "truncated dump file; tried to read 4 file header bytes, only got \(available)")
+            throw PacketDecodingError(.truncated, phase: .open, "truncated dump file; tried to read 4 file header bytes, only got \(available)")
         }
         let magic = input.loadU32(at: input.start)
         let pcapMagics = [Self.pcapMicrosecondMagic, Self.pcapNanosecondMagic, Self.pcapPatchedMagic]
@@ -125,7 +125,7 @@ public final class CaptureFileReader {
         }
     }
 
-    static let unknownFormat = CaptureFileError(.unsupportedFormat, phase: .open, "unknown file format")
+    static let unknownFormat = PacketDecodingError(.unsupportedFormat, phase: .open, "unknown file format")
 
     /// libpcap's `pcap_adjust_snapshot`.
     static func adjustedSnapshot(_ value: UInt32) -> Int {

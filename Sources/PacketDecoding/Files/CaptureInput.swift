@@ -50,13 +50,13 @@ final class CaptureInput {
 
     /// Makes `count` bytes available from `start` unless the input ends first, and returns how
     /// many are available (fewer than `count` only at end of input).
-    @inline(__always) func fill(_ count: Int, _ phase: CaptureFileError.Phase) throws(CaptureFileError) -> Int {
+    @inline(__always) func fill(_ count: Int, _ phase: PacketDecodingError.Phase) throws(PacketDecodingError) -> Int {
         let available = end - start
         if available >= count || atEnd { return available }
         return try refill(count, phase)
     }
 
-    private func refill(_ count: Int, _ phase: CaptureFileError.Phase) throws(CaptureFileError) -> Int {
+    private func refill(_ count: Int, _ phase: PacketDecodingError.Phase) throws(PacketDecodingError) -> Int {
         if capacity - start < count {
             let available = end - start
             if count > capacity {
@@ -82,7 +82,7 @@ final class CaptureInput {
             } else {
                 let code = errno
                 if code == EINTR { continue }
-                throw CaptureFileError(.io, phase: phase, "error reading dump file: \(CaptureFileError.systemMessage(code))", errno: code)
+                throw PacketDecodingError(.io, phase: phase, "error reading dump file: \(PacketDecodingError.systemMessage(code))", errno: code)
             }
         }
         return end - start

@@ -7,7 +7,7 @@
 extension PacketPrinter {
     // MARK: ICMP
 
-    mutating func printICMP(_ cursor: ByteCursor, at icmp: Int, length: Int, fragmented: Bool, into out: inout [UInt8]) throws(Truncated) {
+    mutating func printICMP(_ cursor: ByteCursor, at icmp: Int, length: Int, fragmented: Bool, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "icmp"
         var text: [UInt8] = []
         guard try appendICMPMessage(cursor, at: icmp, into: &text) else {
@@ -22,7 +22,7 @@ extension PacketPrinter {
 
     /// The text between `ICMP ` and `, length`; false when a checked read found the message
     /// cut short (tcpdump's `ND_TCHECK`, which prints ` [|icmp]` without the longjmp).
-    private func appendICMPMessage(_ cursor: ByteCursor, at icmp: Int, into text: inout [UInt8]) throws(Truncated) -> Bool {
+    private func appendICMPMessage(_ cursor: ByteCursor, at icmp: Int, into text: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         let type = try cursor.u8(icmp)
         let code = try cursor.u8(icmp + 1)
         /// The returned datagram's destination address (its IP header starts at byte 8).
@@ -105,7 +105,7 @@ extension PacketPrinter {
 
     /// Destination unreachable: each code has its own wording around the returned datagram's
     /// destination (`host X unreachable`, `X udp port 9 unreachable`, …).
-    private func appendICMPUnreachable(_ cursor: ByteCursor, at icmp: Int, code: UInt8, into text: inout [UInt8]) throws(Truncated) -> Bool {
+    private func appendICMPUnreachable(_ cursor: ByteCursor, at icmp: Int, code: UInt8, into text: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         let inner = icmp + 8
         switch code {
         case 2:
@@ -173,7 +173,7 @@ extension PacketPrinter {
     }
 
     /// `router advertisement lifetime 30:00 2: {192.0.2.1 0} …` (RFC 1256).
-    private func appendICMPRouterAdvertisement(_ cursor: ByteCursor, at icmp: Int, into text: inout [UInt8]) throws(Truncated) -> Bool {
+    private func appendICMPRouterAdvertisement(_ cursor: ByteCursor, at icmp: Int, into text: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         text.append("router advertisement")
         guard cursor.has(icmp + 4, 4) else { return false }
         text.append(" lifetime ")

@@ -4,7 +4,7 @@
 /// beginning: `ICMP6, echo request [|icmp6]`. Node information and router renumbering
 /// messages are in PacketPrinter+ICMPv6Info.swift.
 extension PacketPrinter {
-    mutating func printICMPv6(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
+    mutating func printICMPv6(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "icmp6"
         if length == 0 {
             out.append("ICMP6, length 0 (invalid)")
@@ -172,7 +172,7 @@ extension PacketPrinter {
     /// unknown code, which tcpdump follows with a hex dump of the message instead of its length.
     private func appendICMPv6Unreachable(
         _ cursor: ByteCursor, at icmp: Int, code: UInt8, length: Int, into out: inout [UInt8]
-    ) throws(Truncated) -> Bool {
+    ) throws(PacketDecodingError) -> Bool {
         let inner = icmp + 8
         out.append(", ")
         switch code {
@@ -230,7 +230,7 @@ extension PacketPrinter {
     /// tcpdump's `get_upperlayer`: walks the returned IPv6 datagram's extension headers to its
     /// TCP or UDP header; nil when that header's ports are not captured or the chain holds
     /// something else.
-    private static func innerTransportHeader(_ cursor: ByteCursor, at ip: Int) throws(Truncated) -> (offset: Int, nextHeader: UInt8)? {
+    private static func innerTransportHeader(_ cursor: ByteCursor, at ip: Int) throws(PacketDecodingError) -> (offset: Int, nextHeader: UInt8)? {
         guard cursor.has(ip + 6, 1) else { return nil }
         var nextHeader = try cursor.u8(ip + 6)
         var offset = ip
@@ -263,7 +263,7 @@ extension PacketPrinter {
     /// MLDv1 (`mld6_print`), glued to the type name as tcpdump prints it:
     /// `multicast listener reportmax resp delay: 0 addr: ff02::1`. Nothing when the 24-byte
     /// message is not all captured.
-    private func appendMLDv1(_ cursor: ByteCursor, at icmp: Int, into out: inout [UInt8]) throws(Truncated) {
+    private func appendMLDv1(_ cursor: ByteCursor, at icmp: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         guard cursor.has(icmp, 24) else { return }
         out.append("max resp delay: ")
         out.appendDecimal(try cursor.u16(icmp + 4))
@@ -272,7 +272,7 @@ extension PacketPrinter {
     }
 
     /// MLDv2 query without `-v`: ` [gaddr ADDRESS, N source(s)]`.
-    private func appendMLDv2Query(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
+    private func appendMLDv2Query(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         _ = try cursor.u16(icmp + 4)  // tcpdump reads the maximum response code first (printed only with -v)
         var address: [UInt8] = []
         try appendIPv6Address(cursor, at: icmp + 8, into: &address)

@@ -3,7 +3,7 @@
 extension PacketPrinter {
     /// Node information query (RFC 4620; tcpdump's `icmp6_nodeinfo_print`): ` node information
     /// query (node addresses [GSLCA], subject=ADDRESS)`, or the KAME ` who-are-you request`.
-    func appendNodeInformationQuery(_ cursor: ByteCursor, at icmp: Int, into out: inout [UInt8]) throws(Truncated) {
+    func appendNodeInformationQuery(_ cursor: ByteCursor, at icmp: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         let captured = cursor.available(from: icmp)
         if captured == 12 {
             out.append(" who-are-you request")
@@ -56,7 +56,7 @@ extension PacketPrinter {
     }
 
     /// Node information reply: ` node information reply (refused)`, `(node addresses A(ttl) …)`.
-    func appendNodeInformationReply(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
+    func appendNodeInformationReply(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         let captured = cursor.available(from: icmp)
         guard length <= captured, cursor.has(icmp, 16) else {
             out.append(" [|icmp6]")
@@ -131,7 +131,7 @@ extension PacketPrinter {
 
     /// A node-information name: an old-draft Pascal string when its length byte covers the rest
     /// of the capture, otherwise DNS labels (tcpdump's `dnsname_print`, no compression).
-    private static func appendNodeInformationName(_ cursor: ByteCursor, from start: Int, into out: inout [UInt8]) throws(Truncated) {
+    private static func appendNodeInformationName(_ cursor: ByteCursor, from start: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         let end = cursor.end
         if Int(try cursor.u8(start)) == end - start - 1 {
             out.append(", \"")
@@ -185,7 +185,7 @@ extension PacketPrinter {
 
     /// Router renumbering (tcpdump's `icmp6_rrenum_print` without `-v`): `, command, seq=N
     /// match(add,PREFIX/LEN) use(PREFIX/USE/KEEP)`.
-    func appendRouterRenumbering(_ cursor: ByteCursor, at icmp: Int, into out: inout [UInt8]) throws(Truncated) {
+    func appendRouterRenumbering(_ cursor: ByteCursor, at icmp: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         guard cursor.has(icmp + 12, 4) else {
             out.append(" [|icmp6]")
             return

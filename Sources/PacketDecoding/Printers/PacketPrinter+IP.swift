@@ -12,7 +12,7 @@ extension PacketPrinter {
 
     // MARK: IPv4
 
-    mutating func printIPv4(_ cursor: inout ByteCursor, at ip: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
+    mutating func printIPv4(_ cursor: inout ByteCursor, at ip: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "ip"
         let versionAndLength = try cursor.u8(ip)
         guard versionAndLength >> 4 == 4 else {
@@ -65,7 +65,7 @@ extension PacketPrinter {
                 out.append(") < header length(")
                 out.appendDecimal(headerLength)
                 out.append(")]")
-                throw Truncated()
+                throw PacketDecodingError.capturedBytesEnd
             }
             let context = IPContext(offset: ip, isIPv6: false, headerProtocol: nextProtocol, fragmented: fragmentField & 0x2000 != 0)
             try printTransport(nextProtocol, &cursor, at: ip + headerLength, length: payloadLength, context: context, into: &out)
@@ -86,7 +86,7 @@ extension PacketPrinter {
     /// tcpdump's `ip_demux_print`.
     private mutating func printTransport(
         _ nextProtocol: UInt8, _ cursor: inout ByteCursor, at offset: Int, length: Int, context: IPContext, into out: inout [UInt8]
-    ) throws(Truncated) {
+    ) throws(PacketDecodingError) {
         switch nextProtocol {
         case 6: try printTCP(&cursor, at: offset, length: length, ip: context, into: &out)
         case 17: try printUDP(cursor, at: offset, length: length, ip: context, into: &out)
@@ -122,7 +122,7 @@ extension PacketPrinter {
     /// A zero payload length means "look for a Jumbo Payload option": the walk runs over the
     /// whole frame, and without such an option the payload is empty (an extension header then
     /// makes it ` [|ip6]`).
-    mutating func printIPv6(_ cursor: inout ByteCursor, at ip: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
+    mutating func printIPv6(_ cursor: inout ByteCursor, at ip: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "ip6"
         guard cursor.has(ip, 40) else {
             out.append(" [|ip6]")
@@ -251,7 +251,7 @@ extension PacketPrinter {
     /// ` [|hbhopt]`.
     private mutating func printHopByHopOptions(
         _ cursor: ByteCursor, at offset: Int, walk: inout IPv6Walk, into out: inout [UInt8]
-    ) throws(Truncated) -> Int? {
+    ) throws(PacketDecodingError) -> Int? {
         protocolName = "hbhopt"
         let length = (Int(try cursor.u8(offset + 1)) + 1) * 8
         guard cursor.has(offset, length) else {
@@ -270,7 +270,7 @@ extension PacketPrinter {
     /// wrong with them (`(rtalert: invalid len 3)`); false when the list is malformed.
     private func checkHopByHopOptions(
         _ cursor: ByteCursor, from start: Int, count: Int, walk: inout IPv6Walk, into out: inout [UInt8]
-    ) throws(Truncated) -> Bool {
+    ) throws(PacketDecodingError) -> Bool {
         var index = 0
         var sawJumbo = false
         while index < count {
@@ -336,7 +336,7 @@ extension PacketPrinter {
 
     /// Destination Options (tcpdump's `dstopt_process`): `DSTOPT `; the options themselves are
     /// only looked at with `-v`. The header length, or nil after ` [|dstopt]`.
-    private mutating func printDestinationOptions(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(Truncated) -> Int? {
+    private mutating func printDestinationOptions(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
         protocolName = "dstopt"
         let length = (Int(try cursor.u8(offset + 1)) + 1) * 8
         guard cursor.has(offset, length) else {
@@ -350,7 +350,7 @@ extension PacketPrinter {
     /// tcpdump's `frag6_print`: `frag (OFFSET|LENGTH) `, the length being what the payload
     /// length field leaves after this header (computed in 64 bits, so it wraps as tcpdump's
     /// does). 8, or nil for a non-first fragment, which is not decoded further.
-    private mutating func printFragmentHeader(_ cursor: ByteCursor, at offset: Int, ip: Int, into out: inout [UInt8]) throws(Truncated) -> Int? {
+    private mutating func printFragmentHeader(_ cursor: ByteCursor, at offset: Int, ip: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
         protocolName = "frag6"
         let fragmentOffset = try cursor.u16(offset + 2) & 0xFFF8
         let payloadLength = try cursor.u16(ip + 4)
@@ -368,7 +368,7 @@ extension PacketPrinter {
     /// tcpdump's `rt6_print`: `RT6 (len=2, type=0 [Deprecated], segleft=1, [0]ADDRESS) `.
     /// Every field is read before its text is printed, as tcpdump's `ND_PRINT` arguments are.
     /// The header length, or nil when the packet ends there.
-    private mutating func printRoutingHeader(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(Truncated) -> Int? {
+    private mutating func printRoutingHeader(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
         protocolName = "rt6"
         out.append("RT6")
         let length = Int(try cursor.u8(offset + 1))
@@ -382,7 +382,7 @@ extension PacketPrinter {
         out.append(", segleft=")
         out.appendDecimal(segmentsLeft)
         /// `, [N]ADDRESS` for the addresses at the header's offset 8.
-        func appendAddresses(_ count: Int, _ printer: PacketPrinter, _ out: inout [UInt8]) throws(Truncated) {
+        func appendAddresses(_ count: Int, _ printer: PacketPrinter, _ out: inout [UInt8]) throws(PacketDecodingError) {
             for index in 0..<count {
                 let address = offset + 8 + index * 16
                 try cursor.check(address, 16)
@@ -429,7 +429,7 @@ extension PacketPrinter {
 
     // MARK: Addresses
 
-    func appendIPv4Address(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(Truncated) {
+    func appendIPv4Address(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         try cursor.check(offset, 4)
         for index in 0..<4 {
             if index > 0 { out.append(".") }
@@ -439,7 +439,7 @@ extension PacketPrinter {
 
     /// The 16 address bytes at `offset` as tcpdump's `addrtostr6` writes them (see
     /// ``Swift/Array/appendIPv6(high:low:)``).
-    func appendIPv6Address(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(Truncated) {
+    func appendIPv6Address(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         try cursor.check(offset, 16)
         var high: UInt64 = 0
         var low: UInt64 = 0

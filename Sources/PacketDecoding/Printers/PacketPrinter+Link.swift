@@ -7,7 +7,7 @@ import Musl
 
 /// Link-layer printers: Ethernet (with 802.1Q tags), Linux cooked v1/v2, BSD NULL/LOOP, raw IP.
 extension PacketPrinter {
-    mutating func printLinkLayer(_ header: PacketHeader, _ cursor: inout ByteCursor, into out: inout [UInt8]) throws(Truncated) {
+    mutating func printLinkLayer(_ header: PacketHeader, _ cursor: inout ByteCursor, into out: inout [UInt8]) throws(PacketDecodingError) {
         let wireLength = header.originalLength
         switch header.linkType {
         case .ethernet:
@@ -39,7 +39,7 @@ extension PacketPrinter {
     // MARK: Ethernet
 
     /// Returns the link-header length the dump skips (all captured bytes when the header is cut).
-    private mutating func printEthernet(_ cursor: inout ByteCursor, wireLength: Int, into out: inout [UInt8]) throws(Truncated) -> Int {
+    private mutating func printEthernet(_ cursor: inout ByteCursor, wireLength: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int {
         protocolName = "ether"
         let captured = cursor.bytes.count
         guard captured >= 14 else {
@@ -137,7 +137,7 @@ extension PacketPrinter {
     }
 
     /// Hands the payload to the network-layer printer; false when tcpdump has no decoder for it.
-    private mutating func printEthertype(_ type: UInt16, _ cursor: inout ByteCursor, at offset: Int, length: Int, into out: inout [UInt8]) throws(Truncated) -> Bool {
+    private mutating func printEthertype(_ type: UInt16, _ cursor: inout ByteCursor, at offset: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         switch type {
         case 0x0800: try printIPv4(&cursor, at: offset, length: length, into: &out)
         case 0x86DD: try printIPv6(&cursor, at: offset, length: length, into: &out)
@@ -243,15 +243,15 @@ extension PacketPrinter {
         }
     }
 
-    private mutating func printCookedV1(_ cursor: inout ByteCursor, wireLength: Int, into out: inout [UInt8]) throws(Truncated) {
+    private mutating func printCookedV1(_ cursor: inout ByteCursor, wireLength: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "sll"
-        guard cursor.bytes.count >= 16 else { throw Truncated() }
+        guard cursor.bytes.count >= 16 else { throw PacketDecodingError.capturedBytesEnd }
         if options.linkHeader { try appendCookedV1Header(cursor, wireLength: wireLength, into: &out) }
         linkHeaderLength = 16
         try printCookedPayload(&cursor, wireLength: wireLength, headerLength: 16, into: &out)
     }
 
-    private func appendCookedV1Header(_ cursor: ByteCursor, wireLength: Int, into out: inout [UInt8]) throws(Truncated) {
+    private func appendCookedV1Header(_ cursor: ByteCursor, wireLength: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         out.appendRightAligned(Self.packetTypeName(UInt32(try cursor.u16(0))), width: 3)
         out.append(" ")
         if try cursor.u16(4) == 6 {
@@ -261,7 +261,7 @@ extension PacketPrinter {
         try appendCookedProtocol(try cursor.u16(14), wireLength: wireLength, into: &out)
     }
 
-    private func appendCookedProtocol(_ type: UInt16, wireLength: Int, into out: inout [UInt8]) throws(Truncated) {
+    private func appendCookedProtocol(_ type: UInt16, wireLength: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         if type <= 1500 {
             switch type {
             case 1: out.append("802.3")
@@ -279,9 +279,9 @@ extension PacketPrinter {
         out.append(": ")
     }
 
-    private mutating func printCookedV2(_ cursor: inout ByteCursor, wireLength: Int, into out: inout [UInt8]) throws(Truncated) {
+    private mutating func printCookedV2(_ cursor: inout ByteCursor, wireLength: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "sll2"
-        guard cursor.bytes.count >= 20 else { throw Truncated() }
+        guard cursor.bytes.count >= 20 else { throw PacketDecodingError.capturedBytesEnd }
         let index = try cursor.u32(4)
         out.appendPadded(InterfaceNames.name(index: index), width: 5)
         out.append(" ")
@@ -294,7 +294,7 @@ extension PacketPrinter {
         try printCookedPayload(&cursor, wireLength: wireLength, headerLength: 20, into: &out)
     }
 
-    private func appendCookedV2Header(_ cursor: ByteCursor, wireLength: Int, into out: inout [UInt8]) throws(Truncated) {
+    private func appendCookedV2Header(_ cursor: ByteCursor, wireLength: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         out.append("ifindex ")
         out.appendDecimal(try cursor.u32(4))
         out.append(" ")
@@ -308,8 +308,8 @@ extension PacketPrinter {
     /// The part SLL and SLL2 share after their headers: the protocol, 802.1Q tags, unknown types.
     private mutating func printCookedPayload(
         _ cursor: inout ByteCursor, wireLength: Int, headerLength: Int, into out: inout [UInt8]
-    ) throws(Truncated) {
-        func appendHeader(_ printer: PacketPrinter, _ out: inout [UInt8]) throws(Truncated) {
+    ) throws(PacketDecodingError) {
+        func appendHeader(_ printer: PacketPrinter, _ out: inout [UInt8]) throws(PacketDecodingError) {
             if headerLength == 16 {
                 try printer.appendCookedV1Header(cursor, wireLength: wireLength, into: &out)
             } else {
@@ -349,9 +349,9 @@ extension PacketPrinter {
 
     // MARK: BSD loopback and raw IP
 
-    private mutating func printBSDLoopback(_ cursor: inout ByteCursor, wireLength: Int, bigEndian: Bool, into out: inout [UInt8]) throws(Truncated) {
+    private mutating func printBSDLoopback(_ cursor: inout ByteCursor, wireLength: Int, bigEndian: Bool, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "null"
-        guard cursor.bytes.count >= 4 else { throw Truncated() }
+        guard cursor.bytes.count >= 4 else { throw PacketDecodingError.capturedBytesEnd }
         var family = try cursor.u32(0)
         if !bigEndian {
             family = family.byteSwapped  // written in the (little-endian) capturing host's order
@@ -386,7 +386,7 @@ extension PacketPrinter {
     }
 
     /// Raw IP: the version nibble picks the printer (tcpdump's `ipN_print`).
-    mutating func printAnyIP(_ cursor: inout ByteCursor, at offset: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
+    mutating func printAnyIP(_ cursor: inout ByteCursor, at offset: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "ipn"
         if length < 1 {
             out.append("truncated-ip ")

@@ -25,15 +25,15 @@ extension PacketPrinter {
         var isACKOnly: Bool { tcpFlags & 0x12 == 0x10 }
         var isSYNACK: Bool { tcpFlags & 0x12 == 0x12 }
 
-        func u8(_ at: Int) throws(Truncated) -> UInt8 { try cursor.u8(offset + at) }
-        func u16(_ at: Int) throws(Truncated) -> UInt16 { try cursor.u16(offset + at) }
-        func u32(_ at: Int) throws(Truncated) -> UInt32 { try cursor.u32(offset + at) }
-        func u64(_ at: Int) throws(Truncated) -> UInt64 { try cursor.u64(offset + at) }
+        func u8(_ at: Int) throws(PacketDecodingError) -> UInt8 { try cursor.u8(offset + at) }
+        func u16(_ at: Int) throws(PacketDecodingError) -> UInt16 { try cursor.u16(offset + at) }
+        func u32(_ at: Int) throws(PacketDecodingError) -> UInt32 { try cursor.u32(offset + at) }
+        func u64(_ at: Int) throws(PacketDecodingError) -> UInt64 { try cursor.u64(offset + at) }
     }
 
     /// Prints the option whose kind byte is at `offset`; false when its length does not fit its
     /// subtype (tcpdump's `[bad opt]`). `cursor` must end at the option's end.
-    mutating func printMPTCP(_ cursor: ByteCursor, at offset: Int, length: Int, flags: UInt8, into out: inout [UInt8]) throws(Truncated) -> Bool {
+    mutating func printMPTCP(_ cursor: ByteCursor, at offset: Int, length: Int, flags: UInt8, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         protocolName = "mptcp"
         guard length >= 3 else { return false }
         let option = MPTCPOption(cursor: cursor, offset: offset, length: length, tcpFlags: flags)
@@ -56,7 +56,7 @@ extension PacketPrinter {
     }
 
     /// MP_CAPABLE: ` v1 csum {0xSENDERKEY,0xRECEIVERKEY}`.
-    private func appendMPTCPCapable(_ option: MPTCPOption, into out: inout [UInt8]) throws(Truncated) -> Bool {
+    private func appendMPTCPCapable(_ option: MPTCPOption, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         let length = option.length
         let onSYN = (length == 12 || length == 4) && option.isSYN
         let onACK = (length == 20 || length == 22) && option.isACKOnly
@@ -84,7 +84,7 @@ extension PacketPrinter {
     }
 
     /// MP_JOIN: the SYN (token, nonce), SYN-ACK (truncated HMAC, nonce) and ACK (full HMAC) forms.
-    private func appendMPTCPJoin(_ option: MPTCPOption, into out: inout [UInt8]) throws(Truncated) -> Bool {
+    private func appendMPTCPJoin(_ option: MPTCPOption, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         let length = option.length
         let valid = (length == 12 && option.isSYN) || (length == 16 && option.isSYNACK) || (length == 24 && option.isACK)
         guard valid else { return false }
@@ -112,14 +112,14 @@ extension PacketPrinter {
     }
 
     /// DSS: ` fin`, ` ack N`, ` seq N subseq N len N [csum 0xN]`; every byte must be accounted for.
-    private func appendMPTCPDataSequence(_ option: MPTCPOption, into out: inout [UInt8]) throws(Truncated) -> Bool {
+    private func appendMPTCPDataSequence(_ option: MPTCPOption, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         guard option.length >= 4, !option.isSYN else { return false }
         let dssFlags = try option.u8(3)
         if dssFlags & 0x10 != 0 { out.append(" fin") }
         var position = 4
         var remaining = option.length - 4
         /// A 4- or 8-byte number; false when fewer bytes remain.
-        func appendNumber(wide: Bool, _ out: inout [UInt8]) throws(Truncated) -> Bool {
+        func appendNumber(wide: Bool, _ out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
             let size = wide ? 8 : 4
             guard remaining >= size else { return false }
             if wide {
@@ -159,7 +159,7 @@ extension PacketPrinter {
 
     /// ADD_ADDR: ` v1 id N ADDRESS[:PORT][ hmac 0xN]`; the length alone picks IPv4 or IPv6,
     /// with or without port and HMAC.
-    private func appendMPTCPAddAddress(_ option: MPTCPOption, into out: inout [UInt8]) throws(Truncated) -> Bool {
+    private func appendMPTCPAddAddress(_ option: MPTCPOption, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         let length = option.length
         let ipv4Lengths = [8, 10, 16, 18], ipv6Lengths = [20, 22, 28, 30]
         let isIPv4 = ipv4Lengths.contains(length)
@@ -196,7 +196,7 @@ extension PacketPrinter {
     }
 
     /// REMOVE_ADDR: ` id N N …`, one address id per remaining byte.
-    private func appendMPTCPRemoveAddress(_ option: MPTCPOption, into out: inout [UInt8]) throws(Truncated) -> Bool {
+    private func appendMPTCPRemoveAddress(_ option: MPTCPOption, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         guard option.length >= 4 else { return false }
         out.append(" id")
         for index in 3..<option.length {
@@ -207,7 +207,7 @@ extension PacketPrinter {
     }
 
     /// MP_PRIO: ` backup` / ` non-backup`, then ` id N` when the option carries one.
-    private func appendMPTCPPriority(_ option: MPTCPOption, into out: inout [UInt8]) throws(Truncated) -> Bool {
+    private func appendMPTCPPriority(_ option: MPTCPOption, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         guard option.length == 3 || option.length == 4 else { return false }
         out.append(try option.u8(2) & 0x01 != 0 ? " backup" : " non-backup")
         if option.length == 4 {
@@ -218,7 +218,7 @@ extension PacketPrinter {
     }
 
     /// MP_FAIL: ` seq N` (the 64-bit data sequence number).
-    private func appendMPTCPFail(_ option: MPTCPOption, into out: inout [UInt8]) throws(Truncated) -> Bool {
+    private func appendMPTCPFail(_ option: MPTCPOption, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         guard option.length == 12 else { return false }
         out.append(" seq ")
         out.appendDecimal(try option.u64(4))
@@ -226,7 +226,7 @@ extension PacketPrinter {
     }
 
     /// MP_FASTCLOSE: ` key 0xN`.
-    private func appendMPTCPFastClose(_ option: MPTCPOption, into out: inout [UInt8]) throws(Truncated) -> Bool {
+    private func appendMPTCPFastClose(_ option: MPTCPOption, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         guard option.length == 12 else { return false }
         out.append(" key 0x")
         out.appendHex(try option.u64(4))

@@ -2,12 +2,12 @@
 extension PacketPrinter {
     // MARK: UDP
 
-    mutating func printUDP(_ cursor: ByteCursor, at udp: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(Truncated) {
+    mutating func printUDP(_ cursor: ByteCursor, at udp: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "udp"
-        func appendAddresses(_ ports: (UInt16, UInt16)?, _ out: inout [UInt8]) throws(Truncated) {
+        func appendAddresses(_ ports: (UInt16, UInt16)?, _ out: inout [UInt8]) throws(PacketDecodingError) {
             let addressOffset = ip.isIPv6 ? ip.offset + 8 : ip.offset + 12
             let addressLength = ip.isIPv6 ? 16 : 4
-            func address(_ offset: Int, _ out: inout [UInt8]) throws(Truncated) {
+            func address(_ offset: Int, _ out: inout [UInt8]) throws(PacketDecodingError) {
                 if ip.isIPv6 {
                     try appendIPv6Address(cursor, at: offset, into: &out)
                 } else {
@@ -84,7 +84,7 @@ extension PacketPrinter {
     /// tcpdump's `arp_print`: `ARP, Request who-has A tell B, length 28` and the other
     /// operations; a header cut by the capture leaves through the longjmp path (` [|arp]`, and
     /// `-X` dumps from byte 0). ATM ARP (hardware type 19) has its own layout.
-    mutating func printARP(_ cursor: inout ByteCursor, at arp: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
+    mutating func printARP(_ cursor: inout ByteCursor, at arp: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "arp"
         try cursor.check(arp, 8)
         let hardware = try cursor.u16(arp)
@@ -117,7 +117,7 @@ extension PacketPrinter {
         Self.appendARPOperation(operation, into: &out)
         out.append(" ")
         /// A hardware address of this packet's length.
-        func hardwareAddress(_ offset: Int, _ out: inout [UInt8]) throws(Truncated) {
+        func hardwareAddress(_ offset: Int, _ out: inout [UInt8]) throws(PacketDecodingError) {
             try Self.appendLinkAddress(cursor, at: offset, count: hardwareLength, into: &out)
         }
         switch operation {
@@ -158,7 +158,7 @@ extension PacketPrinter {
 
     /// ATM ARP (RFC 2225): type/length bytes for the ATM number and subaddress instead of one
     /// hardware length.
-    private func printATMARP(_ cursor: ByteCursor, at arp: Int, length: Int, into out: inout [UInt8]) throws(Truncated) {
+    private func printATMARP(_ cursor: ByteCursor, at arp: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         try cursor.check(arp, 12)
         let hardware = try cursor.u16(arp)
         let protocolType = try cursor.u16(arp + 2)
@@ -192,7 +192,7 @@ extension PacketPrinter {
         Self.appendARPOperation(operation, into: &out)
         out.append(" ")
         /// `NUMBER[,SUBADDRESS]`, or `<No address>`.
-        func atmAddress(_ number: Int, _ numberLength: Int, _ subaddress: Int, _ subaddressLength: Int, _ out: inout [UInt8]) throws(Truncated) {
+        func atmAddress(_ number: Int, _ numberLength: Int, _ subaddress: Int, _ subaddressLength: Int, _ out: inout [UInt8]) throws(PacketDecodingError) {
             guard numberLength != 0 else {
                 out.append("<No address>")
                 return
@@ -286,7 +286,7 @@ extension PacketPrinter {
         }
     }
 
-    private static func isNonZero(_ cursor: ByteCursor, at offset: Int, count: Int) throws(Truncated) -> Bool {
+    private static func isNonZero(_ cursor: ByteCursor, at offset: Int, count: Int) throws(PacketDecodingError) -> Bool {
         for index in 0..<count {
             if try cursor.u8(offset + index) != 0 { return true }
         }
@@ -294,7 +294,7 @@ extension PacketPrinter {
     }
 
     /// tcpdump's `linkaddr_string`: `aa:bb:cc:…` for any length (a MAC for six bytes).
-    private static func appendLinkAddress(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(Truncated) {
+    private static func appendLinkAddress(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         try cursor.check(offset, count)
         for index in 0..<count {
             if index > 0 { out.append(":") }

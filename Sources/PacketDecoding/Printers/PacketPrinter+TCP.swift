@@ -1,11 +1,11 @@
 /// The TCP printer (tcpdump's `tcp_print`): flags, relative sequence numbers, every option,
 /// and the `bad hdr length` / `[bad opt]` / ` [|tcp]` markers exactly where tcpdump puts them.
 extension PacketPrinter {
-    mutating func printTCP(_ cursor: inout ByteCursor, at tcp: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(Truncated) {
+    mutating func printTCP(_ cursor: inout ByteCursor, at tcp: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "tcp"
         let addressOffset = ip.isIPv6 ? ip.offset + 8 : ip.offset + 12
         let addressLength = ip.isIPv6 ? 16 : 4
-        func appendAddress(_ offset: Int, _ printer: PacketPrinter, _ out: inout [UInt8]) throws(Truncated) {
+        func appendAddress(_ offset: Int, _ printer: PacketPrinter, _ out: inout [UInt8]) throws(PacketDecodingError) {
             if ip.isIPv6 {
                 try printer.appendIPv6Address(cursor, at: offset, into: &out)
             } else {
@@ -198,7 +198,7 @@ extension PacketPrinter {
     private mutating func printOptions(
         _ cursor: inout ByteCursor, at start: Int, length: Int, flags: UInt8, tcp: Int, payloadLength: Int,
         sack: SACKBases, into out: inout [UInt8]
-    ) throws(Truncated) -> OptionsOutcome {
+    ) throws(PacketDecodingError) -> OptionsOutcome {
         var remaining = length
         var offset = start
         var separator = false
@@ -451,7 +451,7 @@ extension PacketPrinter {
     }
 
     /// TCP Fast Open cookie (option 34, or experimental 254 with magic 0xf989).
-    private func appendFastOpen(_ cursor: ByteCursor, at offset: Int, length: Int, experimental: Bool, into out: inout [UInt8]) throws(Truncated) {
+    private func appendFastOpen(_ cursor: ByteCursor, at offset: Int, length: Int, experimental: Bool, into out: inout [UInt8]) throws(PacketDecodingError) {
         if experimental { out.append("tfo") }
         if length == 0 {
             out.append(" cookiereq")

@@ -17,20 +17,11 @@
 ///
 /// Limits: ``maximumStreams`` streams are listed (the rest are counted in ``streamsNotListed``);
 /// the kept stream holds at most `messageLimit` payload bytes — beyond that ``add(_:_:)``
-/// throws ``StreamTooLarge`` — and the reassembler's own buffer limits apply.
+/// throws `.limitExceeded` — and the reassembler's own buffer limits apply.
 public struct StreamExtractor {
     /// The most streams described; the rest are counted only.
     public static let maximumStreams = 100_000
     public static let defaultMessageLimit = 256 * 1024 * 1024
-
-    /// The kept stream is larger than the limit given.
-    public struct StreamTooLarge: Error, Sendable, CustomStringConvertible {
-        public let stream: Int
-        public let limit: Int
-        public var description: String {
-            "stream \(stream) holds more than \(limit) bytes of payload, more than replay keeps in memory"
-        }
-    }
 
     private var reassembler = TCPReassembler()
     /// Everything but the reassembler, so the reassembler's callbacks can update it.
@@ -49,7 +40,7 @@ public struct StreamExtractor {
     public var otherPackets: Int { catalog.otherPackets }
 
     /// Feeds one captured frame.
-    public mutating func add(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) throws(StreamTooLarge) {
+    public mutating func add(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) throws(PacketDecodingError) {
         catalog.packetNumber += 1
         let captured = UnsafeRawBufferPointer(rebasing: bytes[0..<max(0, min(bytes.count, header.capturedLength))])
         guard let segment = TransportSegment.parse(header, captured) else {
@@ -64,9 +55,9 @@ public struct StreamExtractor {
         }
         var catalog = Catalog(kept: nil, messageLimit: 0)
         swap(&catalog, &self.catalog)
-        var failure: StreamTooLarge?
+        var failure: PacketDecodingError?
         reassembler.process(segment, payload: payload) { event in
-            do throws(StreamTooLarge) {
+            do throws(PacketDecodingError) {
                 try catalog.handle(event, time: time)
             } catch {
                 if failure == nil { failure = error }
@@ -111,7 +102,7 @@ private struct Catalog {
         self.messageLimit = messageLimit
     }
 
-    mutating func datagram(_ segment: TransportSegment, payload: UnsafeRawBufferPointer, time: Int64) throws(StreamExtractor.StreamTooLarge) {
+    mutating func datagram(_ segment: TransportSegment, payload: UnsafeRawBufferPointer, time: Int64) throws(PacketDecodingError) {
         let source = TCPReassembler.Endpoint(address: segment.source, port: segment.sourcePort)
         let destination = TCPReassembler.Endpoint(address: segment.destination, port: segment.destinationPort)
         let key = FlowKey(source, destination, .udp)
@@ -143,7 +134,7 @@ private struct Catalog {
         }
     }
 
-    mutating func handle(_ event: TCPReassembler.Event, time: Int64) throws(StreamExtractor.StreamTooLarge) {
+    mutating func handle(_ event: TCPReassembler.Event, time: Int64) throws(PacketDecodingError) {
         switch event.kind {
         case .opened(let client, let server):
             guard let index = open(.tcp, client: client, server: server, time: time) else { return }
@@ -200,10 +191,10 @@ private struct Catalog {
         }
     }
 
-    private mutating func keep(_ index: Int, side: RecordedStream.Side, _ bytes: UnsafeRawBufferPointer, time: Int64) throws(StreamExtractor.StreamTooLarge) {
+    private mutating func keep(_ index: Int, side: RecordedStream.Side, _ bytes: UnsafeRawBufferPointer, time: Int64) throws(PacketDecodingError) {
         guard let kept, kept == index + 1, bytes.count > 0 || streams[index].transport == .udp else { return }
         keptBytes += bytes.count
-        if keptBytes > messageLimit { throw StreamExtractor.StreamTooLarge(stream: kept, limit: messageLimit) }
+        if keptBytes > messageLimit { throw PacketDecodingError(.limitExceeded, phase: .record, "stream \(kept) holds more than \(messageLimit) bytes of payload, more than replay keeps in memory") }
         if streams[index].transport == .tcp, lastMessagePacket == packetNumber, let last = streams[index].messages.last, last.side == side {
             streams[index].messages[streams[index].messages.count - 1].bytes.append(contentsOf: bytes)
         } else {

@@ -121,14 +121,10 @@ public final class SessionRecorder: Sendable {
         return (Int64(now.tv_sec), UInt32(clamping: now.tv_nsec))
     }
 
-    struct WriteFailed: Error, CustomStringConvertible {
-        var description: String
-    }
-
     /// Writes all of `bytes` (see ``writeFully(_:to:)``).
     private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
         if let failure = bytes.withUnsafeBytes({ writeFully($0, to: descriptor) }) {
-            throw WriteFailed(description: String(cString: strerror(failure)))
+            throw RecordingError(.recordingFailed, String(cString: strerror(failure)))
         }
     }
 

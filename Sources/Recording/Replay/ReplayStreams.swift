@@ -22,12 +22,8 @@ public enum ReplayStreams {
             while let record = try reader.next() {
                 try extractor.add(record.header, record.bytes)
             }
-        } catch let error as CaptureFileError {
-            throw RecordingError(.unreadableCapture, "\(path): \(error.description)")
-        } catch let error as StreamExtractor.StreamTooLarge {
-            throw RecordingError(.unreadableCapture, "\(path): \(error.description)")
         } catch {
-            throw RecordingError(.unreadableCapture, "\(path): \(error)")
+            throw RecordingError(.unreadableCapture, "\(path): \(error.description)")
         }
         let streams = extractor.finish()
         return (streams, extractor)

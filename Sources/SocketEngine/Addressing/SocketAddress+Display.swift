@@ -45,3 +45,11 @@ extension SocketAddress {
         }
     }
 }
+
+extension SocketAddress {
+    /// True for 127.0.0.0/8, ::1 and IPv4-mapped 127.x: an address only this host reaches.
+    public var isLoopback: Bool {
+        guard let text = ipAddress else { return false }
+        return text.hasPrefix("127.") || text == "::1" || text.hasPrefix("::ffff:127.")
+    }
+}

@@ -14,7 +14,9 @@ public struct ExchangeConfiguration: Sendable {
     /// Send the messages (and wait for the responses) this many times on one connection.
     public var rounds = 1
     /// Budget for the whole exchange after the connection is up.
-    public var timeout: Duration = .seconds(5)
+    public var timeout: Duration = Self.defaultTimeout
+    /// The budget unless one is given: 5 s.
+    public static let defaultTimeout: Duration = .seconds(5)
     /// Keep received responses in the result (for JSON), up to this many bytes in total.
     public var collectLimit = 0
 

@@ -7,7 +7,12 @@ public struct HeartbeatConfiguration: Sendable {
     public var interval: Duration
     public var allowedMisses: Int
 
-    public init(payload: ByteBuffer, interval: Duration = .seconds(5), allowedMisses: Int = 3) {
+    /// A heartbeat every 5 s unless another interval is given.
+    public static let defaultInterval: Duration = .seconds(5)
+    /// The peer is declared dead after 3 silent intervals unless told otherwise.
+    public static let defaultAllowedMisses = 3
+
+    public init(payload: ByteBuffer, interval: Duration = Self.defaultInterval, allowedMisses: Int = Self.defaultAllowedMisses) {
         self.payload = payload
         self.interval = interval
         self.allowedMisses = allowedMisses

@@ -1,8 +1,36 @@
 import NIOCore
 
-/// The one place a `Duration` becomes something else: NIO's `TimeAmount`, whole nanoseconds,
-/// seconds for display, or the short text the command line prints (`250ms`, `2s`).
+/// The one place a `Duration` becomes something else — NIO's `TimeAmount`, whole nanoseconds,
+/// seconds for display, the short text the command line prints (`250ms`, `2s`) — and is read
+/// back from that text.
 extension Duration {
+    /// Reads the command line's durations: `250ms`, `2s`, `1.5s`, `1m`, `1h`, `100us`, `10ns`; a
+    /// bare number is seconds. Refuses signs, exponents, and anything over ten years.
+    public init(parsing text: String) throws(SocketEngineError) {
+        let units: [(suffix: String, seconds: Double)] = [
+            ("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("s", 1), ("m", 60), ("h", 3600),
+        ]
+        var number = Substring(text)
+        var scale = 1.0
+        for unit in units.sorted(by: { $0.suffix.count > $1.suffix.count }) where text.hasSuffix(unit.suffix) {
+            number = text.dropLast(unit.suffix.count)
+            scale = unit.seconds
+            break
+        }
+        guard !number.isEmpty,
+              number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+              number.filter({ $0 == "." }).count <= 1,
+              let value = Double(number), value.isFinite
+        else {
+            throw SocketEngineError(.invalidConfiguration, "invalid duration '\(text)' (expected e.g. 250ms, 2s, 1m)")
+        }
+        let seconds = value * scale
+        guard seconds <= 315_360_000 else {
+            throw SocketEngineError(.invalidConfiguration, "duration '\(text)' is too long (at most ten years)")
+        }
+        self = .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+
     /// The duration as a NIO `TimeAmount`, saturating at the largest representable amount.
     package var timeAmount: TimeAmount {
         .nanoseconds(nanosecondsClamped)

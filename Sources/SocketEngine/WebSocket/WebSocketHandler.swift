@@ -117,16 +117,11 @@ final class WebSocketHandler: ChannelDuplexHandler {
             if frame.opcode == .connectionClose { peerClosed(code: nil, reason: "", context: context) }
             return
         }
-        let output: WebSocketMessageAssembler.Output
-        do {
-            output = try assembler.receive(frame)
-        } catch {
-            fail(error, context: context)
-            return
-        }
-        switch output {
+        switch assembler.receive(frame) {
         case .none:
             break
+        case .violation(let violation):
+            fail(violation, context: context)
         case .message(let kind, let message):
             if let answer = options.answer {
                 answerMessage(kind, message, answer: answer, context: context)

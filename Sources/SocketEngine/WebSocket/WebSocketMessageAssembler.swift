@@ -30,6 +30,8 @@ public struct WebSocketMessageAssembler: Sendable {
         case pong(ByteBuffer)
         /// The peer closes; `code` nil when its close frame had no payload.
         case close(code: UInt16?, reason: String)
+        /// The frame breaks the protocol: fail the connection with this close code and reason.
+        case violation(WebSocketViolation)
     }
 
     /// True on the server, which must receive masked frames; false on the client.
@@ -50,15 +52,14 @@ public struct WebSocketMessageAssembler: Sendable {
     /// True while a fragmented message has started and not finished.
     public var isInsideMessage: Bool { kind != nil }
 
-    /// Takes in one frame.
-    ///
-    /// - Throws: the ``WebSocketViolation`` to fail the connection with.
-    public mutating func receive(_ frame: WebSocketFrame) throws(WebSocketViolation) -> Output {
+    /// Takes in one frame; a frame that breaks the protocol is answered with `.violation`, the
+    /// reason to fail the connection with.
+    public mutating func receive(_ frame: WebSocketFrame) -> Output {
         if frame.rsv1 || frame.rsv2 || frame.rsv3 {
-            throw .protocolError("reserved bits set, but no extension was negotiated")
+            return .violation(.protocolError("reserved bits set, but no extension was negotiated"))
         }
         if (frame.maskKey != nil) != expectsMaskedFrames {
-            throw .protocolError(expectsMaskedFrames ? "unmasked frame from a client" : "masked frame from the server")
+            return .violation(.protocolError(expectsMaskedFrames ? "unmasked frame from a client" : "masked frame from the server"))
         }
         let opcode = frame.opcode
         switch opcode {
@@ -67,30 +68,30 @@ public struct WebSocketMessageAssembler: Sendable {
         case .pong:
             return .pong(frame.unmaskedData)
         case .connectionClose:
-            return try Self.parseClose(frame.unmaskedData)
+            return Self.parseClose(frame.unmaskedData)
         case .text, .binary:
-            guard kind == nil else { throw .protocolError("a new message started before the previous one finished") }
+            guard kind == nil else { return .violation(.protocolError("a new message started before the previous one finished")) }
             let started: WebSocketMessageKind = opcode == .text ? .text : .binary
-            return try take(frame, as: started)
+            return take(frame, as: started)
         case .continuation:
-            guard let kind else { throw .protocolError("continuation frame with no message started") }
-            return try take(frame, as: kind)
+            guard let kind else { return .violation(.protocolError("continuation frame with no message started")) }
+            return take(frame, as: kind)
         default:
-            throw .protocolError("reserved opcode \(UInt8(webSocketOpcode: opcode))")
+            return .violation(.protocolError("reserved opcode \(UInt8(webSocketOpcode: opcode))"))
         }
     }
 
-    private mutating func take(_ frame: WebSocketFrame, as kind: WebSocketMessageKind) throws(WebSocketViolation) -> Output {
+    private mutating func take(_ frame: WebSocketFrame, as kind: WebSocketMessageKind) -> Output {
         let (total, overflow) = size.addingReportingOverflow(frame.length)
         guard !overflow, total <= maximumMessageSize else {
-            throw WebSocketViolation(WebSocketCloseCode.messageTooBig, "message over the limit of \(maximumMessageSize) bytes")
+            return .violation(WebSocketViolation(WebSocketCloseCode.messageTooBig, "message over the limit of \(maximumMessageSize) bytes"))
         }
         let data = WebSocketMasking.payload(of: frame)
         if kind == .text {
             let valid = data.withUnsafeReadableBytes { validator.feed($0) }
-            guard valid else { throw WebSocketViolation(WebSocketCloseCode.invalidPayload, "text message is not valid UTF-8") }
+            guard valid else { return .violation(WebSocketViolation(WebSocketCloseCode.invalidPayload, "text message is not valid UTF-8")) }
             if frame.fin && !validator.isComplete {
-                throw WebSocketViolation(WebSocketCloseCode.invalidPayload, "text message ends inside a UTF-8 sequence")
+                return .violation(WebSocketViolation(WebSocketCloseCode.invalidPayload, "text message ends inside a UTF-8 sequence"))
             }
         }
         if frame.fin {
@@ -123,18 +124,18 @@ public struct WebSocketMessageAssembler: Sendable {
     }
 
     /// A close payload: empty, or a 2-byte code allowed on the wire and a UTF-8 reason.
-    static func parseClose(_ payload: ByteBuffer) throws(WebSocketViolation) -> Output {
+    static func parseClose(_ payload: ByteBuffer) -> Output {
         var payload = payload
         guard payload.readableBytes > 0 else { return .close(code: nil, reason: "") }
         guard let code = payload.readInteger(as: UInt16.self) else {
-            throw .protocolError("close frame with a 1-byte payload")
+            return .violation(.protocolError("close frame with a 1-byte payload"))
         }
         guard WebSocketCloseCode.isValidOnTheWire(code) else {
-            throw .protocolError("close code \(code) is not allowed on the wire")
+            return .violation(.protocolError("close code \(code) is not allowed on the wire"))
         }
         let reasonBytes = payload.readableBytesView
         guard UTF8Validator.isValid(reasonBytes) else {
-            throw WebSocketViolation(WebSocketCloseCode.invalidPayload, "close reason is not valid UTF-8")
+            return .violation(WebSocketViolation(WebSocketCloseCode.invalidPayload, "close reason is not valid UTF-8"))
         }
         return .close(code: code, reason: String(decoding: reasonBytes, as: UTF8.self))
     }

@@ -3,7 +3,7 @@ import NIOWebSocket
 
 /// A reason to fail a WebSocket connection: the close code to send (RFC 6455 §7.4.1) and a
 /// short reason for humans (also sent as the close reason).
-public struct WebSocketViolation: Error, Sendable, Equatable, CustomStringConvertible {
+public struct WebSocketViolation: Sendable, Equatable, CustomStringConvertible {
     /// 1002 protocol error, 1007 invalid payload data, 1009 message too big.
     public let closeCode: UInt16
     public let reason: String

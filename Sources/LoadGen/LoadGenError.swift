@@ -1,0 +1,46 @@
+/// The one error type of the load generator: why a plan, a threshold, a rate schedule, an
+/// encoded histogram, a report file or a set of reports to merge was refused.
+///
+/// ``message`` is one line for a person, naming the option or value at fault (`invalid
+/// --threshold 'p99<'`); ``code`` says which kind of input it was. Failures of the connections
+/// themselves are not errors of the run: they are counted by kind in the ``LoadReport``.
+public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What was refused.
+    public enum Code: String, Sendable, Equatable {
+        /// A ``LoadPlan`` that cannot run (no target, out-of-range figures, options that
+        /// exclude each other).
+        case invalidPlan = "invalid-plan"
+        /// A message template its framing cannot carry.
+        case invalidMessage = "invalid-message"
+        /// A `--threshold` expression that does not parse.
+        case invalidThreshold = "invalid-threshold"
+        /// A `--stages` list that does not parse.
+        case invalidStages = "invalid-stages"
+        /// An encoded histogram that does not decode (bad base64, truncated, corrupted, too big).
+        case invalidHistogram = "invalid-histogram"
+        /// Reports that cannot be added up (none, another schema, other targets).
+        case unmergeableReports = "unmergeable-reports"
+        /// A `--json` file that cannot be read or written, or does not hold a report.
+        case unreadableReport = "unreadable-report"
+    }
+
+    public let code: Code
+    /// One line, naming the value at fault.
+    public let message: String
+
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    /// True when the command line asked for something that cannot run (a plan, message,
+    /// threshold or stage list), rather than a file or report being wrong.
+    public var isUsageError: Bool {
+        switch code {
+        case .invalidPlan, .invalidMessage, .invalidThreshold, .invalidStages: true
+        case .invalidHistogram, .unmergeableReports, .unreadableReport: false
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+
+/// The `--json` file: a report written as pretty JSON with sorted keys (stable for diffs and
+/// scripts), and read back for `sockctl report merge`.
+extension LoadReport {
+    /// The largest file read back as a report.
+    public static let maximumFileSize = 256 << 20
+
+    /// The report as the `--json` file holds it, ending in a newline.
+    public func jsonData() throws(LoadGenError) -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        do {
+            var data = try encoder.encode(self)
+            data.append(0x0A)
+            return data
+        } catch {
+            throw LoadGenError(.unreadableReport, "could not encode the report: \(error)")
+        }
+    }
+
+    /// Reads a `--json` file back; a file that is not one names what is wrong with it.
+    public init(contentsOf path: String) throws(LoadGenError) {
+        let data: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            defer { try? handle.close() }
+            data = try handle.read(upToCount: Self.maximumFileSize + 1) ?? Data()
+        } catch {
+            throw LoadGenError(.unreadableReport, "\(path): \((error as NSError).localizedDescription)")
+        }
+        guard data.count <= Self.maximumFileSize else {
+            throw LoadGenError(.unreadableReport, "\(path): over \(Self.maximumFileSize >> 20) MiB, not a load-test result")
+        }
+        do {
+            self = try JSONDecoder().decode(LoadReport.self, from: data)
+        } catch let error as DecodingError {
+            throw LoadGenError(.unreadableReport, "\(path): not a sockctl load-test result (\(Self.describe(error)))")
+        } catch {
+            throw LoadGenError(.unreadableReport, "\(path): not a sockctl load-test result (\(error))")
+        }
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, _): return "missing '\(key.stringValue)'"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): return "bad '\(context.codingPath.map(\.stringValue).joined(separator: "."))'"
+        case .dataCorrupted(let context): return context.debugDescription
+        @unknown default: return "\(error)"
+        }
+    }
+}

@@ -1,0 +1,203 @@
+import NIOCore
+import NIOPosix
+import NIOSSL
+import NIOTLS
+import SocketEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Sits after the NIOSSL handler: reports the handshake or why it failed, and afterwards turns
+/// TLS errors into one-line reasons — TLS 1.3 reports a refused client certificate only after
+/// the handshake — and lets a peer that closes without close_notify (most do) end the
+/// connection like an ordinary close rather than an error. Once such a peer has ended its side,
+/// our close does not wait for its close_notify (which can no longer come): the socket closes
+/// as soon as our own close_notify is out.
+final class HandshakeWatcher: ChannelDuplexHandler {
+    typealias InboundIn = NIOAny
+    typealias OutboundIn = NIOAny
+
+    let promise: EventLoopPromise<SecurityReport>
+    private let layer: TLSLayer
+    private let server: Bool
+    private let pins: [[UInt8]]
+    private let verification: String
+    private let expectedName: String?
+    /// When the handler joined the pipeline, in its loop's time.
+    private var started: NIODeadline?
+    /// Below the NIOSSL handler: the negotiated cipher suite.
+    let observer: ServerHelloObserver
+    /// Nearest the socket: closes it without waiting for a close_notify that cannot come.
+    let closer = SocketEndCloser()
+    private var done = false
+    /// The peer's end of input (a FIN) has come through the TLS layer.
+    private var peerEnded = false
+    /// A full close has gone down to the TLS layer, which now waits for the peer's close_notify.
+    private var closing = false
+
+    init(layer: TLSLayer, server: Bool, pins: [[UInt8]], verification: String, expectedName: String?, promise: EventLoopPromise<SecurityReport>) {
+        self.layer = layer
+        self.server = server
+        self.pins = pins
+        self.verification = verification
+        self.expectedName = expectedName
+        self.promise = promise
+        observer = ServerHelloObserver(server: server)
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        started = context.eventLoop.now
+    }
+
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        if !done, let event = event as? TLSUserEvent, case .handshakeCompleted(let negotiated) = event {
+            done = true
+            completed(context: context, negotiated: negotiated)
+        }
+        if case ChannelEvent.inputClosed? = event as? ChannelEvent {
+            peerEnded = true
+            if closing { closer.closeAfterQueuedWrites() }
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
+    func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        context.close(mode: mode, promise: promise)
+        guard mode == .all, !closing else { return }
+        closing = true
+        if peerEnded { closer.closeAfterQueuedWrites() }
+    }
+
+    private func completed(context: ChannelHandlerContext, negotiated: String?) {
+        let ssl = try? context.pipeline.syncOperations.handler(type: NIOSSLHandler.self)
+        let peer = ssl?.peerCertificate
+        if !pins.isEmpty {
+            let digest = (try? peer?.extractPublicKey().toSPKIBytes()).flatMap { $0 }.map(PublicKeyPin.digest(of:))
+            guard let digest, pins.contains(digest) else {
+                let shown = digest.map(PublicKeyPin.text(of:)) ?? "no public key"
+                let error = SocketEngineError(.tlsFailed, "pin mismatch: the server's public key is \(shown), not one of the --pin values")
+                promise.fail(error)
+                context.fireErrorCaught(error)
+                context.close(promise: nil)
+                return
+            }
+        }
+        let report = SecurityReport(
+            protocolVersion: ssl?.tlsVersion.map(Self.describe),
+            cipher: observer.cipherSuite.map(ServerHelloObserver.name(of:)),
+            peerSubject: peer.map { TLSLayer.describe($0.subjectName) },
+            verification: verification,
+            applicationProtocol: negotiated,
+            handshakeDuration: .nanoseconds((context.eventLoop.now - (started ?? context.eventLoop.now)).nanoseconds))
+        promise.succeed(report)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        guard !done else {
+            if let ssl = error as? NIOSSLError, case .uncleanShutdown = ssl { return }  // channelInactive follows
+            guard error is NIOSSLError || error is BoringSSLError else {
+                context.fireErrorCaught(error)
+                return
+            }
+            context.fireErrorCaught(SocketEngineError(.tlsFailed, "TLS: \(Self.reason(error, expectedName: expectedName, server: server).text)"))
+            return
+        }
+        done = true
+        let reason = Self.reason(error, expectedName: expectedName, server: server)
+        guard reason.verification, !server, let address = context.channel.remoteAddress else {
+            let failure = SocketEngineError(.tlsFailed, "TLS handshake failed: \(reason.text)")
+            promise.fail(failure)
+            context.fireErrorCaught(failure)
+            return
+        }
+        // Name what is wrong with the refused certificate before failing.
+        let promise = self.promise
+        let loop = context.eventLoop
+        let expectedName = self.expectedName
+        layer.diagnose(address: address, serverName: expectedName, on: loop).whenComplete { result in
+            let detail = (try? result.get()).flatMap { $0 }
+            promise.fail(SocketEngineError(.tlsFailed, "TLS handshake failed: \(detail ?? reason.text)"))
+        }
+        context.fireErrorCaught(SocketEngineError(.tlsFailed, "TLS handshake failed: \(reason.text)"))
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        if !done {
+            done = true
+            promise.fail(SocketEngineError(.tlsFailed, "TLS handshake failed: the peer closed the connection during the handshake"))
+        }
+        context.fireChannelInactive()
+    }
+
+    /// A channel that never became active (its connect failed, or it lost a Happy Eyeballs
+    /// race) is torn down without `channelInactive`.
+    func handlerRemoved(context: ChannelHandlerContext) {
+        if !done {
+            done = true
+            promise.fail(SocketEngineError(.tlsFailed, "TLS handshake not done: the connection closed first"))
+        }
+    }
+
+    /// A one-line reason; `verification` when the peer's certificate chain was refused.
+    static func reason(_ error: any Error, expectedName: String?, server: Bool) -> (text: String, verification: Bool) {
+        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
+            return ("certificate is not valid for \(expectedName ?? "this address")", false)
+        }
+        let text: String
+        if let ssl = error as? NIOSSLError {
+            switch ssl {
+            case .handshakeFailed(let inner): text = "\(inner)"
+            case .uncleanShutdown: return ("the peer closed the connection without a TLS close", false)
+            default: text = "\(ssl)"
+            }
+        } else if let boring = error as? BoringSSLError {
+            // After the handshake NIOSSL reports alerts as they are.
+            text = "\(boring)"
+        } else {
+            return ("\(error)", false)
+        }
+        if text.contains("CERTIFICATE_VERIFY_FAILED") {
+            return (server ? "the client's certificate was refused (not signed by a CA of --client-ca, expired, or not for client use)"
+                           : "certificate verification failed", !server)
+        }
+        if text.contains("CERTIFICATE_REQUIRED") || text.contains("PEER_DID_NOT_RETURN_A_CERTIFICATE") {
+            return (server ? "the client sent no certificate (--client-ca requires one)" : "the server requires a client certificate (--cert and --key)", false)
+        }
+        if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") { return ("the peer does not speak TLS", false) }
+        if text.contains("UNSUPPORTED_PROTOCOL") || text.contains("PROTOCOL_VERSION") { return ("no TLS version in common (TLS 1.2 at least)", false) }
+        if let alert = alertName(in: text) {
+            let certificateAlerts = ["unknown ca", "bad certificate", "unsupported certificate", "certificate unknown", "certificate expired", "certificate revoked"]
+            if !server && certificateAlerts.contains(alert) {
+                return ("the server refused our client certificate (\(alert))", false)
+            }
+            return ("the peer sent the TLS alert \"\(alert)\"", false)
+        }
+        return (text, false)
+    }
+
+    /// `SSLV3_ALERT_UNSUPPORTED_CERTIFICATE` → `unsupported certificate`.
+    static func alertName(in text: String) -> String? {
+        let marker = Array("_ALERT_".utf8)
+        let bytes = Array(text.utf8)
+        guard bytes.count > marker.count,
+              let start = (0...(bytes.count - marker.count)).first(where: { bytes[$0..<($0 + marker.count)].elementsEqual(marker) }) else {
+            return nil
+        }
+        let name = bytes[(start + marker.count)...].prefix { ($0 >= 0x41 && $0 <= 0x5A) || $0 == 0x5F || ($0 >= 0x30 && $0 <= 0x39) }
+        guard !name.isEmpty else { return nil }
+        return String(decoding: name.map { $0 == 0x5F ? 0x20 : ($0 >= 0x41 && $0 <= 0x5A ? $0 + 32 : $0) }, as: UTF8.self)
+    }
+
+    static func describe(_ version: TLSVersion) -> String {
+        switch version {
+        case .tlsv1: "TLSv1.0"
+        case .tlsv11: "TLSv1.1"
+        case .tlsv12: "TLSv1.2"
+        case .tlsv13: "TLSv1.3"
+        @unknown default: "\(version)"
+        }
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import NIOCore
+import NIOPosix
+import NIOSSL
+import NIOTLS
+import SocketEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// How a client checks the server (`connect`, `send`, `loadtest` with `tls://` and `wss://`).
+///
+/// Secure by default: the chain is verified against the system trust store (plus `caFile`),
+/// the host name against the certificate, and TLS 1.2 is the minimum. `verify = false`
+/// (`--insecure`) skips chain and name checks — pins are still checked, as with curl.
+public struct TLSClientOptions: Sendable {
+    public var verify = true
+    /// More trusted CAs (PEM), in addition to the system store.
+    public var caFile: String?
+    /// The name sent in SNI and checked against the certificate, instead of the target host.
+    public var serverName: String?
+    /// SHA-256 digests of acceptable SubjectPublicKeyInfos (`--pin sha256//BASE64`), checked on
+    /// top of the normal verification.
+    public var pins: [[UInt8]] = []
+    /// A client certificate chain (PEM) and its key, for servers that ask for one.
+    public var certificateFile: String?
+    public var keyFile: String?
+    /// ALPN protocols to offer (`http/1.1` for WebSocket).
+    public var applicationProtocols: [String] = []
+
+    public init() {}
+
+    /// Parses `sha256//BASE64[;sha256//BASE64…]` into digests.
+    public static func pins(parsing text: String) throws(SocketEngineError) -> [[UInt8]] {
+        var digests: [[UInt8]] = []
+        for item in text.split(separator: ";", omittingEmptySubsequences: true) {
+            let trimmed = item.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("sha256//") else {
+                throw SocketEngineError(.invalidConfiguration, "invalid --pin '\(item)' (expected sha256//BASE64 of the public key)")
+            }
+            guard let digest = PublicKeyPin.digest(base64: String(trimmed.dropFirst("sha256//".count))) else {
+                throw SocketEngineError(.invalidConfiguration, "invalid --pin '\(item)': not the base64 of a 32-byte SHA-256 digest")
+            }
+            digests.append(digest)
+        }
+        guard !digests.isEmpty else { throw SocketEngineError(.invalidConfiguration, "--pin needs sha256//BASE64") }
+        return digests
+    }
+}

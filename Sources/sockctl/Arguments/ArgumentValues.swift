@@ -1,0 +1,80 @@
+import NIOCore
+import SocketEngine
+
+/// Option values with a grammar of their own, read by `@Option(transform:)` so a mistake is
+/// reported with its reason: "The value 'localhost' is invalid for '<endpoint>': missing port
+/// in 'localhost'". Plain values (durations, sizes, counts, CIDRs) are `ExpressibleByArgument`
+/// instead; what a value means together with other options is checked by each command.
+enum ArgumentValues {
+    /// Where to connect: the endpoint grammar with a client's defaults.
+    @Sendable static func clientEndpoint(_ text: String) throws -> Endpoint {
+        try Endpoint(parsing: text, role: .client)
+    }
+
+    /// Where to listen: a bare port binds loopback.
+    @Sendable static func listenerEndpoint(_ text: String) throws -> Endpoint {
+        try Endpoint(parsing: text, role: .listener)
+    }
+
+    /// `raw`, `line`, `crlf`, `null`, `length:N[:be|:le]`, `fixed:N`.
+    @Sendable static func framing(_ text: String) throws -> Framing {
+        try Framing(parsing: text)
+    }
+
+    /// Backslash escapes: `\n \r \t \0 \\ \xHH`.
+    @Sendable static func escaped(_ text: String) throws -> ByteBuffer {
+        var out = ByteBuffer()
+        var bytes = Array(text.utf8)[...]
+        while let byte = bytes.popFirst() {
+            guard byte == UInt8(ascii: "\\") else {
+                out.writeInteger(byte)
+                continue
+            }
+            guard let escape = bytes.popFirst() else {
+                throw UsageError("a trailing backslash escapes nothing")
+            }
+            switch escape {
+            case UInt8(ascii: "n"): out.writeInteger(UInt8(0x0A))
+            case UInt8(ascii: "r"): out.writeInteger(UInt8(0x0D))
+            case UInt8(ascii: "t"): out.writeInteger(UInt8(0x09))
+            case UInt8(ascii: "0"): out.writeInteger(UInt8(0x00))
+            case UInt8(ascii: "\\"): out.writeInteger(UInt8(ascii: "\\"))
+            case UInt8(ascii: "x"):
+                let hex = bytes.prefix(2)
+                guard hex.count == 2, let value = UInt8(String(decoding: hex, as: UTF8.self), radix: 16) else {
+                    throw UsageError("\\x needs two hex digits")
+                }
+                bytes = bytes.dropFirst(2)
+                out.writeInteger(value)
+            default:
+                throw UsageError("unknown escape '\\\(Character(UnicodeScalar(escape)))' (use \\n \\r \\t \\0 \\\\ \\xHH)")
+            }
+        }
+        return out
+    }
+}
+
+/// `text` with its escapes read, for values escaped only on request (`send -e`), whose
+/// mistakes name `option`.
+func unescaped(_ text: String, option: String) throws -> ByteBuffer {
+    do {
+        return try ArgumentValues.escaped(text)
+    } catch let error as UsageError {
+        throw UsageError("\(option): \(error.message)")
+    }
+}
+
+/// A whole number option checked against its range: `--repeat 0` → "--repeat must be a whole
+/// number from 1 to 1000000, not 0".
+func checkedCount(_ value: Int, _ option: String, within range: ClosedRange<Int>) throws -> Int {
+    guard range.contains(value) else {
+        throw UsageError("\(option) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(value)")
+    }
+    return value
+}
+
+/// A duration option that must be more than nothing.
+func checkedPositive(_ value: Duration, _ option: String) throws -> Duration {
+    guard value > .zero else { throw UsageError("\(option) must be greater than zero") }
+    return value
+}

@@ -1,0 +1,5 @@
+import ArgumentParser
+import LoadGen
+
+/// `--io auto|events|threads`.
+extension LoadPlan.IOMode: ExpressibleByArgument {}

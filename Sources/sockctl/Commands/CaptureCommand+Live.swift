@@ -1,0 +1,90 @@
+import Capture
+import Dispatch
+import PacketDecoding
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension CaptureCommand {
+    /// Live capture: open the device, drop privileges (-Z), print or write until -c packets,
+    /// Ctrl-C or SIGTERM, then tcpdump's statistics lines on stderr.
+    func liveCapture(output: PacketOutput, diagnostics: Diagnostics) throws {
+        var options = LiveCaptureOptions(interface: interface)
+        options.snapshotLength = snapshotLength == 0 ? PacketPrinter.maximumSnapshotLength : snapshotLength
+        options.immediate = lineBuffered || FileDescriptorWriter.standardOutput.isTerminal
+        options.bufferTimeoutMilliseconds = options.immediate ? 100 : 1000
+        options.filter = filter
+        options.linkType = linkTypeName.flatMap(LiveCaptureOptions.linkType(named:))
+        options.timestampPrecision = nano ? .nanoseconds : .microseconds
+        let capture: LiveCapture
+        do {
+            capture = try LiveCapture.open(options)
+        } catch {
+            throw diagnostics.fail(error, labelled: false)
+        }
+        if let warning = capture.warning {
+            FileDescriptorWriter.standardError.write("sockctl capture: \(warning)\n")
+        }
+        if let user {
+            do {
+                try dropPrivileges(toUser: user)
+            } catch {
+                throw diagnostics.fail(error, labelled: false)
+            }
+        }
+        let writer = try openWriter(linkType: capture.linkType, snapshotLength: capture.snapshotLength, diagnostics: diagnostics)
+        if interface == "any" && linkTypeName == nil {
+            FileDescriptorWriter.standardError.write("sockctl capture: data link type \(capture.linkType.tcpdumpName.map { String($0.prefix { $0 != " " }) } ?? "\(capture.linkType.rawValue)")\n")
+        }
+        FileDescriptorWriter.standardError.write(
+            "listening on \(interface), link-type \(Self.linkTypeText(capture.linkType)), snapshot length \(capture.snapshotLength) bytes\n")
+
+        let interrupted = InterruptFlag()
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { _ in
+            interrupted.set()
+            capture.stop()
+        }
+        defer { signals.cancel() }
+
+        var captured = 0
+        var writeError: (any Error)?
+        do {
+            try capture.run(count: count) { header, bytes in
+                captured += 1
+                if writeError == nil {
+                    do {
+                        try writer?.write(header, bytes)
+                    } catch {
+                        writeError = error
+                        capture.stop()
+                    }
+                }
+                output.packet(header, bytes)
+            }
+        } catch {
+            output.finish()
+            FileDescriptorWriter.standardError.write("sockctl capture: \(error)\n")
+            throw CommandFailed()
+        }
+        if interrupted.isSet && output.isPrinting && writeFile == nil { output.append("\n") }
+        output.finish()
+        try writer?.finish()
+        if let writeError {
+            throw diagnostics.fail(writeError)
+        }
+        let statistics = capture.statistics()
+        var lines = "\(captured) packet\(captured == 1 ? "" : "s") captured\n"
+        if let statistics {
+            lines += "\(statistics.received) packet\(statistics.received == 1 ? "" : "s") received by filter\n"
+            lines += "\(statistics.droppedByKernel) packet\(statistics.droppedByKernel == 1 ? "" : "s") dropped by kernel\n"
+            if statistics.droppedByInterface != 0 {
+                lines += "\(statistics.droppedByInterface) packet\(statistics.droppedByInterface == 1 ? "" : "s") dropped by interface\n"
+            }
+        }
+        FileDescriptorWriter.standardError.write(lines)
+    }
+}

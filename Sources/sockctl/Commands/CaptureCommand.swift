@@ -1,0 +1,228 @@
+import ArgumentParser
+import Capture
+import PacketDecoding
+import Recording
+import SocketEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct CaptureCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "capture",
+        abstract: "Capture or read packets and print them exactly as tcpdump -n does.",
+        discussion: """
+            Output is byte-identical to tcpdump 4.99 with -n: the same header lines, relative \
+            TCP sequence numbers, options, truncation markers ([|tcp], bad-len ...) and dumps. \
+            The default dump is -X (hex and ASCII without the link header); -XX includes the link \
+            header, -x/-xx print hex only, -A ASCII only, --no-dump the header line only. The \
+            filter is a BPF expression (pcap-filter(7)) given as trailing words or with -f; \
+            --port N is short for 'tcp port N'. Addresses and ports are always numeric (-n is \
+            accepted and changes nothing). Port-based application decoders (HTTP, DNS ...) are \
+            not implemented: for those ports nothing follows 'length N'.
+
+            Live capture needs root or the CAP_NET_RAW capability; -Z USER drops to USER right \
+            after the capture device is open. The banner and, at the end, the 'packets captured \
+            / received by filter / dropped by kernel' lines go to stderr. stdout is fully \
+            buffered unless it is a terminal or -l is given.
+
+            --follow reassembles TCP streams (retransmissions, out-of-order segments, overlaps; \
+            missing bytes are marked) and prints each stream's payload in order with direction \
+            markers; with --framing each message is one line and JSON messages are pretty-printed. \
+            --json prints one JSON object per packet.
+
+            Examples:
+              sockctl capture --port 6969
+              sockctl capture -i lo -c 10 udp port 5353
+              sockctl capture -r session.pcap -XX -tttt
+              sockctl capture -i any -w out.pcap --print tcp port 443
+              sockctl capture -r session.pcap --follow --framing crlf
+            """
+    )
+
+    @Option(name: .customShort("i"), help: ArgumentHelp("Interface to capture on (any = all interfaces).", valueName: "interface"))
+    var interface = "any"
+
+    @Option(name: .long, help: ArgumentHelp("Only TCP port N (short for the filter 'tcp port N').", valueName: "port"))
+    var port: Int?
+
+    @Option(name: .customShort("f"), help: ArgumentHelp("BPF filter expression (instead of trailing words).", valueName: "filter"))
+    var filterExpression: String?
+
+    @Option(name: .customShort("r"), help: ArgumentHelp("Read packets from a pcap or pcapng file (- = stdin) instead of capturing.", valueName: "file"))
+    var readFile: String?
+
+    @Option(name: .customShort("w"), help: ArgumentHelp("Write the packets to a pcap file (- = stdout) instead of printing them.", valueName: "file"))
+    var writeFile: String?
+
+    @Flag(name: .long, help: "With -w, also print the packets.")
+    var print = false
+
+    @Option(name: .customShort("c"), help: ArgumentHelp("Stop after N packets.", valueName: "count"))
+    var count: Int?
+
+    @Option(name: .customShort("s"), help: ArgumentHelp("Bytes captured per packet (0 = 262144, the default).", valueName: "snaplen"))
+    var snapshotLength = 0
+
+    @Option(name: .customShort("y"), help: ArgumentHelp("Link-layer type for live capture, e.g. LINUX_SLL, LINUX_SLL2, EN10MB.", valueName: "type"))
+    var linkTypeName: String?
+
+    @Flag(name: .customShort("n"), help: "Numeric addresses and ports (always on; accepted for tcpdump habits).")
+    var numeric = false
+
+    @Flag(name: .customShort("x"), help: "Hex dump (-xx: including the link header).")
+    var hex: Int
+
+    @Flag(name: .customShort("X"), help: "Hex and ASCII dump, the default (-XX: including the link header).")
+    var hexAndASCII: Int
+
+    @Flag(name: .customShort("A"), help: "ASCII dump (-AA: including the link header).")
+    var ascii: Int
+
+    @Flag(name: .long, help: "Header lines only, no dump.")
+    var noDump = false
+
+    @Flag(name: .customShort("t"), help: "-t no timestamp, -tt Unix seconds, -ttt since previous packet, -tttt date and time, -ttttt since first packet.")
+    var timestampFlags: Int
+
+    @Flag(name: .long, help: "Nanosecond timestamps (nine digits; -w writes a nanosecond pcap).")
+    var nano = false
+
+    @Flag(name: .customShort("S"), help: "Absolute TCP sequence numbers.")
+    var absoluteSequenceNumbers = false
+
+    @Flag(name: .customShort("e"), help: "Print the link-level header.")
+    var linkHeader = false
+
+    @Flag(name: .customShort("l"), help: "Line-buffered output (each packet is written at once).")
+    var lineBuffered = false
+
+    @Option(name: .customShort("Z"), help: ArgumentHelp("Drop privileges to this user after opening the capture device.", valueName: "user"))
+    var user: String?
+
+    @Flag(name: .long, help: "Reassemble TCP streams and print their payload in order, with direction markers.")
+    var follow = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("With --follow: message boundaries (line, crlf, null, length:N[:be|:le], fixed:N); one message per line.", valueName: "framing"),
+        transform: ArgumentValues.framing
+    )
+    var framing: Framing?
+
+    @Flag(name: .long, help: "One JSON object per packet instead of tcpdump text.")
+    var json = false
+
+    @Argument(help: ArgumentHelp("BPF filter words, e.g. tcp port 6969 and host 127.0.0.1.", valueName: "filter"))
+    var filterWords: [String] = []
+
+    func validate() throws {
+        if hex + hexAndASCII + ascii > 0 && noDump { throw UsageError("--no-dump cannot be combined with -x, -X or -A") }
+        if hex > 2 || hexAndASCII > 2 || ascii > 2 { throw UsageError("-x, -X and -A may be given at most twice (-XX)") }
+        if timestampFlags > 5 { throw UsageError("-t may be given at most five times (-ttttt)") }
+        if let count, count <= 0 { throw UsageError("-c needs a positive packet count") }
+        if !(0...PacketPrinter.maximumSnapshotLength).contains(snapshotLength) {
+            throw UsageError("-s must be between 0 and \(PacketPrinter.maximumSnapshotLength)")
+        }
+        if let port, !(0...65535).contains(port) { throw UsageError("--port must be between 0 and 65535") }
+        if filterExpression != nil && !filterWords.isEmpty { throw UsageError("give the filter either with -f or as trailing words, not both") }
+        if follow && json { throw UsageError("--follow and --json cannot be combined") }
+        if framing != nil && !follow { throw UsageError("--framing needs --follow") }
+        if print && writeFile == nil { throw UsageError("--print needs -w") }
+        if readFile != nil && user != nil { throw UsageError("-Z only applies to live capture") }
+        if readFile != nil && linkTypeName != nil { throw UsageError("-y only applies to live capture") }
+        if let linkTypeName, LiveCaptureOptions.linkType(named: linkTypeName) == nil {
+            throw UsageError("unknown link-layer type '\(linkTypeName)' (known: EN10MB, LINUX_SLL, LINUX_SLL2, RAW)")
+        }
+    }
+
+    /// The BPF expression: `--port`, `-f` and trailing words, joined with `and`.
+    var filter: String? {
+        var parts: [String] = []
+        if let port { parts.append("tcp port \(port)") }
+        if let filterExpression, !filterExpression.isEmpty { parts.append(filterExpression) }
+        if !filterWords.isEmpty { parts.append(filterWords.joined(separator: " ")) }
+        switch parts.count {
+        case 0: return nil
+        case 1: return parts[0]
+        default: return parts.map { "(\($0))" }.joined(separator: " and ")
+        }
+    }
+
+    var printOptions: PrintOptions {
+        var flags = TcpdumpFlags()
+        flags.hex = hex
+        flags.hexAndASCII = hexAndASCII
+        flags.ascii = ascii
+        flags.noDump = noDump
+        flags.timestamps = timestampFlags
+        flags.nanoseconds = nano
+        flags.absoluteSequenceNumbers = absoluteSequenceNumbers
+        flags.linkHeader = linkHeader
+        return PrintOptions(flags)
+    }
+
+    func run() throws {
+        let diagnostics = Diagnostics(command: "capture", verbose: false)
+        let output = PacketOutput(
+            lineBuffered: lineBuffered || FileDescriptorWriter.standardOutput.isTerminal,
+            mode: outputMode()
+        )
+        if let readFile {
+            try readCapture(from: readFile, output: output, diagnostics: diagnostics)
+        } else {
+            try liveCapture(output: output, diagnostics: diagnostics)
+        }
+    }
+
+    private func outputMode() -> PacketOutput.Mode {
+        if writeFile != nil && !print { return .none }
+        if json { return .json }
+        if follow { return .follow(StreamFollower(framing: framing)) }
+        return .text(PacketPrinter(options: printOptions))
+    }
+
+    // MARK: Reading a file
+
+    private func readCapture(from path: String, output: PacketOutput, diagnostics: Diagnostics) throws {
+        let file: FilteredCaptureFile
+        do {
+            file = try FilteredCaptureFile(path: path, filter: filter)
+        } catch {
+            throw diagnostics.fail(error, labelled: false)
+        }
+        FileDescriptorWriter.standardError.write(file.banner + "\n")
+        if file.linkType == .linuxSLL2 {
+            FileDescriptorWriter.standardError.write("Warning: interface names might be incorrect\n")
+        }
+        let writer = try openWriter(linkType: file.linkType, snapshotLength: file.snapshotLength, diagnostics: diagnostics)
+        do {
+            defer { output.finish() }
+            try file.forEach(limit: count) { header, bytes throws(CaptureError) in
+                try writer?.write(header, bytes)
+                output.packet(header, bytes)
+            }
+            try writer?.finish()
+        } catch {
+            throw diagnostics.fail(error, labelled: false)
+        }
+    }
+
+    static func linkTypeText(_ linkType: LinkType) -> String {
+        linkType.tcpdumpName ?? "\(linkType.rawValue)"
+    }
+
+    // MARK: Writing a file
+
+    func openWriter(linkType: LinkType, snapshotLength: Int, diagnostics: Diagnostics) throws -> CaptureFileOutput? {
+        guard let writeFile else { return nil }
+        do {
+            return try CaptureFileOutput(path: writeFile, linkType: linkType, snapshotLength: snapshotLength, nanoseconds: nano)
+        } catch {
+            throw diagnostics.fail(error, labelled: false)
+        }
+    }
+}

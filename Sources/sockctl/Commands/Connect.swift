@@ -1,0 +1,237 @@
+import ArgumentParser
+import NIOCore
+import Recording
+import SocketEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Connect: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Connect to an endpoint and relay stdin to it and it to stdout.",
+        discussion: """
+            Binary-safe, like nc and ncat. When stdin ends the write side is shut down (FIN) \
+            and the output keeps draining until the peer closes. When the peer closes its \
+            side first, the rest of stdin is still sent (when stdin is a terminal the session \
+            ends at once instead). TCP uses Happy Eyeballs (IPv6 first, IPv4 300 ms later, first to \
+            connect wins) and a failure lists every address tried.
+
+            Over udp:// each input chunk (or framed line) is one datagram; after stdin ends, \
+            replies are received until none has come for 2s (or --idle-timeout).
+
+            With --framing other than raw, each input line is sent as one message in that \
+            framing and each received message is printed on its own line.
+
+            Over ws:// each input line is one WebSocket message (text; an empty line is an \
+            empty message); with --binary each chunk read from stdin (at most 64 KiB, bytes \
+            unchanged) is one binary message; with --framing each input frame of that \
+            framing is one message; each received message is printed on its own line. End of input sends a close \
+            frame (--close-code, default 1000) and the session ends when the server answers. \
+            Pings are answered; --ping-interval sends pings; -v shows the handshake, pings, \
+            pongs and close codes. A protocol violation by the server (a masked frame, bad \
+            UTF-8, a bad close code ...) closes with 1002, 1007 or 1009 and exit status 1.
+
+            --echo-messages sends every message back with its type and reads no input: the \
+            client mode of the Autobahn test suite (see README, make conformance):
+              sockctl connect 'ws://127.0.0.1:9001/runCase?case=1&agent=sockctl' --echo-messages
+
+            --record FILE.pcap writes the session as a pcap file: Ethernet, IP and TCP (or \
+            UDP) headers made up around the real payload, with the real times of the \
+            handshake, the data each way and the FIN or RST (over tls:// and wss:// the \
+            plaintext; over ws:// and wss:// one segment per message, without the HTTP \
+            upgrade and frame headers). \
+            tcpdump -r, Wireshark, capture -r and replay read it. Writing never holds up \
+            the socket; if it falls more than 64 MiB behind, the rest is left out and a \
+            warning says how much.
+
+            --reconnect [N] retries a refused or lost connection after 1s, 2s, 4s ... (2^n \
+            seconds, N attempts, default 5) while stdin is open. --heartbeat PAYLOAD sends \
+            PAYLOAD (escapes \\n \\r \\t \\0 \\xHH allowed) every --heartbeat-interval and \
+            declares the peer dead after --heartbeat-misses intervals with nothing received.
+
+            Examples:
+              sockctl connect example.com:80 --crlf
+              echo '{"op":"ping"}' | sockctl connect 127.0.0.1:7000 --framing crlf
+              sockctl connect [::1]:9000 -v --hexdump
+              sockctl connect 127.0.0.1:7000 --framing crlf --record session.pcap
+              sockctl connect udp://127.0.0.1:5353
+              sockctl connect unix:/run/app.sock
+              sockctl connect 10.0.0.5:6969 --reconnect --heartbeat '{"op":"ping"}' --framing crlf
+              sockctl connect ws://127.0.0.1:8080/chat --origin http://localhost -v
+              sockctl connect ws://[::1]:8080/feed --subprotocol v2.feed --header 'Authorization: Bearer T'
+            """
+    )
+
+    @Argument(
+        help: ArgumentHelp("Where to connect: host:port, [v6]:port, tcp://, udp://host:port, unix:/path or ws://host[:port]/path.", valueName: "endpoint"),
+        transform: ArgumentValues.clientEndpoint
+    )
+    var endpoint: Endpoint
+
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
+    @OptionGroup(title: "Framing") var framing: FramingOptions
+    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
+    @OptionGroup(title: "WebSocket") var handshake: WebSocketHandshakeOptions
+    @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
+
+    @Flag(name: .long, help: "WebSocket: send every message back with its type, read no input (Autobahn client mode).")
+    var echoMessages = false
+
+    @Flag(name: [.customShort("C"), .long], help: "Send LF line endings as CRLF.")
+    var crlf = false
+
+    @Flag(name: .long, help: "Only send: what arrives is read and counted but not printed; end at end of input.")
+    var sendOnly = false
+
+    @Flag(name: .long, help: "Only receive: never read stdin.")
+    var recvOnly = false
+
+    @Flag(name: .long, help: "At end of input keep the connection fully open (no FIN) until the peer closes.")
+    var noShutdown = false
+
+    @Flag(name: .long, help: "At end of input close the connection instead of half-closing it.")
+    var closeOnEof = false
+
+    @Option(name: .long, help: ArgumentHelp("Write the session to this pcap file (made-up Ethernet/IP/TCP or UDP headers, real payload and times), for tcpdump, Wireshark and sockctl replay.", valueName: "file.pcap"))
+    var record: String?
+
+    @Option(name: .long, help: ArgumentHelp("End the session after this long without traffic in either direction.", valueName: "dur"))
+    var idleTimeout: Duration?
+
+    @Option(name: .long, help: ArgumentHelp("Reconnect after a refused or lost connection, at most N times in a row (default 5; write --reconnect alone for the default).", valueName: "n"))
+    var reconnect: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Never wait longer than this between reconnect attempts.", valueName: "dur"))
+    var reconnectMaxDelay: Duration?
+
+    @Option(name: .long, help: ArgumentHelp("Randomise each reconnect delay by up to this fraction (0-1).", valueName: "fraction"))
+    var reconnectJitter: Double?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Send this payload every heartbeat interval (escapes allowed).", valueName: "payload"),
+        transform: ArgumentValues.escaped
+    )
+    var heartbeat: ByteBuffer?
+
+    @Option(name: .long, help: ArgumentHelp("Time between heartbeats.", valueName: "dur"))
+    var heartbeatInterval: Duration = HeartbeatConfiguration.defaultInterval
+
+    @Option(name: .long, help: ArgumentHelp("Declare the peer dead after this many intervals with nothing received.", valueName: "k"))
+    var heartbeatMisses: Int = HeartbeatConfiguration.defaultAllowedMisses
+
+    func validate() throws {
+        _ = try validating { try makeConfiguration() }
+    }
+
+    func makeConfiguration() throws -> ClientSessionConfiguration {
+        if sendOnly && recvOnly { throw UsageError("--send-only and --recv-only exclude each other") }
+        if noShutdown && closeOnEof { throw UsageError("--no-shutdown and --close-on-eof exclude each other") }
+        var configuration = ClientSessionConfiguration(endpoint: endpoint)
+        configuration.connect = connection.makeConnectOptions()
+        configuration.connect.secureTransport = try tls.layer(for: endpoint)
+        configuration.connect.tap = observability.tap
+        configuration.framing = framing.framing
+        configuration.maximumFrameSize = try framing.maximumFrameSize()
+        if crlf && configuration.framing != .raw {
+            throw UsageError("--crlf applies to raw framing; use --framing crlf to send each line with CRLF")
+        }
+        configuration.translateLineEndings = crlf
+        configuration.direction = sendOnly ? .sendOnly : (recvOnly ? .receiveOnly : .both)
+        if endpoint.transport.isWebSocket {
+            if crlf { throw UsageError("--crlf does not apply to WebSocket messages") }
+            webSocket.apply(to: &configuration.connect.webSocket)
+            handshake.apply(to: &configuration.connect.webSocket)
+            if echoMessages {
+                if sendOnly { throw UsageError("--echo-messages and --send-only exclude each other") }
+                configuration.connect.webSocket.answer = .echo
+                configuration.direction = .receiveOnly
+            }
+        } else if webSocket.anyGiven || handshake.anyGiven || echoMessages {
+            throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
+        }
+        if let record {
+            if endpoint.transport == .unix {
+                throw UsageError("--record records IP sessions (tcp, tls, udp, ws, wss), not unix:")
+            }
+            if record.isEmpty { throw UsageError("--record needs a file name") }
+        }
+        configuration.inputEnd = noShutdown ? .keepOpen : (closeOnEof ? .close : .halfClose)
+        configuration.endsWhenPeerFinishes = isatty(0) == 1
+        if let idleTimeout {
+            configuration.idleTimeout = try checkedPositive(idleTimeout, "--idle-timeout")
+        }
+        if let reconnect {
+            let attempts = try checkedCount(reconnect, "--reconnect", within: 1...1_000_000)
+            let cap = try reconnectMaxDelay.map { try checkedPositive($0, "--reconnect-max-delay") }
+            let jitter = reconnectJitter ?? 0
+            guard (0...1).contains(jitter) else {
+                throw UsageError("--reconnect-jitter must be a fraction from 0 to 1, not \(jitter)")
+            }
+            configuration.reconnect = ReconnectPolicy(maximumAttempts: attempts, maximumDelay: cap, jitter: jitter)
+        } else if reconnectMaxDelay != nil || reconnectJitter != nil {
+            throw UsageError("--reconnect-max-delay and --reconnect-jitter need --reconnect")
+        }
+        if let heartbeat {
+            configuration.heartbeat = HeartbeatConfiguration(
+                payload: heartbeat,
+                interval: try checkedPositive(heartbeatInterval, "--heartbeat-interval"),
+                allowedMisses: try checkedCount(heartbeatMisses, "--heartbeat-misses", within: 1...1000)
+            )
+            if configuration.direction == .sendOnly {
+                throw UsageError("--heartbeat needs to receive; it cannot be combined with --send-only")
+            }
+        }
+        return configuration
+    }
+
+    func run() async throws {
+        var configuration = try makeConfiguration()
+        let diagnostics = Diagnostics(command: "connect", verbose: observability.verbose)
+        if observability.verbose {
+            configuration.connect.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
+        }
+        let input: any ByteSource = configuration.direction == .receiveOnly
+            ? EmptyByteSource()
+            : FileDescriptorSource(descriptor: 0)
+        let recorder = try record.map { path in
+            do { return try SessionRecorder(path: path, localIsClient: true) } catch { throw UsageError("\(error)") }
+        }
+        configuration.connect.recorder = recorder?.hook
+        let webSocket = configuration.endpoint.transport.isWebSocket
+        let session = ClientSession(
+            configuration: configuration,
+            input: input,
+            output: FileDescriptorWriter.standardOutput
+        ) { event in
+            SessionEventRenderer.render(event, diagnostics: diagnostics, webSocket: webSocket)
+        }
+        let summary = await session.run()
+        if let recorder { diagnostics.report(recording: recorder.finish(), of: recorder) }
+        if summary.datagramsDropped > 0 {
+            diagnostics.warning("\(plural(summary.datagramsDropped, "datagram")) dropped: they arrived faster than the output took them")
+        }
+        if summary.heartbeatsSkipped > 0 {
+            diagnostics.event("\(plural(summary.heartbeatsSkipped, "heartbeat")) skipped: the send buffer was full")
+        }
+        diagnostics.event(
+            "done: sent \(summary.bytesSent) bytes, received \(summary.bytesReceived) bytes"
+                + " over \(plural(summary.connections, "connection")) in \(summary.duration.formatted)"
+        )
+        if let error = summary.error {
+            if summary.bytesLost > 0 {
+                diagnostics.warning("\(summary.bytesLost) bytes queued for sending never reached the peer's connection")
+            }
+            throw diagnostics.fail(error)
+        }
+        if summary.bytesLost > 0 {
+            // Not an error on the socket, but the input did not all get through: not a success.
+            diagnostics.error("\(summary.bytesLost) bytes queued for sending were lost when the connection ended")
+            throw CommandFailed(status: 1)
+        }
+    }
+}

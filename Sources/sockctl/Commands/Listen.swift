@@ -1,0 +1,232 @@
+import ArgumentParser
+import Dispatch
+import NIOCore
+import Recording
+import SocketEngine
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Listen: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Accept clients and print, echo, discard, broadcast or answer what they send.",
+        discussion: """
+            Binds to loopback (127.0.0.1 and ::1) unless given a host: write \
+            0.0.0.0:PORT or [::]:PORT to accept clients from the network. Port 0 asks the \
+            kernel for a free port. The bound address is printed on stderr, with one line \
+            per client connecting and disconnecting; Ctrl-C (SIGINT) or SIGTERM closes \
+            everything and prints a summary.
+
+            Without --keep-open the listener serves one client and ends when it leaves, like \
+            nc -l. By default what clients send goes to stdout and stdin goes to every \
+            connected client.
+
+            --respond FILE answers every message with the file's content (for delimiter \
+            framings a single trailing newline in the file is dropped) — a mock server. \
+            --delay applies to every answer, counted from the message's arrival.
+
+            --record FILE.pcap writes every client's session to one pcap file (made-up \
+            Ethernet/IP/TCP headers, UDP for udp://, real payload and times; over tls:// \
+            and wss:// the plaintext, over ws:// and wss:// one segment per message), for \
+            tcpdump, Wireshark, capture -r and replay.
+
+            Over udp:// each datagram is one message; the sender of each is printed.
+
+            Over ws://HOST:PORT/PATH clients are upgraded only on PATH (other paths get 404, \
+            plain HTTP 426); each client's Origin header is logged, and with --allow-origin \
+            (repeatable) other origins — and clients that send none — get 403. Each message \
+            is printed on its own line; --echo sends every message back with its type \
+            (text as text, binary as binary); input lines (or --framing frames) go to the \
+            clients as messages (--binary: each chunk read is one binary message). Pings are \
+            answered; frames that break RFC 6455 close the client with 1002, 1007 or 1009. \
+            This is the server mode of the \
+            Autobahn test suite (see README, make conformance):
+              sockctl listen ws://127.0.0.1:9001/ --echo -k
+
+            Examples:
+              sockctl listen 7000 --echo --keep-open
+              sockctl listen :7000 --framing crlf --respond reply.json --delay 10ms
+              sockctl listen 0.0.0.0:6969 --broadcast --framing line --allow 10.0.0.0/8
+              sockctl listen udp://:5353
+              sockctl listen 7000 --echo -k --record clients.pcap
+              sockctl listen unix:/tmp/app.sock --discard -k
+              sockctl listen ws://127.0.0.1:8080/chat --broadcast --allow-origin http://localhost:3000
+            """
+    )
+
+    @Argument(
+        help: ArgumentHelp("Where to listen: PORT, :PORT, HOST:PORT, [v6]:PORT, tcp://, udp://[HOST]:PORT, unix:/path or ws://[HOST]:PORT/path.", valueName: "endpoint"),
+        transform: ArgumentValues.listenerEndpoint
+    )
+    var endpoint: Endpoint
+
+    @Flag(name: .long, help: "Send every message back to its sender.")
+    var echo = false
+
+    @Flag(name: .long, help: "Read and count what clients send; print nothing.")
+    var discard = false
+
+    @Flag(name: .long, help: "Send every message from one client to all the others (implies --keep-open).")
+    var broadcast = false
+
+    @Option(name: .long, help: ArgumentHelp("Answer every message with this file's content.", valueName: "file"))
+    var respond: String?
+
+    @Option(name: .long, help: ArgumentHelp("Wait this long after each message before answering it.", valueName: "dur"))
+    var delay: Duration?
+
+    @Flag(name: [.customShort("k"), .long], help: "Keep accepting clients after the first one leaves.")
+    var keepOpen = false
+
+    @Option(name: .long, help: ArgumentHelp("Refuse clients beyond this many at once.", valueName: "n"))
+    var maxClients: Int = 100
+
+    @Option(name: .long, help: ArgumentHelp("Only admit clients from this network (repeatable); wins over --deny.", valueName: "cidr"))
+    var allow: [AddressRange] = []
+
+    @Option(name: .long, help: ArgumentHelp("Refuse clients from this network (repeatable).", valueName: "cidr"))
+    var deny: [AddressRange] = []
+
+    @Option(name: .long, help: ArgumentHelp("Write every client's session to this pcap file (made-up Ethernet/IP/TCP headers, real payload and times).", valueName: "file.pcap"))
+    var record: String?
+
+    @Flag(name: .long, help: "Do not read stdin (print mode normally sends it to the clients).")
+    var recvOnly = false
+
+    @OptionGroup(title: "Framing") var framing: FramingOptions
+    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
+
+    @Option(name: .long, help: ArgumentHelp("WebSocket: admit only clients whose Origin header is this (repeatable); others get 403.", valueName: "origin"))
+    var allowOrigin: [String] = []
+
+    @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: ListenTLSOptions
+
+    func validate() throws {
+        _ = try validating { try makeConfiguration() }
+    }
+
+    func makeConfiguration() throws -> ListenConfiguration {
+        let modes = [echo, discard, broadcast, respond != nil].filter { $0 }.count
+        if modes > 1 { throw UsageError("choose one of --echo, --discard, --broadcast and --respond") }
+        var configuration = ListenConfiguration(endpoint: endpoint)
+        configuration.framing = framing.framing
+        configuration.maximumFrameSize = try framing.maximumFrameSize()
+        if echo { configuration.mode = .echo }
+        if discard { configuration.mode = .discard }
+        if broadcast { configuration.mode = .broadcast }
+        if let respond {
+            var body = try FileReader.read(respond, limit: configuration.maximumFrameSize, option: "--respond")
+            switch configuration.framing {
+            case .line, .crlf, .null: body = FileReader.droppingOneTrailingNewline(body)
+            case .raw, .lengthPrefixed, .fixed: break
+            }
+            if case .fixed(let size) = configuration.framing, body.readableBytes != size {
+                throw UsageError("--respond file is \(body.readableBytes) bytes but fixed:\(size) framing needs exactly \(size)")
+            }
+            configuration.mode = .respond(body)
+        }
+        if let delay {
+            guard configuration.mode != .print && configuration.mode != .discard else {
+                throw UsageError("--delay needs --echo, --respond or --broadcast")
+            }
+            configuration.delay = delay
+        }
+        configuration.keepOpen = keepOpen || broadcast
+        configuration.options.maximumClients = try checkedCount(maxClients, "--max-clients", within: 1...1_000_000)
+        configuration.options.access = AccessPolicy(allow: allow, deny: deny)
+        if endpoint.transport == .unix && !configuration.options.access.isEmpty {
+            throw UsageError("--allow and --deny need an IP listener, not a Unix socket")
+        }
+        configuration.options.tap = observability.tap
+        if let record {
+            if endpoint.transport == .unix {
+                throw UsageError("listen --record records IP clients (tcp, tls, udp, ws, wss), not unix:")
+            }
+            if record.isEmpty { throw UsageError("--record needs a file name") }
+        }
+        configuration.options.secureTransport = try tls.layer(for: endpoint)
+        if endpoint.transport.isWebSocket {
+            webSocket.apply(to: &configuration.options.webSocket)
+            configuration.options.webSocket.allowedOrigins = allowOrigin
+            if configuration.delay != nil && configuration.mode != .broadcast {
+                throw UsageError("--delay is not supported with --echo or --respond over WebSocket")
+            }
+        } else if webSocket.anyGiven || !allowOrigin.isEmpty {
+            throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
+        }
+        return configuration
+    }
+
+    func run() async throws {
+        var configuration = try makeConfiguration()
+        let diagnostics = Diagnostics(command: "listen", verbose: observability.verbose)
+        if observability.verbose {
+            configuration.options.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
+        }
+        let descriptors = DescriptorLimit.raiseToHardLimit()
+        if let clients = configuration.options.maximumClients, clients + 64 > descriptors {
+            diagnostics.warning("--max-clients \(clients) is above the file-descriptor limit \(descriptors): raise it with `ulimit -n`")
+        }
+        let recorder = try record.map { path in
+            do { return try SessionRecorder(path: path, localIsClient: false) } catch { throw UsageError("\(error)") }
+        }
+        configuration.options.recorder = recorder?.hook
+        let readsInput = configuration.mode == .print && !recvOnly
+        let printMode = configuration.mode == .print
+        let service = ListenService(
+            configuration: configuration,
+            output: FileDescriptorWriter.standardOutput,
+            input: readsInput ? FileDescriptorSource(descriptor: 0) : nil
+        ) { event in
+            ListenEventRenderer.render(event, diagnostics: diagnostics, printMode: printMode)
+        }
+
+        let bound: [SocketAddress]
+        do {
+            bound = try await service.bind()
+        } catch {
+            throw diagnostics.fail(SocketEngineError.wrapping(error, context: "listen"))
+        }
+        let transport = configuration.endpoint.transport
+        let names = bound.map(\.displayString).joined(separator: ", ")
+        diagnostics.note("listening on \(names) (\(transport.rawValue))")
+        if bound.contains(where: { !$0.isLoopback && transport != .unix }) {
+            diagnostics.warning("listening beyond loopback: anyone who can reach this host can connect")
+        }
+
+        let signalCount = Mutex(0)
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            // A second signal ends the process at once, even if output is stalled (a paused
+            // pager) and the orderly shutdown cannot make progress.
+            if signalCount.withLock({ $0 += 1; return $0 }) > 1 {
+                diagnostics.note("\(name) again: exiting without waiting")
+                Glibc.exit(130)
+            }
+            diagnostics.note("\(name): shutting down (again to exit at once)")
+            service.stop()
+        }
+        let summary = await service.run()
+        signals.cancel()
+        if let recorder { diagnostics.report(recording: recorder.finish(), of: recorder) }
+
+        var parts = [plural(summary.clients, "client")]
+        if transport == .udp {
+            parts = ["\(plural(summary.datagramsIn, "datagram")) in", "\(summary.datagramsOut) out"]
+        }
+        parts.append("\(summary.bytesIn) bytes in")
+        parts.append("\(summary.bytesOut) bytes out")
+        if summary.rejected > 0 {
+            let unlogged = summary.rejectedUnlogged > 0 ? " (\(summary.rejectedUnlogged) not logged: they came too fast)" : ""
+            parts.append("\(summary.rejected) refused\(unlogged)")
+        }
+        if summary.messagesDropped > 0 { parts.append("\(summary.messagesDropped) broadcast messages dropped for slow clients") }
+        if summary.datagramsDropped > 0 { parts.append("\(summary.datagramsDropped) datagrams dropped (queue full)") }
+        diagnostics.note("summary: " + parts.joined(separator: ", ") + " in \(summary.duration.formatted)")
+    }
+}

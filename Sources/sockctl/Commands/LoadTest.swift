@@ -1,0 +1,249 @@
+import ArgumentParser
+import Foundation
+import LoadGen
+import NIOCore
+import SocketEngine
+
+struct LoadTest: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "loadtest",
+        abstract: "Load a service with many connections and report latency and errors you can trust.",
+        discussion: """
+            Opens -c connections (at --connect-rate per second), then sends --message on each \
+            for --duration (or until --requests messages are sent), and reports throughput, \
+            latency percentiles from an HDR histogram (microsecond resolution), connections, \
+            and errors by kind. With --framing every reply frame is matched to its message, in \
+            order, and timed; without it the run only sends (throughput).
+
+            Pacing: without --rate each connection keeps --pipeline messages (default 1) \
+            unanswered and sends the next when a reply comes back (closed loop, as fast as the \
+            server allows). With --rate R, R messages per second in all are due at fixed times \
+            whatever the server does (open loop); latency counts from the time a message was \
+            due, so a server that stalls shows the stall in p99 instead of hiding it \
+            (coordinated omission, corrected). The report shows this corrected latency and the \
+            latency from the actual send. --stages 30s:100,1m:1000,30s:0 ramps the rate linearly \
+            from stage to stage over the same connections.
+
+            In --message, {{seq}} becomes the message's number in the run (from 1) and \
+            {{conn}} the connection's (from 1); \\n \\r \\t \\0 \\\\ and \\xHH are escapes. \
+            A reply not back within --timeout times out: its connection is closed and \
+            reopened. Lost connections are reopened with back-off. Every message sent is \
+            answered, timed out or lost; messages due but never sent are unsent.
+
+            Over udp:// each message is one datagram and so is each reply; over ws:// and \
+            wss:// each message is one WebSocket message (nothing is appended to it) and so \
+            is each reply: give --framing (raw will do) to expect replies. A connection counts \
+            as open once its TLS handshake (tls://, wss://) and WebSocket upgrade are done; TLS \
+            handshake times are reported apart from message latency.
+
+            Output: a live one-line display on a terminal; otherwise --report-every DUR \
+            prints one line per period. The final report goes to stdout (stderr with \
+            --json -); --json FILE writes every figure and both histograms (HdrHistogram \
+            encoding) for `sockctl report merge` and other tools.
+
+            Exit status: 0; 1 when a --threshold is violated, or the requested connections \
+            could not be opened; 2 usage error.
+
+            Examples:
+              sockctl loadtest 127.0.0.1:7000 -c 100 --duration 30s --framing line --message 'ping {{seq}}'
+              sockctl loadtest 127.0.0.1:7000 --rate 2000 --duration 1m --framing crlf \\
+                  --message '{"id":{{seq}},"op":"get"}' --threshold 'p99<50ms' --threshold 'errors<0.1%'
+              sockctl loadtest 127.0.0.1:7000 --stages 30s:500,2m:500,30s:0 --framing length:4 --message-file req.bin
+              sockctl loadtest 127.0.0.1:9000 -c 1000 --duration 10s --message-file blob.bin   # send-only
+              sockctl loadtest udp://127.0.0.1:5353 --rate 1000 --duration 10s --framing raw --json result.json
+              sockctl loadtest 127.0.0.1:7000 127.0.0.1:7001 -c 200 --duration 30s --framing line   # 100 each
+              sockctl loadtest wss://localhost:8443/echo -c 50 --duration 30s --framing raw --cafile ca.pem
+            """
+    )
+
+    @Argument(
+        help: ArgumentHelp("The target: host:port, [v6]:port, tcp://, tls://, udp://host:port, unix:/path, ws:// or wss://host:port/path. Several: the connections are spread over them in turn.", valueName: "endpoint"),
+        transform: ArgumentValues.clientEndpoint
+    )
+    var endpoints: [Endpoint] = []
+
+    @Option(name: [.customShort("c"), .long], help: ArgumentHelp("Connections to open and keep open.", valueName: "n"))
+    var connections: Int = 10
+
+    @Option(name: .long, help: ArgumentHelp("New connections per second while ramping up (0: all at once).", valueName: "r"))
+    var connectRate: PerSecond = PerSecond(1000)
+
+    @Option(name: .long, help: ArgumentHelp("How long to send after the warm-up (default 10s unless --requests).", valueName: "dur"))
+    var duration: Duration?
+
+    @Option(name: .long, help: ArgumentHelp("Send this many messages in all, then stop.", valueName: "n"))
+    var requests: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Total messages per second (open loop). Without it: closed loop.", valueName: "r"))
+    var rate: PerSecond?
+
+    @Option(name: .long, help: ArgumentHelp("Rate stages DUR:RATE,... ramping linearly from --rate (or 0).", valueName: "stages"))
+    var stages: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The message (escapes allowed; {{seq}} and {{conn}} are filled in).", valueName: "text"),
+        transform: ArgumentValues.escaped
+    )
+    var message: ByteBuffer?
+
+    @Option(name: .long, help: ArgumentHelp("Send this file's content as the message (placeholders allowed).", valueName: "file"))
+    var messageFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("Unanswered messages per connection (default 1; with --rate: no limit).", valueName: "k"))
+    var pipeline: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Event-loop threads (default: the number of cores).", valueName: "n"))
+    var threads: Int?
+
+    @Option(name: .long, help: ArgumentHelp(
+        "How connections do I/O: events (event loops, --threads of them), threads (one thread per connection, plain system calls, polling a few µs for each reply while the connections leave a core free; closed loop over tcp:// or unix: with --framing), auto (threads when the run allows it and has fewer connections than cores).",
+        valueName: "auto|events|threads"))
+    var io: LoadPlan.IOMode = .auto
+
+    @Option(name: .long, help: ArgumentHelp("Run this long first without measuring.", valueName: "dur"))
+    var warmup: Duration = .zero
+
+    @Option(name: .long, help: ArgumentHelp("A reply later than this times out (its connection is reopened).", valueName: "dur"))
+    var timeout: Duration = LoadPlan.defaultReplyTimeout
+
+    @Option(name: .long, help: ArgumentHelp("Write the full result as JSON to FILE (- for stdout).", valueName: "file"))
+    var json: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Fail (exit 1) unless this holds, e.g. p99<50ms, errors<0.1%, rate>10000 (repeatable).", valueName: "expr"),
+        transform: { try Threshold(parsing: $0) }
+    )
+    var threshold: [Threshold] = []
+
+    @Option(name: .long, help: ArgumentHelp("Print a progress line this often when stdout is not a terminal.", valueName: "dur"))
+    var reportEvery: Duration?
+
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
+    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
+    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
+    @OptionGroup(title: "WebSocket") var handshake: WebSocketHandshakeOptions
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Reply framing: line, crlf, null, length:N[:be|:le], fixed:N, raw. Omit to only send.", valueName: "framing"),
+        transform: ArgumentValues.framing
+    )
+    var framing: Framing?
+
+    @Option(name: .long, help: ArgumentHelp("Largest reply accepted; a longer one closes that connection.", valueName: "size"))
+    var maxFrame: ByteSize = .mebibytes(16)
+
+    @Flag(name: .shortAndLong, help: "Print the plan, the target address and warnings on stderr.")
+    var verbose = false
+
+    func validate() throws {
+        _ = try validating { try makePlan(loadingMessage: false) }
+        if let reportEvery { _ = try checkedPositive(reportEvery, "--report-every") }
+    }
+
+    func makePlan(loadingMessage: Bool) throws -> LoadPlan {
+        guard let first = endpoints.first else { throw UsageError("give the target endpoint, e.g. 127.0.0.1:7000") }
+        if first.transport == .unix && connection.source != nil { throw UsageError("--source does not apply to unix: endpoints") }
+        let maximumFrame = try maxFrame.checked("--max-frame", within: 1...(1 << 30))
+        if message != nil && messageFile != nil { throw UsageError("give --message or --message-file, not both") }
+        var body: [UInt8] = Array("ping".utf8)
+        if let message {
+            body = Array(message.readableBytesView)
+        } else if let messageFile, loadingMessage {
+            body = Array(try FileReader.read(messageFile, limit: maximumFrame, option: "--message-file").readableBytesView)
+        }
+        // Before the file is read (validate()), only the framing itself is checked.
+        let deferred = messageFile != nil && !loadingMessage
+        // Over WebSocket a message is one WebSocket message: nothing is added to it.
+        let messageFraming = deferred || first.transport.isWebSocket ? .raw : framing ?? .raw
+        var plan = try LoadPlan(endpoints: endpoints, message: try MessageTemplate(body, framing: messageFraming))
+        plan.connectOptions = connection.makeConnectOptions()
+        plan.connectOptions.secureTransport = try tls.layer(for: first)
+        if first.transport.isWebSocket {
+            webSocket.apply(to: &plan.connectOptions.webSocket)
+            handshake.apply(to: &plan.connectOptions.webSocket)
+        } else if webSocket.anyGiven || handshake.anyGiven {
+            throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
+        }
+        plan.connections = try checkedCount(connections, "--connections", within: 1...1_000_000)
+        plan.connectRate = connectRate.value == 0 ? nil : connectRate.value
+        plan.framing = framing
+        plan.maximumFrameSize = maximumFrame
+        plan.requests = try requests.map { try checkedCount($0, "--requests", within: 1...1_000_000_000_000) }
+        if duration != nil && requests != nil { throw UsageError("give --duration or --requests, not both") }
+        if let duration {
+            plan.duration = try checkedPositive(duration, "--duration")
+        } else if plan.requests != nil || stages != nil {
+            plan.duration = nil
+        }
+        if let rate {
+            guard rate.value > 0 else { throw UsageError("--rate must be a positive number per second, not 0") }
+            plan.rate = rate.value
+        }
+        if let stages {
+            if duration != nil || requests != nil { throw UsageError("--stages sets the length of the run: drop --duration and --requests") }
+            plan.stages = try RateSchedule.stages(parsing: stages, initialRate: plan.rate ?? 0)
+        }
+        plan.pipeline = try pipeline.map { try checkedCount($0, "--pipeline", within: 1...LoadPlan.maximumPipeline) }
+        if plan.pipeline != nil && framing == nil { throw UsageError("--pipeline needs --framing (replies are what frees the pipeline)") }
+        if let threads { plan.threads = try checkedCount(threads, "--threads", within: 1...256) }
+        plan.io = io
+        plan.warmup = warmup
+        plan.replyTimeout = try checkedPositive(timeout, "--timeout")
+        plan.drainTimeout = plan.replyTimeout
+        try plan.validate()
+        return plan
+    }
+
+    func run() async throws {
+        let plan = try makePlan(loadingMessage: true)
+        let thresholds = threshold
+        let diagnostics = Diagnostics(command: "loadtest", verbose: verbose)
+        let jsonToStdout = json == "-"
+        let out = jsonToStdout ? FileDescriptorWriter.standardError : FileDescriptorWriter.standardOutput
+        let display = LoadDisplay(
+            live: out.isTerminal, every: reportEvery,
+            output: out)
+        diagnostics.event(plan.summary)
+
+        var report: LoadReport
+        do {
+            report = try await LoadRunner(plan: plan).run { display.update($0) }
+        } catch {
+            display.clear()
+            throw diagnostics.fail(error)
+        }
+        display.clear()
+        report.thresholds = thresholds.map { $0.evaluate(report) }
+        out.write(report.text)
+        for warning in report.warnings { diagnostics.warning(warning) }
+        if let json { try Self.writeJSON(report, to: json, diagnostics: diagnostics) }
+        var failures: [String] = report.thresholds.filter { !$0.passed }.map { "threshold \($0.threshold) violated" }
+        if report.connections.peakOpen < plan.connections {
+            failures.append("only \(report.connections.peakOpen) of \(plan.connections) connections could be opened")
+        }
+        if !failures.isEmpty {
+            diagnostics.error(failures.joined(separator: "; "))
+            throw CommandFailed()
+        }
+    }
+
+    /// `--json FILE` (`-` for stdout).
+    static func writeJSON(_ report: LoadReport, to path: String, diagnostics: Diagnostics) throws {
+        do {
+            let data = try report.jsonData()
+            if path == "-" {
+                FileDescriptorWriter.standardOutput.write(Array(data))
+                return
+            }
+            try data.write(to: URL(fileURLWithPath: path))
+        } catch let error as LoadGenError {
+            throw diagnostics.fail(error)
+        } catch {
+            diagnostics.error("--json \(path): \((error as NSError).localizedDescription)")
+            throw CommandFailed()
+        }
+    }
+}

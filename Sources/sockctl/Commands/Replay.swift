@@ -1,0 +1,305 @@
+import ArgumentParser
+import NIOCore
+import PacketDecoding
+import Recording
+import SocketEngine
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Replay: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Replay a recorded TCP or UDP session against a server, and check its answers.",
+        discussion: """
+            Reads a pcap or pcapng file (from connect/listen --record, capture -w, tcpdump or \
+            Wireshark), reassembles its TCP streams (retransmissions dropped, out-of-order \
+            segments put back in order) and UDP flows, and sends one stream's client side to \
+            TARGET with the recorded timing between messages, --speed X times faster, or \
+            --topspeed. A message is a recorded segment (one packet's new bytes), or with \
+            --framing a frame. The client is the side that sent the SYN.
+
+            --list prints the streams: index, protocol, client > server, packets and bytes \
+            each way, duration, how it ended. --stream N picks one; without it the file must \
+            hold exactly one.
+
+            --verify compares what TARGET answers with what the recorded server answered: \
+            frame by frame with --framing (and for UDP and WebSocket messages), else as one \
+            byte stream. The first mismatch is printed with the frame number and the two \
+            frames side by side in the tcpdump -X layout, exit status 1. --ignore REGEX \
+            (repeatable, needs --framing) cuts matching text out of both sides before \
+            comparing: timestamps, ids. A summary line gives the frames sent, matched and \
+            mismatched and how late messages went out (timing drift).
+
+            --as-server [HOST:]PORT turns the recording into a mock server: every client that \
+            connects gets the recorded server side, each answer once the client has sent what \
+            the recorded client sent before it. Runs until SIGINT or SIGTERM.
+
+            TARGET may be any client endpoint: the recorded bytes are replayed inside the new \
+            transport (tls://, ws:// and wss:// carry them as TLS data or WebSocket messages).
+
+            Exit status: 0 replayed (and, with --verify, every answer matched); 1 mismatch, \
+            the target failed, or the file is bad; 2 usage error (no such stream, ...).
+
+            Examples:
+              sockctl replay session.pcap --list
+              sockctl replay session.pcap 127.0.0.1:7000 --verify
+              sockctl replay trace.pcapng 127.0.0.1:7000 --stream 3 --speed 2 --framing crlf --verify --ignore '"ts":[0-9]+'
+              sockctl replay session.pcap tls://staging.internal:7443 --topspeed --verify
+              sockctl replay session.pcap --as-server 7000
+            """
+    )
+
+    @Argument(help: ArgumentHelp("The capture: pcap or pcapng (- for stdin).", valueName: "file"))
+    var file: String
+
+    @Argument(
+        help: ArgumentHelp("Where to send the client side: host:port, tcp://, tls://, ws://, wss://, udp:// or unix:.", valueName: "target"),
+        transform: ArgumentValues.clientEndpoint
+    )
+    var target: Endpoint?
+
+    @Flag(name: .long, help: "List the TCP and UDP streams in the file and exit.")
+    var list = false
+
+    @Option(name: .long, help: ArgumentHelp("The stream to replay (see --list); needed when the file holds more than one.", valueName: "n"))
+    var stream: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Replay this many times faster than recorded (0.5: half as fast).", valueName: "x"))
+    var speed: Double?
+
+    @Flag(name: .long, help: "Send every message as soon as possible, ignoring the recorded gaps.")
+    var topspeed = false
+
+    @Flag(name: .long, help: "Compare the target's answers with the recorded ones; exit 1 on the first mismatch.")
+    var verify = false
+
+    @Option(name: .long, help: ArgumentHelp("With --verify: leave text matching this regular expression out of the comparison (repeatable).", valueName: "regex"))
+    var ignore: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Play the recorded server side to clients connecting here.", valueName: "[host:]port"),
+        transform: ArgumentValues.listenerEndpoint
+    )
+    var asServer: Endpoint?
+
+    @Option(name: .long, help: ArgumentHelp("Give up when the target (or, with --as-server, a client) sends nothing for this long.", valueName: "dur"))
+    var timeout: Duration = ExchangeConfiguration.defaultTimeout
+
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
+    @OptionGroup(title: "Framing") var framing: FramingOptions
+    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
+    @OptionGroup(title: "WebSocket") var handshake: WebSocketHandshakeOptions
+    @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
+
+    func validate() throws {
+        if let stream { _ = try checkedCount(stream, "--stream", within: 1...StreamExtractor.maximumStreams) }
+        _ = try parsedSpeed()
+        _ = try parsedIgnore()
+        _ = try checkedPositive(timeout, "--timeout")
+        if list {
+            if target != nil || asServer != nil || verify { throw UsageError("--list only lists: it takes no TARGET, --as-server or --verify") }
+            return
+        }
+        if let asServer {
+            if target != nil { throw UsageError("--as-server replaces TARGET: give one or the other") }
+            if verify { throw UsageError("--verify checks a target's answers; --as-server plays the server") }
+            guard asServer.transport == .tcp || asServer.transport == .unix else {
+                throw UsageError("--as-server listens on TCP or a Unix socket, not \(asServer.transport.rawValue)://")
+            }
+            return
+        }
+        guard let target else { throw UsageError("missing TARGET: where should the session be replayed? (or --list, --as-server)") }
+        _ = try validating { try tls.layer(for: target) }
+        if !target.transport.isWebSocket && (webSocket.anyGiven || handshake.anyGiven) {
+            throw UsageError("WebSocket options need a ws:// or wss:// target")
+        }
+        if !ignore.isEmpty && !verify { throw UsageError("--ignore applies to --verify") }
+    }
+
+    /// nil: top speed.
+    private func parsedSpeed() throws -> Double? {
+        if topspeed {
+            if speed != nil { throw UsageError("--speed and --topspeed exclude each other") }
+            return nil
+        }
+        guard let speed else { return 1 }
+        guard speed.isFinite, speed >= 0.001, speed <= 1_000_000 else {
+            throw UsageError("--speed must be a number from 0.001 to 1000000, not \(speed)")
+        }
+        return speed
+    }
+
+    private func parsedIgnore() throws -> IgnorePatterns {
+        do {
+            return try IgnorePatterns(parsing: ignore)
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+
+    func run() async throws {
+        let diagnostics = Diagnostics(command: "replay", verbose: observability.verbose)
+        let requested = stream
+        let loaded: [RecordedStream]
+        let chosen: Int
+        do {
+            if list {
+                let (streams, _) = try ReplayStreams.load(file, keep: nil)
+                if streams.isEmpty { throw RecordingError(.unusableCapture, "\(file): no TCP or UDP stream in this capture") }
+                FileDescriptorWriter.standardOutput.write(ReplayStreams.table(streams))
+                return
+            }
+            let (streams, _) = try ReplayStreams.load(file, keep: requested ?? 1)
+            chosen = try ReplayStreams.choose(streams, requested: requested, path: file)
+            loaded = streams
+        } catch let failure as RecordingError {
+            diagnostics.error(failure.message)
+            if let detail = failure.detail { FileDescriptorWriter.standardError.write(detail) }
+            throw CommandFailed(status: failure.isUsageError ? 2 : 1)
+        }
+        let recorded = loaded[chosen - 1]
+        for side in [RecordedStream.Side.client, .server] where recorded.counters(side).missingBytes > 0 {
+            let who = side == .client ? "client" : "server"
+            let message = "stream \(chosen): \(recorded.counters(side).missingBytes) bytes the \(who) sent are not in the capture"
+            // The client's bytes must be exact; the server's only matter for checking and serving.
+            if side == .client || verify || asServer != nil {
+                diagnostics.error(message + ": cannot replay it faithfully")
+                throw CommandFailed(status: 1)
+            }
+            diagnostics.warning(message)
+        }
+        let frameFraming: Framing? = framing.framing == .raw ? nil : framing.framing
+        diagnostics.event(
+            "stream \(chosen): \(recorded.client) > \(recorded.server) (\(recorded.transport.rawValue)), "
+                + "\(recorded.messages.count) messages, \(recorded.clientCounters.bytes) bytes from the client, "
+                + "\(recorded.serverCounters.bytes) from the server"
+        )
+        if let asServer {
+            try await serve(recorded, on: asServer, framing: frameFraming, diagnostics: diagnostics)
+            return
+        }
+        try await replay(recorded, framing: frameFraming, diagnostics: diagnostics)
+    }
+
+    private func replay(_ recorded: RecordedStream, framing frameFraming: Framing?, diagnostics: Diagnostics) async throws {
+        guard let endpoint = target else { return }
+        var connect = connection.makeConnectOptions()
+        connect.secureTransport = try tls.layer(for: endpoint)
+        connect.tap = observability.tap
+        if endpoint.transport.isWebSocket {
+            webSocket.apply(to: &connect.webSocket)
+            handshake.apply(to: &connect.webSocket)
+            if observability.verbose {
+                connect.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
+            }
+        }
+        let framed = frameFraming != nil || endpoint.transport.isMessageOriented || recorded.transport == .udp
+        if !ignore.isEmpty && !framed {
+            diagnostics.error("--ignore compares frame by frame: give --framing")
+            throw CommandFailed(status: 2)
+        }
+        let maximumFrameSize = try framing.maximumFrameSize()
+        let plan: ReplayPlan
+        do {
+            plan = try ReplayPlan(
+                stream: recorded, framing: frameFraming, messageTarget: endpoint.transport.isMessageOriented,
+                maximumFrameSize: maximumFrameSize
+            )
+        } catch {
+            diagnostics.error("stream \(recorded.index): \(error.message)")
+            throw CommandFailed(status: 1)
+        }
+        if plan.clientTailBytes > 0 {
+            diagnostics.warning("the client's last \(plan.clientTailBytes) bytes are not a whole \(frameFraming?.description ?? "") frame")
+        }
+        let client = ReplayClient(configuration: ReplayClient.Configuration(
+            endpoint: endpoint, connect: connect, plan: plan, framing: frameFraming, maximumFrameSize: maximumFrameSize,
+            speed: try parsedSpeed(), verify: verify, ignore: try parsedIgnore(),
+            timeout: timeout,
+            datagrams: recorded.transport == .udp
+        ))
+        let outcome = await client.run(
+            onConnected: { report, local, remote in
+                SessionEventRenderer.render(.connected(report, local: local, remote: remote), diagnostics: diagnostics)
+            },
+            onEvent: { diagnostics.event($0) }
+        )
+        if outcome.report == nil, let error = outcome.error {
+            throw diagnostics.fail(error)
+        }
+        let unit = framed ? "frame" : "segment"
+        var summary = "sent \(plural(outcome.messagesSent, "message")) (\(outcome.bytesSent) bytes) to \(endpoint)"
+            + " in \(outcome.duration.formatted); received \(outcome.bytesReceived) bytes"
+        if let verifier = outcome.verifier, verify {
+            let mismatched = verifier.mismatch == nil ? 0 : 1
+            summary += "; verify: \(plural(verifier.expectedFrames, "\(unit)")) expected, \(verifier.matched) matched, \(mismatched) mismatched"
+        }
+        summary += "; timing drift: max \(outcome.maximumDrift.formatted), mean \(outcome.meanDrift.formatted)"
+        if verify, let mismatch = outcome.verifier?.mismatch {
+            FileDescriptorWriter.standardOutput.write(ReplayVerifier.render(mismatch, target: endpoint.description, unit: unit))
+            diagnostics.note(summary)
+            diagnostics.error("the target's answers differ from the recording (\(unit) \(mismatch.frame))")
+            throw CommandFailed(status: 1)
+        }
+        diagnostics.note(summary)
+        if let error = outcome.error {
+            throw diagnostics.fail(error)
+        }
+        if outcome.timedOut {
+            let expected = plan.expectedStream.readableBytes
+            if verify {
+                diagnostics.error("the target sent \(outcome.bytesReceived) of \(expected) bytes, then nothing for \(timeout.formatted)")
+                throw CommandFailed(status: 1)
+            }
+            diagnostics.warning("the target sent \(outcome.bytesReceived) bytes (the recording's server sent \(expected)), then nothing for \(timeout.formatted)")
+        }
+    }
+
+    private func serve(_ recorded: RecordedStream, on endpoint: Endpoint, framing frameFraming: Framing?, diagnostics: Diagnostics) async throws {
+        if recorded.transport == .udp {
+            diagnostics.error("--as-server plays TCP streams; stream \(recorded.index) is UDP")
+            throw CommandFailed(status: 2)
+        }
+        let maximumFrameSize = try framing.maximumFrameSize()
+        var options = ListenOptions()
+        options.tap = observability.tap
+        let listener: Listener
+        do {
+            listener = try await Listener.bind(endpoint, options: options)
+        } catch {
+            throw diagnostics.fail(SocketEngineError.wrapping(error, context: "listen"))
+        }
+        let names = listener.localAddresses.map(\.displayString).joined(separator: ", ")
+        diagnostics.note("listening on \(names) (\(endpoint.transport.rawValue)), playing the server of stream \(recorded.index)")
+        let server = ReplayServer(
+            script: ReplayServer.script(for: recorded, framing: frameFraming, maximumFrameSize: maximumFrameSize),
+            framing: frameFraming, maximumFrameSize: maximumFrameSize, speed: try parsedSpeed(),
+            timeout: timeout
+        ) { event in
+            switch event {
+            case .clientConnected(let id, let peer):
+                diagnostics.note("client \(id) connected from \(peer)")
+            case .clientDisconnected(let id, let peer, let after, let bytesIn, let bytesOut, let error):
+                let reason = error.map { ": \($0.message)" } ?? ""
+                diagnostics.note("client \(id) from \(peer) disconnected after \(after.formatted) (\(bytesIn) bytes in, \(bytesOut) bytes out)\(reason)")
+            }
+        }
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+            diagnostics.note("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): shutting down")
+            Task { await listener.close() }
+        }
+        await server.serve(listener)
+        signals.cancel()
+        let result = server.served
+        diagnostics.note(
+            "summary: \(plural(result.clients, "client")), \(result.bytesIn) bytes in, \(result.bytesOut) bytes out"
+                + (result.errors > 0 ? ", \(result.errors) failed" : "")
+        )
+    }
+}

@@ -1,0 +1,68 @@
+import ArgumentParser
+import Foundation
+import LoadGen
+
+/// `sockctl report merge`: one report out of the `--json` files of several runs.
+struct Report: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Combine load-test results.",
+        subcommands: [Merge.self]
+    )
+
+    struct Merge: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Merge the --json results of load tests run at the same time (histograms add exactly).",
+            discussion: """
+                For a load test that outgrows one machine: run N copies of the same \
+                `sockctl loadtest ... --json part-K.json` at the same time (e.g. a Kubernetes \
+                Indexed Job, see deploy/kubernetes/), then merge the parts. Counters add, the \
+                latency histograms add (percentiles of the whole, not averages of percentiles), \
+                rates are totals over the longest run, peak connections add. Per-second \
+                latency columns cannot be added and are left out of the merged timeline.
+
+                Exit status: 0; 1 when a --threshold is violated or a file is not a \
+                sockctl load-test result of the same target; 2 usage error.
+
+                Examples:
+                  sockctl report merge part-0.json part-1.json part-2.json
+                  sockctl report merge results/*.json --json total.json --threshold 'p99<50ms'
+                """
+        )
+
+        @Argument(help: ArgumentHelp("Result files written by loadtest --json.", valueName: "file"))
+        var files: [String]
+
+        @Option(name: .long, help: ArgumentHelp("Write the merged result as JSON to FILE (- for stdout).", valueName: "file"))
+        var json: String?
+
+        @Option(
+            name: .long,
+            help: ArgumentHelp("Fail (exit 1) unless this holds for the merged result (repeatable).", valueName: "expr"),
+            transform: { try Threshold(parsing: $0) }
+        )
+        var threshold: [Threshold] = []
+
+        func validate() throws {
+            if files.isEmpty { throw UsageError("give the result files to merge") }
+        }
+
+        func run() throws {
+            let diagnostics = Diagnostics(command: "report merge", verbose: false)
+            var merged: LoadReport
+            do {
+                merged = try LoadReport.merge(try files.map { path throws(LoadGenError) in try LoadReport(contentsOf: path) })
+            } catch {
+                throw diagnostics.fail(error)
+            }
+            merged.thresholds = threshold.map { $0.evaluate(merged) }
+            let out = json == "-" ? FileDescriptorWriter.standardError : FileDescriptorWriter.standardOutput
+            out.write(merged.text)
+            if let json { try LoadTest.writeJSON(merged, to: json, diagnostics: diagnostics) }
+            let violated = merged.thresholds.filter { !$0.passed }
+            if !violated.isEmpty {
+                diagnostics.error(violated.map { "threshold \($0.threshold) violated" }.joined(separator: "; "))
+                throw CommandFailed()
+            }
+        }
+    }
+}

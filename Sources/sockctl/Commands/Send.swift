@@ -1,0 +1,190 @@
+import ArgumentParser
+import NIOCore
+import SocketEngine
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Send: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Send messages, wait for the responses, print them: curl for sockets.",
+        discussion: """
+            Each MESSAGE argument is sent as one message in the chosen framing (or the \
+            content of --file, or of stdin when neither is given). Then sockctl waits for \
+            --responses messages (default 1) within --timeout and prints each on its own \
+            line. With raw framing over a stream the write side is shut down after sending \
+            and the response is everything until the peer closes. Over udp:// each message \
+            is one datagram and each response one datagram.
+
+            Exit status: 0 when every expected response arrived; 1 on refusal, reset, \
+            timeout or a connection closed early (the message says which); 2 usage error.
+
+            Over ws:// each MESSAGE is one WebSocket message (text; --binary for binary) \
+            and each response is one message; after the responses a close frame is sent \
+            (--close-code).
+
+            --json prints one object with the timings in milliseconds — resolve, connect, \
+            first_byte (first message sent to first response byte), total — and the \
+            responses (text, or base64 when not UTF-8).
+
+            Examples:
+              sockctl send 127.0.0.1:7000 --framing crlf '{"op":"ping"}'
+              sockctl send 127.0.0.1:7000 --framing length:4 --file request.bin --responses 2
+              printf 'GET / HTTP/1.0\\r\\n\\r\\n' | sockctl send example.com:80
+              sockctl send udp://127.0.0.1:5353 -e 'ping\\n' --timeout 500ms --json
+              sockctl send ws://127.0.0.1:8080/echo '{"op":"ping"}' --subprotocol v1 --json
+            """
+    )
+
+    @Argument(
+        help: ArgumentHelp("Where to send: host:port, [v6]:port, tcp://, udp://host:port, unix:/path or ws://host[:port]/path.", valueName: "endpoint"),
+        transform: ArgumentValues.clientEndpoint
+    )
+    var endpoint: Endpoint
+
+    @Argument(help: ArgumentHelp("Messages to send, one frame each.", valueName: "message"))
+    var messages: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Send this file's content as one message (- for stdin).", valueName: "file"))
+    var file: String?
+
+    @Flag(name: [.customShort("e"), .long], help: "Interpret \\n \\r \\t \\0 \\\\ and \\xHH in MESSAGE arguments.")
+    var escapes = false
+
+    @Option(name: .long, help: ArgumentHelp("Wait for this many response messages after each round (0: do not wait).", valueName: "n"))
+    var responses: Int = 1
+
+    @Option(name: .long, help: ArgumentHelp("Time allowed for the whole exchange once connected.", valueName: "dur"))
+    var timeout: Duration = ExchangeConfiguration.defaultTimeout
+
+    @Option(name: .customLong("repeat"), help: ArgumentHelp("Send the messages and wait for the responses this many times on one connection.", valueName: "n"))
+    var rounds: Int = 1
+
+    @Flag(name: .long, help: "Print timings and responses as one JSON object.")
+    var json = false
+
+    @OptionGroup(title: "Connection") var connection: ConnectionOptions
+    @OptionGroup(title: "Framing") var framing: FramingOptions
+    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
+    @OptionGroup(title: "WebSocket") var handshake: WebSocketHandshakeOptions
+    @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
+
+    func validate() throws {
+        _ = try validating { try makeConfiguration(loadingMessages: false) }
+    }
+
+    func makeConfiguration(loadingMessages: Bool) throws -> ExchangeConfiguration {
+        var configuration = ExchangeConfiguration(endpoint: endpoint)
+        configuration.connect = connection.makeConnectOptions()
+        configuration.connect.secureTransport = try tls.layer(for: endpoint)
+        configuration.connect.tap = observability.tap
+        configuration.framing = framing.framing
+        configuration.maximumFrameSize = try framing.maximumFrameSize()
+        configuration.responses = try checkedCount(responses, "--responses", within: 0...1_000_000)
+        configuration.rounds = try checkedCount(rounds, "--repeat", within: 1...1_000_000)
+        configuration.timeout = try checkedPositive(timeout, "--timeout")
+        if endpoint.transport.isWebSocket {
+            webSocket.apply(to: &configuration.connect.webSocket)
+            handshake.apply(to: &configuration.connect.webSocket)
+        } else if webSocket.anyGiven || handshake.anyGiven {
+            throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
+        }
+        if configuration.readsUntilClose && configuration.responses > 1 {
+            throw UsageError("with raw framing the response is everything until the peer closes; use --framing to wait for \(configuration.responses) messages")
+        }
+        if json { configuration.collectLimit = configuration.maximumFrameSize }
+        var bodies = try messages.map { text -> ByteBuffer in
+            escapes ? try unescaped(text, option: "MESSAGE") : ByteBuffer(string: text)
+        }
+        for body in bodies where body.readableBytes > configuration.maximumFrameSize {
+            throw UsageError("a message of \(body.readableBytes) bytes is over --max-frame \(framing.maxFrame)")
+        }
+        if loadingMessages {
+            if let file {
+                bodies.append(try FileReader.read(file, limit: configuration.maximumFrameSize, option: "--file"))
+            } else if bodies.isEmpty {
+                guard isatty(0) == 0 else {
+                    throw UsageError("nothing to send: give MESSAGE arguments, --file, or pipe the message into stdin")
+                }
+                bodies.append(try FileReader.readAll(0, limit: configuration.maximumFrameSize, what: "stdin"))
+            }
+        }
+        configuration.messages = bodies
+        return configuration
+    }
+
+    func run() async throws {
+        var configuration = try makeConfiguration(loadingMessages: true)
+        let diagnostics = Diagnostics(command: "send", verbose: observability.verbose)
+        if observability.verbose {
+            configuration.connect.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
+        }
+        let printsResponses = !json
+        let separate = configuration.framing != .raw || configuration.endpoint.transport.isMessageOriented
+        let result = await Exchange(configuration: configuration).run { response in
+            guard printsResponses else { return }
+            var line = response
+            if separate { line.writeInteger(UInt8(0x0A)) }
+            try await FileDescriptorWriter.standardOutput.write(line)
+        }
+        if let report = result.report {
+            SessionEventRenderer.render(.connected(report, local: result.localAddress, remote: result.remoteAddress), diagnostics: diagnostics)
+        }
+        diagnostics.event(
+            "sent \(plural(result.messagesSent, "message")) (\(result.bytesSent) bytes), received \(plural(result.responsesReceived, "response"))"
+                + " (\(result.bytesReceived) bytes) in \(result.total.formatted)"
+        )
+        if json {
+            FileDescriptorWriter.standardOutput.write(Self.json(for: result, configuration: configuration).rendered + "\n")
+        }
+        if let error = result.error {
+            throw diagnostics.fail(error)
+        }
+    }
+
+    static func json(for result: ExchangeResult, configuration: ExchangeConfiguration) -> JSONValue {
+        func milliseconds(_ duration: Duration?) -> JSONValue {
+            duration.map { .double($0.milliseconds) } ?? .null
+        }
+        let report = result.report
+        var members: [(String, JSONValue)] = [
+            ("ok", .bool(result.succeeded)),
+            ("endpoint", .string(configuration.endpoint.description)),
+            ("remote", result.remoteAddress.map { .string($0.displayString) } ?? .null),
+            ("local", result.localAddress.map { .string($0.displayString) } ?? .null),
+            ("resolved", .array((report?.resolved ?? []).map { .string($0.ipAddress ?? $0.displayString) })),
+            ("tls", report?.security.map { security in
+                .object([
+                    ("version", security.protocolVersion.map(JSONValue.string) ?? .null),
+                    ("cipher", security.cipher.map(JSONValue.string) ?? .null),
+                    ("peer", security.peerSubject.map(JSONValue.string) ?? .null),
+                    ("verification", .string(security.verification)),
+                ])
+            } ?? .null),
+            ("timings_ms", .object([
+                ("resolve", milliseconds(report?.resolveDuration)),
+                ("connect", milliseconds(report?.connectDuration)),
+                ("tls", milliseconds(report?.security?.handshakeDuration)),
+                ("first_byte", milliseconds(result.firstByte)),
+                ("total", .double(result.total.milliseconds)),
+            ])),
+            ("messages_sent", .int(result.messagesSent)),
+            ("bytes_sent", .int(result.bytesSent)),
+            ("responses_expected", .int(configuration.readsUntilClose ? min(1, configuration.responses) : configuration.responses * configuration.rounds)),
+            ("responses_received", .int(result.responsesReceived)),
+            ("bytes_received", .int(result.bytesReceived)),
+            ("responses", .array(result.responses.map(JSONValue.body))),
+            ("responses_truncated", .bool(result.responsesTruncated)),
+        ]
+        if let error = result.error {
+            members.append(("error", .object([("kind", .string(error.code.name)), ("message", .string(error.message))])))
+        } else {
+            members.append(("error", .null))
+        }
+        return .object(members)
+    }
+}

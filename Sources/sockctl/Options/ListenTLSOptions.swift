@@ -1,0 +1,32 @@
+import ArgumentParser
+import SocketEngine
+import SocketEngineTLS
+
+/// How `listen tls://` (and `wss://`) presents itself.
+struct ListenTLSOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("Server certificate chain (PEM), for tls:// and wss://.", valueName: "pem"))
+    var cert: String?
+
+    @Option(name: .long, help: ArgumentHelp("The private key (PEM) of --cert.", valueName: "pem"))
+    var key: String?
+
+    @Option(name: .long, help: ArgumentHelp("Require client certificates signed by a CA in this PEM file.", valueName: "pem"))
+    var clientCA: String?
+
+    func layer(for endpoint: Endpoint) throws -> TLSLayer? {
+        guard endpoint.transport == .tls || endpoint.transport == .wss else {
+            if cert != nil || key != nil || clientCA != nil { throw UsageError("--cert, --key and --client-ca need a tls:// or wss:// endpoint") }
+            return nil
+        }
+        guard let cert, let key else {
+            throw UsageError("listening on \(endpoint.transport.rawValue):// needs --cert and --key")
+        }
+        var options = TLSServerOptions(certificateFile: cert, keyFile: key)
+        options.clientCAFile = clientCA
+        do {
+            return try TLSLayer(server: options)
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+}
