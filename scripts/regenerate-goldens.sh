@@ -1,5 +1,5 @@
 #!/bin/sh
-# Re-records the golden outputs in Tests/sockctlTests/Goldens from the real tcpdump 4.99.3.
+# Re-records the golden outputs in Tests/Goldens from the real tcpdump 4.99.3.
 #
 # For every line `name capture expected flags...` of Goldens/TESTLIST this runs
 #     TZ=UTC tcpdump -r capture flags > expected   (stdout only; stderr and the exit status
@@ -11,7 +11,7 @@
 set -eu
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-dir="$root/Tests/sockctlTests/Goldens"
+dir="$root/Tests/Goldens"
 version=$(tcpdump --version 2>&1 | head -n 1)
 if [ "$version" != "tcpdump version 4.99.3" ]; then
     echo "regenerate-goldens.sh: need tcpdump version 4.99.3, found: $version" >&2

@@ -78,7 +78,7 @@ import Testing
         default: break
         }
         let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("sockctlTests/Goldens")
+            .deletingLastPathComponent().appendingPathComponent("Goldens")
         let files = try FileManager.default.contentsOfDirectory(atPath: goldens.path)
             .filter { $0.hasSuffix(".pcap") || $0.hasSuffix(".pcapng") }.sorted()
         #expect(files.count >= 10, "golden captures missing in \(goldens.path)")

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the crafted edge-case captures for the golden tests (Python 3 stdlib only).
 
-  make-crafted.py [OUTDIR]      (default: Tests/sockctlTests/Goldens)
+  make-crafted.py [OUTDIR]      (default: Tests/Goldens)
 
 Deterministic: the same script always writes the same bytes (fixed timestamps from
 2023-11-14 22:13:20 UTC, 1 ms apart). Each file groups one topic; the comment on each packet
@@ -448,7 +448,7 @@ def records():
 
 def main():
     root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "Tests", "sockctlTests", "Goldens")
+    out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "Tests", "Goldens")
     os.makedirs(out, exist_ok=True)
     files = {
         "crafted-tcp-options.pcap": (1, tcp_options()),

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Makes the live loopback captures used by the golden tests (Tests/sockctlTests/Goldens/live-*).
+# Makes the live loopback captures used by the golden tests (Tests/Goldens/live-*).
 #
 # Run once, as root, on Linux with tcpdump and python3; the results are committed, and the
 # expected outputs are then made by scripts/regenerate-goldens.sh. Re-running replaces the
@@ -23,7 +23,7 @@ set -eu
 
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
-out="$root/Tests/sockctlTests/Goldens"
+out="$root/Tests/Goldens"
 traffic="python3 $here/traffic.py"
 work=$(mktemp -d /tmp/sockctl-captures.XXXXXX)
 NS_A=sockctl-gt-a
