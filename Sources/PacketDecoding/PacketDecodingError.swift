@@ -43,11 +43,11 @@ public struct PacketDecodingError: Error, Sendable, CustomStringConvertible {
     }
 
     public var code: Code
-    public var phase: Phase
+    package var phase: Phase
     /// The libpcap wording; one line, no trailing newline.
     public var description: String
     /// The `errno` of a failed system call (``Code/io`` only).
-    public var errno: Int32?
+    package var errno: Int32?
 
     public init(_ code: Code, phase: Phase, _ description: String, errno: Int32? = nil) {
         self.code = code

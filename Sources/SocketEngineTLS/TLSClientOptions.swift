@@ -29,7 +29,7 @@ public struct TLSClientOptions: Sendable {
     public var certificateFile: String?
     public var keyFile: String?
     /// ALPN protocols to offer (`http/1.1` for WebSocket).
-    public var applicationProtocols: [String] = []
+    package var applicationProtocols: [String] = []
 
     public init() {}
 

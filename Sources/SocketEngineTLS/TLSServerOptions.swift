@@ -16,7 +16,7 @@ public struct TLSServerOptions: Sendable {
     public var keyFile: String
     /// Require a client certificate signed by a CA in this file (PEM).
     public var clientCAFile: String?
-    public var applicationProtocols: [String] = []
+    package var applicationProtocols: [String] = []
 
     public init(certificateFile: String, keyFile: String) {
         self.certificateFile = certificateFile

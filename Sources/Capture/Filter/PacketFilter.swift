@@ -11,11 +11,11 @@ import PacketDecoding
 ///
 /// Matching never reads past the captured bytes: a packet too short for a test simply fails
 /// it (BPF semantics), which is not an error.
-public struct PacketFilter: Sendable {
+package struct PacketFilter: Sendable {
     /// The expression as given.
-    public let expression: String
+    package let expression: String
     /// The link type the expression was compiled for.
-    public let linkType: LinkType
+    package let linkType: LinkType
     private let program: CompiledProgram
 
     /// Compiles `expression` for packets of `linkType`.
@@ -24,7 +24,7 @@ public struct PacketFilter: Sendable {
     /// 1...262144 are treated as 262144.
     /// - Throws: ``CaptureError/Code/invalidFilter`` with libpcap's one-line message, e.g.
     ///   `can't parse filter expression: syntax error` or `illegal port number 99999 > 65535`.
-    public init(expression: String, linkType: LinkType, snapshotLength: Int = 262_144) throws(CaptureError) {
+    package init(expression: String, linkType: LinkType, snapshotLength: Int = 262_144) throws(CaptureError) {
         let snap = (1...262_144).contains(snapshotLength) ? Int32(snapshotLength) : 262_144
         guard let dead = pcap_open_dead(linkType.dataLinkType, snap) else {
             throw CaptureError(.invalidFilter, "cannot compile a filter for link type \(linkType)")
@@ -42,7 +42,7 @@ public struct PacketFilter: Sendable {
 
     /// Whether the packet passes the filter. Only `header.capturedLength` (capped at
     /// `bytes.count`) and `header.originalLength` are used; the timestamp is ignored.
-    public func matches(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) -> Bool {
+    package func matches(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) -> Bool {
         let captured = min(max(header.capturedLength, 0), bytes.count)
         var pcapHeader = pcap_pkthdr()
         pcapHeader.caplen = UInt32(clamping: captured)
@@ -56,7 +56,7 @@ public struct PacketFilter: Sendable {
     }
 
     /// The same test for an owned byte array.
-    public func matches(_ header: PacketHeader, _ bytes: [UInt8]) -> Bool {
+    package func matches(_ header: PacketHeader, _ bytes: [UInt8]) -> Bool {
         bytes.withUnsafeBytes { matches(header, $0) }
     }
 }

@@ -12,7 +12,7 @@ import Darwin
 /// Answers are cached for the life of the process (a renamed interface keeps its old name here),
 /// so printing LINUX_SLL2 records costs one lookup per interface, not one socket call per packet.
 /// The cache holds at most 1024 indexes; beyond that lookups are simply not cached.
-public func interfaceName(index: UInt32) -> String? {
+package func interfaceName(index: UInt32) -> String? {
     InterfaceNameCache.shared.name(index: index)
 }
 

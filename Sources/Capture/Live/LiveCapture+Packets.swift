@@ -20,7 +20,7 @@ extension LiveCapture {
     /// iterator) stops the capture. At most `bufferLimit` packets wait for the consumer; newer
     /// packets are dropped while the buffer is full and counted in the capture's
     /// ``packetsDroppedByStream`` — the same trade the kernel makes with its ring buffer.
-    public func packetStream(count: Int? = nil, bufferLimit: Int = 4096) -> AsyncThrowingStream<CapturedPacket, any Error> {
+    package func packetStream(count: Int? = nil, bufferLimit: Int = 4096) -> AsyncThrowingStream<CapturedPacket, any Error> {
         let (stream, continuation) = AsyncThrowingStream<CapturedPacket, any Error>.makeStream(
             bufferingPolicy: .bufferingOldest(max(bufferLimit, 1)))
         continuation.onTermination = { [weak self] reason in
@@ -46,7 +46,7 @@ extension LiveCapture {
     }
 
     /// Packets the async sequence dropped because its consumer fell `bufferLimit` packets behind.
-    public var packetsDroppedByStream: Int {
+    package var packetsDroppedByStream: Int {
         streamDrops.load(ordering: .relaxed)
     }
 }

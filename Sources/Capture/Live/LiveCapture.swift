@@ -175,7 +175,7 @@ public final class LiveCapture: Sendable {
     }
 
     /// Whether ``stop()`` has been called.
-    public var isStopped: Bool { stopRequested.load(ordering: .acquiring) }
+    package var isStopped: Bool { stopRequested.load(ordering: .acquiring) }
 
     /// libpcap's counters so far, nil if the device cannot report them.
     ///

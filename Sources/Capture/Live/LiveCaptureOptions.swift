@@ -22,7 +22,7 @@ public struct LiveCaptureOptions: Sendable, Equatable {
     /// where LINUX_SLL2 is requested as tcpdump 4.99 does (falling back silently to libpcap's default).
     public var linkType: LinkType?
     /// Put a real interface into promiscuous mode. Never applied to `any`.
-    public var promiscuous: Bool
+    package var promiscuous: Bool
     /// Timestamp resolution of delivered ``PacketHeader``s (`--nano`).
     public var timestampPrecision: TimestampPrecision
 

@@ -67,7 +67,7 @@ public struct LoadPlan: Sendable {
         self.endpoints = endpoints
     }
 
-    public var isOpenLoop: Bool { rate != nil || !stages.isEmpty }
+    package var isOpenLoop: Bool { rate != nil || !stages.isEmpty }
 
     /// How connections do their I/O.
     public enum IOMode: String, Sendable, CaseIterable {
@@ -83,10 +83,10 @@ public struct LoadPlan: Sendable {
     }
 
     /// The most connections `--io threads` runs (one thread each).
-    public static let maximumThreadConnections = 1024
+    package static let maximumThreadConnections = 1024
 
     /// Why this run cannot use `--io threads` (nil: it can).
-    public var threadIOObstacle: String? {
+    package var threadIOObstacle: String? {
         guard endpoint.transport == .tcp || endpoint.transport == .unix else { return "it works over tcp:// and unix: only" }
         if framing == nil { return "it needs --framing (a connection waits for each reply)" }
         if isOpenLoop { return "it runs closed loop only (no --rate or --stages)" }
@@ -95,7 +95,7 @@ public struct LoadPlan: Sendable {
     }
 
     /// The I/O this run uses: ``io`` with `auto` decided.
-    public var resolvedIO: IOMode {
+    package var resolvedIO: IOMode {
         switch io {
         case .auto: return threadIOObstacle == nil && connections < System.coreCount ? .threads : .events
         case .events, .threads: return io
@@ -104,15 +104,15 @@ public struct LoadPlan: Sendable {
 
     /// `--io threads`: a connection polls for its reply before sleeping when the connections
     /// leave a core free.
-    public var threadsSpin: Bool { connections < System.coreCount }
+    package var threadsSpin: Bool { connections < System.coreCount }
 
-    public var effectivePipeline: Int {
+    package var effectivePipeline: Int {
         pipeline ?? (isOpenLoop ? Self.maximumPipeline : 1)
     }
 
     /// The schedule of an open-loop run, warm-up included: the warm-up runs at the starting
     /// rate (`--rate`; with stages, the first stage's starting rate), then the measured part.
-    public var schedule: RateSchedule? {
+    package var schedule: RateSchedule? {
         guard isOpenLoop else { return nil }
         let start = rate ?? 0
         if let first = stages.first {
@@ -124,7 +124,7 @@ public struct LoadPlan: Sendable {
     }
 
     /// When sending stops, from the start of the run (nil: when ``requests`` are sent).
-    public var sendingDuration: Duration? {
+    package var sendingDuration: Duration? {
         if !stages.isEmpty { return warmup + stages.reduce(Duration.zero) { $0 + $1.duration } }
         guard let duration else { return nil }
         return warmup + duration

@@ -63,10 +63,10 @@ public struct MessageTemplate: Sendable {
     }
 
     /// True when every message is the same bytes.
-    public var isConstant: Bool { fixed != nil }
+    package var isConstant: Bool { fixed != nil }
 
     /// The framed size of a message whose numbers are `sequence` and `connection`.
-    public func size(sequence: Int, connection: Int) -> Int {
+    package func size(sequence: Int, connection: Int) -> Int {
         var buffer = ByteBuffer()
         append(sequence: sequence, connection: connection, to: &buffer)
         return buffer.readableBytes

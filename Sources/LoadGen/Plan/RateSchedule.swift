@@ -20,8 +20,8 @@ public struct RateSchedule: Sendable, Equatable {
     /// One piece: the rate moves linearly from `startRate` to `endRate` over `duration`.
     public struct Stage: Sendable, Equatable {
         public var duration: Duration
-        public var startRate: Double
-        public var endRate: Double
+        package var startRate: Double
+        package var endRate: Double
 
         public init(duration: Duration, startRate: Double, endRate: Double) {
             self.duration = duration
@@ -98,13 +98,13 @@ public struct RateSchedule: Sendable, Equatable {
     }
 
     /// When the schedule ends (nil: never).
-    public var end: Duration? {
+    package var end: Duration? {
         guard openEndedRate == nil, let last = pieces.last else { return openEndedRate == nil ? .zero : nil }
         return .nanoseconds(Int64(((last.start + last.length) * 1e9).rounded()))
     }
 
     /// Messages due before `end` (nil: unbounded).
-    public var totalMessages: Int? {
+    package var totalMessages: Int? {
         guard openEndedRate == nil else { return nil }
         guard let last = pieces.last else { return 0 }
         return Int((last.messagesBefore + last.messages - 1e-9).rounded(.up))
@@ -121,7 +121,7 @@ public struct RateSchedule: Sendable, Equatable {
     }
 
     /// How many messages are due before `nanos` from the start (messages `0..<result`).
-    public func messagesDue(before nanos: Int64) -> Int {
+    package func messagesDue(before nanos: Int64) -> Int {
         let seconds = Double(max(0, nanos)) / 1e9
         let cumulative: Double
         if let openEndedRate {
@@ -143,7 +143,7 @@ public struct RateSchedule: Sendable, Equatable {
 
     /// Nanoseconds from the start at which message `n` (0-based) is due; nil if the schedule
     /// ends first.
-    public func time(ofMessage n: Int) -> Int64? {
+    package func time(ofMessage n: Int) -> Int64? {
         let target = Double(n)
         if let openEndedRate {
             guard openEndedRate > 0 else { return nil }

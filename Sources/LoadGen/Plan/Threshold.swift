@@ -9,7 +9,7 @@
 ///
 /// A latency threshold on a run that measured no latency fails (nothing was shown to be fast).
 public struct Threshold: Sendable, Equatable, CustomStringConvertible {
-    public enum Metric: String, Sendable, CaseIterable {
+    package enum Metric: String, Sendable, CaseIterable {
         case min, mean, p50, p90, p99
         case p99_9 = "p99.9"
         case p99_99 = "p99.99"
@@ -21,11 +21,11 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
     }
 
     public let text: String
-    public let metric: Metric
-    public let comparison: Comparison
+    package let metric: Metric
+    package let comparison: Comparison
     /// Microseconds for latency, a count or a fraction (0…1) for errors, messages/s for rate.
     public let limit: Double
-    public let isPercentage: Bool
+    package let isPercentage: Bool
 
     public var description: String { text }
 
@@ -73,7 +73,7 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The measured value this threshold compares (µs, count, fraction or messages/s).
-    public func measured(in report: LoadReport) -> Double? {
+    package func measured(in report: LoadReport) -> Double? {
         let latency = report.latency?.corrected
         switch metric {
         case .min: return latency?.min
@@ -113,6 +113,6 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
 public struct ThresholdResult: Codable, Sendable, Equatable {
     public var threshold: String
     /// In the threshold's own terms: µs for latency, a count or a fraction for errors, /s for rate.
-    public var measured: Double?
+    package var measured: Double?
     public var passed: Bool
 }

@@ -18,24 +18,24 @@ import Histogram
 /// All integers are big-endian. Decoding accepts both forms (with and without the zlib layer),
 /// checks every length against the bytes present, and refuses histograms whose decoded size
 /// would exceed ``maximumDecodedBytes`` — a hostile file cannot make it allocate without bound.
-public enum HistogramCodec {
+package enum HistogramCodec {
     static let uncompressedCookie: UInt32 = 0x1c84_9313
     static let compressedCookie: UInt32 = 0x1c84_9314
     static let headerSize = 40
     /// The most bytes a decoded (inflated) histogram may take.
-    public static let maximumDecodedBytes = 16 << 20
+    package static let maximumDecodedBytes = 16 << 20
     /// The most counts-array slots a decoded histogram may have.
     static let maximumSlots = 1 << 22
 
     // MARK: Encoding
 
     /// The compressed encoding as base64 (`HISTFAAA…`).
-    public static func encode(_ histogram: Histogram<UInt64>) -> String {
+    package static func encode(_ histogram: Histogram<UInt64>) -> String {
         base64Encode(compressed(histogram))
     }
 
     /// The compressed encoding's bytes.
-    public static func compressed(_ histogram: Histogram<UInt64>) -> [UInt8] {
+    package static func compressed(_ histogram: Histogram<UInt64>) -> [UInt8] {
         let plain = uncompressed(histogram)
         var bound = compressBound(uLong(plain.count))
         var deflated = [UInt8](repeating: 0, count: Int(bound))
@@ -56,7 +56,7 @@ public enum HistogramCodec {
     }
 
     /// The uncompressed V2 encoding.
-    public static func uncompressed(_ histogram: Histogram<UInt64>) -> [UInt8] {
+    package static func uncompressed(_ histogram: Histogram<UInt64>) -> [UInt8] {
         let layout = Layout(histogram)
         var payload: [UInt8] = []
         var nextSlot = 0
@@ -81,13 +81,13 @@ public enum HistogramCodec {
     // MARK: Decoding
 
     /// Decodes base64 text of either form.
-    public static func decode(_ text: String) throws(LoadGenError) -> Histogram<UInt64> {
+    package static func decode(_ text: String) throws(LoadGenError) -> Histogram<UInt64> {
         guard let bytes = base64Decode(text) else { throw LoadGenError(.invalidHistogram, "histogram is not valid base64") }
         return try decode(bytes)
     }
 
     /// Decodes the bytes of either form.
-    public static func decode(_ bytes: [UInt8]) throws(LoadGenError) -> Histogram<UInt64> {
+    package static func decode(_ bytes: [UInt8]) throws(LoadGenError) -> Histogram<UInt64> {
         var reader = Reader(bytes[...])
         let cookie = try reader.uint32()
         switch cookie {

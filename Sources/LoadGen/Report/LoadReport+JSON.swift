@@ -4,7 +4,7 @@ import Foundation
 /// scripts), and read back for `sockctl report merge`.
 extension LoadReport {
     /// The largest file read back as a report.
-    public static let maximumFileSize = 256 << 20
+    package static let maximumFileSize = 256 << 20
 
     /// The report as the `--json` file holds it, ending in a newline.
     public func jsonData() throws(LoadGenError) -> Data {

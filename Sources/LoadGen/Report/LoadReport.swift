@@ -9,61 +9,61 @@ import Histogram
 /// message was due (open loop) — what a user of the service waits; "uncorrected" from the time
 /// it was actually sent. In a closed loop both are the same.
 public struct LoadReport: Codable, Sendable {
-    public static let schemaVersion = "sockctl.loadtest/1"
+    package static let schemaVersion = "sockctl.loadtest/1"
 
-    public var schema = LoadReport.schemaVersion
+    package var schema = LoadReport.schemaVersion
     public var target: String
     /// The address the connections went to (`127.0.0.1:7000`).
     public var address: String?
     public var transport: String
     /// UTC, ISO 8601, when the measured part began (the earliest, merged).
-    public var startedAt: String
+    package var startedAt: String
     /// How many runs this report adds up (1 unless merged).
-    public var hosts = 1
-    public var config: Config
+    package var hosts = 1
+    package var config: Config
     /// Seconds from the end of the warm-up to the end of sending (the longest, merged).
-    public var elapsedSeconds: Double
+    package var elapsedSeconds: Double
     public var connections: Connections
     public var messages: Messages
     public var bytes: Bytes
-    public var throughput: Throughput
-    public var latency: Latency?
-    public var histograms: Histograms?
+    package var throughput: Throughput
+    package var latency: Latency?
+    package var histograms: Histograms?
     /// `tls://`: TLS handshake times, µs, and their histogram (ns), apart from message latency.
-    public var tlsHandshake: Percentiles?
-    public var tlsHandshakeHistogram: String?
+    package var tlsHandshake: Percentiles?
+    package var tlsHandshakeHistogram: String?
     /// Errors by kind (see ``ErrorKind``).
     public var errors: [String: Int]
     /// The first message seen for each error kind.
-    public var errorExamples: [String: String]
+    package var errorExamples: [String: String]
     /// One entry per second of the measured part.
-    public var timeline: [Interval]
+    package var timeline: [Interval]
     public var warnings: [String]
-    public var peakRSSBytes: Int
+    package var peakRSSBytes: Int
     public var thresholds: [ThresholdResult] = []
 
-    public struct Config: Codable, Sendable, Equatable {
-        public var connections: Int
-        public var connectRate: Double?
-        public var durationSeconds: Double?
-        public var requests: Int?
-        public var rate: Double?
-        public var stages: String?
-        public var pipeline: Int
-        public var threads: Int
-        public var warmupSeconds: Double
-        public var framing: String?
-        public var messageBytes: Int
-        public var timeoutSeconds: Double
+    package struct Config: Codable, Sendable, Equatable {
+        package var connections: Int
+        package var connectRate: Double?
+        package var durationSeconds: Double?
+        package var requests: Int?
+        package var rate: Double?
+        package var stages: String?
+        package var pipeline: Int
+        package var threads: Int
+        package var warmupSeconds: Double
+        package var framing: String?
+        package var messageBytes: Int
+        package var timeoutSeconds: Double
         /// `events` (event loops) or `threads` (a thread per connection); absent in reports
         /// older than the field.
-        public var io: String? = nil
+        package var io: String? = nil
     }
 
     public struct Connections: Codable, Sendable {
         public var requested: Int
-        public var attempted: Int
-        public var established: Int
+        package var attempted: Int
+        package var established: Int
         public var failed: Int
         /// Established connections that ended before the run did (and were reopened).
         public var lost: Int
@@ -73,13 +73,13 @@ public struct LoadReport: Codable, Sendable {
 
     public struct Messages: Codable, Sendable {
         /// Due by the schedule (open loop, or `--requests`); nil for an unpaced run by time.
-        public var intended: Int?
+        package var intended: Int?
         public var sent: Int
         public var received: Int
         public var timedOut: Int
         public var lost: Int
-        public var unsent: Int
-        public var warmupSent: Int
+        package var unsent: Int
+        package var warmupSent: Int
     }
 
     public struct Bytes: Codable, Sendable {
@@ -89,23 +89,23 @@ public struct LoadReport: Codable, Sendable {
 
     public struct Throughput: Codable, Sendable {
         /// What the schedule asked for (open loop).
-        public var offeredPerSecond: Double?
-        public var sentPerSecond: Double
-        public var receivedPerSecond: Double
-        public var sentBytesPerSecond: Double
-        public var receivedBytesPerSecond: Double
+        package var offeredPerSecond: Double?
+        package var sentPerSecond: Double
+        package var receivedPerSecond: Double
+        package var sentBytesPerSecond: Double
+        package var receivedBytesPerSecond: Double
     }
 
     public struct Percentiles: Codable, Sendable, Equatable {
         public var count: Int
-        public var min: Double
-        public var mean: Double
-        public var p50: Double
-        public var p90: Double
-        public var p99: Double
-        public var p99_9: Double
-        public var p99_99: Double
-        public var max: Double
+        package var min: Double
+        package var mean: Double
+        package var p50: Double
+        package var p90: Double
+        package var p99: Double
+        package var p99_9: Double
+        package var p99_99: Double
+        package var max: Double
 
         enum CodingKeys: String, CodingKey {
             case count, min, mean, p50, p90, p99, max
@@ -156,15 +156,15 @@ public struct LoadReport: Codable, Sendable {
 
     public struct Latency: Codable, Sendable {
         public var unit = "us"
-        public var corrected: Percentiles
-        public var uncorrected: Percentiles
+        package var corrected: Percentiles
+        package var uncorrected: Percentiles
     }
 
     public struct Histograms: Codable, Sendable {
         public var unit = "ns"
-        public var encoding = "HdrHistogram V2 compressed, base64"
-        public var corrected: String
-        public var uncorrected: String
+        package var encoding = "HdrHistogram V2 compressed, base64"
+        package var corrected: String
+        package var uncorrected: String
     }
 
     public struct Interval: Codable, Sendable {
@@ -173,14 +173,14 @@ public struct LoadReport: Codable, Sendable {
         /// Seconds this interval covers: 1, or more when a sample came late (a busy machine),
         /// or less for the last one of a run that ended between two seconds (`--requests`);
         /// its counts are over the whole span.
-        public var span: Double
+        package var span: Double
         public var open: Int
         public var sent: Int
         public var received: Int
         public var errors: Int
         /// Corrected latency over this interval, µs (nil when merged or when nothing came back).
-        public var p50: Double?
-        public var p99: Double?
+        package var p50: Double?
+        package var p99: Double?
     }
 
     enum CodingKeys: String, CodingKey {
@@ -233,7 +233,7 @@ extension LoadReport.Throughput {
 
 extension LoadReport {
     /// The two latency histograms, decoded (nil when the report has none).
-    public func decodedHistograms() throws(LoadGenError) -> (corrected: Histogram<UInt64>, uncorrected: Histogram<UInt64>)? {
+    package func decodedHistograms() throws(LoadGenError) -> (corrected: Histogram<UInt64>, uncorrected: Histogram<UInt64>)? {
         guard let histograms else { return nil }
         return (try HistogramCodec.decode(histograms.corrected), try HistogramCodec.decode(histograms.uncorrected))
     }

@@ -6,7 +6,7 @@ import SocketEngine
 ///
 /// Local resource errors (`fd-exhausted`, `ports-exhausted`) are kept apart from what the
 /// remote side did (`refused`, `reset`, `closed-by-peer`, `timeout`).
-public enum ErrorKind: String, Sendable, CaseIterable, Codable, Comparable {
+package enum ErrorKind: String, Sendable, CaseIterable, Codable, Comparable {
     /// Connect refused (ECONNREFUSED): nothing listens.
     case refused
     /// Connect did not complete within `--connect-timeout`.
@@ -30,12 +30,12 @@ public enum ErrorKind: String, Sendable, CaseIterable, Codable, Comparable {
     /// Anything else (the first message of each is kept in the report).
     case other
 
-    public static func < (lhs: ErrorKind, rhs: ErrorKind) -> Bool {
+    package static func < (lhs: ErrorKind, rhs: ErrorKind) -> Bool {
         (allCases.firstIndex(of: lhs) ?? 0) < (allCases.firstIndex(of: rhs) ?? 0)
     }
 
     /// The kind of a NIO or kernel error.
-    public static func of(_ error: any Error) -> ErrorKind {
+    package static func of(_ error: any Error) -> ErrorKind {
         let engine = SocketEngineError.wrapping(error, context: "")
         switch engine.code {
         case .connectionRefused: return .refused
@@ -59,29 +59,29 @@ public enum ErrorKind: String, Sendable, CaseIterable, Codable, Comparable {
 /// The accounting identity, checked by the tests: every message sent was either answered
 /// (`received`), timed out (`timedOut`), or lost (`lost`: its connection failed, or the run
 /// ended while it was unanswered). Messages that were due but never sent are `unsent`.
-public struct LoadCounters: Sendable, Equatable, Codable {
-    public var messagesSent = 0
-    public var messagesReceived = 0
-    public var timedOut = 0
-    public var lost = 0
+package struct LoadCounters: Sendable, Equatable, Codable {
+    package var messagesSent = 0
+    package var messagesReceived = 0
+    package var timedOut = 0
+    package var lost = 0
     /// Due (by `--rate`) but never sent: no connection, or the end came first.
-    public var unsent = 0
+    package var unsent = 0
     /// Sent during `--warmup`: not in any other number.
-    public var warmupSent = 0
-    public var bytesSent = 0
-    public var bytesReceived = 0
-    public var connectAttempts = 0
-    public var connectsSucceeded = 0
-    public var connectsFailed = 0
+    package var warmupSent = 0
+    package var bytesSent = 0
+    package var bytesReceived = 0
+    package var connectAttempts = 0
+    package var connectsSucceeded = 0
+    package var connectsFailed = 0
     /// Established connections that ended before the run did (closed, reset, timed out).
-    public var connectionsLost = 0
-    public var errors: [ErrorKind: Int] = [:]
+    package var connectionsLost = 0
+    package var errors: [ErrorKind: Int] = [:]
 
-    public init() {}
+    package init() {}
 
-    public var errorCount: Int { errors.values.reduce(0, +) }
+    package var errorCount: Int { errors.values.reduce(0, +) }
 
-    public mutating func add(_ other: LoadCounters) {
+    package mutating func add(_ other: LoadCounters) {
         messagesSent += other.messagesSent
         messagesReceived += other.messagesReceived
         timedOut += other.timedOut

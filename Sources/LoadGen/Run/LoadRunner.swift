@@ -27,12 +27,12 @@ public final class LoadRunner: Sendable {
         public var total: Duration?
         public var warmingUp: Bool
         public var open: Int
-        public var sentPerSecond: Double
-        public var receivedPerSecond: Double
+        package var sentPerSecond: Double
+        package var receivedPerSecond: Double
         public var errors: Int
         /// Corrected latency over the last second, µs.
-        public var p50: Double?
-        public var p99: Double?
+        package var p50: Double?
+        package var p99: Double?
     }
 
     public init(plan: LoadPlan) {

@@ -7,9 +7,9 @@ import Darwin
 #endif
 
 /// The process limits a load test runs into, checked before it starts (tcpkali's preflight).
-public enum SystemLimits {
+package enum SystemLimits {
     /// `net.ipv4.ip_local_port_range` as (low, high), nil if unreadable.
-    public static func localPortRange() -> (Int, Int)? {
+    package static func localPortRange() -> (Int, Int)? {
         guard let text = readSmallFile("/proc/sys/net/ipv4/ip_local_port_range") else { return nil }
         let numbers = text.split(whereSeparator: { $0 == " " || $0 == "\t" || $0 == "\n" }).compactMap { Int($0) }
         guard numbers.count == 2, numbers[0] <= numbers[1] else { return nil }
@@ -18,7 +18,7 @@ public enum SystemLimits {
 
     /// Warnings for a run that opens `connections` TCP connections spread over `destinations`
     /// addresses under a limit of `descriptors` (already raised), with the fix.
-    public static func preflight(connections: Int, descriptors: Int, tcp: Bool, destinations: Int = 1) -> [String] {
+    package static func preflight(connections: Int, descriptors: Int, tcp: Bool, destinations: Int = 1) -> [String] {
         var warnings: [String] = []
         if connections + 64 > descriptors {
             warnings.append("the file-descriptor limit is \(descriptors), below the \(connections) connections asked for (+64): \(descriptorFix(connections: connections)) (the hard limit in /etc/security/limits.conf)")
@@ -36,7 +36,7 @@ public enum SystemLimits {
     }
 
     /// The peak resident set size of this process, in bytes.
-    public static func peakResidentBytes() -> Int {
+    package static func peakResidentBytes() -> Int {
         var usage = rusage()
         #if canImport(Glibc)
         let who = __rusage_who_t(RUSAGE_SELF.rawValue)

@@ -27,25 +27,25 @@ import Darwin
 /// timestamps keep the file's precision (µs or ns, see ``CaptureInterface``) instead of being
 /// converted to the caller's. Not checked here (the printer's job, as in tcpdump): caplen 0,
 /// caplen > len, fractions ≥ 1 s, link types without a decoder.
-public final class CaptureFileReader {
+package final class CaptureFileReader {
     /// The file's format.
-    public internal(set) var format: CaptureFileFormat = .pcap
+    package internal(set) var format: CaptureFileFormat = .pcap
     /// The first interface's link type (pcap: the file header's).
-    public internal(set) var linkType: LinkType = .ethernet
+    package internal(set) var linkType: LinkType = .ethernet
     /// The first interface's adjusted snapshot length (see ``CaptureInterface/snapshotLength``).
-    public internal(set) var snapshotLength: Int = maximumCaptureLength
+    package internal(set) var snapshotLength: Int = maximumCaptureLength
     /// The first interface's timestamp precision.
-    public internal(set) var precision: TimestampPrecision = .microseconds
+    package internal(set) var precision: TimestampPrecision = .microseconds
     /// pcap: the one interface the header describes. pcapng: the current section's interfaces,
     /// indexed by interface ID (a new Section Header Block empties it).
-    public internal(set) var interfaces: [CaptureInterface] = []
+    package internal(set) var interfaces: [CaptureInterface] = []
 
     /// libpcap's `MAXIMUM_SNAPLEN`, the largest caplen accepted.
-    public static let maximumCaptureLength = 262_144
+    package static let maximumCaptureLength = 262_144
     /// libpcap's `INITIAL_MAX_BLOCKSIZE`, the largest pcapng block accepted.
-    public static let maximumBlockLength = 16 * 1024 * 1024
+    package static let maximumBlockLength = 16 * 1024 * 1024
     /// The most interfaces one pcapng section may describe.
-    public static let maximumInterfaces = 65_536
+    package static let maximumInterfaces = 65_536
 
     let input: CaptureInput
     /// The file was written in the opposite byte order to this host's.
@@ -57,7 +57,7 @@ public final class CaptureFileReader {
 
     /// Opens `path` (`-` is standard input) and reads its file header (pcapng: up to the first
     /// Interface Description Block).
-    public convenience init(path: String) throws(PacketDecodingError) {
+    package convenience init(path: String) throws(PacketDecodingError) {
         if path == "-" {
             try self.init(fileDescriptor: 0, closeOnDeinit: false)
             return
@@ -71,13 +71,13 @@ public final class CaptureFileReader {
     }
 
     /// Reads from an open descriptor (a file, pipe or socket), closing it on release if asked.
-    public init(fileDescriptor: Int32, closeOnDeinit: Bool) throws(PacketDecodingError) {
+    package init(fileDescriptor: Int32, closeOnDeinit: Bool) throws(PacketDecodingError) {
         input = CaptureInput(fileDescriptor: fileDescriptor, closeOnDeinit: closeOnDeinit)
         try readFileHeader()
     }
 
     /// Reads a capture held in memory (tests, fuzzing, small files).
-    public init(bytes: [UInt8]) throws(PacketDecodingError) {
+    package init(bytes: [UInt8]) throws(PacketDecodingError) {
         input = CaptureInput(bytes: bytes)
         try readFileHeader()
     }
@@ -85,7 +85,7 @@ public final class CaptureFileReader {
     /// The next packet record, or nil at a clean end of file.
     ///
     /// Throws on a read error or malformed input; after that every call throws the same error.
-    public func next() throws(PacketDecodingError) -> CaptureRecord? {
+    package func next() throws(PacketDecodingError) -> CaptureRecord? {
         if let failure { throw failure }
         do {
             switch format {

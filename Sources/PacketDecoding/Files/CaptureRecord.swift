@@ -5,9 +5,9 @@ import Darwin
 #endif
 
 /// One packet read from a capture file.
-public struct CaptureRecord {
-    public var header: PacketHeader
+package struct CaptureRecord {
+    package var header: PacketHeader
     /// The captured bytes (`header.capturedLength` of them), pointing into the reader's buffer:
     /// valid only until the next call to ``CaptureFileReader/next()`` or the reader's release.
-    public var bytes: UnsafeRawBufferPointer
+    package var bytes: UnsafeRawBufferPointer
 }

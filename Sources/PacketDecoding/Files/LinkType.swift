@@ -7,17 +7,17 @@ public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConver
     /// BSD loopback: a 4-byte address family in the capturing host's byte order.
     public static let null = LinkType(rawValue: 0)
     /// Ethernet (what `-i lo` and `-i eth0` give on Linux).
-    public static let ethernet = LinkType(rawValue: 1)
+    package static let ethernet = LinkType(rawValue: 1)
     /// Raw IP, no link header (version nibble tells v4 from v6).
     public static let raw = LinkType(rawValue: 101)
     /// OpenBSD loopback: like NULL but the family is big-endian.
-    public static let loop = LinkType(rawValue: 108)
+    package static let loop = LinkType(rawValue: 108)
     /// Linux cooked capture v1 (16-byte header).
-    public static let linuxSLL = LinkType(rawValue: 113)
+    package static let linuxSLL = LinkType(rawValue: 113)
     /// Raw IPv4 only.
-    public static let ipv4 = LinkType(rawValue: 228)
+    package static let ipv4 = LinkType(rawValue: 228)
     /// Raw IPv6 only.
-    public static let ipv6 = LinkType(rawValue: 229)
+    package static let ipv6 = LinkType(rawValue: 229)
     /// Linux cooked capture v2 (20-byte header; what `-i any` gives since libpcap 1.10).
     public static let linuxSLL2 = LinkType(rawValue: 276)
 

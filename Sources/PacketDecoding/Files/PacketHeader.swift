@@ -3,15 +3,15 @@
 /// `fraction` is the sub-second part in the record's ``precision`` exactly as stored, so an
 /// invalid value (≥ 10⁶ µs or ≥ 10⁹ ns) survives to be printed the way tcpdump prints it.
 public struct PacketHeader: Sendable, Equatable {
-    public var seconds: Int64
-    public var fraction: UInt32
-    public var precision: TimestampPrecision
+    package var seconds: Int64
+    package var fraction: UInt32
+    package var precision: TimestampPrecision
     /// Bytes present in the capture (caplen).
-    public var capturedLength: Int
+    package var capturedLength: Int
     /// Bytes the packet had on the wire (len).
-    public var originalLength: Int
+    package var originalLength: Int
     /// pcapng interface index (0 for pcap files and live captures).
-    public var interfaceID: Int
+    package var interfaceID: Int
     /// The link type of the record's interface.
     public var linkType: LinkType
 

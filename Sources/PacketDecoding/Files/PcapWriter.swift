@@ -15,19 +15,19 @@
 /// written reads back in libpcap); timestamps are converted to the writer's precision
 /// (µs → ns multiplies, ns → µs truncates). Not errors: caplen 0, len < caplen, fractions ≥ 1 s —
 /// written as given.
-public struct PcapWriter {
+package struct PcapWriter {
     /// Records are handed to the sink once this many bytes are pending.
-    public static let chunkLength = 64 * 1024
+    package static let chunkLength = 64 * 1024
 
-    public let linkType: LinkType
+    package let linkType: LinkType
     /// The snapshot length written to the file header (adjusted as above).
-    public let snapshotLength: Int
-    public let precision: TimestampPrecision
+    package let snapshotLength: Int
+    package let precision: TimestampPrecision
 
     private var pending: [UInt8] = []
     private let sink: ([UInt8]) throws -> Void
 
-    public init(linkType: LinkType, snapshotLength: Int, precision: TimestampPrecision = .microseconds, write: @escaping ([UInt8]) throws -> Void) throws {
+    package init(linkType: LinkType, snapshotLength: Int, precision: TimestampPrecision = .microseconds, write: @escaping ([UInt8]) throws -> Void) throws {
         let maximum = CaptureFileReader.maximumCaptureLength
         self.linkType = linkType
         self.snapshotLength = snapshotLength <= 0 || snapshotLength > maximum ? maximum : snapshotLength
@@ -46,7 +46,7 @@ public struct PcapWriter {
 
     /// Appends one record: `bytes` (clamped to the snapshot length) with `header`'s timestamp and
     /// original length.
-    public mutating func write(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) throws {
+    package mutating func write(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) throws {
         let captured = min(bytes.count, snapshotLength)
         var fraction = UInt64(header.fraction)
         switch (header.precision, precision) {
@@ -67,7 +67,7 @@ public struct PcapWriter {
     }
 
     /// Hands everything pending to the sink.
-    public mutating func flush() throws {
+    package mutating func flush() throws {
         if pending.isEmpty { return }
         try sink(pending)
         pending.removeAll(keepingCapacity: true)

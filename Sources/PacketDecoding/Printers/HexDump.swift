@@ -33,7 +33,7 @@ public enum HexDump {
     }
 
     /// Appends `-x` lines (hex only) for `bytes`.
-    public static func appendHex(_ bytes: UnsafeRawBufferPointer, offset: Int = 0, into out: inout [UInt8]) {
+    package static func appendHex(_ bytes: UnsafeRawBufferPointer, offset: Int = 0, into out: inout [UInt8]) {
         appendLines(bytes, offset: offset, ascii: false, into: &out)
     }
 

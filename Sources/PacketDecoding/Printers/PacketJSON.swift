@@ -95,7 +95,7 @@ public enum PacketJSON {
     private static let base64Alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Standard base64 (RFC 4648 §4) with `=` padding, no line breaks.
-    public static func appendBase64(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+    package static func appendBase64(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         let count = bytes.count
         guard count > 0 else { return }
         out.reserveCapacity(out.count + (count + 2) / 3 * 4)

@@ -18,7 +18,7 @@ import Musl
 public struct PacketPrinter {
     public let options: PrintOptions
     /// The most TCP conversations whose sequence bases are remembered at once.
-    public static let maximumTrackedConnections = 1 << 20
+    package static let maximumTrackedConnections = 1 << 20
 
     var sequenceBases4: [ConnectionKey4: SequenceBases] = [:]
     var sequenceBases6: [ConnectionKey6: SequenceBases] = [:]

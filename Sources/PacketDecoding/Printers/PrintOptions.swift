@@ -29,9 +29,9 @@ public struct PrintOptions: Sendable, Equatable {
         case sinceFirst
     }
 
-    public var dump: Dump
+    package var dump: Dump
     /// `-XX`, `-xx`, `-AA`: the dump starts at the link-layer header instead of after it.
-    public var dumpIncludesLinkHeader: Bool
+    package var dumpIncludesLinkHeader: Bool
     public var timestamps: TimestampStyle
     /// `--nano`: nine fraction digits instead of six.
     public var nanoseconds: Bool

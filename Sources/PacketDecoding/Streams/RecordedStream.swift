@@ -20,7 +20,7 @@ public struct RecordedStream: Sendable {
         case client
         case server
 
-        public var other: Side { self == .client ? .server : .client }
+        package var other: Side { self == .client ? .server : .client }
     }
 
     /// How a TCP stream ended in the capture.
@@ -42,7 +42,7 @@ public struct RecordedStream: Sendable {
 
     public struct Message: Sendable, Equatable {
         /// When the packet that completed it was captured (ns since the epoch).
-        public var time: Int64
+        package var time: Int64
         public var side: Side
         public var bytes: [UInt8]
 
@@ -62,7 +62,7 @@ public struct RecordedStream: Sendable {
         /// Bytes of this side's stream that the capture does not hold.
         public var missingBytes = 0
         /// When this side's first FIN was captured (TCP), nil if never.
-        public var finTime: Int64?
+        package var finTime: Int64?
 
         public init() {}
     }
@@ -75,9 +75,9 @@ public struct RecordedStream: Sendable {
     public var server: TCPReassembler.Endpoint
     public var clientCounters = SideCounters()
     public var serverCounters = SideCounters()
-    public var firstTime: Int64
-    public var lastTime: Int64
-    public var end: End = .open
+    package var firstTime: Int64
+    package var lastTime: Int64
+    package var end: End = .open
     /// Every message in capture order: filled only for the stream asked for.
     public var messages: [Message] = []
 
@@ -107,7 +107,7 @@ public struct RecordedStream: Sendable {
 
 extension PacketHeader {
     /// The timestamp in nanoseconds since the epoch, saturating instead of overflowing.
-    public var nanosecondsSinceEpoch: Int64 {
+    package var nanosecondsSinceEpoch: Int64 {
         let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? Int64.min : Int64.max }
         let fractionNanoseconds = precision == .microseconds ? Int64(fraction) * 1000 : Int64(fraction)

@@ -33,14 +33,14 @@ public struct StreamExtractor {
     }
 
     /// The reassembler's counters (retransmissions, missing bytes …) over every stream.
-    public var reassemblyStatistics: TCPReassembler.Statistics { reassembler.statistics }
+    package var reassemblyStatistics: TCPReassembler.Statistics { reassembler.statistics }
     /// Streams beyond ``maximumStreams``, counted but not described.
-    public var streamsNotListed: Int { catalog.streamsNotListed }
+    package var streamsNotListed: Int { catalog.streamsNotListed }
     /// Captured frames that held no TCP or UDP segment.
-    public var otherPackets: Int { catalog.otherPackets }
+    package var otherPackets: Int { catalog.otherPackets }
 
     /// Feeds one captured frame.
-    public mutating func add(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) throws(PacketDecodingError) {
+    package mutating func add(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) throws(PacketDecodingError) {
         catalog.packetNumber += 1
         let captured = UnsafeRawBufferPointer(rebasing: bytes[0..<max(0, min(bytes.count, header.capturedLength))])
         guard let segment = TransportSegment.parse(header, captured) else {

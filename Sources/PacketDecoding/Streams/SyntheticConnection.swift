@@ -14,17 +14,17 @@
 /// datagram holds at most 65535 bytes). ``skip(_:from:)`` advances a side's sequence number
 /// without writing its bytes: data the recorder could not keep shows as missing bytes, not as
 /// a stream that silently lost them. The Ethernet addresses are zero, as on Linux's loopback.
-public struct SyntheticConnection {
+package struct SyntheticConnection {
     public enum Side: Sendable {
         case client
         case server
     }
 
-    public static let maximumSegmentPayload = 65_000
+    package static let maximumSegmentPayload = 65_000
 
-    public let client: TCPReassembler.Endpoint
-    public let server: TCPReassembler.Endpoint
-    public let isTCP: Bool
+    package let client: TCPReassembler.Endpoint
+    package let server: TCPReassembler.Endpoint
+    package let isTCP: Bool
     private var clientNext: UInt32
     private var serverNext: UInt32
     private var clientFinished = false
@@ -32,7 +32,7 @@ public struct SyntheticConnection {
     private var ended = false
     private var identification: UInt16 = 0
 
-    public init(client: TCPReassembler.Endpoint, server: TCPReassembler.Endpoint, tcp: Bool, clientISN: UInt32 = .random(in: 0...UInt32.max), serverISN: UInt32 = .random(in: 0...UInt32.max)) {
+    package init(client: TCPReassembler.Endpoint, server: TCPReassembler.Endpoint, tcp: Bool, clientISN: UInt32 = .random(in: 0...UInt32.max), serverISN: UInt32 = .random(in: 0...UInt32.max)) {
         self.client = client
         self.server = server
         isTCP = tcp
@@ -41,7 +41,7 @@ public struct SyntheticConnection {
     }
 
     /// The three-way handshake (nothing for UDP).
-    public mutating func open() -> [[UInt8]] {
+    package mutating func open() -> [[UInt8]] {
         guard isTCP else { return [] }
         var frames: [[UInt8]] = []
         frames.append(segment(from: .client, flags: [.syn], sequence: clientNext, acknowledgment: 0, payload: []))
@@ -53,7 +53,7 @@ public struct SyntheticConnection {
     }
 
     /// `bytes` sent by `side`: one or more data segments, or one datagram.
-    public mutating func data(_ bytes: UnsafeRawBufferPointer, from side: Side) -> [[UInt8]] {
+    package mutating func data(_ bytes: UnsafeRawBufferPointer, from side: Side) -> [[UInt8]] {
         guard !ended else { return [] }
         guard isTCP else { return [datagram(from: side, payload: bytes)] }
         var frames: [[UInt8]] = []
@@ -71,13 +71,13 @@ public struct SyntheticConnection {
     }
 
     /// `count` bytes `side` sent that are not recorded: its sequence number moves on.
-    public mutating func skip(_ count: Int, from side: Side) {
+    package mutating func skip(_ count: Int, from side: Side) {
         guard isTCP, count > 0 else { return }
         advance(side, by: count)
     }
 
     /// `side` shut down its output: a FIN (and the other side's ACK of it).
-    public mutating func finish(from side: Side) -> [[UInt8]] {
+    package mutating func finish(from side: Side) -> [[UInt8]] {
         guard isTCP, !ended else { return [] }
         if side == .client ? clientFinished : serverFinished { return [] }
         var frames: [[UInt8]] = []
@@ -95,7 +95,7 @@ public struct SyntheticConnection {
     }
 
     /// `side` aborted the connection: an RST; nothing follows it.
-    public mutating func reset(from side: Side) -> [[UInt8]] {
+    package mutating func reset(from side: Side) -> [[UInt8]] {
         guard isTCP, !ended else { return [] }
         ended = true
         let sequence = side == .client ? clientNext : serverNext
@@ -104,7 +104,7 @@ public struct SyntheticConnection {
     }
 
     /// The connection is gone: FINs for the sides that had not sent one, `first` first.
-    public mutating func close(first: Side) -> [[UInt8]] {
+    package mutating func close(first: Side) -> [[UInt8]] {
         guard isTCP, !ended else { return [] }
         let second: Side = first == .client ? .server : .client
         let frames = finish(from: first) + finish(from: second)

@@ -91,33 +91,33 @@ public struct TCPReassembler {
         /// 1 for the first stream opened, then 2, 3 …
         public var stream: Int
         public var direction: Direction
-        public var kind: EventKind
+        package var kind: EventKind
     }
 
     /// Counters for the summary: nothing is dropped silently.
     public struct Statistics: Sendable, Equatable {
         /// Segments whose payload had been delivered or buffered already (retransmissions).
-        public var duplicateSegments = 0
+        package var duplicateSegments = 0
         /// Bytes reported in gap events.
         public var missingBytes = 0
         /// Connections pushed out by the connection limit.
-        public var evictedConnections = 0
+        package var evictedConnections = 0
         /// Payload bytes at or past their direction's FIN: not part of the stream, not delivered.
-        public var bytesAfterFIN = 0
+        package var bytesAfterFIN = 0
         /// Payload bytes 2³¹ or more ahead of their direction's next byte: modulo 2³² they would
         /// come before it, so they are not placed in the stream, not delivered.
-        public var bytesBeyondWindow = 0
+        package var bytesBeyondWindow = 0
     }
 
     public static let defaultMaximumBufferedBytesPerDirection = 4 * 1024 * 1024
     public static let defaultMaximumBufferedBytes = 64 * 1024 * 1024
     public static let defaultMaximumConnections = 65_536
     /// What one buffered piece costs beyond its bytes, in the buffer limits.
-    public static let pieceOverhead = 64
+    package static let pieceOverhead = 64
 
-    public let maximumBufferedBytesPerDirection: Int
-    public let maximumBufferedBytes: Int
-    public let maximumConnections: Int
+    package let maximumBufferedBytesPerDirection: Int
+    package let maximumBufferedBytes: Int
+    package let maximumConnections: Int
     public private(set) var statistics = Statistics()
 
     private var connections: [ConnectionKey: Connection] = [:]
@@ -139,11 +139,11 @@ public struct TCPReassembler {
     }
 
     /// Connections currently remembered (open and recently closed).
-    public var trackedConnections: Int { connections.count }
+    package var trackedConnections: Int { connections.count }
 
     /// Feeds one segment; `payload` is its captured payload (``TransportSegment/payload(in:)``).
     /// UDP segments are ignored. Events are passed to `emit` before this returns.
-    public mutating func process(_ segment: TransportSegment, payload: UnsafeRawBufferPointer, _ emit: (Event) -> Void) {
+    package mutating func process(_ segment: TransportSegment, payload: UnsafeRawBufferPointer, _ emit: (Event) -> Void) {
         guard segment.transport == .tcp else { return }
         let source = Endpoint(address: segment.source, port: segment.sourcePort)
         let destination = Endpoint(address: segment.destination, port: segment.destinationPort)

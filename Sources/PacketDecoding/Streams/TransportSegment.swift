@@ -32,7 +32,7 @@ public struct TransportSegment: Sendable, Equatable {
         }
 
         /// Appends ``description`` without going through `String`.
-        public func appendText(into out: inout [UInt8]) {
+        package func appendText(into out: inout [UInt8]) {
             switch self {
             case .v4(let value):
                 for shift in stride(from: 24, through: 0, by: -8) {
@@ -64,23 +64,23 @@ public struct TransportSegment: Sendable, Equatable {
         public let rawValue: UInt8
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
-        public static let fin = TCPFlags(rawValue: 0x01)
-        public static let syn = TCPFlags(rawValue: 0x02)
-        public static let rst = TCPFlags(rawValue: 0x04)
-        public static let psh = TCPFlags(rawValue: 0x08)
-        public static let ack = TCPFlags(rawValue: 0x10)
-        public static let urg = TCPFlags(rawValue: 0x20)
-        public static let ece = TCPFlags(rawValue: 0x40)
-        public static let cwr = TCPFlags(rawValue: 0x80)
+        package static let fin = TCPFlags(rawValue: 0x01)
+        package static let syn = TCPFlags(rawValue: 0x02)
+        package static let rst = TCPFlags(rawValue: 0x04)
+        package static let psh = TCPFlags(rawValue: 0x08)
+        package static let ack = TCPFlags(rawValue: 0x10)
+        package static let urg = TCPFlags(rawValue: 0x20)
+        package static let ece = TCPFlags(rawValue: 0x40)
+        package static let cwr = TCPFlags(rawValue: 0x80)
 
         /// tcpdump's letters in its order (`F S R P . U E W`), e.g. `S.`, `FP.`; `none` for no bits.
-        public var tcpdumpLetters: String {
+        package var tcpdumpLetters: String {
             var out: [UInt8] = []
             appendTcpdumpLetters(into: &out)
             return String(decoding: out, as: UTF8.self)
         }
 
-        public func appendTcpdumpLetters(into out: inout [UInt8]) {
+        package func appendTcpdumpLetters(into out: inout [UInt8]) {
             guard rawValue != 0 else {
                 out.append("none")
                 return
@@ -95,27 +95,27 @@ public struct TransportSegment: Sendable, Equatable {
     }
 
     /// 4 or 6.
-    public var ipVersion: UInt8
+    package var ipVersion: UInt8
     public var source: Address
-    public var destination: Address
+    package var destination: Address
     public var transport: TransportProtocol
-    public var sourcePort: UInt16
-    public var destinationPort: UInt16
+    package var sourcePort: UInt16
+    package var destinationPort: UInt16
     /// TCP only (0 for UDP).
-    public var sequenceNumber: UInt32 = 0
+    package var sequenceNumber: UInt32 = 0
     /// TCP only (0 for UDP); meaningful when ``flags`` has ``TCPFlags/ack``.
-    public var acknowledgmentNumber: UInt32 = 0
+    package var acknowledgmentNumber: UInt32 = 0
     /// TCP only (empty for UDP).
-    public var flags: TCPFlags = []
+    package var flags: TCPFlags = []
     /// TCP only: the raw, unscaled window field.
-    public var window: UInt16 = 0
+    package var window: UInt16 = 0
     /// Where the captured part of the payload lies in the frame's captured bytes.
-    public var payloadRange: Range<Int>
+    package var payloadRange: Range<Int>
     /// Payload bytes the packet carried on the wire (from the IP, TCP and UDP length fields).
-    public var payloadLength: Int
+    package var payloadLength: Int
 
     /// The capture holds fewer payload bytes than the packet carried (snap length, cut frame).
-    public var isPayloadTruncated: Bool { payloadRange.count < payloadLength }
+    package var isPayloadTruncated: Bool { payloadRange.count < payloadLength }
 
     /// The captured payload, as a view into `bytes` (the same buffer given to ``parse(_:_:)``).
     public func payload(in bytes: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
@@ -127,7 +127,7 @@ public struct TransportSegment: Sendable, Equatable {
 
     /// The TCP segment or UDP datagram in a captured frame, or nil when there is none (see the
     /// type's discussion). Reads at most `min(bytes.count, header.capturedLength)` bytes.
-    public static func parse(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) -> TransportSegment? {
+    package static func parse(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) -> TransportSegment? {
         guard let datagram = IPDatagram.parse(header, bytes), !datagram.fragmentOffsetOrMore else { return nil }
         return parseTransport(datagram, bytes)
     }

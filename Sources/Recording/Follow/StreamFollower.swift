@@ -43,7 +43,7 @@ public struct StreamFollower {
     /// The largest message `--framing` shows as one; longer ones are a framing error.
     public static let maximumMessageSize = 1 << 20
     /// The most UDP flows remembered for numbering.
-    public static let maximumUDPFlows = 65_536
+    package static let maximumUDPFlows = 65_536
 
     private var reassembler = TCPReassembler()
     private var printer: StreamPrinter

@@ -4,7 +4,7 @@
 /// Sendable by hand: the regular expressions (not Sendable themselves) are compiled once and
 /// never changed, only matched.
 public struct IgnorePatterns: @unchecked Sendable {
-    public let patterns: [Regex<AnyRegexOutput>]
+    package let patterns: [Regex<AnyRegexOutput>]
 
     public init(_ patterns: [Regex<AnyRegexOutput>] = []) {
         self.patterns = patterns

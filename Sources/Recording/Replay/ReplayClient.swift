@@ -57,14 +57,14 @@ public struct ReplayClient: Sendable {
         public var report: ConnectReport?
         public var messagesSent = 0
         public var bytesSent = 0
-        public var framesReceived = 0
+        package var framesReceived = 0
         public var bytesReceived = 0
         public var verifier: ReplayVerifier?
         /// When each message went out, from the moment the connection was up.
-        public var sendTimes: [Duration] = []
+        package var sendTimes: [Duration] = []
         /// How late each message went out against its schedule.
         public var maximumDrift: Duration = .zero
-        public var totalDrift: Duration = .zero
+        package var totalDrift: Duration = .zero
         public var duration: Duration = .zero
         /// The run ended because the target went quiet before sending everything expected.
         public var timedOut = false
@@ -74,7 +74,7 @@ public struct ReplayClient: Sendable {
     }
 
     /// What a run waits for after the last expected byte, for extra bytes or the target's close.
-    public static let settleTime: Duration = .milliseconds(200)
+    package static let settleTime: Duration = .milliseconds(200)
 
     public let configuration: Configuration
 

@@ -21,7 +21,7 @@ public struct ReplayPlan: Sendable {
     /// One message of the recorded client.
     public struct Send: Sendable {
         /// From the start of the stream, as recorded (not yet scaled by `--speed`).
-        public var due: Duration
+        package var due: Duration
         public var bytes: ByteBuffer
 
         public init(due: Duration, bytes: ByteBuffer) {
@@ -30,18 +30,18 @@ public struct ReplayPlan: Sendable {
         }
     }
 
-    public var sends: [Send] = []
+    package var sends: [Send] = []
     /// The recording's server output as units of comparison: frame bodies with `--framing`,
     /// datagrams for UDP, else the server's segments.
-    public var expected: [ByteBuffer] = []
+    package var expected: [ByteBuffer] = []
     /// Every byte the recording's server sent, in order.
     public var expectedStream = ByteBuffer()
     /// When the recorded client half-closed (TCP), from the start of the stream.
-    public var clientFinishedAt: Duration?
+    package var clientFinishedAt: Duration?
     /// Server bytes the recording had delivered before the client's FIN.
-    public var serverBytesBeforeClientFinish = 0
+    package var serverBytesBeforeClientFinish = 0
     /// The recorded server closed its side before the client did.
-    public var serverFinishedFirst = false
+    package var serverFinishedFirst = false
     /// Client bytes that did not form a whole frame at the end of the stream.
     public var clientTailBytes = 0
 
@@ -146,5 +146,5 @@ public struct ReplayPlan: Sendable {
     }
 
     /// The bytes sent in all.
-    public var bytesToSend: Int { sends.reduce(0) { $0 + $1.bytes.readableBytes } }
+    package var bytesToSend: Int { sends.reduce(0) { $0 + $1.bytes.readableBytes } }
 }

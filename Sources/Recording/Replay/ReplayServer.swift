@@ -30,8 +30,8 @@ public final class ReplayServer: Sendable {
 
     /// The recorded server's part, in order.
     public struct Script: Sendable, Equatable {
-        public var steps: [Step] = []
-        public var serverClosesFirst = false
+        package var steps: [Step] = []
+        package var serverClosesFirst = false
 
         public init(steps: [Step] = [], serverClosesFirst: Bool = false) {
             self.steps = steps
@@ -102,7 +102,7 @@ public final class ReplayServer: Sendable {
     /// How long a client may stay silent while the script waits for it.
     public let timeout: Duration
     /// Schedules the answers' delays.
-    public let clock: EngineClock
+    package let clock: EngineClock
     private let totals = Mutex(Totals())
     private let onEvent: @Sendable (Event) -> Void
 

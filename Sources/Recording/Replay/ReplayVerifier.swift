@@ -19,7 +19,7 @@ public struct ReplayVerifier: Sendable {
     public struct Mismatch: Sendable, Equatable {
         /// 1-based.
         public var frame: Int
-        public var expected: [UInt8]
+        package var expected: [UInt8]
         public var received: [UInt8]
         /// Why, in a few words: `differs at byte 9`, `extra frame`, `missing`.
         public var reason: String
@@ -66,7 +66,7 @@ public struct ReplayVerifier: Sendable {
     public var expectedFrames: Int { expected.count }
 
     /// Everything expected has arrived (and nothing differed).
-    public var isComplete: Bool {
+    package var isComplete: Bool {
         framed ? framesReceived >= expected.count : bytesReceived >= expectedStream.count
     }
 

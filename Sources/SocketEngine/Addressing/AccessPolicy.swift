@@ -18,7 +18,7 @@ public struct AccessPolicy: Sendable, Equatable {
     }
 
     /// `nil` to admit, or the reason for refusing.
-    public func refusal(for peer: SocketAddress?) -> String? {
+    package func refusal(for peer: SocketAddress?) -> String? {
         guard let peer else { return nil }
         if case .unixDomainSocket = peer { return nil }
         if !allow.isEmpty {

@@ -13,7 +13,7 @@ public enum AddressFamilyPreference: Sendable, Hashable {
     case ipv4Only
     case ipv6Only
 
-    public func allows(_ address: SocketAddress) -> Bool {
+    package func allows(_ address: SocketAddress) -> Bool {
         switch (self, address) {
         case (.any, _), (.ipv4Only, .v4), (.ipv6Only, .v6): return true
         default: return false

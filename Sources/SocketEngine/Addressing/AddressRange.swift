@@ -13,7 +13,7 @@ import Darwin
 /// ranges.
 public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
     let network: [UInt8]
-    public let prefixLength: Int
+    package let prefixLength: Int
     public let description: String
 
     /// Parses `ADDRESS[/PREFIX]`.

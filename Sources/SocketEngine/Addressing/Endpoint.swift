@@ -22,7 +22,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
         case tcp, udp, unix, tls, ws, wss
 
         /// True for transports built on a byte stream (everything but UDP).
-        public var isStream: Bool { self != .udp }
+        package var isStream: Bool { self != .udp }
     }
 
     /// How an endpoint is going to be used; listeners accept a bare port.
@@ -39,7 +39,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     /// Socket path for `unix:` endpoints.
     public var path: String
     /// Request path for `ws://` and `wss://` (always starts with `/`).
-    public var resource: String
+    package var resource: String
 
     public init(transport: Transport, host: String = "", port: Int = 0, path: String = "", resource: String = "/") {
         self.transport = transport
@@ -64,7 +64,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The host with brackets around IPv6 literals, as it appears in `host:port`.
-    public var hostForDisplay: String {
+    package var hostForDisplay: String {
         host.contains(":") ? "[\(host)]" : host
     }
 }
@@ -125,7 +125,7 @@ extension Endpoint {
     }
 
     /// `sun_path` holds 108 bytes including the terminating NUL.
-    public static let maximumUnixPathLength = 107
+    package static let maximumUnixPathLength = 107
 
     private static func splitHostPort(
         _ text: Substring,

@@ -12,7 +12,7 @@ import Darwin
 public struct StaticResolver: HostResolver {
     /// Lower-cased host name to address literals.
     public let table: [String: [String]]
-    public let fallback: any HostResolver
+    package let fallback: any HostResolver
 
     public init(table: [String: [String]], fallback: any HostResolver = SystemResolver()) {
         self.table = Dictionary(table.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: +)

@@ -20,25 +20,25 @@ public struct ConnectOptions: Sendable {
     /// Overall deadline for resolving and connecting, across all addresses.
     public var connectTimeout: Duration = .seconds(10)
     /// Happy Eyeballs connection attempt delay.
-    public var attemptDelay: Duration = .milliseconds(300)
+    package var attemptDelay: Duration = .milliseconds(300)
     public var resolver: any HostResolver = SystemResolver()
     /// Receive-buffer limit of the connection (see ``Connection/defaultBufferLimit``).
     public var bufferLimit: Int = Connection.defaultBufferLimit
     /// `TCP_NODELAY`, on by default: this is an interactive and request/response tool.
-    public var noDelay = true
+    package var noDelay = true
     /// Sees every byte sent and received (`--hexdump`).
     public var tap: TrafficTap?
     /// Hears the connection's life (`--record`); WebSocket connections are not recorded.
     public var recorder: ConnectionRecorder?
     /// Event loops to use.
-    public var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    package var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     /// The TLS layer for `tls://` and `wss://` endpoints (nil: those endpoints are refused).
     public var secureTransport: (any SecureTransport)?
     /// Handshake, limits and behaviour of `ws://` and `wss://` connections.
     public var webSocket = WebSocketOptions()
     /// The clock everything that waits in async code goes by: the resolution deadline,
     /// reconnect back-off, heartbeats, idle timeouts, exchange deadlines, activity stamps.
-    public var clock: EngineClock = .system
+    package var clock: EngineClock = .system
 
     public init() {}
 }

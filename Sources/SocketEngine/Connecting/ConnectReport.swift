@@ -29,7 +29,7 @@ public struct ConnectReport: Sendable {
     public var resolveDuration: Duration = .zero
     public var attempts: [Attempt] = []
     /// The address that won.
-    public var connectedAddress: SocketAddress?
+    package var connectedAddress: SocketAddress?
     /// From the first attempt's start to the winning connect.
     public var connectDuration: Duration = .zero
     /// The TLS handshake, for `tls://` and `wss://`.

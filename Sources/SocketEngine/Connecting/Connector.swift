@@ -13,18 +13,18 @@ import Darwin
 ///
 /// A failure names every address tried and why each failed:
 /// `connect to localhost:7 failed: [::1]:7: connection refused (ECONNREFUSED); 127.0.0.1:7: …`
-public struct Connector: Sendable {
-    public let endpoint: Endpoint
-    public let options: ConnectOptions
+package struct Connector: Sendable {
+    package let endpoint: Endpoint
+    package let options: ConnectOptions
 
-    public init(endpoint: Endpoint, options: ConnectOptions = ConnectOptions()) {
+    package init(endpoint: Endpoint, options: ConnectOptions = ConnectOptions()) {
         self.endpoint = endpoint
         self.options = options
     }
 
     /// Connects, or throws ``SocketEngineError`` (`.connectionRefused`, `.connectTimeout`,
     /// `.connectFailed`, `.resolutionFailed`, `.unsupported`, …).
-    public func connect() async throws -> (Connection, ConnectReport) {
+    package func connect() async throws -> (Connection, ConnectReport) {
         switch endpoint.transport {
         case .tcp, .udp:
             break
@@ -232,7 +232,7 @@ public struct Connector: Sendable {
     }
 
     /// Binds `channel` to a network interface (SO_BINDTODEVICE) before it connects.
-    public static func bindToDevice(_ channel: any Channel, interface: String) -> EventLoopFuture<Void> {
+    package static func bindToDevice(_ channel: any Channel, interface: String) -> EventLoopFuture<Void> {
         guard let provider = channel as? any SocketOptionProvider else {
             return channel.eventLoop.makeSucceededVoidFuture()
         }

@@ -9,8 +9,8 @@
 /// The machine holds no timers: it asks for one with ``Action/startTimer(generation:)`` and is
 /// told about it with ``timerFired(generation:)``; a timer from an older generation is ignored.
 /// The overall connect timeout is the driver's business.
-public struct HappyEyeballsStateMachine<Address: Sendable>: Sendable {
-    public enum Action: Sendable {
+package struct HappyEyeballsStateMachine<Address: Sendable>: Sendable {
+    package enum Action: Sendable {
         /// Start a connection attempt to `addresses[index]`.
         case startAttempt(index: Int)
         /// Arm the attempt-delay timer; report it with ``timerFired(generation:)``.
@@ -21,20 +21,20 @@ public struct HappyEyeballsStateMachine<Address: Sendable>: Sendable {
         case fail
     }
 
-    public let addresses: [Address]
+    package let addresses: [Address]
     private var nextIndex = 0
     private var running: Set<Int> = []
     private var timerGeneration = 0
-    public private(set) var isFinished = false
+    package private(set) var isFinished = false
     /// Indices of the attempts that were started, in start order.
-    public private(set) var started: [Int] = []
+    package private(set) var started: [Int] = []
 
-    public init(addresses: [Address]) {
+    package init(addresses: [Address]) {
         self.addresses = addresses
     }
 
     /// Begins racing.
-    public mutating func start() -> [Action] {
+    package mutating func start() -> [Action] {
         guard !addresses.isEmpty else {
             isFinished = true
             return [.fail]
@@ -43,13 +43,13 @@ public struct HappyEyeballsStateMachine<Address: Sendable>: Sendable {
     }
 
     /// The attempt delay elapsed.
-    public mutating func timerFired(generation: Int) -> [Action] {
+    package mutating func timerFired(generation: Int) -> [Action] {
         guard !isFinished, generation == timerGeneration, nextIndex < addresses.count else { return [] }
         return startNext()
     }
 
     /// An attempt failed.
-    public mutating func attemptFailed(index: Int) -> [Action] {
+    package mutating func attemptFailed(index: Int) -> [Action] {
         guard !isFinished, running.remove(index) != nil else { return [] }
         if running.isEmpty {
             if nextIndex < addresses.count { return startNext() }
@@ -60,7 +60,7 @@ public struct HappyEyeballsStateMachine<Address: Sendable>: Sendable {
     }
 
     /// An attempt connected.
-    public mutating func attemptSucceeded(index: Int) -> [Action] {
+    package mutating func attemptSucceeded(index: Int) -> [Action] {
         guard !isFinished, running.contains(index) else { return [] }
         isFinished = true
         running.remove(index)
@@ -70,7 +70,7 @@ public struct HappyEyeballsStateMachine<Address: Sendable>: Sendable {
     }
 
     /// The driver gave up (overall timeout): everything running should be cancelled.
-    public mutating func abandon() -> [Int] {
+    package mutating func abandon() -> [Int] {
         isFinished = true
         let losers = running.sorted()
         running.removeAll()
@@ -94,7 +94,7 @@ public struct HappyEyeballsStateMachine<Address: Sendable>: Sendable {
 extension HappyEyeballsStateMachine {
     /// RFC 8305 §4 ordering: keep each family's order, start with the preferred family (IPv6
     /// when present), then alternate families.
-    public static func interleave(_ addresses: [Address], isIPv6: (Address) -> Bool) -> [Address] {
+    package static func interleave(_ addresses: [Address], isIPv6: (Address) -> Bool) -> [Address] {
         let v6 = addresses.filter(isIPv6)
         let v4 = addresses.filter { !isIPv6($0) }
         var ordered: [Address] = []

@@ -16,8 +16,8 @@ import NIOCore
 /// Errors are NIO `IOError`s carrying the errno (``SocketEngineError/wrapping(_:context:)``
 /// classifies them as for event-loop connections), or a ``SocketEngineError`` for a timeout.
 /// Not thread-safe: one thread owns it.
-public final class BlockingSocket {
-    public let descriptor: Int32
+package final class BlockingSocket {
+    package let descriptor: Int32
     private var closed = false
 
     private init(descriptor: Int32) {
@@ -28,7 +28,7 @@ public final class BlockingSocket {
 
     /// Connects to `address` within `timeout`, bound first to `source` and `interface` when
     /// given; TCP sockets get TCP_NODELAY.
-    public static func connect(to address: SocketAddress, source: SocketAddress? = nil, interface: String? = nil, timeout: Duration) throws -> BlockingSocket {
+    package static func connect(to address: SocketAddress, source: SocketAddress? = nil, interface: String? = nil, timeout: Duration) throws -> BlockingSocket {
         let family = Int32(address.protocol.rawValue)
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw IOError(errnoCode: errno, reason: "socket") }
@@ -61,7 +61,7 @@ public final class BlockingSocket {
         return socket
     }
 
-    public func close() {
+    package func close() {
         guard !closed else { return }
         closed = true
         _ = Glibc.close(descriptor)
@@ -70,7 +70,7 @@ public final class BlockingSocket {
     /// Writes what it can of `buffer` without waiting (its reader index moves past what went).
     /// Returns the number of bytes written (0: the socket's send buffer is full).
     @discardableResult
-    public func sendAvailable(_ buffer: inout ByteBuffer) throws -> Int {
+    package func sendAvailable(_ buffer: inout ByteBuffer) throws -> Int {
         guard buffer.readableBytes > 0 else { return 0 }
         let sent = buffer.withUnsafeReadableBytes { bytes in
             Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
@@ -84,7 +84,7 @@ public final class BlockingSocket {
     }
 
     /// What one ``receive(into:spinUntil:waitUntil:)`` got.
-    public enum Received: Equatable {
+    package enum Received: Equatable {
         /// This many bytes were appended.
         case bytes(Int)
         /// The peer closed its side.
@@ -96,7 +96,7 @@ public final class BlockingSocket {
     /// Appends what the socket has to `buffer` (up to 64 KiB). Polls without sleeping until
     /// monotonic `spinUntil`, then sleeps in `poll(2)` until `waitUntil`; with `alsoWritable`,
     /// also returns (`.nothing`) as soon as the socket can take more bytes.
-    public func receive(into buffer: inout ByteBuffer, spinUntil: Int64, waitUntil: Int64, alsoWritable: Bool = false) throws -> Received {
+    package func receive(into buffer: inout ByteBuffer, spinUntil: Int64, waitUntil: Int64, alsoWritable: Bool = false) throws -> Received {
         // Without a spin, poll first: a reply rarely waits already, and poll-then-read is one
         // system call fewer than read-poll-read.
         var readFirst = spinUntil > 0
@@ -130,7 +130,7 @@ public final class BlockingSocket {
     }
 
     /// Waits until the socket is ready for `events` or the deadline passes; false on timeout.
-    public func wait(for events: Int16, until deadline: Int64) throws -> Bool {
+    package func wait(for events: Int16, until deadline: Int64) throws -> Bool {
         try poll(events, until: deadline) != 0
     }
 
@@ -152,7 +152,7 @@ public final class BlockingSocket {
 
     /// Monotonic nanoseconds (CLOCK_MONOTONIC, as NIO's deadlines).
     @inline(__always)
-    public static func now() -> Int64 {
+    package static func now() -> Int64 {
         Int64(truncatingIfNeeded: NIODeadline.now().uptimeNanoseconds)
     }
 }

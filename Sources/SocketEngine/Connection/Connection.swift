@@ -20,7 +20,7 @@ import Darwin
 /// On a datagram connection every read returns exactly one datagram, and frames are datagrams.
 public final class Connection: Sendable {
     /// Default receive-buffer limit before the socket stops being read (backpressure).
-    public static let defaultBufferLimit = 4 << 20
+    package static let defaultBufferLimit = 4 << 20
 
     let channel: any Channel
     private let handler: NIOLoopBound<ConnectionHandler>
@@ -36,7 +36,7 @@ public final class Connection: Sendable {
     /// The peer's address, if the socket has one.
     public let remoteAddress: SocketAddress?
     /// A short name for messages: the peer address or socket path.
-    public let label: String
+    package let label: String
     /// For `ws://` and `wss://`: what the opening handshake established.
     public let webSocket: WebSocketHandshake?
 
@@ -141,7 +141,7 @@ public final class Connection: Sendable {
 
     /// Reads and drops everything until the peer finishes, without buffering it: the bytes are
     /// counted and released as they arrive. Returns the number of bytes dropped.
-    public func discardAll() async throws -> Int {
+    package func discardAll() async throws -> Int {
         let promise = channel.eventLoop.makePromise(of: Int.self)
         let handler = self.handler
         channel.eventLoop.execute { handler.value.discardAll(promise) }
@@ -159,7 +159,7 @@ public final class Connection: Sendable {
     ///
     /// - Throws: `.frameTooLarge` (the connection is closed), connection errors, or
     ///   `CancellationError`.
-    public func answerEach(
+    package func answerEach(
         _ framing: Framing, maxFrameSize: Int = FrameDecoder.defaultMaximumFrameSize, delay: Duration? = nil,
         with answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?
     ) async throws {
@@ -178,7 +178,7 @@ public final class Connection: Sendable {
     }
 
     /// Reads one message of `framing` (one datagram on UDP, one message on WebSocket).
-    public func readFrame(_ framing: Framing, maxFrameSize: Int = FrameDecoder.defaultMaximumFrameSize, timeout: Duration? = nil) async throws -> ByteBuffer? {
+    package func readFrame(_ framing: Framing, maxFrameSize: Int = FrameDecoder.defaultMaximumFrameSize, timeout: Duration? = nil) async throws -> ByteBuffer? {
         if transport.isMessageOriented { return try await read(.available(maxLength: Int.max), timeout: timeout) }
         return try await read(.frame(framing, maxFrameSize: maxFrameSize), timeout: timeout)
     }
@@ -243,7 +243,7 @@ public final class Connection: Sendable {
     /// no copy through this process. Returns when the kernel has taken all of it.
     ///
     /// The descriptor is duplicated; the caller keeps its own.
-    public func sendFile(descriptor: Int32, offset: Int, length: Int) async throws {
+    package func sendFile(descriptor: Int32, offset: Int, length: Int) async throws {
         guard transport == .tcp || transport == .unix else {
             // TLS must see (and encrypt) every byte: no sendfile past it.
             throw SocketEngineError(.unsupported, "sendfile needs a plain TCP or Unix connection, not \(transport.rawValue)")
@@ -268,7 +268,7 @@ public final class Connection: Sendable {
 
     /// Queues `data` only if the connection can take it right now; false when its outbound
     /// buffer is above the high-water mark (the caller counts the message as dropped).
-    public func trySend(_ data: ByteBuffer) -> Bool {
+    package func trySend(_ data: ByteBuffer) -> Bool {
         guard channel.isActive, channel.isWritable else { return false }
         _ = writeAndFlush(data)
         return true
@@ -285,7 +285,7 @@ public final class Connection: Sendable {
     }
 
     /// Suspends while the channel's outbound buffer is above its high-water mark.
-    public func waitUntilWritable() async throws {
+    package func waitUntilWritable() async throws {
         if channel.isWritable { return }
         let promise = channel.eventLoop.makePromise(of: Void.self)
         let handler = self.handler
@@ -296,7 +296,7 @@ public final class Connection: Sendable {
     // MARK: Closing
 
     /// Half-closes: sends FIN after everything queued, keeps receiving. A no-op for UDP.
-    public func closeWrite() async throws {
+    package func closeWrite() async throws {
         guard transport != .udp else { return }
         try await flush()
         guard channel.isActive else { return }
@@ -316,7 +316,7 @@ public final class Connection: Sendable {
     }
 
     /// Aborts the connection with a TCP reset (SO_LINGER 0) instead of an orderly FIN.
-    public func reset() async {
+    package func reset() async {
         if transport == .tcp, let provider = channel as? any SocketOptionProvider {
             _ = try? await provider.setSoLinger(linger(l_onoff: 1, l_linger: 0)).get()
             let handler = self.handler
@@ -326,15 +326,15 @@ public final class Connection: Sendable {
     }
 
     /// True while the channel is open.
-    public var isActive: Bool { channel.isActive }
+    package var isActive: Bool { channel.isActive }
 
     /// Waits until the connection is fully closed.
-    public func waitForClose() async {
+    package func waitForClose() async {
         try? await channel.closeFuture.get()
     }
 
     /// The error that ended the connection, if one did (a reset, an oversized frame …).
-    public func terminationError() async -> SocketEngineError? {
+    package func terminationError() async -> SocketEngineError? {
         let handler = self.handler
         return try? await channel.eventLoop.submit { handler.value.recordedFailure }.get()
     }

@@ -31,9 +31,9 @@ public final class ConnectionStatistics: Sendable {
     /// Datagrams dropped because nobody read them before the receive queue filled.
     public var datagramsDropped: Int { dropped.load(ordering: .relaxed) }
     /// When the last byte went either way (or the connection started).
-    public var lastActivity: EngineClock.Instant { origin.advanced(by: .nanoseconds(lastActivityOffset.load(ordering: .relaxed))) }
+    package var lastActivity: EngineClock.Instant { origin.advanced(by: .nanoseconds(lastActivityOffset.load(ordering: .relaxed))) }
     /// When the last byte was received (or the connection started).
-    public var lastReceive: EngineClock.Instant { origin.advanced(by: .nanoseconds(lastReceiveOffset.load(ordering: .relaxed))) }
+    package var lastReceive: EngineClock.Instant { origin.advanced(by: .nanoseconds(lastReceiveOffset.load(ordering: .relaxed))) }
 
     private var nowOffset: Int64 { clock.elapsed(since: origin).nanosecondsClamped }
 

@@ -9,13 +9,13 @@ import Darwin
 
 /// Turns received datagrams into plain buffers for the connection handler, and stamps nothing
 /// on the way out: a connected UDP socket accepts plain buffers.
-public final class DatagramUnwrapHandler: ChannelInboundHandler, Sendable {
-    public typealias InboundIn = AddressedEnvelope<ByteBuffer>
-    public typealias InboundOut = ByteBuffer
+package final class DatagramUnwrapHandler: ChannelInboundHandler, Sendable {
+    package typealias InboundIn = AddressedEnvelope<ByteBuffer>
+    package typealias InboundOut = ByteBuffer
 
-    public init() {}
+    package init() {}
 
-    public func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    package func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         context.fireChannelRead(wrapInboundOut(unwrapInboundIn(data).data))
     }
 }

@@ -12,7 +12,7 @@ public struct SecurityReport: Sendable, Equatable {
     /// How the peer was checked: `verified`, `verified, pin matched`, `not verified (--insecure)`.
     public var verification: String
     /// The ALPN protocol agreed, if any.
-    public var applicationProtocol: String?
+    package var applicationProtocol: String?
     /// From the start of the handshake to its end.
     public var handshakeDuration: Duration
 

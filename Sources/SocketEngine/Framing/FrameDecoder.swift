@@ -23,7 +23,7 @@ import Darwin
 /// At end of input a delimiter-based decoder hands out an unterminated tail as the last frame
 /// (nothing is dropped silently); a counted decoder (`length`, `fixed`, exactly-N) throws
 /// `.truncatedFrame` and leaves the bytes in the buffer.
-public struct FrameDecoder: Sendable {
+package struct FrameDecoder: Sendable {
     enum Rule: Sendable, Equatable {
         /// Whatever is there, up to `maximumFrameSize` at a time.
         case available
@@ -35,13 +35,13 @@ public struct FrameDecoder: Sendable {
 
     let rule: Rule
     /// The largest frame body accepted; longer frames are an error, not a memory leak.
-    public let maximumFrameSize: Int
+    package let maximumFrameSize: Int
     /// How far the delimiter search already got, so a long frame arriving in many reads is
     /// scanned once, not once per read.
     private var scanned = 0
 
     /// A decoder for one of the `--framing` specifications.
-    public init(framing: Framing, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
+    package init(framing: Framing, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
         self.maximumFrameSize = max(1, maximumFrameSize)
         switch framing {
         case .raw: rule = .available
@@ -59,7 +59,7 @@ public struct FrameDecoder: Sendable {
     }
 
     /// 16 MiB, the SPEC's `--max-frame` default.
-    public static let defaultMaximumFrameSize = 16 * 1024 * 1024
+    package static let defaultMaximumFrameSize = 16 * 1024 * 1024
 
     /// How many buffered bytes this decoder may need before it can decide (used for backpressure):
     /// for a delimiter, one byte past the point where a missing delimiter becomes an error —
@@ -111,7 +111,7 @@ public struct FrameDecoder: Sendable {
     ///   - buffer: received bytes; consumed bytes are moved past.
     ///   - atEOF: the peer will send nothing more.
     /// - Returns: the frame, or `nil` when more bytes are needed (or, at EOF, when the buffer is empty).
-    public mutating func decode(_ buffer: inout ByteBuffer, atEOF: Bool = false) throws(SocketEngineError) -> ByteBuffer? {
+    package mutating func decode(_ buffer: inout ByteBuffer, atEOF: Bool = false) throws(SocketEngineError) -> ByteBuffer? {
         switch rule {
         case .available:
             guard buffer.readableBytes > 0 else { return nil }

@@ -22,7 +22,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
     case fixed(Int)
 
     /// Messages are delimited by a terminator rather than by counted bytes.
-    public var delimiter: [UInt8]? {
+    package var delimiter: [UInt8]? {
         switch self {
         case .line: return [0x0A]
         case .crlf: return [0x0D, 0x0A]
@@ -32,7 +32,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// False for `raw`, where a "message" is just whatever one read returned.
-    public var delimitsMessages: Bool { self != .raw }
+    package var delimitsMessages: Bool { self != .raw }
 
     public var description: String {
         switch self {
@@ -98,7 +98,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
     ///
     /// - Throws: `.frameTooLarge` when the body does not fit the length prefix, and
     ///   `.invalidConfiguration` when a `fixed:N` body is not exactly N bytes.
-    public func encode(_ body: ByteBuffer, into out: inout ByteBuffer) throws(SocketEngineError) {
+    package func encode(_ body: ByteBuffer, into out: inout ByteBuffer) throws(SocketEngineError) {
         switch self {
         case .raw:
             out.writeImmutableBuffer(body)
@@ -128,7 +128,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// For `fixed:N`, refuses a body that is not exactly N bytes; other framings take any size.
-    public func checkFixedSize(_ body: ByteBuffer) throws(SocketEngineError) {
+    package func checkFixedSize(_ body: ByteBuffer) throws(SocketEngineError) {
         guard case .fixed(let size) = self, body.readableBytes != size else { return }
         throw SocketEngineError(
             .invalidConfiguration,
@@ -137,7 +137,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// `body` encoded as one frame.
-    public func encode(_ body: ByteBuffer) throws(SocketEngineError) -> ByteBuffer {
+    package func encode(_ body: ByteBuffer) throws(SocketEngineError) -> ByteBuffer {
         var out = ByteBuffer()
         out.reserveCapacity(body.readableBytes + 8)
         try encode(body, into: &out)

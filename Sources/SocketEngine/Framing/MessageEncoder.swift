@@ -14,10 +14,10 @@ import NIOCore
 ///
 /// For WebSocket (``init(messagesIn:maximumFrameSize:)``) the input is cut by the framing —
 /// lines for `raw` — and each frame's body becomes one message (see ``forInput(over:framing:binaryMessages:translateLineEndings:maximumFrameSize:)``).
-public struct MessageEncoder: Sendable {
-    public let framing: Framing
-    public let translateLineEndings: Bool
-    public let datagrams: Bool
+package struct MessageEncoder: Sendable {
+    package let framing: Framing
+    package let translateLineEndings: Bool
+    package let datagrams: Bool
     /// Input frames are cut by `framing` itself (not read as lines) and sent as messages.
     private var cutsInputByFraming = false
     private var lines: FrameDecoder
@@ -30,9 +30,9 @@ public struct MessageEncoder: Sendable {
 
     /// Binary WebSocket messages cut from raw input: at most 64 KiB each, what most servers
     /// accept (websocat's default limit; browsers and Python's websockets take 1 MiB).
-    public static let largestBinaryMessage = 64 * 1024
+    package static let largestBinaryMessage = 64 * 1024
 
-    public init(framing: Framing, translateLineEndings: Bool = false, datagrams: Bool = false, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
+    package init(framing: Framing, translateLineEndings: Bool = false, datagrams: Bool = false, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
         self.framing = framing
         self.translateLineEndings = translateLineEndings
         self.datagrams = datagrams
@@ -40,7 +40,7 @@ public struct MessageEncoder: Sendable {
     }
 
     /// One message per input frame of `framing` (per line for `raw`), sent as is: WebSocket.
-    public init(messagesIn framing: Framing, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
+    package init(messagesIn framing: Framing, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
         self.framing = framing == .raw ? .line : framing
         self.translateLineEndings = false
         self.datagrams = true
@@ -52,7 +52,7 @@ public struct MessageEncoder: Sendable {
     /// `framing`) is one message — binary input without a framing has no lines, so each chunk
     /// as read is one message there (at most ``largestBinaryMessage`` bytes) — and an empty
     /// line is an empty message.
-    public static func forInput(
+    package static func forInput(
         over transport: Endpoint.Transport, framing: Framing, binaryMessages: Bool,
         translateLineEndings: Bool = false, maximumFrameSize: Int
     ) -> MessageEncoder {
@@ -68,16 +68,16 @@ public struct MessageEncoder: Sendable {
     }
 
     /// Whether an empty message is sent: over WebSocket it is a message; over a stream nothing.
-    public static func sendsEmptyMessages(over transport: Endpoint.Transport) -> Bool { transport.isWebSocket }
+    package static func sendsEmptyMessages(over transport: Endpoint.Transport) -> Bool { transport.isWebSocket }
 
     /// The result of encoding one chunk: what to send, and the lines that had to be skipped.
     public struct Output: Sendable {
         /// For streams, one buffer of encoded frames; for datagrams, one buffer per datagram.
-        public var messages: [ByteBuffer] = []
-        public var rejected: [SocketEngineError] = []
+        package var messages: [ByteBuffer] = []
+        package var rejected: [SocketEngineError] = []
 
         /// Everything to send, concatenated (streams).
-        public var bytes: ByteBuffer {
+        package var bytes: ByteBuffer {
             guard messages.count != 1 else { return messages[0] }
             var joined = ByteBuffer()
             for message in messages { joined.writeImmutableBuffer(message) }
@@ -93,7 +93,7 @@ public struct MessageEncoder: Sendable {
         }
     }
 
-    public mutating func encode(_ chunk: ByteBuffer) -> Output {
+    package mutating func encode(_ chunk: ByteBuffer) -> Output {
         var output = Output()
         switch framing {
         case .raw:
@@ -120,14 +120,14 @@ public struct MessageEncoder: Sendable {
     }
 
     /// Encodes whatever is left at end of input (an unterminated last line).
-    public mutating func finish() -> Output {
+    package mutating func finish() -> Output {
         var output = Output()
         if framing != .raw { drainLines(atEOF: true, into: &output) }
         return output
     }
 
     /// Encodes a message given whole (heartbeat payloads, `send` arguments).
-    public func encodeMessage(_ body: ByteBuffer) throws(SocketEngineError) -> ByteBuffer {
+    package func encodeMessage(_ body: ByteBuffer) throws(SocketEngineError) -> ByteBuffer {
         if datagrams { return body }
         if framing == .raw && translateLineEndings {
             var copy = self

@@ -7,19 +7,19 @@ import Synchronization
 /// Datagrams from peers refused by the access policy are dropped and reported. When the
 /// application falls behind by more than `queueLimit` datagrams, newer ones are dropped and
 /// counted in ``droppedDatagrams`` — UDP may lose data, but never silently.
-public final class DatagramListener: Sendable {
-    public let localAddresses: [SocketAddress]
+package final class DatagramListener: Sendable {
+    package let localAddresses: [SocketAddress]
     /// Received datagrams; finishes when the listener closes.
-    public let datagrams: AsyncStream<ReceivedDatagram>
-    public let events: AsyncStream<ListenerEvent>
+    package let datagrams: AsyncStream<ReceivedDatagram>
+    package let events: AsyncStream<ListenerEvent>
     private let channels: [any Channel]
     private let sink: AsyncStream<ReceivedDatagram>.Continuation
     private let dropped: SharedCounter
 
     /// Datagrams received but dropped because the queue was full.
-    public var droppedDatagrams: Int { dropped.count }
+    package var droppedDatagrams: Int { dropped.count }
     /// Datagrams refused by the access policy (exact; ``events`` is bounded).
-    public var rejectedCount: Int { refusals.count.count }
+    package var rejectedCount: Int { refusals.count.count }
     private let refusals: Refusals
     private let recording: DatagramRecording?
 
@@ -37,7 +37,7 @@ public final class DatagramListener: Sendable {
         self.dropped = dropped
     }
 
-    public static func bind(_ endpoint: Endpoint, options: ListenOptions = ListenOptions(), queueLimit: Int = 8192) async throws -> DatagramListener {
+    package static func bind(_ endpoint: Endpoint, options: ListenOptions = ListenOptions(), queueLimit: Int = 8192) async throws -> DatagramListener {
         let datagrams = AsyncStream<ReceivedDatagram>.makeStream(bufferingPolicy: .bufferingOldest(queueLimit))
         let refusals = Refusals()
         let dropped = SharedCounter()
@@ -76,12 +76,12 @@ public final class DatagramListener: Sendable {
     }
 
     /// Sends `data` to `peer` from the socket that received `datagram` from it.
-    public func reply(to datagram: ReceivedDatagram, with data: ByteBuffer) async throws {
+    package func reply(to datagram: ReceivedDatagram, with data: ByteBuffer) async throws {
         try await send(data, to: datagram.peer, socketIndex: datagram.socketIndex)
     }
 
     /// Sends `data` to `peer` from the first bound socket of the peer's family.
-    public func send(_ data: ByteBuffer, to peer: SocketAddress) async throws {
+    package func send(_ data: ByteBuffer, to peer: SocketAddress) async throws {
         let index = channels.firstIndex { $0.localAddress?.protocol == peer.protocol } ?? 0
         try await send(data, to: peer, socketIndex: index)
     }
@@ -97,7 +97,7 @@ public final class DatagramListener: Sendable {
         }
     }
 
-    public func close() async {
+    package func close() async {
         for channel in channels { try? await channel.close().get() }
         recording?.closeAll()
         sink.finish()

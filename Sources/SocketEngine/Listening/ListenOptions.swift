@@ -17,7 +17,7 @@ public struct ListenOptions: Sendable {
     /// Connections the kernel completes before they are accepted. The kernel caps it at
     /// `net.core.somaxconn` (4096 on current Linux); a server under a connection burst (a load
     /// test ramping up) needs the room, or SYNs are dropped and clients wait seconds to retry.
-    public var backlog: Int32 = 4096
+    package var backlog: Int32 = 4096
     public var bufferLimit = Connection.defaultBufferLimit
     /// The TLS layer for `tls://` and `wss://` listeners (nil: those endpoints are refused).
     public var secureTransport: (any SecureTransport)?
@@ -28,9 +28,9 @@ public struct ListenOptions: Sendable {
     public var tap: TrafficTap?
     /// Hears every client connection's life (`--record`); WebSocket clients are not recorded.
     public var recorder: ConnectionRecorder?
-    public var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+    package var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     /// The clock clients' activity, the summary and delayed answers (broadcast, UDP) go by.
-    public var clock: EngineClock = .system
+    package var clock: EngineClock = .system
 
     public init() {}
 }

@@ -27,9 +27,9 @@ public final class Listener: Sendable {
     public let connections: AsyncStream<Connection>
     /// Refusals, for logging. Bounded: under a flood of refused peers the oldest unread events
     /// are dropped; ``rejectedCount`` stays exact.
-    public let events: AsyncStream<ListenerEvent>
+    package let events: AsyncStream<ListenerEvent>
     /// Every peer refused so far.
-    public var rejectedCount: Int { refusals.count.count }
+    package var rejectedCount: Int { refusals.count.count }
     private let refusals: Refusals
 
     private let channels: [any Channel]

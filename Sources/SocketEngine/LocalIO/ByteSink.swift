@@ -6,7 +6,7 @@ public protocol ByteSink: Sendable {
 }
 
 /// A sink that drops everything.
-public struct DiscardingByteSink: ByteSink {
-    public init() {}
-    public func write(_ data: ByteBuffer) async throws {}
+package struct DiscardingByteSink: ByteSink {
+    package init() {}
+    package func write(_ data: ByteBuffer) async throws {}
 }

@@ -21,8 +21,8 @@ public struct EmptyByteSource: ByteSource {
 }
 
 /// A ``ByteSource`` backed by an ``AsyncBoundedQueue``.
-public struct QueueByteSource: ByteSource {
-    public let queue: AsyncBoundedQueue<ByteBuffer>
-    public init(queue: AsyncBoundedQueue<ByteBuffer>) { self.queue = queue }
-    public func next() async throws -> ByteBuffer? { try await queue.next() }
+package struct QueueByteSource: ByteSource {
+    package let queue: AsyncBoundedQueue<ByteBuffer>
+    package init(queue: AsyncBoundedQueue<ByteBuffer>) { self.queue = queue }
+    package func next() async throws -> ByteBuffer? { try await queue.next() }
 }

@@ -22,7 +22,7 @@ public final class FileDescriptorSource: ByteSource, Sendable {
     private let reachedEnd = Mutex(false)
     private let loop: any EventLoop
     /// The most one chunk holds.
-    public static let chunkSize = 1 << 20
+    package static let chunkSize = 1 << 20
 
     public init(descriptor: Int32) {
         self.descriptor = descriptor

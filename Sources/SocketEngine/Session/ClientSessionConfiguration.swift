@@ -39,7 +39,7 @@ public struct ClientSessionConfiguration: Sendable {
     public var endsWhenPeerFinishes = false
     /// Datagrams have no end of stream: after input ends, a UDP session keeps receiving
     /// replies until nothing has arrived for this long (or for `idleTimeout`, if set).
-    public var datagramLinger: Duration = .seconds(2)
+    package var datagramLinger: Duration = .seconds(2)
 
     public init(endpoint: Endpoint) {
         self.endpoint = endpoint

@@ -4,8 +4,8 @@
 /// peer counts as a sign of life; when nothing has arrived for `allowedMisses` intervals, the
 /// peer is declared dead. It is generic over the clock's instant so tests drive it with a mock
 /// clock.
-public struct HeartbeatStateMachine<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration, Instant: Sendable {
-    public enum Action: Sendable, Equatable {
+package struct HeartbeatStateMachine<Instant: InstantProtocol>: Sendable where Instant.Duration == Duration, Instant: Sendable {
+    package enum Action: Sendable, Equatable {
         /// Send the heartbeat payload now.
         case sendHeartbeat
         /// Nothing came back for this long: the peer is dead.
@@ -14,13 +14,13 @@ public struct HeartbeatStateMachine<Instant: InstantProtocol>: Sendable where In
         case wait(until: Instant)
     }
 
-    public let interval: Duration
-    public let allowedMisses: Int
+    package let interval: Duration
+    package let allowedMisses: Int
     private var lastReceived: Instant
     private var nextSend: Instant
-    public private(set) var isDead = false
+    package private(set) var isDead = false
 
-    public init(interval: Duration, allowedMisses: Int, now: Instant) {
+    package init(interval: Duration, allowedMisses: Int, now: Instant) {
         self.interval = interval
         self.allowedMisses = max(1, allowedMisses)
         self.lastReceived = now
@@ -28,12 +28,12 @@ public struct HeartbeatStateMachine<Instant: InstantProtocol>: Sendable where In
     }
 
     /// Something arrived from the peer.
-    public mutating func received(at instant: Instant) {
+    package mutating func received(at instant: Instant) {
         if instant > lastReceived { lastReceived = instant }
     }
 
     /// What to do at `now`.
-    public mutating func tick(now: Instant) -> [Action] {
+    package mutating func tick(now: Instant) -> [Action] {
         guard !isDead else { return [] }
         let deadAt = lastReceived.advanced(by: interval * allowedMisses)
         if now >= deadAt {

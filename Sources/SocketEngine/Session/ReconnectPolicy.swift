@@ -6,7 +6,7 @@
 /// comes up resets the count.
 public struct ReconnectPolicy: Sendable, Equatable {
     public var maximumAttempts: Int
-    public var initialDelay: Duration
+    package var initialDelay: Duration
     public var maximumDelay: Duration?
     /// 0 … 1: the fraction by which a delay may randomly grow or shrink.
     public var jitter: Double
@@ -19,7 +19,7 @@ public struct ReconnectPolicy: Sendable, Equatable {
     }
 
     /// The delay before consecutive attempt `attempt` (1-based), before jitter.
-    public func baseDelay(forAttempt attempt: Int) -> Duration {
+    package func baseDelay(forAttempt attempt: Int) -> Duration {
         let exponent = min(max(attempt - 1, 0), 40)
         var delay = initialDelay * (1 << exponent)
         if let maximumDelay, delay > maximumDelay { delay = maximumDelay }

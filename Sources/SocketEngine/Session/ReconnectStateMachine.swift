@@ -1,26 +1,26 @@
 /// Counts consecutive failures and turns each into "wait this long, then try" or "give up".
-public struct ReconnectStateMachine: Sendable {
-    public enum Action: Sendable, Equatable {
+package struct ReconnectStateMachine: Sendable {
+    package enum Action: Sendable, Equatable {
         /// Wait `delay`, then make attempt `attempt` of `of`.
         case reconnect(after: Duration, attempt: Int, of: Int)
         /// `attempts` consecutive attempts failed; stop.
         case giveUp(attempts: Int)
     }
 
-    public let policy: ReconnectPolicy
-    public private(set) var consecutiveFailures = 0
+    package let policy: ReconnectPolicy
+    package private(set) var consecutiveFailures = 0
 
-    public init(policy: ReconnectPolicy) {
+    package init(policy: ReconnectPolicy) {
         self.policy = policy
     }
 
     /// A connection came up: the next loss starts again at the initial delay.
-    public mutating func connected() {
+    package mutating func connected() {
         consecutiveFailures = 0
     }
 
     /// A connection was lost or an attempt failed.
-    public mutating func disconnected<R: RandomNumberGenerator>(using random: inout R) -> Action {
+    package mutating func disconnected<R: RandomNumberGenerator>(using random: inout R) -> Action {
         consecutiveFailures += 1
         guard consecutiveFailures <= policy.maximumAttempts else {
             return .giveUp(attempts: policy.maximumAttempts)
@@ -33,7 +33,7 @@ public struct ReconnectStateMachine: Sendable {
         return .reconnect(after: delay, attempt: consecutiveFailures, of: policy.maximumAttempts)
     }
 
-    public mutating func disconnected() -> Action {
+    package mutating func disconnected() -> Action {
         var random = SystemRandomNumberGenerator()
         return disconnected(using: &random)
     }

@@ -14,17 +14,17 @@ public struct SessionSummary: Sendable {
         case failed
     }
 
-    public var end: End = .failed
+    package var end: End = .failed
     /// Set when the session failed: connect refused, reset, unresponsive peer, gave up reconnecting …
     public var error: SocketEngineError?
     public var connections = 0
     public var bytesSent = 0
     public var bytesReceived = 0
     /// Bytes read from the input source.
-    public var inputBytes = 0
+    package var inputBytes = 0
     /// Bytes queued for sending that never reached the kernel because their connection died.
     public var bytesLost = 0
-    public var heartbeatsSent = 0
+    package var heartbeatsSent = 0
     /// Heartbeats not sent because the connection's send buffer was full.
     public var heartbeatsSkipped = 0
     /// UDP datagrams that arrived faster than the output took them and were dropped.

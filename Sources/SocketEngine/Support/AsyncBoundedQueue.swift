@@ -3,7 +3,7 @@
 /// Producers suspend in ``push(_:)`` while it is full; the consumer's ``next()`` suspends
 /// while it is empty and is cancellable. ``finish(throwing:)`` ends it: the consumer drains what is queued
 /// and then sees `nil` or the error.
-public final class AsyncBoundedQueue<Element: Sendable>: Sendable {
+package final class AsyncBoundedQueue<Element: Sendable>: Sendable {
     private struct State {
         var items: [Element] = []
         var head = 0
@@ -24,17 +24,17 @@ public final class AsyncBoundedQueue<Element: Sendable>: Sendable {
         }
     }
 
-    public let capacity: Int
+    package let capacity: Int
     private let state = AsyncMonitor(State())
 
-    public init(capacity: Int) {
+    package init(capacity: Int) {
         self.capacity = max(1, capacity)
     }
 
     /// Appends `element`, suspending while the queue is full.
     ///
     /// - Throws: `CancellationError` once the queue is finished or the task is cancelled.
-    public func push(_ element: Element) async throws {
+    package func push(_ element: Element) async throws {
         let capacity = self.capacity
         try await state.wait { state -> Void? in
             if state.finished { throw CancellationError() }
@@ -45,7 +45,7 @@ public final class AsyncBoundedQueue<Element: Sendable>: Sendable {
     }
 
     /// Ends the queue; the consumer gets what is queued, then `nil` (or `error`).
-    public func finish(throwing error: (any Error)? = nil) {
+    package func finish(throwing error: (any Error)? = nil) {
         state.update { state in
             state.finished = true
             if state.failure == nil { state.failure = error }
@@ -53,7 +53,7 @@ public final class AsyncBoundedQueue<Element: Sendable>: Sendable {
     }
 
     /// The next element, or `nil` once finished and drained.
-    public func next() async throws -> Element? {
+    package func next() async throws -> Element? {
         try await state.wait { state -> Element?? in
             if let item = state.popFirst() { return .some(item) }
             if state.finished {

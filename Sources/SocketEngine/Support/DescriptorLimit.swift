@@ -22,7 +22,7 @@ public enum DescriptorLimit {
 
     /// How many descriptors this process has open (the entries of `/proc/self/fd`, less the
     /// one used to list them); nil where that cannot be read.
-    public static func inUse() -> Int? {
+    package static func inUse() -> Int? {
         guard let directory = opendir("/proc/self/fd") else { return nil }
         defer { closedir(directory) }
         var count = 0

@@ -37,7 +37,7 @@ extension Duration {
     }
 
     /// Whole nanoseconds, clamped to `Int64`.
-    public var nanosecondsClamped: Int64 {
+    package var nanosecondsClamped: Int64 {
         let (seconds, attoseconds) = components
         let (scaled, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         if overflow { return seconds < 0 ? .min : .max }
@@ -47,7 +47,7 @@ extension Duration {
     }
 
     /// Seconds as a floating-point number, for display.
-    public var secondsDouble: Double {
+    package var secondsDouble: Double {
         let (seconds, attoseconds) = components
         return Double(seconds) + Double(attoseconds) / 1e18
     }

@@ -23,47 +23,47 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
         public var description: String { name }
 
         /// An endpoint string that does not follow the grammar (a usage error).
-        public static let invalidEndpoint = Code("invalid-endpoint")
+        package static let invalidEndpoint = Code("invalid-endpoint")
         /// A framing specification that does not follow the grammar (a usage error).
-        public static let invalidFraming = Code("invalid-framing")
+        package static let invalidFraming = Code("invalid-framing")
         /// Any other invalid configuration value (a usage error).
-        public static let invalidConfiguration = Code("invalid-configuration")
+        package static let invalidConfiguration = Code("invalid-configuration")
         /// A transport that this build does not implement yet (a usage error).
-        public static let unsupported = Code("unsupported")
+        package static let unsupported = Code("unsupported")
         /// Name resolution failed or returned no usable address.
-        public static let resolutionFailed = Code("resolution-failed")
+        package static let resolutionFailed = Code("resolution-failed")
         /// The peer refused the connection (`ECONNREFUSED`, or ICMP port unreachable for UDP).
-        public static let connectionRefused = Code("refused")
+        package static let connectionRefused = Code("refused")
         /// No connection could be established within the connect timeout.
         public static let connectTimeout = Code("connect-timeout")
         /// Every connection attempt failed; ``SocketEngineError/attempts`` lists them.
         public static let connectFailed = Code("connect-failed")
         /// The peer reset the connection (`ECONNRESET`, `EPIPE`).
-        public static let connectionReset = Code("reset")
+        package static let connectionReset = Code("reset")
         /// A read request did not complete within its timeout.
-        public static let readTimeout = Code("read-timeout")
+        package static let readTimeout = Code("read-timeout")
         /// A write did not complete within its timeout.
-        public static let writeTimeout = Code("write-timeout")
+        package static let writeTimeout = Code("write-timeout")
         /// No traffic in either direction for the idle timeout.
         public static let idleTimeout = Code("idle-timeout")
         /// A frame longer than the configured maximum; the connection is closed.
-        public static let frameTooLarge = Code("frame-too-large")
+        package static let frameTooLarge = Code("frame-too-large")
         /// The peer closed in the middle of a frame.
-        public static let truncatedFrame = Code("truncated-frame")
+        package static let truncatedFrame = Code("truncated-frame")
         /// The heartbeat saw nothing from the peer for too many intervals.
         public static let peerUnresponsive = Code("peer-unresponsive")
         /// Binding a listening or source address failed.
-        public static let bindFailed = Code("bind-failed")
+        package static let bindFailed = Code("bind-failed")
         /// The connection is closed and cannot carry the operation.
-        public static let connectionClosed = Code("closed")
+        package static let connectionClosed = Code("closed")
         /// The process ran out of file descriptors (`EMFILE`, `ENFILE`).
-        public static let descriptorsExhausted = Code("fd-exhausted")
+        package static let descriptorsExhausted = Code("fd-exhausted")
         /// No local port was free for the connection (`EADDRNOTAVAIL`).
-        public static let portsExhausted = Code("ports-exhausted")
+        package static let portsExhausted = Code("ports-exhausted")
         /// Any other I/O error; see ``SocketEngineError/errno``.
-        public static let ioError = Code("io-error")
+        package static let ioError = Code("io-error")
         /// The TLS handshake failed, or the peer's certificate was refused (names the reason).
-        public static let tlsFailed = Code("tls")
+        package static let tlsFailed = Code("tls")
     }
 
     /// One failed connection attempt to one resolved address.
@@ -77,7 +77,7 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
     /// One line, naming the endpoint, address or value involved.
     public let message: String
     /// The `errno` the kernel reported, when there was one.
-    public let errno: Int32?
+    package let errno: Int32?
     /// For ``Code/connectFailed`` and ``Code/connectTimeout``: every address tried and how it failed.
     public let attempts: [Attempt]
 

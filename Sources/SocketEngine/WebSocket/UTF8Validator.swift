@@ -11,24 +11,24 @@
 /// validator.feed(piece2)
 /// validator.isComplete     // true when the text ended on a code point boundary
 /// ```
-public struct UTF8Validator: Sendable, Equatable {
+package struct UTF8Validator: Sendable, Equatable {
     /// Continuation bytes still expected for the current code point.
     private var remaining = 0
     /// The allowed range of the next continuation byte (it narrows after E0, ED, F0, F4).
     private var lower: UInt8 = 0x80
     private var upper: UInt8 = 0xBF
     /// Once false, stays false.
-    public private(set) var isValid = true
+    package private(set) var isValid = true
 
-    public init() {}
+    package init() {}
 
     /// True when everything fed so far is valid and ends on a code point boundary.
-    public var isComplete: Bool { isValid && remaining == 0 }
+    package var isComplete: Bool { isValid && remaining == 0 }
 
     /// Feeds the next piece; returns false (and stays invalid) as soon as a byte cannot
     /// continue valid UTF-8.
     @discardableResult
-    public mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+    package mutating func feed<Bytes: Sequence>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
         guard isValid else { return false }
         for byte in bytes where !step(byte) {
             isValid = false
@@ -75,7 +75,7 @@ public struct UTF8Validator: Sendable, Equatable {
 
 extension UTF8Validator {
     /// True when `bytes` are, all together, valid UTF-8.
-    public static func isValid<Bytes: Sequence>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
+    package static func isValid<Bytes: Sequence>(_ bytes: Bytes) -> Bool where Bytes.Element == UInt8 {
         var validator = UTF8Validator()
         validator.feed(bytes)
         return validator.isComplete

@@ -3,13 +3,13 @@ import NIOWebSocket
 
 /// Close codes by name, and which ones may appear on the wire.
 public enum WebSocketCloseCode {
-    public static let normal: UInt16 = 1000
-    public static let goingAway: UInt16 = 1001
-    public static let protocolError: UInt16 = 1002
-    public static let invalidPayload: UInt16 = 1007
-    public static let policyViolation: UInt16 = 1008
-    public static let messageTooBig: UInt16 = 1009
-    public static let internalError: UInt16 = 1011
+    package static let normal: UInt16 = 1000
+    package static let goingAway: UInt16 = 1001
+    package static let protocolError: UInt16 = 1002
+    package static let invalidPayload: UInt16 = 1007
+    package static let policyViolation: UInt16 = 1008
+    package static let messageTooBig: UInt16 = 1009
+    package static let internalError: UInt16 = 1011
 
     /// Codes an endpoint may send or receive in a close frame: 1000–1003, 1007–1014 (defined
     /// or registered with IANA) and 3000–4999 (libraries and applications). 1004 is reserved;

@@ -3,7 +3,7 @@ import NIOCore
 /// What the opening handshake established.
 public struct WebSocketHandshake: Sendable, Equatable {
     /// The request target (path and query).
-    public var resource: String
+    package var resource: String
     /// The `Origin` header the client sent (nil: none).
     public var origin: String?
     /// The subprotocol both sides agreed on, if any.

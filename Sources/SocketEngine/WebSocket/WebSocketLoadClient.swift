@@ -11,14 +11,14 @@ import Darwin
 /// WebSocket client connections for a load generator, which puts its own handler where the
 /// engine's connection handler goes: it reads each message as one `ByteBuffer` and each
 /// buffer it writes is one message.
-public enum WebSocketLoadClient {
+package enum WebSocketLoadClient {
     /// In the channel initializer (on the channel's loop), before connecting: for `wss://` the
     /// TLS layer, then the HTTP upgrade, sent as soon as the channel is active. On 101 the
     /// WebSocket layer and `handler` are added. Returns the TLS report (`wss://` only) and
     /// the upgrade's future; a connection that is not upgraded within `timeout` (counted from
     /// now, so it covers connecting, TLS and the upgrade) or is refused is closed, and the
     /// upgrade fails with the reason.
-    public static func prepare(
+    package static func prepare(
         _ channel: any Channel,
         endpoint: Endpoint,
         options: ConnectOptions,

@@ -21,7 +21,7 @@ import NIOWebSocket
 /// bytes and frames longer than the limit.
 ///
 /// Not an error: an empty message, an empty close frame (no status: reported as nil).
-public struct WebSocketMessageAssembler: Sendable {
+package struct WebSocketMessageAssembler: Sendable {
     public enum Output: Sendable, Equatable {
         /// Nothing yet: a fragment was taken in.
         case none
@@ -35,26 +35,26 @@ public struct WebSocketMessageAssembler: Sendable {
     }
 
     /// True on the server, which must receive masked frames; false on the client.
-    public let expectsMaskedFrames: Bool
+    package let expectsMaskedFrames: Bool
     /// Largest message accepted, across all its fragments.
-    public let maximumMessageSize: Int
+    package let maximumMessageSize: Int
 
     private var kind: WebSocketMessageKind?
     private var buffer = ByteBuffer()
     private var size = 0
     private var validator = UTF8Validator()
 
-    public init(expectsMaskedFrames: Bool, maximumMessageSize: Int) {
+    package init(expectsMaskedFrames: Bool, maximumMessageSize: Int) {
         self.expectsMaskedFrames = expectsMaskedFrames
         self.maximumMessageSize = maximumMessageSize
     }
 
     /// True while a fragmented message has started and not finished.
-    public var isInsideMessage: Bool { kind != nil }
+    package var isInsideMessage: Bool { kind != nil }
 
     /// Takes in one frame; a frame that breaks the protocol is answered with `.violation`, the
     /// reason to fail the connection with.
-    public mutating func receive(_ frame: WebSocketFrame) -> Output {
+    package mutating func receive(_ frame: WebSocketFrame) -> Output {
         if frame.rsv1 || frame.rsv2 || frame.rsv3 {
             return .violation(.protocolError("reserved bits set, but no extension was negotiated"))
         }

@@ -11,9 +11,9 @@ extension Endpoint.Transport {
 
 extension SocketEngineError.Code {
     /// The WebSocket handshake failed (HTTP status other than 101, a bad `Sec-WebSocket-Accept` …).
-    public static let webSocketHandshake = Self("websocket-handshake")
+    package static let webSocketHandshake = Self("websocket-handshake")
     /// The peer broke RFC 6455; this side failed the connection with the close code in the message.
-    public static let webSocketProtocol = Self("websocket-protocol")
+    package static let webSocketProtocol = Self("websocket-protocol")
     /// The peer closed the WebSocket with a code other than 1000 (normal) or 1001 (going away).
-    public static let webSocketClosed = Self("websocket-closed")
+    package static let webSocketClosed = Self("websocket-closed")
 }

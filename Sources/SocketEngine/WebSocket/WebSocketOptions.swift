@@ -38,10 +38,10 @@ public struct WebSocketOptions: Sendable {
     public var answer: Answer?
     /// How long to wait for the HTTP upgrade once connected (the client also stays within
     /// the connect timeout).
-    public var handshakeTimeout: Duration = .seconds(10)
+    package var handshakeTimeout: Duration = .seconds(10)
     /// How long to wait for the peer's close frame, or for the server to close the TCP
     /// connection, once this side has sent its close frame.
-    public var closeTimeout: Duration = .seconds(2)
+    package var closeTimeout: Duration = .seconds(2)
     /// Sees handshakes, pings, pongs and closes (for `-v`), on the event loop: keep it quick.
     public var onEvent: (@Sendable (WebSocketEvent) -> Void)?
 

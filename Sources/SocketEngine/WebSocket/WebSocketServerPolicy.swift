@@ -13,24 +13,24 @@ import NIOWebSocket
 /// | otherwise                                 | 101, with the first offered subprotocol the server accepts |
 ///
 /// The query string does not take part in matching the path.
-public struct WebSocketServerPolicy: Sendable {
-    public enum Decision: Sendable, Equatable {
+package struct WebSocketServerPolicy: Sendable {
+    package enum Decision: Sendable, Equatable {
         case accept(subprotocol: String?)
         case refuse(status: HTTPResponseStatus, reason: String)
     }
 
     /// The path clients must ask for (`/` by default).
-    public var path: String
-    public var allowedOrigins: [String]
-    public var subprotocols: [String]
+    package var path: String
+    package var allowedOrigins: [String]
+    package var subprotocols: [String]
 
-    public init(path: String, allowedOrigins: [String] = [], subprotocols: [String] = []) {
+    package init(path: String, allowedOrigins: [String] = [], subprotocols: [String] = []) {
         self.path = Self.pathPart(path)
         self.allowedOrigins = allowedOrigins.map { $0.lowercased() }
         self.subprotocols = subprotocols
     }
 
-    public func decide(_ head: HTTPRequestHead) -> Decision {
+    package func decide(_ head: HTTPRequestHead) -> Decision {
         let path = Self.pathPart(head.uri)
         guard path == self.path else {
             return .refuse(status: .notFound, reason: "no WebSocket at \(Self.printable(path))")
