@@ -34,15 +34,18 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
         case writeFailed
     }
 
+    /// The kind of failure; ``isUsageError`` groups the usage errors.
     public let code: Code
     /// The one-line message, without a program-name prefix.
     public let message: String
 
+    /// An error of kind `code`; a multi-line `message` is joined onto one line.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = Self.oneLine(message)
     }
 
+    /// The ``message``: one line, no program-name prefix.
     public var description: String { message }
 
     /// True when the command line asked for something that is not there (an interface, a link

@@ -10,6 +10,8 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
         /// A ``LoadPlan`` that cannot run (no target, out-of-range figures, options that
         /// exclude each other).
         case invalidPlan = "invalid-plan"
+        /// A target that does not resolve, or a `--source` that cannot be bound, before the run.
+        case unreachableTarget = "unreachable-target"
         /// A message template its framing cannot carry.
         case invalidMessage = "invalid-message"
         /// A `--threshold` expression that does not parse.
@@ -24,15 +26,18 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
         case unreadableReport = "unreadable-report"
     }
 
+    /// What kind of input was refused.
     public let code: Code
     /// One line, naming the value at fault.
     public let message: String
 
+    /// An error of kind `code`, with `message` naming the value at fault.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
 
+    /// The ``message``.
     public var description: String { message }
 
     /// True when the command line asked for something that cannot run (a plan, message,
@@ -40,7 +45,7 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
     public var isUsageError: Bool {
         switch code {
         case .invalidPlan, .invalidMessage, .invalidThreshold, .invalidStages: true
-        case .invalidHistogram, .unmergeableReports, .unreadableReport: false
+        case .unreachableTarget, .invalidHistogram, .unmergeableReports, .unreadableReport: false
         }
     }
 }

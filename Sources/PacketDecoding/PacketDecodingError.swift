@@ -42,6 +42,7 @@ public struct PacketDecodingError: Error, Sendable, CustomStringConvertible {
         case record
     }
 
+    /// What kind of failure this is; ``description`` gives the details.
     public var code: Code
     package var phase: Phase
     /// The libpcap wording; one line, no trailing newline.
@@ -49,6 +50,8 @@ public struct PacketDecodingError: Error, Sendable, CustomStringConvertible {
     /// The `errno` of a failed system call (``Code/io`` only).
     package var errno: Int32?
 
+    /// An error of kind `code` in `phase` with libpcap's one-line `description`; `errno` only for
+    /// ``Code/io``.
     public init(_ code: Code, phase: Phase, _ description: String, errno: Int32? = nil) {
         self.code = code
         self.phase = phase

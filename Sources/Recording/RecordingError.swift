@@ -26,18 +26,21 @@ public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidPattern = "invalid-pattern"
     }
 
+    /// What kind of failure this is, for choosing an exit status.
     public let code: Code
     /// One line, naming the file or stream involved.
     public let message: String
     /// Shown after ``message`` when set (several lines, each ending in a newline).
     public let detail: String?
 
+    /// An error of kind `code` with its one-line `message` and, optionally, lines to show after it.
     public init(_ code: Code, _ message: String, detail: String? = nil) {
         self.code = code
         self.message = message
         self.detail = detail
     }
 
+    /// The ``message`` alone (``detail`` is not included).
     public var description: String { message }
 
     /// True when the command line asked for something the capture does not have.

@@ -17,6 +17,8 @@ import Darwin
 /// the host name against the certificate, and TLS 1.2 is the minimum. `verify = false`
 /// (`--insecure`) skips chain and name checks — pins are still checked, as with curl.
 public struct TLSClientOptions: Sendable {
+    /// Verify the server's chain and host name (default true); false is `--insecure`, and pins
+    /// are still checked.
     public var verify = true
     /// More trusted CAs (PEM), in addition to the system store.
     public var caFile: String?
@@ -27,10 +29,12 @@ public struct TLSClientOptions: Sendable {
     public var pins: [[UInt8]] = []
     /// A client certificate chain (PEM) and its key, for servers that ask for one.
     public var certificateFile: String?
+    /// The private key (PEM) of ``certificateFile``; each needs the other.
     public var keyFile: String?
     /// ALPN protocols to offer (`http/1.1` for WebSocket).
     package var applicationProtocols: [String] = []
 
+    /// Secure defaults: full verification, the system trust store, no pins, no client certificate.
     public init() {}
 
     /// Parses `sha256//BASE64[;sha256//BASE64…]` into digests.

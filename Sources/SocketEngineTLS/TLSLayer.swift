@@ -34,6 +34,8 @@ public final class TLSLayer: SecureTransport, Sendable {
     /// Without verification, to fetch a refused certificate and say what is wrong with it.
     let diagnosticContext: NIOSSLContext?
 
+    /// A client layer; reads the CA, certificate and key files now, and throws when one is unreadable
+    /// or not PEM, or when a certificate comes without its key (or a key without its certificate).
     public init(client options: TLSClientOptions) throws(SocketEngineError) {
         role = .client(options)
         var configuration = TLSConfiguration.makeClientConfiguration()
@@ -61,6 +63,8 @@ public final class TLSLayer: SecureTransport, Sendable {
         }
     }
 
+    /// A server layer; reads the certificate, key and client-CA files now, and throws when one is
+    /// unreadable or not PEM.
     public init(server options: TLSServerOptions) throws(SocketEngineError) {
         role = .server(options)
         let chain = try Self.certificates(options.certificateFile, option: "--cert").map { NIOSSLCertificateSource.certificate($0) }
@@ -78,6 +82,8 @@ public final class TLSLayer: SecureTransport, Sendable {
 
     // MARK: SecureTransport
 
+    /// Adds TLS to an outgoing connection; the future gives the handshake's ``SecurityReport`` or fails
+    /// with a one-line reason. Throws on a server layer.
     public func addClientLayer(to channel: any Channel, serverName: String?) throws -> EventLoopFuture<SecurityReport> {
         guard case .client(let options) = role else {
             throw SocketEngineError(.invalidConfiguration, "a server TLS layer cannot connect")
@@ -94,6 +100,8 @@ public final class TLSLayer: SecureTransport, Sendable {
         return try Self.install(handler, watcher: watcher, on: channel)
     }
 
+    /// Adds TLS to an accepted connection; the future gives the handshake's ``SecurityReport`` (a
+    /// client certificate verified when ``TLSServerOptions/clientCAFile`` is set). Throws on a client layer.
     public func addServerLayer(to channel: any Channel) throws -> EventLoopFuture<SecurityReport> {
         guard case .server(let options) = role else {
             throw SocketEngineError(.invalidConfiguration, "a client TLS layer cannot accept")

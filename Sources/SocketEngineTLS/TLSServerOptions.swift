@@ -12,12 +12,16 @@ import Darwin
 
 /// How a server presents itself (`listen tls://` and `wss://`).
 public struct TLSServerOptions: Sendable {
+    /// The server's certificate chain (PEM, `--cert`).
     public var certificateFile: String
+    /// The private key of that certificate (PEM, `--key`).
     public var keyFile: String
     /// Require a client certificate signed by a CA in this file (PEM).
     public var clientCAFile: String?
     package var applicationProtocols: [String] = []
 
+    /// A server presenting the chain in `certificateFile` with the key in `keyFile`, asking for
+    /// no client certificate; the files are read when the ``TLSLayer`` is made.
     public init(certificateFile: String, keyFile: String) {
         self.certificateFile = certificateFile
         self.keyFile = keyFile

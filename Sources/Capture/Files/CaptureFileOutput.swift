@@ -10,10 +10,13 @@ import Darwin
 /// for `-`, through ``PcapWriter``. Writes are buffered by the writer; ``finish()`` flushes and
 /// closes. A failed write (disk full, a closed pipe) is a `.writeFailed` error naming the path.
 public final class CaptureFileOutput {
+    /// The path given (`-` for stdout); error messages start with it.
     public let path: String
     private var writer: PcapWriter
     private let descriptor: Int32
 
+    /// Creates or truncates `path` (mode 0644; `-` is stdout) and writes the pcap file header at
+    /// once; `nanoseconds` selects nanosecond timestamps. Fails with `.writeFailed`.
     public init(path: String, linkType: LinkType, snapshotLength: Int, nanoseconds: Bool) throws(CaptureError) {
         self.path = path
         if path == "-" {
@@ -33,6 +36,7 @@ public final class CaptureFileOutput {
         }
     }
 
+    /// Adds one record, cut to the snapshot length and buffered; a failed write is `.writeFailed`.
     public func write(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) throws(CaptureError) {
         do {
             try writer.write(header, bytes)

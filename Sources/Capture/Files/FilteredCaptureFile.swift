@@ -7,6 +7,7 @@ import PacketDecoding
 /// link types. The file itself is read by ``CaptureFileReader`` (PacketDecoding); this type adds
 /// libpcap's filter, which is why it lives here, next to ``LiveCapture``.
 public final class FilteredCaptureFile {
+    /// The path given (`-` for stdin), as the ``banner`` names it.
     public let path: String
     private let reader: CaptureFileReader
     private let filter: String?
@@ -25,6 +26,7 @@ public final class FilteredCaptureFile {
 
     /// The link type of the file's first interface.
     public var linkType: LinkType { reader.linkType }
+    /// The snapshot length of the file's first interface, as the ``banner`` prints it.
     public var snapshotLength: Int { reader.snapshotLength }
 
     /// tcpdump's first stderr line: `reading from file F, link-type EN10MB (Ethernet), snapshot

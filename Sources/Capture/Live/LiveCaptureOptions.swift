@@ -26,6 +26,8 @@ public struct LiveCaptureOptions: Sendable, Equatable {
     /// Timestamp resolution of delivered ``PacketHeader``s (`--nano`).
     public var timestampPrecision: TimestampPrecision
 
+    /// `tcpdump -i any`'s defaults (262144-byte snapshot, 1000 ms buffer timeout, microseconds),
+    /// except that promiscuous mode is off.
     public init(
         interface: String = "any",
         snapshotLength: Int = 262_144,

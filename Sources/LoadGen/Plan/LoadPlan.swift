@@ -19,7 +19,10 @@ public struct LoadPlan: Sendable {
     public var endpoints: [Endpoint]
     /// The first (often the only) target.
     public var endpoint: Endpoint { endpoints[0] }
+    /// How each connection connects: timeout, source address, interface, the TLS layer
+    /// (needed for `tls://` and `wss://`), WebSocket options.
     public var connectOptions: ConnectOptions
+    /// Connections to keep open (default 10, at most 1,000,000); a lost one is reopened.
     public var connections = 10
     /// New connections per second while ramping up (nil: as fast as they open).
     public var connectRate: Double? = 1000
@@ -31,9 +34,12 @@ public struct LoadPlan: Sendable {
     public var rate: Double?
     /// Rate stages (open loop); start from ``rate`` or 0.
     public var stages: [RateSchedule.Stage] = []
+    /// What each connection sends (``MessageTemplate``), with its placeholders filled in.
     public var message: MessageTemplate
     /// Reply framing; nil: send-only.
     public var framing: Framing?
+    /// The largest reply accepted, in bytes (default 16 MiB); a longer one is a `framing` error
+    /// and its connection is reopened.
     public var maximumFrameSize = FrameDecoder.defaultMaximumFrameSize
     /// Unanswered messages per connection (nil: 1 closed loop, ``maximumPipeline`` open loop).
     public var pipeline: Int?
@@ -130,6 +136,7 @@ public struct LoadPlan: Sendable {
         return warmup + duration
     }
 
+    /// Throws ``LoadGenError/Code/invalidPlan``, naming the flag at fault, when the plan cannot run.
     public func validate() throws(LoadGenError) {
         guard connections >= 1 else { throw LoadGenError(.invalidPlan, "--connections must be at least 1") }
         guard connections <= 1_000_000 else { throw LoadGenError(.invalidPlan, "--connections is at most 1000000") }

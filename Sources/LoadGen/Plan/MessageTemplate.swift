@@ -20,10 +20,13 @@ public struct MessageTemplate: Sendable {
     }
 
     let parts: [Part]
+    /// How each message is framed before it is sent.
     public let framing: Framing
     /// The framed message when there are no placeholders.
     let fixed: ByteBuffer?
 
+    /// Finds the placeholders in `bytes` and checks now that `framing` can carry every message
+    /// a run may send; throws ``LoadGenError/Code/invalidMessage`` when it cannot.
     public init(_ bytes: [UInt8], framing: Framing) throws(LoadGenError) {
         self.framing = framing
         parts = Self.parse(bytes)

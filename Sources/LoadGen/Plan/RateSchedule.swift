@@ -19,10 +19,12 @@
 public struct RateSchedule: Sendable, Equatable {
     /// One piece: the rate moves linearly from `startRate` to `endRate` over `duration`.
     public struct Stage: Sendable, Equatable {
+        /// How long the stage lasts.
         public var duration: Duration
         package var startRate: Double
         package var endRate: Double
 
+        /// A stage whose rate moves from `startRate` to `endRate` messages per second over `duration`.
         public init(duration: Duration, startRate: Double, endRate: Double) {
             self.duration = duration
             self.startRate = startRate
@@ -39,6 +41,7 @@ public struct RateSchedule: Sendable, Equatable {
         var messages: Double { (startRate + endRate) / 2 * length }
     }
 
+    /// The stages in order; empty for a constant rate without an end.
     public let stages: [Stage]
     let pieces: [Piece]
     /// A constant rate that goes on after the stages (nil: the schedule ends with them).

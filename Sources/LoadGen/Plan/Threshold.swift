@@ -16,10 +16,12 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         case max, errors, rate
     }
 
+    /// How the measured value must compare with ``Threshold/limit``: `<`, `<=`, `>` or `>=`.
     public enum Comparison: String, Sendable {
         case less = "<", lessOrEqual = "<=", greater = ">", greaterOrEqual = ">="
     }
 
+    /// The threshold as written (`p99<50ms`).
     public let text: String
     package let metric: Metric
     package let comparison: Comparison
@@ -27,8 +29,11 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
     public let limit: Double
     package let isPercentage: Bool
 
+    /// The threshold as written.
     public var description: String { text }
 
+    /// Parses a `--threshold` expression (whitespace ignored; latency without a unit is in ms).
+    /// Throws ``LoadGenError/Code/invalidThreshold`` naming what does not parse.
     public init(parsing text: String) throws(LoadGenError) {
         self.text = text
         let trimmed = text.filter { !$0.isWhitespace }
@@ -94,6 +99,7 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Compares the report's value with ``limit``; fails when the report has none (no latency measured).
     public func evaluate(_ report: LoadReport) -> ThresholdResult {
         guard let value = measured(in: report) else {
             return ThresholdResult(threshold: text, measured: nil, passed: false)
@@ -111,8 +117,10 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
 
 /// One threshold's verdict, as kept in the report.
 public struct ThresholdResult: Codable, Sendable, Equatable {
+    /// The threshold as written (``Threshold/text``).
     public var threshold: String
     /// In the threshold's own terms: µs for latency, a count or a fraction for errors, /s for rate.
     package var measured: Double?
+    /// Whether the measured value met the limit; false when nothing was measured.
     public var passed: Bool
 }

@@ -12,9 +12,11 @@ public struct LoadReport: Codable, Sendable {
     package static let schemaVersion = "sockctl.loadtest/1"
 
     package var schema = LoadReport.schemaVersion
+    /// The targets as given: up to three, or the first and how many more.
     public var target: String
     /// The address the connections went to (`127.0.0.1:7000`).
     public var address: String?
+    /// The targets' transport: `tcp`, `udp`, `unix`, `tls`, `ws` or `wss`.
     public var transport: String
     /// UTC, ISO 8601, when the measured part began (the earliest, merged).
     package var startedAt: String
@@ -23,8 +25,11 @@ public struct LoadReport: Codable, Sendable {
     package var config: Config
     /// Seconds from the end of the warm-up to the end of sending (the longest, merged).
     package var elapsedSeconds: Double
+    /// How many connections were asked for, attempted, established, failed and lost.
     public var connections: Connections
+    /// What became of the messages of the measured part.
     public var messages: Messages
+    /// Bytes sent and received in the measured part.
     public var bytes: Bytes
     package var throughput: Throughput
     package var latency: Latency?
@@ -38,8 +43,11 @@ public struct LoadReport: Codable, Sendable {
     package var errorExamples: [String: String]
     /// One entry per second of the measured part.
     package var timeline: [Interval]
+    /// Why the run may not show what was asked (descriptor limit, failed probe, connections
+    /// that could not be opened): one line each, not errors.
     public var warnings: [String]
     package var peakRSSBytes: Int
+    /// The verdicts of the `--threshold` rules, set by the caller after the run (dropped by a merge).
     public var thresholds: [ThresholdResult] = []
 
     package struct Config: Codable, Sendable, Equatable {
@@ -60,10 +68,14 @@ public struct LoadReport: Codable, Sendable {
         package var io: String? = nil
     }
 
+    /// The connections of a run, ramp-up included; reopening a connection is another attempt.
     public struct Connections: Codable, Sendable {
+        /// The connections asked for (`--connections`; summed when merged).
         public var requested: Int
         package var attempted: Int
         package var established: Int
+        /// Connect attempts that failed (refused, timed out, TLS handshake or WebSocket upgrade failed),
+        /// and connections not attempted for lack of file descriptors.
         public var failed: Int
         /// Established connections that ended before the run did (and were reopened).
         public var lost: Int
@@ -71,22 +83,33 @@ public struct LoadReport: Codable, Sendable {
         public var peakOpen: Int
     }
 
+    /// What became of the messages of the measured part (those sent during the warm-up apart):
+    /// each one sent was received, timed out or lost.
     public struct Messages: Codable, Sendable {
         /// Due by the schedule (open loop, or `--requests`); nil for an unpaced run by time.
         package var intended: Int?
+        /// Messages sent in the measured part (due after the warm-up).
         public var sent: Int
+        /// Messages answered by a reply.
         public var received: Int
+        /// Messages with no reply within the reply timeout (``LoadPlan/replyTimeout``).
         public var timedOut: Int
+        /// Messages unanswered when their connection failed or the run ended.
         public var lost: Int
         package var unsent: Int
         package var warmupSent: Int
     }
 
+    /// Bytes of the measured part with their framing (over WebSocket, the message payloads).
     public struct Bytes: Codable, Sendable {
+        /// The messages sent after the warm-up, framed.
         public var sent: Int
+        /// The replies to those messages, plus any reply to nothing (every byte read in a send-only run).
         public var received: Int
     }
 
+    /// Messages and bytes per second over the measured part (a merged report: its totals over
+    /// the longest run).
     public struct Throughput: Codable, Sendable {
         /// What the schedule asked for (open loop).
         package var offeredPerSecond: Double?
@@ -96,7 +119,10 @@ public struct LoadReport: Codable, Sendable {
         package var receivedBytesPerSecond: Double
     }
 
+    /// Latency percentiles in microseconds, made from a nanosecond histogram: for message latency
+    /// (``Latency``) and TLS handshake times.
     public struct Percentiles: Codable, Sendable, Equatable {
+        /// How many values the histogram holds (answered messages, or handshakes).
         public var count: Int
         package var min: Double
         package var mean: Double
@@ -154,19 +180,24 @@ public struct LoadReport: Codable, Sendable {
         }
     }
 
+    /// Message latency, corrected and uncorrected (see ``LoadReport``); absent when nothing was answered.
     public struct Latency: Codable, Sendable {
+        /// The unit of the percentiles: `us` (microseconds).
         public var unit = "us"
         package var corrected: Percentiles
         package var uncorrected: Percentiles
     }
 
+    /// The histograms behind ``Latency``, encoded, so that `sockctl report merge` can add them up.
     public struct Histograms: Codable, Sendable {
+        /// The unit of the histograms' values: `ns` (nanoseconds).
         public var unit = "ns"
         package var encoding = "HdrHistogram V2 compressed, base64"
         package var corrected: String
         package var uncorrected: String
     }
 
+    /// One entry of the report's per-second timeline; merged reports add the counts of the same second.
     public struct Interval: Codable, Sendable {
         /// Seconds since the start of the measured part, at the end of this interval.
         public var second: Int
@@ -174,9 +205,13 @@ public struct LoadReport: Codable, Sendable {
         /// or less for the last one of a run that ended between two seconds (`--requests`);
         /// its counts are over the whole span.
         package var span: Double
+        /// Connections open when the interval ended.
         public var open: Int
+        /// Messages sent in this interval.
         public var sent: Int
+        /// Replies received in this interval.
         public var received: Int
+        /// Errors of any kind counted in this interval, failed connects included.
         public var errors: Int
         /// Corrected latency over this interval, µs (nil when merged or when nothing came back).
         package var p50: Double?

@@ -16,6 +16,7 @@ import SocketEngine
 /// results (connections are reopened with back-off). What throws: an invalid plan, a name that
 /// does not resolve. A run where no connection could be opened at all ends after the ramp-up.
 public final class LoadRunner: Sendable {
+    /// The plan this runner runs.
     public let plan: LoadPlan
     /// Descriptors a run leaves free for the process (output files, /proc, reconnects, the
     /// runtime's own), however many connections are asked for.
@@ -23,30 +24,48 @@ public final class LoadRunner: Sendable {
 
     /// Once a second during the measured part (and once for the warm-up, if any).
     public struct Progress: Sendable {
+        /// Time since the end of the warm-up (negative during it).
         public var elapsed: Duration
+        /// The length of the measured part (nil with `--requests`: it ends when they are done).
         public var total: Duration?
+        /// True while the warm-up runs.
         public var warmingUp: Bool
+        /// Connections open at the sample.
         public var open: Int
         package var sentPerSecond: Double
         package var receivedPerSecond: Double
+        /// Errors counted since the previous sample.
         public var errors: Int
         /// Corrected latency over the last second, µs.
         package var p50: Double?
         package var p99: Double?
     }
 
+    /// A runner for `plan`; nothing happens until ``run(progress:)``.
     public init(plan: LoadPlan) {
         self.plan = plan
     }
 
-    public func run(progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws -> LoadReport {
+    /// Runs the plan to the end and returns its report, passing `progress` a sample once a second.
+    /// Throws `.invalidPlan` for a plan that cannot run (an unknown interface or `--source`
+    /// included) and `.unreachableTarget` for a target that does not resolve or answer the
+    /// probe; failed connections and messages are counted in the report, not thrown.
+    public func run(progress: @escaping @Sendable (Progress) -> Void = { _ in }) async throws(LoadGenError) -> LoadReport {
         do {
-            try plan.validate()
+            return try await runPlan(progress: progress)
+        } catch let error as LoadGenError {
+            throw error
+        } catch let error as SocketEngineError {
+            throw LoadGenError(error.isUsageError ? .invalidPlan : .unreachableTarget, error.message)
         } catch {
-            throw SocketEngineError(.invalidConfiguration, error.description)
+            throw LoadGenError(.unreachableTarget, "\(error)")
         }
+    }
+
+    private func runPlan(progress: @escaping @Sendable (Progress) -> Void) async throws -> LoadReport {
+        try plan.validate()
         if let interface = plan.connectOptions.interface, if_nametoindex(interface) == 0 {
-            throw SocketEngineError(.invalidConfiguration, "unknown interface '\(interface)'")
+            throw LoadGenError(.invalidPlan, "unknown interface '\(interface)'")
         }
         let descriptorLimit = DescriptorLimit.raiseToHardLimit()
         var warnings = SystemLimits.preflight(

@@ -1,7 +1,9 @@
 /// A capture's link-layer header type (libpcap `LINKTYPE_*` values as stored in pcap and pcapng
 /// files), with the names tcpdump prints in its banners.
 public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The `LINKTYPE_*` number as stored in pcap and pcapng files.
     public let rawValue: UInt32
+    /// The link type numbered `rawValue`, taken as is (``init(fileValue:)`` also maps `DLT_RAW`).
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// BSD loopback: a 4-byte address family in the capturing host's byte order.
@@ -44,5 +46,6 @@ public struct LinkType: RawRepresentable, Hashable, Sendable, CustomStringConver
         }
     }
 
+    /// ``tcpdumpName``, or `link type N` for a type sockctl has no decoder for.
     public var description: String { tcpdumpName ?? "link type \(rawValue)" }
 }

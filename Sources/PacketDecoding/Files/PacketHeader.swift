@@ -15,6 +15,8 @@ public struct PacketHeader: Sendable, Equatable {
     /// The link type of the record's interface.
     public var linkType: LinkType
 
+    /// A header from its stored fields, taken as given: `fraction` counts `precision` units, and
+    /// neither it nor the lengths are checked. `interfaceID` is 0 except in pcapng files.
     public init(seconds: Int64, fraction: UInt32, precision: TimestampPrecision, capturedLength: Int, originalLength: Int, interfaceID: Int = 0, linkType: LinkType) {
         self.seconds = seconds
         self.fraction = fraction

@@ -16,6 +16,7 @@ import Musl
 /// cleared when full (tcpdump's never shrinks); port-based application decoders (HTTP, DNS …)
 /// are not implemented, so nothing follows `length N` for those ports where tcpdump would add text.
 public struct PacketPrinter {
+    /// What to print for each packet; fixed for the printer's life.
     public let options: PrintOptions
     /// The most TCP conversations whose sequence bases are remembered at once.
     package static let maximumTrackedConnections = 1 << 20
@@ -28,6 +29,8 @@ public struct PacketPrinter {
     /// Bytes of link-layer header the dump skips (tcpdump's `ndo_ll_hdr_len`).
     var linkHeaderLength = 0
 
+    /// A printer for one capture's packets, with no per-run state yet; the default options are
+    /// sockctl's (`-X` dump, time of day).
     public init(options: PrintOptions = PrintOptions()) {
         self.options = options
     }

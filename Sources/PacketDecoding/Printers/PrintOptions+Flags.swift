@@ -3,7 +3,9 @@
 public struct TcpdumpFlags: Sendable, Equatable {
     /// How many times `-x`, `-X` and `-A` were given (twice: the dump starts at the link header).
     public var hex = 0
+    /// How many times `-X` was given.
     public var hexAndASCII = 0
+    /// How many times `-A` was given.
     public var ascii = 0
     /// `--no-dump`: header lines only (what tcpdump prints without a dump letter).
     public var noDump = false
@@ -11,9 +13,12 @@ public struct TcpdumpFlags: Sendable, Equatable {
     public var timestamps = 0
     /// `--nano`, `-S`, `-e`.
     public var nanoseconds = false
+    /// `-S` was given.
     public var absoluteSequenceNumbers = false
+    /// `-e` was given.
     public var linkHeader = false
 
+    /// No letters given: every count zero, every switch off.
     public init() {}
 
     /// Counts the letters of tcpdump-style arguments (`-XX`, `-tttt`, `-e`, `-S`, `--nano`,

@@ -32,6 +32,7 @@ public struct PrintOptions: Sendable, Equatable {
     package var dump: Dump
     /// `-XX`, `-xx`, `-AA`: the dump starts at the link-layer header instead of after it.
     package var dumpIncludesLinkHeader: Bool
+    /// Which timestamp starts each header line (`-t` … `-ttttt`).
     public var timestamps: TimestampStyle
     /// `--nano`: nine fraction digits instead of six.
     public var nanoseconds: Bool
@@ -40,6 +41,8 @@ public struct PrintOptions: Sendable, Equatable {
     /// `-e`: print the link-level header.
     public var linkHeader: Bool
 
+    /// Each choice given directly; the defaults are sockctl's without flags (`-X`, time of day, µs).
+    /// ``init(_:)`` makes one from tcpdump's letters instead.
     public init(
         dump: Dump = .hexAndASCII, dumpIncludesLinkHeader: Bool = false, timestamps: TimestampStyle = .timeOfDay,
         nanoseconds: Bool = false, absoluteSequenceNumbers: Bool = false, linkHeader: Bool = false

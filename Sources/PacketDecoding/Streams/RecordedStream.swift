@@ -11,11 +11,13 @@
 /// becomes part of the message of the packet that fills the hole before it), or one UDP
 /// datagram. Times are nanoseconds since the Unix epoch, from the capture's timestamps.
 public struct RecordedStream: Sendable {
+    /// The stream's protocol; the raw value (`tcp`, `udp`) is what `replay` prints.
     public enum Transport: String, Sendable, Equatable {
         case tcp
         case udp
     }
 
+    /// Which end of the stream: its ``RecordedStream/client`` or its ``RecordedStream/server``.
     public enum Side: Sendable, Equatable {
         case client
         case server
@@ -31,6 +33,7 @@ public struct RecordedStream: Sendable {
         /// Still open when the capture ended (or the flow is UDP).
         case open
 
+        /// `FIN`, `RST from client`, `RST from server` or `open`.
         public var description: String {
             switch self {
             case .finished: "FIN"
@@ -40,12 +43,17 @@ public struct RecordedStream: Sendable {
         }
     }
 
+    /// What one captured packet added to one side's byte stream (see the type's discussion); made
+    /// by ``StreamExtractor`` for the kept stream's ``RecordedStream/messages``.
     public struct Message: Sendable, Equatable {
         /// When the packet that completed it was captured (ns since the epoch).
         package var time: Int64
+        /// The side that sent the bytes.
         public var side: Side
+        /// The bytes added, in stream order; empty only for an empty UDP datagram.
         public var bytes: [UInt8]
 
+        /// A message of `bytes` from `side`, completed at `time` (ns since the epoch).
         public init(time: Int64, side: Side, bytes: [UInt8]) {
             self.time = time
             self.side = side
@@ -64,16 +72,23 @@ public struct RecordedStream: Sendable {
         /// When this side's first FIN was captured (TCP), nil if never.
         package var finTime: Int64?
 
+        /// All counters zero.
         public init() {}
     }
 
     /// 1, 2, 3 … in the order the streams start in the capture (TCP and UDP share the sequence,
     /// as in `capture --follow`).
     public var index: Int
+    /// TCP connection or UDP flow.
     public var transport: Transport
+    /// The end that opened the stream: the SYN's sender (by ``TCPReassembler``'s rules) or the
+    /// sender of the first UDP datagram.
     public var client: TCPReassembler.Endpoint
+    /// The other end.
     public var server: TCPReassembler.Endpoint
+    /// Packets and bytes the client sent.
     public var clientCounters = SideCounters()
+    /// Packets and bytes the server sent.
     public var serverCounters = SideCounters()
     package var firstTime: Int64
     package var lastTime: Int64
@@ -81,6 +96,7 @@ public struct RecordedStream: Sendable {
     /// Every message in capture order: filled only for the stream asked for.
     public var messages: [Message] = []
 
+    /// A stream with nothing counted yet, first and last seen at `time` (ns since the epoch).
     public init(index: Int, transport: Transport, client: TCPReassembler.Endpoint, server: TCPReassembler.Endpoint, time: Int64) {
         self.index = index
         self.transport = transport
@@ -90,6 +106,7 @@ public struct RecordedStream: Sendable {
         self.lastTime = time
     }
 
+    /// ``clientCounters`` or ``serverCounters``.
     public func counters(_ side: Side) -> SideCounters {
         side == .client ? clientCounters : serverCounters
     }

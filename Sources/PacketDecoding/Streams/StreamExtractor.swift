@@ -21,6 +21,7 @@
 public struct StreamExtractor {
     /// The most streams described; the rest are counted only.
     public static let maximumStreams = 100_000
+    /// Payload bytes of the kept stream held in memory by default: 256 MiB.
     public static let defaultMessageLimit = 256 * 1024 * 1024
 
     private var reassembler = TCPReassembler()

@@ -15,7 +15,8 @@
 /// without writing its bytes: data the recorder could not keep shows as missing bytes, not as
 /// a stream that silently lost them. The Ethernet addresses are zero, as on Linux's loopback.
 package struct SyntheticConnection {
-    public enum Side: Sendable {
+    /// Which end sends a frame: ``SyntheticConnection/client`` or ``SyntheticConnection/server``.
+    package enum Side: Sendable {
         case client
         case server
     }

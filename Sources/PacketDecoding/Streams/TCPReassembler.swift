@@ -46,6 +46,7 @@ public struct TCPReassembler {
         case serverToClient
     }
 
+    /// Why a stream ended; carried by its last event, ``EventKind/closed(_:)``.
     public enum CloseReason: Sendable, Equatable {
         /// Both sides sent FIN and every byte before the FINs was accounted for.
         case finished
@@ -61,21 +62,27 @@ public struct TCPReassembler {
 
     /// An address and port, printed as tcpdump does: `127.0.0.1.5000`, `::1.6969`.
     public struct Endpoint: Hashable, Sendable, Comparable, CustomStringConvertible {
+        /// The IPv4 or IPv6 address.
         public var address: TransportSegment.Address
+        /// The TCP or UDP port.
         public var port: UInt16
 
+        /// An endpoint from an address and a port.
         public init(address: TransportSegment.Address, port: UInt16) {
             self.address = address
             self.port = port
         }
 
+        /// `address.port`, e.g. `127.0.0.1.5000` or `::1.6969`.
         public var description: String { "\(address).\(port)" }
 
+        /// Orders by address (IPv4 before IPv6), then by port.
         public static func < (lhs: Endpoint, rhs: Endpoint) -> Bool {
             lhs.address < rhs.address || (lhs.address == rhs.address && lhs.port < rhs.port)
         }
     }
 
+    /// What an ``Event`` reports: a stream opened, its next bytes, bytes missing, or the stream closed.
     public enum EventKind {
         /// A new stream; always the first event of its stream, direction `clientToServer`.
         case opened(client: Endpoint, server: Endpoint)
@@ -87,9 +94,13 @@ public struct TCPReassembler {
         case closed(CloseReason)
     }
 
+    /// One thing that happened to one stream, handed to the `emit` callback of
+    /// ``process(_:payload:_:)`` and ``finish(_:)``.
     public struct Event {
         /// 1 for the first stream opened, then 2, 3 …
         public var stream: Int
+        /// The byte stream a data or gap event belongs to; for a reset, the RST's sender; otherwise
+        /// ``Direction/clientToServer``.
         public var direction: Direction
         package var kind: EventKind
     }
@@ -109,8 +120,11 @@ public struct TCPReassembler {
         package var bytesBeyondWindow = 0
     }
 
+    /// Default for ``maximumBufferedBytesPerDirection``: 4 MiB.
     public static let defaultMaximumBufferedBytesPerDirection = 4 * 1024 * 1024
+    /// Default for ``maximumBufferedBytes``: 64 MiB over all connections.
     public static let defaultMaximumBufferedBytes = 64 * 1024 * 1024
+    /// Default for ``maximumConnections``: 65536, closed ones included.
     public static let defaultMaximumConnections = 65_536
     /// What one buffered piece costs beyond its bytes, in the buffer limits.
     package static let pieceOverhead = 64
@@ -118,6 +132,7 @@ public struct TCPReassembler {
     package let maximumBufferedBytesPerDirection: Int
     package let maximumBufferedBytes: Int
     package let maximumConnections: Int
+    /// Counters over every stream so far; ``finish(_:)`` does not reset them.
     public private(set) var statistics = Statistics()
 
     private var connections: [ConnectionKey: Connection] = [:]
@@ -127,6 +142,8 @@ public struct TCPReassembler {
     private var nextStream = 1
     private var budget: Budget
 
+    /// A reassembler with these limits (each raised to at least 1); the type's discussion says
+    /// what happens at each.
     public init(
         maximumBufferedBytesPerDirection: Int = TCPReassembler.defaultMaximumBufferedBytesPerDirection,
         maximumBufferedBytes: Int = TCPReassembler.defaultMaximumBufferedBytes,

@@ -44,6 +44,7 @@ public struct TransportSegment: Sendable, Equatable {
             }
         }
 
+        /// IPv4 before IPv6, each in numeric order.
         public static func < (lhs: Address, rhs: Address) -> Bool {
             switch (lhs, rhs) {
             case (.v4(let a), .v4(let b)): a < b
@@ -54,6 +55,7 @@ public struct TransportSegment: Sendable, Equatable {
         }
     }
 
+    /// Whether the segment is TCP or UDP.
     public enum TransportProtocol: Sendable, Equatable {
         case tcp
         case udp
@@ -61,7 +63,9 @@ public struct TransportSegment: Sendable, Equatable {
 
     /// TCP header flag bits (the low 8 bits of the flags field).
     public struct TCPFlags: OptionSet, Sendable, Hashable {
+        /// The flag bits as in the header byte (FIN is bit 0, CWR bit 7).
         public let rawValue: UInt8
+        /// The flags of a TCP header's flag byte.
         public init(rawValue: UInt8) { self.rawValue = rawValue }
 
         package static let fin = TCPFlags(rawValue: 0x01)
@@ -96,8 +100,10 @@ public struct TransportSegment: Sendable, Equatable {
 
     /// 4 or 6.
     package var ipVersion: UInt8
+    /// The sender's IP address.
     public var source: Address
     package var destination: Address
+    /// TCP or UDP; the TCP-only fields are zero or empty for UDP.
     public var transport: TransportProtocol
     package var sourcePort: UInt16
     package var destinationPort: UInt16

@@ -32,10 +32,13 @@ public final class SessionRecorder: Sendable {
 
     /// What a recording holds, and what it lost.
     public struct Totals: Sendable, Equatable {
+        /// Connections written to the file.
         public var connections = 0
+        /// Packets written, the made-up handshakes and closes included.
         public var packets = 0
         /// Chunks of data the writer fell too far behind to keep (their bytes show as missing).
         public var droppedEvents = 0
+        /// The payload bytes of those chunks: counted, not written.
         public var droppedBytes = 0
         /// Why writing stopped, if it did (the file is incomplete).
         public var writeError: String?

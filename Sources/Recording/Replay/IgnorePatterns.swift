@@ -6,6 +6,7 @@
 public struct IgnorePatterns: @unchecked Sendable {
     package let patterns: [Regex<AnyRegexOutput>]
 
+    /// Patterns already compiled; none by default (nothing is cut out).
     public init(_ patterns: [Regex<AnyRegexOutput>] = []) {
         self.patterns = patterns
     }
@@ -23,6 +24,7 @@ public struct IgnorePatterns: @unchecked Sendable {
         patterns = compiled
     }
 
+    /// True when there is no pattern: frames are compared as they are.
     public var isEmpty: Bool { patterns.isEmpty }
 
     /// `bytes` as Latin-1 text with every match cut out.

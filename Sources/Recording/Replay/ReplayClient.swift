@@ -18,23 +18,33 @@ import SocketEngine
 /// Every wait is on the connection's clock (``ConnectOptions/clock``) or on the reader's
 /// progress: nothing polls, and a test's virtual clock decides exactly when each message goes.
 public struct ReplayClient: Sendable {
+    /// Everything a ``ReplayClient`` needs: the target, the ``ReplayPlan`` to play, and how to
+    /// send and compare.
     public struct Configuration: Sendable {
+        /// The target to replay against.
         public var endpoint: Endpoint
         /// How to connect; its ``ConnectOptions/clock`` schedules the messages.
         public var connect: ConnectOptions
+        /// The recorded client's messages and the answers expected.
         public var plan: ReplayPlan
         /// nil: byte stream (segments); else frames of this framing.
         public var framing: Framing?
+        /// The largest frame body read from the target with `framing`; a longer one ends the run
+        /// with an error.
         public var maximumFrameSize: Int
         /// nil: top speed.
         public var speed: Double?
+        /// Stop at the first mismatch and, at the end, count missing answers as one
+        /// (``ReplayVerifier/finish()``); the answers are compared either way.
         public var verify: Bool
+        /// Cut out of both the recorded and the received frames before they are compared.
         public var ignore: IgnorePatterns
         /// How long the target may stay silent before the run gives up on it.
         public var timeout: Duration
         /// The recording is UDP (datagrams compare one by one).
         public var datagrams: Bool
 
+        /// A configuration with every field given; `ignore` defaults to no patterns.
         public init(
             endpoint: Endpoint, connect: ConnectOptions, plan: ReplayPlan, framing: Framing?, maximumFrameSize: Int,
             speed: Double?, verify: Bool, ignore: IgnorePatterns = IgnorePatterns(), timeout: Duration, datagrams: Bool
@@ -54,30 +64,41 @@ public struct ReplayClient: Sendable {
 
     /// How a run went.
     public struct Outcome: Sendable {
+        /// How the connection was made; nil when connecting failed (see ``error``).
         public var report: ConnectReport?
+        /// Messages of the plan written to the target.
         public var messagesSent = 0
+        /// The bytes of those messages, as written.
         public var bytesSent = 0
         package var framesReceived = 0
+        /// Bytes the target sent, as counted on the wire (delimiters and prefixes included).
         public var bytesReceived = 0
+        /// What the comparison found; nil when connecting failed.
         public var verifier: ReplayVerifier?
         /// When each message went out, from the moment the connection was up.
         package var sendTimes: [Duration] = []
         /// How late each message went out against its schedule.
         public var maximumDrift: Duration = .zero
         package var totalDrift: Duration = .zero
+        /// From the moment the connection was up to the end of the run.
         public var duration: Duration = .zero
         /// The run ended because the target went quiet before sending everything expected.
         public var timedOut = false
+        /// Why the run stopped early: connecting, a write or a read failed.
+        /// A mismatch is not an error (see ``verifier``).
         public var error: SocketEngineError?
 
+        /// How late messages went out on average; zero when none was sent.
         public var meanDrift: Duration { messagesSent > 0 ? totalDrift / messagesSent : .zero }
     }
 
     /// What a run waits for after the last expected byte, for extra bytes or the target's close.
     package static let settleTime: Duration = .milliseconds(200)
 
+    /// What this client replays, to where, and how.
     public let configuration: Configuration
 
+    /// A client that plays `configuration` each time ``run(onConnected:onEvent:)`` is called.
     public init(configuration: Configuration) {
         self.configuration = configuration
     }

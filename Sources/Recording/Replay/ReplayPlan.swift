@@ -22,8 +22,11 @@ public struct ReplayPlan: Sendable {
     public struct Send: Sendable {
         /// From the start of the stream, as recorded (not yet scaled by `--speed`).
         package var due: Duration
+        /// What is written: the frame's wire bytes over a stream target, its body over a message
+        /// target.
         public var bytes: ByteBuffer
 
+        /// A message of `bytes`, due `due` after the start of the stream.
         public init(due: Duration, bytes: ByteBuffer) {
             self.due = due
             self.bytes = bytes

@@ -33,6 +33,8 @@ public final class ReplayServer: Sendable {
         package var steps: [Step] = []
         package var serverClosesFirst = false
 
+        /// A script made by hand: these steps, then the server's FIN at once when
+        /// `serverClosesFirst`, else a wait for the client's.
         public init(steps: [Step] = [], serverClosesFirst: Bool = false) {
             self.steps = steps
             self.serverClosesFirst = serverClosesFirst
@@ -88,14 +90,23 @@ public final class ReplayServer: Sendable {
 
     /// Every client's figures added up.
     public struct Totals: Sendable, Equatable {
+        /// Clients served to the end (connected, then closed).
         public var clients = 0
+        /// Bytes received from all of them.
         public var bytesIn = 0
+        /// Bytes sent to all of them.
         public var bytesOut = 0
+        /// Clients whose session ended in an error (a timeout, an early close, a failed write).
         public var errors = 0
     }
 
+    /// What every client is served: the ``Step``s in order, and which side closes first.
     public let script: Script
+    /// How a client's messages are counted while the script waits: nil counts bytes, else frames
+    /// of this framing.
     public let framing: Framing?
+    /// The largest frame body read from a client with ``framing``; a longer one ends that
+    /// client's session with an error.
     public let maximumFrameSize: Int
     /// nil: top speed.
     public let speed: Double?
@@ -106,6 +117,8 @@ public final class ReplayServer: Sendable {
     private let totals = Mutex(Totals())
     private let onEvent: @Sendable (Event) -> Void
 
+    /// A server that plays `script` to every client; `clock` schedules the answers' delays and
+    /// `onEvent` hears of each client that connects and leaves.
     public init(
         script: Script, framing: Framing?, maximumFrameSize: Int, speed: Double?, timeout: Duration,
         clock: EngineClock = .system, onEvent: @escaping @Sendable (Event) -> Void = { _ in }

@@ -20,10 +20,12 @@ public struct ReplayVerifier: Sendable {
         /// 1-based.
         public var frame: Int
         package var expected: [UInt8]
+        /// What the target sent in its place (empty when it sent nothing).
         public var received: [UInt8]
         /// Why, in a few words: `differs at byte 9`, `extra frame`, `missing`.
         public var reason: String
 
+        /// A difference at `frame` (1-based): the recorded and the received bytes, and why.
         public init(frame: Int, expected: [UInt8], received: [UInt8], reason: String) {
             self.frame = frame
             self.expected = expected
@@ -39,9 +41,14 @@ public struct ReplayVerifier: Sendable {
     /// Segment boundaries of the expected stream (byte-stream mode): end offset of each.
     private let segmentEnds: [Int]
 
+    /// Frames from the target so far (framed mode), or recorded segments wholly received
+    /// (byte-stream mode).
     public private(set) var framesReceived = 0
+    /// Frames, or recorded segments, that matched the recording so far.
     public private(set) var matched = 0
+    /// Bytes fed to ``receive(_:)``, up to and including the first mismatch.
     public private(set) var bytesReceived = 0
+    /// The first difference found; nil while everything matches.
     public private(set) var mismatch: Mismatch?
     /// Byte-stream mode: the bytes received so far, kept only up to what is needed for a diff.
     private var receivedStream: [UInt8] = []

@@ -9,9 +9,12 @@ import Darwin
 /// `--allow` / `--deny` as one decision. With any `--allow`, only allowed peers get in (an
 /// address in both lists is allowed, as in ncat); otherwise everyone but the denied.
 public struct AccessPolicy: Sendable, Equatable {
+    /// `--allow` ranges; when there is any, only peers inside one of them get in.
     public var allow: [AddressRange]
+    /// `--deny` ranges: peers inside one are refused. Ignored when ``allow`` is not empty.
     public var deny: [AddressRange]
 
+    /// A policy that admits `allow` and refuses `deny`; with both empty, everyone gets in.
     public init(allow: [AddressRange] = [], deny: [AddressRange] = []) {
         self.allow = allow
         self.deny = deny
@@ -30,5 +33,6 @@ public struct AccessPolicy: Sendable, Equatable {
         return nil
     }
 
+    /// True when neither list has a range: every peer is admitted.
     public var isEmpty: Bool { allow.isEmpty && deny.isEmpty }
 }

@@ -20,6 +20,7 @@ public enum AddressFamilyPreference: Sendable, Hashable {
         }
     }
 
+    /// `any`, `IPv4` or `IPv6`, for messages such as "has no IPv6 address".
     public var name: String {
         switch self {
         case .any: return "any"

@@ -14,6 +14,7 @@ import Darwin
 public struct AddressRange: Sendable, Hashable, CustomStringConvertible {
     let network: [UInt8]
     package let prefixLength: Int
+    /// The range as it was written (`10.0.0.0/8`).
     public let description: String
 
     /// Parses `ADDRESS[/PREFIX]`.

@@ -31,6 +31,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
         case listener
     }
 
+    /// The scheme; `tcp` when the text has none.
     public var transport: Transport
     /// Host name or address literal (without brackets); empty for a listener given only a port.
     public var host: String
@@ -41,6 +42,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     /// Request path for `ws://` and `wss://` (always starts with `/`).
     package var resource: String
 
+    /// An endpoint from its parts, taken as given: unlike ``init(parsing:role:)`` nothing is checked.
     public init(transport: Transport, host: String = "", port: Int = 0, path: String = "", resource: String = "/") {
         self.transport = transport
         self.host = host

@@ -12,8 +12,11 @@ import Darwin
 /// Address literals take `getaddrinfo`'s numeric fast path. `AI_ADDRCONFIG` is not used, so a
 /// network namespace that has only `lo` still resolves `localhost` to `::1`.
 public struct SystemResolver: HostResolver {
+    /// A resolver that asks the system (`/etc/hosts`, DNS, …) through `getaddrinfo(3)`.
     public init() {}
 
+    /// Every address `getaddrinfo` returns for `host`, in its order, without duplicates.
+    /// Throws `.resolutionFailed` when it fails or finds no IPv4 or IPv6 address.
     public func resolve(host: String, port: Int, datagram: Bool) async throws -> [SocketAddress] {
         try await NIOThreadPool.singleton.runIfActive {
             try Self.getaddrinfoBlocking(host: host, port: port, datagram: datagram)

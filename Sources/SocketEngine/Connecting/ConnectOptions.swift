@@ -21,6 +21,8 @@ public struct ConnectOptions: Sendable {
     public var connectTimeout: Duration = .seconds(10)
     /// Happy Eyeballs connection attempt delay.
     package var attemptDelay: Duration = .milliseconds(300)
+    /// Turns the endpoint's host into addresses (`--resolve` puts a ``StaticResolver`` here); the
+    /// system's by default.
     public var resolver: any HostResolver = SystemResolver()
     /// Receive-buffer limit of the connection (see ``Connection/defaultBufferLimit``).
     public var bufferLimit: Int = Connection.defaultBufferLimit
@@ -40,5 +42,6 @@ public struct ConnectOptions: Sendable {
     /// reconnect back-off, heartbeats, idle timeouts, exchange deadlines, activity stamps.
     package var clock: EngineClock = .system
 
+    /// The defaults: any address family, a 10 s connect timeout, the system resolver, no TLS layer.
     public init() {}
 }

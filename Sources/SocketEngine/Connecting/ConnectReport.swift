@@ -12,14 +12,18 @@ import Darwin
 public struct ConnectReport: Sendable {
     /// One connection attempt to one address.
     public struct Attempt: Sendable {
+        /// How an attempt ended; `abandoned` when it was still pending as another attempt won or time
+        /// ran out.
         public enum Outcome: Sendable, Equatable {
             case connected
             case failed(String)
             case abandoned
         }
+        /// The resolved address tried.
         public var address: SocketAddress
         /// When the attempt started, from the start of connecting (after resolution).
         public var startedAfter: Duration
+        /// Connected, failed (with the reason), or abandoned.
         public var outcome: Outcome
     }
 
@@ -27,6 +31,7 @@ public struct ConnectReport: Sendable {
     public var resolved: [SocketAddress] = []
     /// Time spent resolving the name (zero for literals and Unix paths).
     public var resolveDuration: Duration = .zero
+    /// Every attempt started (Happy Eyeballs may start several at once), in the order they started.
     public var attempts: [Attempt] = []
     /// The address that won.
     package var connectedAddress: SocketAddress?

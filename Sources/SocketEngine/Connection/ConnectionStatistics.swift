@@ -19,6 +19,7 @@ public final class ConnectionStatistics: Sendable {
     private let lastActivityOffset = Atomic<Int64>(0)
     private let lastReceiveOffset = Atomic<Int64>(0)
 
+    /// Counters at zero, with activity measured on `clock` from now.
     public init(clock: EngineClock = .system) {
         self.clock = clock
         origin = clock.now

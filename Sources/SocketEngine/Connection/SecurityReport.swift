@@ -16,6 +16,7 @@ public struct SecurityReport: Sendable, Equatable {
     /// From the start of the handshake to its end.
     public var handshakeDuration: Duration
 
+    /// The report of a finished handshake; only `verification` has no default.
     public init(protocolVersion: String? = nil, cipher: String? = nil, peerSubject: String? = nil, verification: String,
                 applicationProtocol: String? = nil, handshakeDuration: Duration = .zero) {
         self.protocolVersion = protocolVersion

@@ -15,7 +15,9 @@ public enum TrafficDirection: Sendable {
 
 /// Bytes crossing one connection, as seen by a ``TrafficTap``.
 public struct TrafficRecord: Sendable {
+    /// Whether the bytes were sent or received.
     public let direction: TrafficDirection
+    /// The chunk itself: as queued for sending, or as one read returned it.
     public let bytes: ByteBuffer
     /// The connection's label (peer address or socket path).
     public let connection: String

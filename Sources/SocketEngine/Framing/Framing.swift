@@ -34,6 +34,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
     /// False for `raw`, where a "message" is just whatever one read returned.
     package var delimitsMessages: Bool { self != .raw }
 
+    /// The specification text that parses back to this framing (`line`, `length:4:be`).
     public var description: String {
         switch self {
         case .raw: return "raw"

@@ -71,7 +71,7 @@ package struct MessageEncoder: Sendable {
     package static func sendsEmptyMessages(over transport: Endpoint.Transport) -> Bool { transport.isWebSocket }
 
     /// The result of encoding one chunk: what to send, and the lines that had to be skipped.
-    public struct Output: Sendable {
+    package struct Output: Sendable {
         /// For streams, one buffer of encoded frames; for datagrams, one buffer per datagram.
         package var messages: [ByteBuffer] = []
         package var rejected: [SocketEngineError] = []

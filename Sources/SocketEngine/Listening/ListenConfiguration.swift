@@ -17,17 +17,23 @@ public enum ListenMode: Sendable, Equatable {
 
 /// Everything `sockctl listen` asks of a service.
 public struct ListenConfiguration: Sendable {
+    /// Where to listen; a listener endpoint may be a bare port (bound on loopback).
     public var endpoint: Endpoint
+    /// What is done with what clients send; `print` by default.
     public var mode: ListenMode = .print
+    /// How what clients send is cut into messages (`--framing`); `raw` by default.
     public var framing: Framing = .raw
+    /// The largest message accepted from a client, in bytes (`--max-frame`); 16 MiB by default.
     public var maximumFrameSize = FrameDecoder.defaultMaximumFrameSize
     /// Wait this long after a message arrives before answering it (echo, respond, broadcast).
     public var delay: Duration?
     /// Keep accepting after the first client; without it the service ends when the first
     /// client is done (like `nc -l`).
     public var keepOpen = false
+    /// How the listener binds and whom it lets in.
     public var options = ListenOptions()
 
+    /// A service on `endpoint` with the defaults: print mode, raw framing, ends after the first client.
     public init(endpoint: Endpoint) {
         self.endpoint = endpoint
     }

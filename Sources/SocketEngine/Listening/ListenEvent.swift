@@ -5,6 +5,7 @@ import Synchronization
 public struct ClientInfo: Sendable {
     /// 1, 2, 3 … in accept order.
     public let id: Int
+    /// The client's address (`127.0.0.1:50412`, `[::1]:50412`), or `unix:PATH` for a Unix-socket client.
     public let peer: String
     /// For WebSocket clients: the path, Origin and subprotocol of the handshake.
     public var webSocket: WebSocketHandshake?

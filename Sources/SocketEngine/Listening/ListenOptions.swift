@@ -11,6 +11,7 @@ import Darwin
 
 /// How a listener binds and whom it lets in.
 public struct ListenOptions: Sendable {
+    /// `--allow` / `--deny`: refused clients are closed on arrival, refused datagrams dropped.
     public var access = AccessPolicy()
     /// At most this many clients at once; later ones are closed on arrival. `nil`: no limit.
     public var maximumClients: Int? = 100
@@ -18,11 +19,14 @@ public struct ListenOptions: Sendable {
     /// `net.core.somaxconn` (4096 on current Linux); a server under a connection burst (a load
     /// test ramping up) needs the room, or SYNs are dropped and clients wait seconds to retry.
     package var backlog: Int32 = 4096
+    /// Receive-buffer limit of each client connection, in bytes (see ``Connection/defaultBufferLimit``).
     public var bufferLimit = Connection.defaultBufferLimit
     /// The TLS layer for `tls://` and `wss://` listeners (nil: those endpoints are refused).
     public var secureTransport: (any SecureTransport)?
     /// Handshake policy, limits and behaviour of `ws://` and `wss://` listeners.
     public var webSocket = WebSocketOptions()
+    /// Turns the endpoint's host into the addresses to bind; the system's by default. Not asked when
+    /// the endpoint has no host (loopback is bound).
     public var resolver: any HostResolver = SystemResolver()
     /// Sees every byte sent and received (`--hexdump`).
     public var tap: TrafficTap?
@@ -32,5 +36,6 @@ public struct ListenOptions: Sendable {
     /// The clock clients' activity, the summary and delayed answers (broadcast, UDP) go by.
     package var clock: EngineClock = .system
 
+    /// The defaults: everyone admitted, at most 100 clients at once, no TLS layer.
     public init() {}
 }

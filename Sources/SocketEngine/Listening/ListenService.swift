@@ -5,6 +5,7 @@ import Synchronization
 /// The engine side of `sockctl listen`: binds, admits clients, and serves each according to
 /// the ``ListenMode``, until the first client is done (or, with `keepOpen`, until ``stop()``).
 public final class ListenService: Sendable {
+    /// What the service was asked to do.
     public let configuration: ListenConfiguration
     let output: any ByteSink
     let input: (any ByteSource)?
@@ -23,6 +24,8 @@ public final class ListenService: Sendable {
         var summary = ListenSummary()
     }
 
+    /// A service that writes what clients send to `output` and, in print mode, sends `input` to every
+    /// client; `onEvent` hears clients come and go. Call ``bind()``, then ``run()``.
     public init(
         configuration: ListenConfiguration,
         output: any ByteSink,

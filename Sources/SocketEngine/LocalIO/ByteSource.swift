@@ -11,12 +11,15 @@ public protocol ByteSource: Sendable {
 }
 
 extension ByteSource {
+    /// `nil`: unless a source says otherwise, its bytes are read with ``next()``.
     public func regularFile() -> (descriptor: Int32, offset: Int, length: Int)? { nil }
 }
 
 /// A source that is already at end of input.
 public struct EmptyByteSource: ByteSource {
+    /// A source with nothing to read.
     public init() {}
+    /// Always `nil`: input has already ended.
     public func next() async throws -> ByteBuffer? { nil }
 }
 

@@ -16,6 +16,7 @@ import Darwin
 /// large pieces and a typed line is sent as soon as Enter is pressed. Small chunks are copied
 /// into buffers of their own size so they do not pin 1 MiB each while queued.
 public final class FileDescriptorSource: ByteSource, Sendable {
+    /// The descriptor read; the source does not close it.
     public let descriptor: Int32
     private let pool: NIOThreadPool
     private let inFlight = Mutex<EventLoopFuture<ByteBuffer?>?>(nil)
@@ -24,6 +25,8 @@ public final class FileDescriptorSource: ByteSource, Sendable {
     /// The most one chunk holds.
     package static let chunkSize = 1 << 20
 
+    /// A source reading `descriptor` (0 for stdin) on its own thread; a pipe is asked for a 1 MiB
+    /// buffer.
     public init(descriptor: Int32) {
         self.descriptor = descriptor
         self.pool = NIOThreadPool(numberOfThreads: 1)
@@ -50,6 +53,8 @@ public final class FileDescriptorSource: ByteSource, Sendable {
 
     private let waiter = Mutex<CheckedContinuation<Result<ByteBuffer?, any Error>?, Never>?>(nil)
 
+    /// The next chunk, up to 1 MiB, or `nil` at end of input. A cancelled call throws
+    /// `CancellationError`; its read goes on and the next call gets the chunk.
     public func next() async throws -> ByteBuffer? {
         let future = inFlight.withLock { current -> EventLoopFuture<ByteBuffer?> in
             if let current { return current }

@@ -10,6 +10,7 @@ import Synchronization
 /// policy, a lost connection (peer closed, reset, unresponsive) is re-established while input
 /// is still open; input read but not yet queued is carried over to the new connection.
 public final class ClientSession: Sendable {
+    /// What the session was asked to do.
     public let configuration: ClientSessionConfiguration
     private let input: any ByteSource
     private let output: any ByteSink
@@ -29,6 +30,8 @@ public final class ClientSession: Sendable {
         var writeShut = false
     }
 
+    /// A session that sends `input` to the endpoint and writes what arrives to `output`; `onEvent`
+    /// hears connects, losses, reconnects and heartbeats.
     public init(
         configuration: ClientSessionConfiguration,
         input: any ByteSource,

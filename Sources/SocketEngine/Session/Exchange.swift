@@ -8,8 +8,10 @@ import NIOCore
 /// connection's ``EngineClock`` (``ConnectOptions/clock``): a test's virtual clock decides
 /// exactly when it runs out.
 public struct Exchange: Sendable {
+    /// What is sent, where, and how many responses are awaited.
     public let configuration: ExchangeConfiguration
 
+    /// An exchange to run with ``run(onResponse:)``.
     public init(configuration: ExchangeConfiguration) {
         self.configuration = configuration
     }

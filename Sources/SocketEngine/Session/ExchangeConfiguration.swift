@@ -2,9 +2,13 @@ import NIOCore
 
 /// Everything `sockctl send` asks of one exchange.
 public struct ExchangeConfiguration: Sendable {
+    /// Where to connect.
     public var endpoint: Endpoint
+    /// How to connect: address family, source, timeout, resolver, TLS and WebSocket options.
     public var connect = ConnectOptions()
+    /// How messages are framed on the wire and responses cut (`--framing`); `raw` by default.
     public var framing: Framing = .raw
+    /// The largest response accepted, in bytes (`--max-frame`); 16 MiB by default.
     public var maximumFrameSize = FrameDecoder.defaultMaximumFrameSize
     /// Message bodies, each sent as one frame (one datagram on UDP).
     public var messages: [ByteBuffer] = []
@@ -20,6 +24,7 @@ public struct ExchangeConfiguration: Sendable {
     /// Keep received responses in the result (for JSON), up to this many bytes in total.
     public var collectLimit = 0
 
+    /// An exchange with `endpoint` with the defaults: no messages, one response, one round, a 5 s timeout.
     public init(endpoint: Endpoint) {
         self.endpoint = endpoint
     }

@@ -5,12 +5,16 @@
 /// set. After `maximumAttempts` consecutive failures the policy gives up. A connection that
 /// comes up resets the count.
 public struct ReconnectPolicy: Sendable, Equatable {
+    /// Consecutive failures tolerated before giving up; 0: never try again.
     public var maximumAttempts: Int
     package var initialDelay: Duration
+    /// The longest wait between attempts; nil: no cap.
     public var maximumDelay: Duration?
     /// 0 … 1: the fraction by which a delay may randomly grow or shrink.
     public var jitter: Double
 
+    /// A policy of up to `maximumAttempts` retries (negative counts as 0) starting at `initialDelay`;
+    /// `jitter` is clamped to 0 … 1.
     public init(maximumAttempts: Int = 5, initialDelay: Duration = .seconds(1), maximumDelay: Duration? = nil, jitter: Double = 0) {
         self.maximumAttempts = max(0, maximumAttempts)
         self.initialDelay = initialDelay

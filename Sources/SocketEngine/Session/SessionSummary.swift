@@ -3,6 +3,7 @@ import Synchronization
 
 /// How a session went, for the summary and the exit status.
 public struct SessionSummary: Sendable {
+    /// Why a session ended.
     public enum End: Sendable, Equatable {
         /// Input ended and the exchange completed.
         case completed
@@ -17,8 +18,11 @@ public struct SessionSummary: Sendable {
     package var end: End = .failed
     /// Set when the session failed: connect refused, reset, unresponsive peer, gave up reconnecting …
     public var error: SocketEngineError?
+    /// Connections established (more than one after reconnects).
     public var connections = 0
+    /// Bytes handed to the kernel, over all connections.
     public var bytesSent = 0
+    /// Bytes received, over all connections.
     public var bytesReceived = 0
     /// Bytes read from the input source.
     package var inputBytes = 0
@@ -29,5 +33,6 @@ public struct SessionSummary: Sendable {
     public var heartbeatsSkipped = 0
     /// UDP datagrams that arrived faster than the output took them and were dropped.
     public var datagramsDropped = 0
+    /// From the start of ``ClientSession/run()`` to its end.
     public var duration: Duration = .zero
 }

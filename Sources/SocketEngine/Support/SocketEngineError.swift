@@ -18,8 +18,10 @@ import Darwin
 public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equatable {
     /// What went wrong, by kind.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The stable name scripts see (`connect-timeout`, `refused`), as in `send --json`.
         public let name: String
         init(_ name: String) { self.name = name }
+        /// The code's ``name``.
         public var description: String { name }
 
         /// An endpoint string that does not follow the grammar (a usage error).
@@ -68,11 +70,15 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
 
     /// One failed connection attempt to one resolved address.
     public struct Attempt: Sendable, Equatable, CustomStringConvertible {
+        /// The address tried (`127.0.0.1:80`, `[::1]:80`).
         public let address: String
+        /// How it failed (`connection refused (ECONNREFUSED)`, `no answer in time`, `not tried`).
         public let error: String
+        /// `ADDRESS: ERROR`.
         public var description: String { "\(address): \(error)" }
     }
 
+    /// What kind of failure this is.
     public let code: Code
     /// One line, naming the endpoint, address or value involved.
     public let message: String
@@ -81,6 +87,7 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
     /// For ``Code/connectFailed`` and ``Code/connectTimeout``: every address tried and how it failed.
     public let attempts: [Attempt]
 
+    /// An error of kind `code` with a one-line `message` naming what was involved.
     public init(_ code: Code, _ message: String, errno: Int32? = nil, attempts: [Attempt] = []) {
         self.code = code
         self.message = message
@@ -88,6 +95,7 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
         self.attempts = attempts
     }
 
+    /// The ``message``.
     public var description: String { message }
 
     /// True for errors caused by the command line rather than by the network.

@@ -11,6 +11,7 @@ public struct WebSocketHandshake: Sendable, Equatable {
     /// The `Host` header.
     public var host: String?
 
+    /// A handshake for the request target `resource`; each header is nil when it was not sent.
     public init(resource: String, origin: String? = nil, subprotocol: String? = nil, host: String? = nil) {
         self.resource = resource
         self.origin = origin

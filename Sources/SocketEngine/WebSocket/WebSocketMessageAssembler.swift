@@ -22,7 +22,8 @@ import NIOWebSocket
 ///
 /// Not an error: an empty message, an empty close frame (no status: reported as nil).
 package struct WebSocketMessageAssembler: Sendable {
-    public enum Output: Sendable, Equatable {
+    /// What ``receive(_:)`` makes of one frame.
+    package enum Output: Sendable, Equatable {
         /// Nothing yet: a fragment was taken in.
         case none
         case message(WebSocketMessageKind, ByteBuffer)

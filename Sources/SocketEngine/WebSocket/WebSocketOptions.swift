@@ -45,5 +45,6 @@ public struct WebSocketOptions: Sendable {
     /// Sees handshakes, pings, pongs and closes (for `-v`), on the event loop: keep it quick.
     public var onEvent: (@Sendable (WebSocketEvent) -> Void)?
 
+    /// The defaults: text messages, messages up to 16 MiB, no pings, close code 1000, any origin.
     public init() {}
 }
