@@ -186,9 +186,9 @@ _sockctl() {
 
 _sockctl_connect() {
     repeating_flags=()
-    non_repeating_flags=(-4 -6 --binary --verbose -v --hexdump -k --insecure --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
+    non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --hexdump --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
     repeating_options=(--resolve --subprotocol --header --pin)
-    non_repeating_options=(--source --interface --connect-timeout --framing --max-frame --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
+    non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
@@ -203,12 +203,6 @@ _sockctl_connect() {
         return
         ;;
     '--resolve')
-        return
-        ;;
-    '--framing')
-        return
-        ;;
-    '--max-frame')
         return
         ;;
     '--subprotocol')
@@ -245,6 +239,12 @@ _sockctl_connect() {
         return
         ;;
     '--key')
+        return
+        ;;
+    '--framing')
+        return
+        ;;
+    '--max-frame')
         return
         ;;
     '--record')
@@ -339,9 +339,9 @@ _sockctl_listen() {
 
 _sockctl_send() {
     repeating_flags=()
-    non_repeating_flags=(-e --escapes --json -4 -6 --binary --verbose -v --hexdump -k --insecure --version -h --help)
+    non_repeating_flags=(-e --escapes --json -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--resolve --subprotocol --header --pin)
-    non_repeating_options=(--file --responses --timeout --repeat --source --interface --connect-timeout --framing --max-frame --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key)
+    non_repeating_options=(--file --responses --timeout --repeat --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -368,12 +368,6 @@ _sockctl_send() {
         return
         ;;
     '--resolve')
-        return
-        ;;
-    '--framing')
-        return
-        ;;
-    '--max-frame')
         return
         ;;
     '--subprotocol')
@@ -412,14 +406,20 @@ _sockctl_send() {
     '--key')
         return
         ;;
+    '--framing')
+        return
+        ;;
+    '--max-frame')
+        return
+        ;;
     esac
 }
 
 _sockctl_replay() {
     repeating_flags=()
-    non_repeating_flags=(--list --topspeed --verify -4 -6 --binary --verbose -v --hexdump -k --insecure --version -h --help)
+    non_repeating_flags=(--list --topspeed --verify -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--ignore --resolve --subprotocol --header --pin)
-    non_repeating_options=(--stream --speed --as-server --timeout --source --interface --connect-timeout --framing --max-frame --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key)
+    non_repeating_options=(--stream --speed --as-server --timeout --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
     __sockctl_offer_flags_options 2
 
     # Offer option value completions
@@ -451,12 +451,6 @@ _sockctl_replay() {
     '--resolve')
         return
         ;;
-    '--framing')
-        return
-        ;;
-    '--max-frame')
-        return
-        ;;
     '--subprotocol')
         return
         ;;
@@ -493,14 +487,20 @@ _sockctl_replay() {
     '--key')
         return
         ;;
+    '--framing')
+        return
+        ;;
+    '--max-frame')
+        return
+        ;;
     esac
 }
 
 _sockctl_loadtest() {
     repeating_flags=()
-    non_repeating_flags=(-4 -6 -k --insecure --binary --verbose -v --version -h --help)
-    repeating_options=(--threshold --resolve --pin --subprotocol --header)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --source --interface --connect-timeout --cafile --servername --cert --key --ping-interval --close-code --close-reason --max-message --origin --framing --max-frame)
+    non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --version -h --help)
+    repeating_options=(--threshold --resolve --subprotocol --header --pin)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -566,21 +566,6 @@ _sockctl_loadtest() {
     '--resolve')
         return
         ;;
-    '--cafile')
-        return
-        ;;
-    '--servername')
-        return
-        ;;
-    '--pin')
-        return
-        ;;
-    '--cert')
-        return
-        ;;
-    '--key')
-        return
-        ;;
     '--subprotocol')
         return
         ;;
@@ -600,6 +585,21 @@ _sockctl_loadtest() {
         return
         ;;
     '--origin')
+        return
+        ;;
+    '--cafile')
+        return
+        ;;
+    '--servername')
+        return
+        ;;
+    '--pin')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
         return
         ;;
     '--framing')

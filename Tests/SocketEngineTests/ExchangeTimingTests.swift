@@ -22,7 +22,7 @@ struct ExchangeTimingTests {
         configuration.timeout = .milliseconds(300)
         let running = Task { await Exchange(configuration: configuration).run() }
         // The write's deadline (300 ms) ends with the write; then the read waits until the same 300 ms.
-        #expect(try await clock.deadlines(begun: 2, pending: 1) == [.milliseconds(300)])
+        try #require(try await clock.deadlines(begun: 2, pending: 1) == [.milliseconds(300)])
         await clock.advance(to: .milliseconds(299))
         await clock.advance(to: .milliseconds(300))
         let result = await running.value
@@ -51,12 +51,12 @@ struct ExchangeTimingTests {
         configuration.timeout = .seconds(5)
         let responses = EventLog<String>()
         let running = Task { await Exchange(configuration: configuration).run { responses.record(String(buffer: $0)) } }
-        #expect(try await clock.nextDeadline() == .seconds(5))
+        try #require(try await clock.nextDeadline() == .seconds(5))
         await clock.advance(to: .seconds(2))
         try await responses.next { $0 == "one" ? () : nil }
         // The write's and the first response's waits are over; the second response's wait
         // (the third sleep) ends where the budget does.
-        #expect(try await clock.deadlines(begun: 3, pending: 1) == [.seconds(5)], "the second response has what is left: 3 s")
+        try #require(try await clock.deadlines(begun: 3, pending: 1) == [.seconds(5)], "the second response has what is left: 3 s")
         await clock.advance(to: .seconds(5))
         let result = await running.value
         #expect(result.responsesReceived == 1)
@@ -80,7 +80,7 @@ struct ExchangeTimingTests {
         let client = try await connect("udp://127.0.0.1:\(port)")
         try await client.write(ByteBuffer(string: "ping"))
         try await events.next { if case .datagram = $0 { () } else { nil } }
-        #expect(try await clock.nextDeadline() == .milliseconds(100))
+        try #require(try await clock.nextDeadline() == .milliseconds(100))
         await clock.advance(to: .milliseconds(100))
         #expect(string(try await client.read()) == "ping")
         await client.close()

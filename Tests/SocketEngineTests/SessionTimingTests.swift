@@ -98,13 +98,13 @@ struct SessionTimingTests {
             $0.heartbeat = HeartbeatConfiguration(payload: ByteBuffer(string: "PING"))
         }
         let running = Task { await session.run() }
-        #expect(try await clock.nextDeadline() == .seconds(5))
+        try #require(try await clock.nextDeadline() == .seconds(5))
         await clock.advance(to: .seconds(5))
         try await received.next { $0 == "PING" ? () : nil }
-        #expect(try await clock.nextDeadline() == .seconds(10))
+        try #require(try await clock.nextDeadline() == .seconds(10))
         await clock.advance(to: .seconds(10))
         try await received.next { $0 == "PING" ? () : nil }
-        #expect(try await clock.nextDeadline() == .seconds(15))
+        try #require(try await clock.nextDeadline() == .seconds(15))
         await clock.advance(to: .seconds(15))
         let summary = await running.value
         #expect(summary.error?.code == .peerUnresponsive)
@@ -137,7 +137,7 @@ struct SessionTimingTests {
         let running = Task { await session.run() }
         for second in 1...6 {
             // Each beat's echo is in before time moves on: it was received at that second.
-            #expect(try await clock.nextDeadline() == .seconds(second))
+            try #require(try await clock.nextDeadline() == .seconds(second))
             await clock.advance(to: .seconds(second))
             try await output.wait(forText: String(repeating: "PING\n", count: second))
         }
@@ -161,12 +161,12 @@ struct SessionTimingTests {
             $0.idleTimeout = .seconds(5)
         }
         let running = Task { await session.run() }
-        #expect(try await clock.nextDeadline() == .seconds(5))
+        try #require(try await clock.nextDeadline() == .seconds(5))
         await clock.advance(to: .seconds(3))
         try await input.push(ByteBuffer(string: "hi"))
         try await received.next { $0 == "hi" ? () : nil }
         await clock.advance(to: .seconds(5))
-        #expect(try await clock.nextDeadline() == .seconds(8), "the traffic at 3 s moved the idle end")
+        try #require(try await clock.nextDeadline() == .seconds(8), "the traffic at 3 s moved the idle end")
         await clock.advance(to: .seconds(8))
         let summary = await running.value
         #expect(summary.end == .idle)
@@ -191,8 +191,8 @@ struct SessionTimingTests {
         try await input.push(ByteBuffer(string: "ping\n"))
         try await output.wait(forText: "ping\n")
         input.finish()
-        #expect(try await clock.nextDeadline() == ClientSessionConfiguration(endpoint: try Endpoint(parsing: "udp://127.0.0.1:1")).datagramLinger)
-        #expect(try await clock.nextDeadline() == .seconds(2))
+        try #require(try await clock.nextDeadline() == ClientSessionConfiguration(endpoint: try Endpoint(parsing: "udp://127.0.0.1:1")).datagramLinger)
+        try #require(try await clock.nextDeadline() == .seconds(2))
         await clock.advance(to: .seconds(2))
         let summary = await running.value
         #expect(summary.end == .completed)

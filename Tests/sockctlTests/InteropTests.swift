@@ -88,13 +88,15 @@ import Glibc
 
     @Test func unixSocketRoundTripsWithNcAndSocat() async throws {
         let scratch = try Scratch()
-        // nc -U → sockctl listen unix: --echo, repeated: a client that sends and shuts down at
-        // once must still be served (this raced with closing the listener once).
+        // socat → sockctl listen unix: --echo, repeated: a client that sends and shuts down at
+        // once must still be served (this raced with closing the listener once). socat's `-t`
+        // (how long it waits for the answer after its input ended, 0.5 s by default) is an hour:
+        // it returns when the listener closes, not when a timer runs out.
         for round in 0..<10 {
             let path = scratch.path("echo-\(round).sock")
             let listener = try await Child(try sockctlPath(), ["listen", "unix:\(path)", "--echo"])
             try await listener.waitForStderr("listening on")
-            let client = try await run("/bin/sh", ["-c", "printf 'over unix %d\\n' \(round) | '\(try tool("socat"))' - UNIX-CONNECT:\(path)"])
+            let client = try await run("/bin/sh", ["-c", "printf 'over unix %d\\n' \(round) | '\(try tool("socat"))' -t 3600 - UNIX-CONNECT:\(path)"])
             #expect(String(decoding: client.stdout, as: UTF8.self) == "over unix \(round)\n", "round \(round)")
             #expect(try await listener.wait() == 0)
             #expect(!FileManager.default.fileExists(atPath: path), "socket file removed on exit")
@@ -116,11 +118,12 @@ import Glibc
         socat.signal(SIGTERM)
     }
 
+    /// (socat waits for the answer as long as it takes: `-t 3600`.)
     @Test func tcpClientsThatSendAndHalfCloseAtOnceAreServed() async throws {
         for round in 0..<10 {
             let listener = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo"])
             let port = try await listener.listeningPort()
-            let client = try await run("/bin/sh", ["-c", "printf 'quick %d' \(round) | '\(try tool("socat"))' - TCP:127.0.0.1:\(port)"])
+            let client = try await run("/bin/sh", ["-c", "printf 'quick %d' \(round) | '\(try tool("socat"))' -t 3600 - TCP:127.0.0.1:\(port)"])
             #expect(String(decoding: client.stdout, as: UTF8.self) == "quick \(round)")
             #expect(try await listener.wait() == 0)
         }

@@ -71,12 +71,7 @@ struct Connect: AsyncParsableCommand {
     )
     var endpoint: Endpoint
 
-    @OptionGroup(title: "Connection") var connection: ConnectionOptions
-    @OptionGroup(title: "Framing") var framing: FramingOptions
-    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
-    @OptionGroup(title: "WebSocket") var handshake: WebSocketHandshakeOptions
-    @OptionGroup(title: "Observability") var observability: ObservabilityOptions
-    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
+    @OptionGroup var client: ClientOptions
 
     @Flag(name: .long, help: "WebSocket: send every message back with its type, read no input (Autobahn client mode).")
     var echoMessages = false
@@ -128,15 +123,14 @@ struct Connect: AsyncParsableCommand {
         _ = try validating { try makeConfiguration() }
     }
 
-    func makeConfiguration() throws -> ClientSessionConfiguration {
+    func makeConfiguration(diagnostics: Diagnostics? = nil) throws -> ClientSessionConfiguration {
         if sendOnly && recvOnly { throw UsageError("--send-only and --recv-only exclude each other") }
         if noShutdown && closeOnEof { throw UsageError("--no-shutdown and --close-on-eof exclude each other") }
+        if echoMessages && !endpoint.transport.isWebSocket { throw UsageError("WebSocket options need a ws:// or wss:// endpoint") }
         var configuration = ClientSessionConfiguration(endpoint: endpoint)
-        configuration.connect = connection.makeConnectOptions()
-        configuration.connect.secureTransport = try tls.layer(for: endpoint)
-        configuration.connect.tap = observability.tap
-        configuration.framing = framing.framing
-        configuration.maximumFrameSize = try framing.maximumFrameSize()
+        configuration.connect = try client.connectOptions(for: endpoint, diagnostics: diagnostics)
+        configuration.framing = client.framing.framing
+        configuration.maximumFrameSize = try client.framing.maximumFrameSize()
         if crlf && configuration.framing != .raw {
             throw UsageError("--crlf applies to raw framing; use --framing crlf to send each line with CRLF")
         }
@@ -144,15 +138,11 @@ struct Connect: AsyncParsableCommand {
         configuration.direction = sendOnly ? .sendOnly : (recvOnly ? .receiveOnly : .both)
         if endpoint.transport.isWebSocket {
             if crlf { throw UsageError("--crlf does not apply to WebSocket messages") }
-            webSocket.apply(to: &configuration.connect.webSocket)
-            handshake.apply(to: &configuration.connect.webSocket)
             if echoMessages {
                 if sendOnly { throw UsageError("--echo-messages and --send-only exclude each other") }
                 configuration.connect.webSocket.answer = .echo
                 configuration.direction = .receiveOnly
             }
-        } else if webSocket.anyGiven || handshake.anyGiven || echoMessages {
-            throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
         }
         if let record {
             if endpoint.transport == .unix {
@@ -190,11 +180,8 @@ struct Connect: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = try makeConfiguration()
-        let diagnostics = Diagnostics(command: "connect", verbose: observability.verbose)
-        if observability.verbose {
-            configuration.connect.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
-        }
+        let diagnostics = Diagnostics(command: "connect", verbose: client.verbose)
+        var configuration = try makeConfiguration(diagnostics: diagnostics)
         let input: any ByteSource = configuration.direction == .receiveOnly
             ? EmptyByteSource()
             : FileDescriptorSource(descriptor: 0)

@@ -120,10 +120,7 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Print a progress line this often when stdout is not a terminal.", valueName: "dur"))
     var reportEvery: Duration?
 
-    @OptionGroup(title: "Connection") var connection: ConnectionOptions
-    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
-    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
-    @OptionGroup(title: "WebSocket") var handshake: WebSocketHandshakeOptions
+    @OptionGroup var transport: TransportOptions
 
     @Option(
         name: .long,
@@ -145,7 +142,7 @@ struct LoadTest: AsyncParsableCommand {
 
     func makePlan(loadingMessage: Bool) throws -> LoadPlan {
         guard let first = endpoints.first else { throw UsageError("give the target endpoint, e.g. 127.0.0.1:7000") }
-        if first.transport == .unix && connection.source != nil { throw UsageError("--source does not apply to unix: endpoints") }
+        if first.transport == .unix && transport.connection.source != nil { throw UsageError("--source does not apply to unix: endpoints") }
         let maximumFrame = try maxFrame.checked("--max-frame", within: 1...(1 << 30))
         if message != nil && messageFile != nil { throw UsageError("give --message or --message-file, not both") }
         var body: [UInt8] = Array("ping".utf8)
@@ -159,14 +156,7 @@ struct LoadTest: AsyncParsableCommand {
         // Over WebSocket a message is one WebSocket message: nothing is added to it.
         let messageFraming = deferred || first.transport.isWebSocket ? .raw : framing ?? .raw
         var plan = try LoadPlan(endpoints: endpoints, message: try MessageTemplate(body, framing: messageFraming))
-        plan.connectOptions = connection.makeConnectOptions()
-        plan.connectOptions.secureTransport = try tls.layer(for: first)
-        if first.transport.isWebSocket {
-            webSocket.apply(to: &plan.connectOptions.webSocket)
-            handshake.apply(to: &plan.connectOptions.webSocket)
-        } else if webSocket.anyGiven || handshake.anyGiven {
-            throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
-        }
+        plan.connectOptions = try transport.connectOptions(for: first)
         plan.connections = try checkedCount(connections, "--connections", within: 1...1_000_000)
         plan.connectRate = connectRate.value == 0 ? nil : connectRate.value
         plan.framing = framing

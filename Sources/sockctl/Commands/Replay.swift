@@ -90,12 +90,7 @@ struct Replay: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Give up when the target (or, with --as-server, a client) sends nothing for this long.", valueName: "dur"))
     var timeout: Duration = ExchangeConfiguration.defaultTimeout
 
-    @OptionGroup(title: "Connection") var connection: ConnectionOptions
-    @OptionGroup(title: "Framing") var framing: FramingOptions
-    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
-    @OptionGroup(title: "WebSocket") var handshake: WebSocketHandshakeOptions
-    @OptionGroup(title: "Observability") var observability: ObservabilityOptions
-    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
+    @OptionGroup var client: ClientOptions
 
     func validate() throws {
         if let stream { _ = try checkedCount(stream, "--stream", within: 1...StreamExtractor.maximumStreams) }
@@ -115,10 +110,7 @@ struct Replay: AsyncParsableCommand {
             return
         }
         guard let target else { throw UsageError("missing TARGET: where should the session be replayed? (or --list, --as-server)") }
-        _ = try validating { try tls.layer(for: target) }
-        if !target.transport.isWebSocket && (webSocket.anyGiven || handshake.anyGiven) {
-            throw UsageError("WebSocket options need a ws:// or wss:// target")
-        }
+        _ = try validating { try client.connectOptions(for: target) }
         if !ignore.isEmpty && !verify { throw UsageError("--ignore applies to --verify") }
     }
 
@@ -144,7 +136,7 @@ struct Replay: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let diagnostics = Diagnostics(command: "replay", verbose: observability.verbose)
+        let diagnostics = Diagnostics(command: "replay", verbose: client.verbose)
         let requested = stream
         let loaded: [RecordedStream]
         let chosen: Int
@@ -174,7 +166,7 @@ struct Replay: AsyncParsableCommand {
             }
             diagnostics.warning(message)
         }
-        let frameFraming: Framing? = framing.framing == .raw ? nil : framing.framing
+        let frameFraming: Framing? = client.framing.framing == .raw ? nil : client.framing.framing
         diagnostics.event(
             "stream \(chosen): \(recorded.client) > \(recorded.server) (\(recorded.transport.rawValue)), "
                 + "\(recorded.messages.count) messages, \(recorded.clientCounters.bytes) bytes from the client, "
@@ -189,22 +181,13 @@ struct Replay: AsyncParsableCommand {
 
     private func replay(_ recorded: RecordedStream, framing frameFraming: Framing?, diagnostics: Diagnostics) async throws {
         guard let endpoint = target else { return }
-        var connect = connection.makeConnectOptions()
-        connect.secureTransport = try tls.layer(for: endpoint)
-        connect.tap = observability.tap
-        if endpoint.transport.isWebSocket {
-            webSocket.apply(to: &connect.webSocket)
-            handshake.apply(to: &connect.webSocket)
-            if observability.verbose {
-                connect.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
-            }
-        }
+        let connect = try client.connectOptions(for: endpoint, diagnostics: diagnostics)
         let framed = frameFraming != nil || endpoint.transport.isMessageOriented || recorded.transport == .udp
         if !ignore.isEmpty && !framed {
             diagnostics.error("--ignore compares frame by frame: give --framing")
             throw CommandFailed(status: 2)
         }
-        let maximumFrameSize = try framing.maximumFrameSize()
+        let maximumFrameSize = try client.framing.maximumFrameSize()
         let plan: ReplayPlan
         do {
             plan = try ReplayPlan(
@@ -266,9 +249,9 @@ struct Replay: AsyncParsableCommand {
             diagnostics.error("--as-server plays TCP streams; stream \(recorded.index) is UDP")
             throw CommandFailed(status: 2)
         }
-        let maximumFrameSize = try framing.maximumFrameSize()
+        let maximumFrameSize = try client.framing.maximumFrameSize()
         var options = ListenOptions()
-        options.tap = observability.tap
+        options.tap = client.observability.tap
         let listener: Listener
         do {
             listener = try await Listener.bind(endpoint, options: options)

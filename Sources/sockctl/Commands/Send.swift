@@ -66,33 +66,20 @@ struct Send: AsyncParsableCommand {
     @Flag(name: .long, help: "Print timings and responses as one JSON object.")
     var json = false
 
-    @OptionGroup(title: "Connection") var connection: ConnectionOptions
-    @OptionGroup(title: "Framing") var framing: FramingOptions
-    @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
-    @OptionGroup(title: "WebSocket") var handshake: WebSocketHandshakeOptions
-    @OptionGroup(title: "Observability") var observability: ObservabilityOptions
-    @OptionGroup(title: "TLS (tls:// and wss://)") var tls: TLSOptions
+    @OptionGroup var client: ClientOptions
 
     func validate() throws {
         _ = try validating { try makeConfiguration(loadingMessages: false) }
     }
 
-    func makeConfiguration(loadingMessages: Bool) throws -> ExchangeConfiguration {
+    func makeConfiguration(loadingMessages: Bool, diagnostics: Diagnostics? = nil) throws -> ExchangeConfiguration {
         var configuration = ExchangeConfiguration(endpoint: endpoint)
-        configuration.connect = connection.makeConnectOptions()
-        configuration.connect.secureTransport = try tls.layer(for: endpoint)
-        configuration.connect.tap = observability.tap
-        configuration.framing = framing.framing
-        configuration.maximumFrameSize = try framing.maximumFrameSize()
+        configuration.connect = try client.connectOptions(for: endpoint, diagnostics: diagnostics)
+        configuration.framing = client.framing.framing
+        configuration.maximumFrameSize = try client.framing.maximumFrameSize()
         configuration.responses = try checkedCount(responses, "--responses", within: 0...1_000_000)
         configuration.rounds = try checkedCount(rounds, "--repeat", within: 1...1_000_000)
         configuration.timeout = try checkedPositive(timeout, "--timeout")
-        if endpoint.transport.isWebSocket {
-            webSocket.apply(to: &configuration.connect.webSocket)
-            handshake.apply(to: &configuration.connect.webSocket)
-        } else if webSocket.anyGiven || handshake.anyGiven {
-            throw UsageError("WebSocket options need a ws:// or wss:// endpoint")
-        }
         if configuration.readsUntilClose && configuration.responses > 1 {
             throw UsageError("with raw framing the response is everything until the peer closes; use --framing to wait for \(configuration.responses) messages")
         }
@@ -101,7 +88,7 @@ struct Send: AsyncParsableCommand {
             escapes ? try unescaped(text, option: "MESSAGE") : ByteBuffer(string: text)
         }
         for body in bodies where body.readableBytes > configuration.maximumFrameSize {
-            throw UsageError("a message of \(body.readableBytes) bytes is over --max-frame \(framing.maxFrame)")
+            throw UsageError("a message of \(body.readableBytes) bytes is over --max-frame \(client.framing.maxFrame)")
         }
         if loadingMessages {
             if let file {
@@ -118,11 +105,8 @@ struct Send: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = try makeConfiguration(loadingMessages: true)
-        let diagnostics = Diagnostics(command: "send", verbose: observability.verbose)
-        if observability.verbose {
-            configuration.connect.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
-        }
+        let diagnostics = Diagnostics(command: "send", verbose: client.verbose)
+        let configuration = try makeConfiguration(loadingMessages: true, diagnostics: diagnostics)
         let printsResponses = !json
         let separate = configuration.framing != .raw || configuration.endpoint.transport.isMessageOriented
         let result = await Exchange(configuration: configuration).run { response in
