@@ -3,33 +3,6 @@ import PacketDecoding
 import SocketEngine
 import Testing
 
-/// A loopback listener whose clients `handle` serves, for the replay tests.
-struct TestServer {
-    let listener: Listener
-    let task: Task<Void, Never>
-    var port: Int { listener.localAddresses.first?.port ?? 0 }
-
-    static func start(handle: @escaping @Sendable (Connection) async throws -> Void) async throws -> TestServer {
-        let listener = try await Listener.bind(try Endpoint(parsing: "127.0.0.1:0", role: .listener))
-        let task = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for await connection in listener.connections {
-                    group.addTask {
-                        try? await handle(connection)
-                        await connection.close()
-                    }
-                }
-            }
-        }
-        return TestServer(listener: listener, task: task)
-    }
-
-    func stop() async {
-        await listener.close()
-        task.cancel()
-    }
-}
-
 /// A TCP session built packet by packet with ``SyntheticConnection``, as frames with times.
 struct CraftedSession {
     var connection = SyntheticConnection(
@@ -62,8 +35,4 @@ struct CraftedSession {
         }
         return try #require(extractor.finish().first)
     }
-}
-
-func string(_ buffer: ByteBuffer?) -> String? {
-    buffer.map { String(buffer: $0) }
 }

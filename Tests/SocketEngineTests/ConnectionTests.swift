@@ -8,45 +8,6 @@ import Glibc
 #endif
 @testable import SocketEngine
 
-/// A loopback listener whose clients are handled by `handle`.
-struct TestServer {
-    let listener: Listener
-    let task: Task<Void, Never>
-    var port: Int { listener.localAddresses.first?.port ?? 0 }
-
-    static func start(
-        _ endpointText: String = "127.0.0.1:0",
-        options: ListenOptions = ListenOptions(),
-        handle: @escaping @Sendable (Connection) async throws -> Void
-    ) async throws -> TestServer {
-        let listener = try await Listener.bind(try Endpoint(parsing: endpointText, role: .listener), options: options)
-        let task = Task {
-            await withTaskGroup(of: Void.self) { group in
-                for await connection in listener.connections {
-                    group.addTask {
-                        try? await handle(connection)
-                        await connection.close()
-                    }
-                }
-            }
-        }
-        return TestServer(listener: listener, task: task)
-    }
-
-    func stop() async {
-        await listener.close()
-        task.cancel()
-    }
-}
-
-func connect(_ text: String, options: ConnectOptions = .patient) async throws -> Connection {
-    try await Connector(endpoint: try Endpoint(parsing: text), options: options).connect().0
-}
-
-func string(_ buffer: ByteBuffer?) -> String? {
-    buffer.map { String(decoding: $0.readableBytesView, as: UTF8.self) }
-}
-
 @Suite(.hangGuard) struct ConnectionTests {
     @Test func readRequestsAreServedInOrder() async throws {
         let server = try await TestServer.start { connection in
