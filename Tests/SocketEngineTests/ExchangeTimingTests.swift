@@ -7,6 +7,16 @@ import Testing
 /// against real sockets on loopback.
 @Suite(.hangGuard)
 struct ExchangeTimingTests {
+    /// `send 127.0.0.1:PORT --framing line hello`, timed by `clock`.
+    static func lineExchange(with server: TestServer, on clock: VirtualClock) throws -> ExchangeConfiguration {
+        var configuration = ExchangeConfiguration(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"))
+        configuration.connect = .patient
+        configuration.connect.clock = clock.engine
+        configuration.framing = .line
+        configuration.messages = [ByteBuffer(string: "hello")]
+        return configuration
+    }
+
     /// The whole exchange has one budget from the moment the connection is up: a server that
     /// never answers fails it at exactly 300 ms, naming the response it waited for.
     @Test func aSilentServerTimesTheExchangeOutAtItsTimeout() async throws {
@@ -14,11 +24,7 @@ struct ExchangeTimingTests {
             while try await connection.read() != nil {}
         }
         let clock = VirtualClock()
-        var configuration = ExchangeConfiguration(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"))
-        configuration.connect = .patient
-        configuration.connect.clock = clock.engine
-        configuration.framing = .line
-        configuration.messages = [ByteBuffer(string: "hello")]
+        var configuration = try Self.lineExchange(with: server, on: clock)
         configuration.timeout = .milliseconds(300)
         let running = Task { await Exchange(configuration: configuration).run() }
         // The write's deadline (300 ms) ends with the write; then the read waits until the same 300 ms.
@@ -42,11 +48,7 @@ struct ExchangeTimingTests {
             try await release.wait { $0 ? () : nil }
         }
         let clock = VirtualClock()
-        var configuration = ExchangeConfiguration(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"))
-        configuration.connect = .patient
-        configuration.connect.clock = clock.engine
-        configuration.framing = .line
-        configuration.messages = [ByteBuffer(string: "hello")]
+        var configuration = try Self.lineExchange(with: server, on: clock)
         configuration.responses = 2
         configuration.timeout = .seconds(5)
         let responses = EventLog<String>()
