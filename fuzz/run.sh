@@ -35,7 +35,7 @@ build() {
         return 0
     fi
     echo "==> building fuzz target $name"
-    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name PacketDecoding \
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name PacketDecoding -package-name sockctl \
         "${sources[@]}" -o "$bin.tmp"
     mv "$bin.tmp" "$bin"
     find Sources/PacketDecoding -name '*.swift' | sort | sha256sum > "$bin.sources"
