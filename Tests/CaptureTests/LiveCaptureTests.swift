@@ -93,7 +93,7 @@ struct LiveCaptureTests {
         }
         try await delivered.wait { $0 >= 1 ? () : nil }
         capture.stop()
-        let (outcome, seen) = await running.value
+        let (outcome, seen) = await finished(running)
         #expect(outcome == "returned")
         #expect(seen == 1)
     }

@@ -86,7 +86,7 @@ struct ReplayScheduleTests {
         let running = Task { try await client(to: server.port, expecting: ["ONE\n"], clock: clock).run() }
         try await clock.waitForSleep(until: ReplayClient.settleTime)
         await clock.advance(to: ReplayClient.settleTime)
-        let outcome = try await running.value
+        let outcome = try await finished(running)
         #expect(!outcome.timedOut)
         #expect(outcome.duration == ReplayClient.settleTime)
         #expect(outcome.verifier?.mismatch == nil)
@@ -126,7 +126,7 @@ struct ReplayScheduleTests {
         #expect(try await client.read() == nil, "the recording's server closed first")
         await client.close()
         await listener.close()
-        await serving.value
+        await finished(serving)
         #expect(server.served.clients == 1)
         #expect(server.served.bytesIn == 6 && server.served.bytesOut == 3)
     }

@@ -116,7 +116,7 @@ struct ConnectionTimingTests {
         #expect(fixture.channel.isActive, "still open at 299 ms")
         await fixture.advance(toMilliseconds: 300)
         await #expect {
-            try await writing.value
+            try await finished(writing)
         } throws: { ($0 as? SocketEngineError)?.message == "127.0.0.1:7000: write not completed within 300ms" }
         #expect(!fixture.channel.isActive)
     }

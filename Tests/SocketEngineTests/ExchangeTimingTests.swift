@@ -31,7 +31,7 @@ struct ExchangeTimingTests {
         try #require(try await clock.deadlines(begun: 2, pending: 1) == [.milliseconds(300)])
         await clock.advance(to: .milliseconds(299))
         await clock.advance(to: .milliseconds(300))
-        let result = await running.value
+        let result = await finished(running)
         #expect(result.error?.code == .readTimeout)
         #expect(result.error?.message == "127.0.0.1:\(server.port): timed out after 300ms waiting for response 1 of 1")
         #expect(result.total == .milliseconds(300))
@@ -60,7 +60,7 @@ struct ExchangeTimingTests {
         // (the third sleep) ends where the budget does.
         try #require(try await clock.deadlines(begun: 3, pending: 1) == [.seconds(5)], "the second response has what is left: 3 s")
         await clock.advance(to: .seconds(5))
-        let result = await running.value
+        let result = await finished(running)
         #expect(result.responsesReceived == 1)
         #expect(result.error?.message.contains("waiting for response 2 of 2") == true)
         release.update { $0 = true }
@@ -87,6 +87,6 @@ struct ExchangeTimingTests {
         #expect(string(try await client.read()) == "ping")
         await client.close()
         service.stop()
-        _ = await running.value
+        _ = await finished(running)
     }
 }

@@ -142,7 +142,7 @@ struct HappyEyeballsTimingTests {
         #expect(ConnectOptions().connectTimeout == .seconds(10))
         await clock.advance(to: .seconds(10))
         await #expect {
-            _ = try await connecting.value
+            _ = try await finished(connecting)
         } throws: { ($0 as? SocketEngineError)?.message == "resolving 'slow.test' timed out after 10s" }
     }
 }

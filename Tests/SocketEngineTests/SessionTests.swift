@@ -88,7 +88,7 @@ final class CollectingSink: ByteSink, Sendable {
         }
         await client.close()
         service.stop()
-        let summary = await task.value
+        let summary = await finished(task)
         #expect(summary.clients == 1)
         let sent = (0..<20).map { "m\($0)\r\n" }.joined().utf8.count
         #expect(summary.bytesIn == sent && summary.bytesOut == sent)
@@ -113,7 +113,7 @@ final class CollectingSink: ByteSink, Sendable {
         #expect(string(try await alice.readFrame(.line)) == "hello from bob")
         for client in [alice, bob, carol] { await client.close() }
         service.stop()
-        _ = await task.value
+        _ = await finished(task)
     }
 
     @Test func respondAnswersEveryRequestWithTheCannedBody() async throws {
@@ -127,7 +127,7 @@ final class CollectingSink: ByteSink, Sendable {
             #expect(string(try await client.readFrame(.lengthPrefixed(width: 2, bigEndian: true))) == #"{"ok":true}"#)
         }
         await client.close()
-        let summary = await task.value
+        let summary = await finished(task)
         #expect(summary.clients == 1)
         _ = service
     }
@@ -150,7 +150,7 @@ final class CollectingSink: ByteSink, Sendable {
         let denied = try await connect("127.0.0.1:\(port)", options: options)
         #expect(try await denied.read() == nil)
         service.stop()
-        let summary = await task.value
+        let summary = await finished(task)
         #expect(summary.rejected == 2)
         let reasons = events.events.compactMap { event -> String? in
             if case .rejected(_, let reason) = event { return reason }
@@ -164,7 +164,7 @@ final class CollectingSink: ByteSink, Sendable {
         let client = try await connect("127.0.0.1:\(port)")
         try await client.write(ByteBuffer(repeating: 1, count: 100_000))
         await client.close()
-        let summary = await task.value
+        let summary = await finished(task)
         #expect(summary.bytesIn == 100_000)
     }
 }

@@ -106,7 +106,7 @@ struct SessionTimingTests {
         try await received.next { $0 == "PING" ? () : nil }
         try #require(try await clock.nextDeadline() == .seconds(15))
         await clock.advance(to: .seconds(15))
-        let summary = await running.value
+        let summary = await finished(running)
         #expect(summary.error?.code == .peerUnresponsive)
         #expect(summary.heartbeatsSent == 2)
         let silence = events.events.compactMap { event -> Duration? in
@@ -142,7 +142,7 @@ struct SessionTimingTests {
             try await output.wait(forText: String(repeating: "PING\n", count: second))
         }
         input.finish()
-        let summary = await running.value
+        let summary = await finished(running)
         #expect(summary.error == nil)
         #expect(summary.heartbeatsSent == 6)
         await server.stop()
@@ -168,7 +168,7 @@ struct SessionTimingTests {
         await clock.advance(to: .seconds(5))
         try #require(try await clock.nextDeadline() == .seconds(8), "the traffic at 3 s moved the idle end")
         await clock.advance(to: .seconds(8))
-        let summary = await running.value
+        let summary = await finished(running)
         #expect(summary.end == .idle)
         #expect(summary.duration == .seconds(8))
         await server.stop()
@@ -194,7 +194,7 @@ struct SessionTimingTests {
         try #require(try await clock.nextDeadline() == ClientSessionConfiguration(endpoint: try Endpoint(parsing: "udp://127.0.0.1:1")).datagramLinger)
         try #require(try await clock.nextDeadline() == .seconds(2))
         await clock.advance(to: .seconds(2))
-        let summary = await running.value
+        let summary = await finished(running)
         #expect(summary.end == .completed)
         #expect(summary.duration == .seconds(2))
         await listener.close()

@@ -18,3 +18,15 @@ extension ConnectOptions {
         return options
     }
 }
+
+/// The value of a task the test started, awaited so that the test's own cancellation — what its
+/// ``hangGuard`` does to a hung test — cancels the task too. A plain `await task.value` would
+/// keep waiting for a task nobody cancels, and hold up the whole run.
+public func finished<T: Sendable>(_ task: Task<T, Never>) async -> T {
+    await withTaskCancellationHandler { await task.value } onCancel: { task.cancel() }
+}
+
+/// ``finished(_:)`` for a task that can throw.
+public func finished<T: Sendable>(_ task: Task<T, any Error>) async throws -> T {
+    try await withTaskCancellationHandler { try await task.value } onCancel: { task.cancel() }
+}
