@@ -119,7 +119,9 @@ public final class LoadRunner: Sendable {
         let start = clock.now
         var timeline: [LoadReport.Interval] = []
         context.begin(at: start)
-        if try await Self.sum(workers, { try await $0.openCount() }) > 0 {
+        // Begun if any connection opened, even if all have been lost since (a server that died
+        // during the ramp-up): their reconnections are under way and send when they open.
+        if try await Self.sum(workers, { try await $0.totals().counters.connectsSucceeded }) > 0 {
             for worker in workers { worker.begin() }
             let (measureWarnings, intervals) = try await measure(workers: workers, context: context, clock: clock, progress: progress)
             warnings += measureWarnings

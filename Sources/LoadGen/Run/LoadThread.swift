@@ -69,8 +69,6 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
 
     func attemptedCount() async throws -> Int { shared.withLock { $0.attempted ? 1 : 0 } }
 
-    func openCount() async throws -> Int { shared.withLock { $0.open ? 1 : 0 } }
-
     func begin() {
         begun.store(true, ordering: .releasing)
         beginSignal.signal()

@@ -8,8 +8,6 @@ protocol LoadWorker: AnyObject, Sendable {
     func open(slot: Int)
     /// Slots whose first connect attempt has completed, either way.
     func attemptedCount() async throws -> Int
-    /// Connections open now.
-    func openCount() async throws -> Int
     /// The ramp-up is over: start sending.
     func begin()
     /// The totals so far and the latencies since the previous snapshot.
@@ -37,10 +35,6 @@ extension LoadShard: LoadWorker {
 
     func attemptedCount() async throws -> Int {
         try await loop.submit { [self] in attemptedSlots.count }.get()
-    }
-
-    func openCount() async throws -> Int {
-        try await loop.submit { [self] in handlers.count }.get()
     }
 
     func begin() {
