@@ -65,8 +65,12 @@ public final class ListenService: Sendable {
     public func run() async -> ListenSummary {
         let clock = configuration.options.clock
         let started = clock.now
-        let (listener, datagramListener) = state.withLock { ($0.listener, $0.datagramListener) }
-        if let listener {
+        let (listener, datagramListener, stopped) = state.withLock { ($0.listener, $0.datagramListener, $0.stopped) }
+        if stopped {
+            // Stopped while binding (a signal as soon as the process started): close, serve none.
+            await listener?.close()
+            await datagramListener?.close()
+        } else if let listener {
             await runStream(listener)
         } else if let datagramListener {
             await runDatagram(datagramListener)
@@ -77,7 +81,8 @@ public final class ListenService: Sendable {
         }
     }
 
-    /// Stops accepting and closes every client (SIGINT). Safe to call more than once.
+    /// Stops accepting and closes every client (SIGINT). Safe to call more than once, and before
+    /// or during ``bind()`` (``run()`` then returns at once).
     public func stop() {
         let (listener, datagramListener, clients) = state.withLock { state -> (Listener?, DatagramListener?, [Connection]) in
             state.stopped = true

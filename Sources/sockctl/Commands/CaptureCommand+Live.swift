@@ -40,15 +40,16 @@ extension CaptureCommand {
         if interface == "any" && linkTypeName == nil {
             FileDescriptorWriter.standardError.write("sockctl capture: data link type \(capture.linkType.tcpdumpName.map { String($0.prefix { $0 != " " }) } ?? "\(capture.linkType.rawValue)")\n")
         }
-        FileDescriptorWriter.standardError.write(
-            "listening on \(interface), link-type \(Self.linkTypeText(capture.linkType)), snapshot length \(capture.snapshotLength) bytes\n")
-
+        // Watched before "listening on": a signal sent as soon as that line appears stops the
+        // capture in order (the count, the file flushed) instead of killing it.
         let interrupted = InterruptFlag()
         let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { _ in
             interrupted.set()
             capture.stop()
         }
         defer { signals.cancel() }
+        FileDescriptorWriter.standardError.write(
+            "listening on \(interface), link-type \(Self.linkTypeText(capture.linkType)), snapshot length \(capture.snapshotLength) bytes\n")
 
         var captured = 0
         var writeError: (any Error)?

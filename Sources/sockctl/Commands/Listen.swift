@@ -186,6 +186,20 @@ struct Listen: AsyncParsableCommand {
             ListenEventRenderer.render(event, diagnostics: diagnostics, printMode: printMode)
         }
 
+        // Watched before the listener says where it listens: a signal sent as soon as it
+        // does (a script, a test) must meet the orderly shutdown, not the default action.
+        let signalCount = Mutex(0)
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            // A second signal ends the process at once, even if output is stalled (a paused
+            // pager) and the orderly shutdown cannot make progress.
+            if signalCount.withLock({ $0 += 1; return $0 }) > 1 {
+                diagnostics.note("\(name) again: exiting without waiting")
+                Glibc._exit(130)  // not exit(): flushing stdio could block on the stalled output
+            }
+            diagnostics.note("\(name): shutting down (again to exit at once)")
+            service.stop()
+        }
         let bound: [SocketAddress]
         do {
             bound = try await service.bind()
@@ -199,18 +213,6 @@ struct Listen: AsyncParsableCommand {
             diagnostics.warning("listening beyond loopback: anyone who can reach this host can connect")
         }
 
-        let signalCount = Mutex(0)
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-            // A second signal ends the process at once, even if output is stalled (a paused
-            // pager) and the orderly shutdown cannot make progress.
-            if signalCount.withLock({ $0 += 1; return $0 }) > 1 {
-                diagnostics.note("\(name) again: exiting without waiting")
-                Glibc.exit(130)
-            }
-            diagnostics.note("\(name): shutting down (again to exit at once)")
-            service.stop()
-        }
         let summary = await service.run()
         signals.cancel()
         if let recorder { diagnostics.report(recording: recorder.finish(), of: recorder) }

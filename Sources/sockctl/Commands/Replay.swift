@@ -258,6 +258,10 @@ struct Replay: AsyncParsableCommand {
         } catch {
             throw diagnostics.fail(SocketEngineError.wrapping(error, context: "listen"))
         }
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+            diagnostics.note("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): shutting down")
+            Task { await listener.close() }
+        }
         let names = listener.localAddresses.map(\.displayString).joined(separator: ", ")
         diagnostics.note("listening on \(names) (\(endpoint.transport.rawValue)), playing the server of stream \(recorded.index)")
         let server = ReplayServer(
@@ -272,10 +276,6 @@ struct Replay: AsyncParsableCommand {
                 let reason = error.map { ": \($0.message)" } ?? ""
                 diagnostics.note("client \(id) from \(peer) disconnected after \(after.formatted) (\(bytesIn) bytes in, \(bytesOut) bytes out)\(reason)")
             }
-        }
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            diagnostics.note("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): shutting down")
-            Task { await listener.close() }
         }
         await server.serve(listener)
         signals.cancel()
