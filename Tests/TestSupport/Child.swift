@@ -178,7 +178,12 @@ public final class Child: Sendable {
     /// and returns its status (128 + N when signal N ended it).
     @discardableResult
     public func wait() async throws -> Int32 {
-        let status = try await exit.wait { $0 }.get()
+        let status: Int32
+        do {
+            status = try await exit.wait { $0 }.get()
+        } catch is CancellationError {
+            throw HarnessError("cancelled waiting for \(name) (pid \(pid)) to exit; its stderr: \(stderr)")
+        }
         try await output.waitForEnd()
         try await errors.waitForEnd()
         return status
@@ -254,17 +259,30 @@ final class OutputCollector: Sendable {
     func wait(for text: String, count: Int = 1) async throws -> String {
         let needle = Array(text.utf8)
         let name = self.name
-        return try await state.wait { state -> String? in
-            if Self.occurrences(of: needle, in: state.bytes) >= count { return String(decoding: state.bytes, as: UTF8.self) }
-            if state.ended {
-                throw HarnessError("\(name) ended without \(count == 1 ? "" : "\(count) × ")'\(text)'; it said: \(String(decoding: state.bytes, as: UTF8.self))")
+        let what = "\(count == 1 ? "" : "\(count) × ")'\(text)'"
+        return try await explained("waiting for \(what)") {
+            try await state.wait { state -> String? in
+                if Self.occurrences(of: needle, in: state.bytes) >= count { return String(decoding: state.bytes, as: UTF8.self) }
+                if state.ended {
+                    throw HarnessError("\(name) ended without \(what); it said: \(String(decoding: state.bytes, as: UTF8.self))")
+                }
+                return nil
             }
-            return nil
         }
     }
 
     func waitForEnd() async throws {
-        try await state.wait { $0.ended ? () : nil }
+        try await explained("waiting for its end") { try await state.wait { $0.ended ? () : nil } }
+    }
+
+    /// Runs `body`; if the test's time limit cancels it, says what was awaited and what the
+    /// stream held by then (a bare `CancellationError` would not say where a test hung).
+    private func explained<R>(_ activity: String, _ body: () async throws -> R) async throws -> R {
+        do {
+            return try await body()
+        } catch is CancellationError {
+            throw HarnessError("cancelled \(activity) in \(name); it said: \(String(decoding: bytes, as: UTF8.self))")
+        }
     }
 
     private static func occurrences(of needle: [UInt8], in haystack: [UInt8]) -> Int {

@@ -168,14 +168,14 @@ struct LoadTestCommandTests {
     func aServerThatDiesAndComesBackIsCountedNotHidden(io: String) async throws {
         let scratch = try Scratch()
         let endpoint = "unix:\(scratch.path("flaky.sock"))"
-        // The first server takes each connection's first message and never answers: when it
-        // dies, all five have exactly one in flight.
-        let first = try await Server.start(["--discard"], on: endpoint)
+        // The first server takes each connection's first message and never answers: it dies
+        // once all five have theirs in flight (its hexdump shows each as it arrives).
+        let first = try await Server.start(["--discard", "--hexdump"], on: endpoint)
         let restarted = AsyncMonitor<Child?>(nil)
         defer { restarted.value?.signal(SIGKILL) }
         // No reply timeout in sight: the messages in flight are lost with their connections.
         let result = try await loadtest([endpoint, "-c", "5", "--requests", "500", "--framing", "line", "--timeout", "600s", "--io", io]) { _ in
-            try await first.child.waitForStderr("client 5 connected")
+            try await first.child.waitForStderr("< received from", count: 5)
             first.child.signal(SIGKILL)
             _ = try await first.child.wait()
             let again = try await Server.start(["--echo"], on: endpoint)
