@@ -89,4 +89,35 @@ struct ExchangeTimingTests {
         service.stop()
         _ = await finished(running)
     }
+
+    /// `listen --broadcast --delay 100ms`: a message reaches the other clients 100 ms after it
+    /// came, each message on its own delay (one sent at 100 ms goes out at 200 ms).
+    @Test func aDelayedBroadcastReachesTheOthersItsDelayAfterTheMessage() async throws {
+        let clock = VirtualClock()
+        var configuration = ListenConfiguration(endpoint: try Endpoint(parsing: "127.0.0.1:0", role: .listener))
+        configuration.mode = .broadcast
+        configuration.keepOpen = true
+        configuration.framing = .line
+        configuration.delay = .milliseconds(100)
+        configuration.options.clock = clock.engine
+        let events = EventLog<ListenEvent>()
+        let service = ListenService(configuration: configuration, output: DiscardingByteSink()) { events.record($0) }
+        let port = try await service.bind()[0].port ?? 0
+        let running = Task { await service.run() }
+        let speaker = try await connect("127.0.0.1:\(port)")
+        let listener = try await connect("127.0.0.1:\(port)")
+        try await events.wait(forCount: 2) { if case .clientConnected = $0 { true } else { false } }
+        try await speaker.write(ByteBuffer(string: "first\n"))
+        try #require(try await clock.nextDeadline() == .milliseconds(100))
+        await clock.advance(to: .milliseconds(100))
+        #expect(string(try await listener.readFrame(.line)) == "first")
+        try await speaker.write(ByteBuffer(string: "second\n"))
+        try #require(try await clock.nextDeadline() == .milliseconds(200), "its own 100 ms, from its arrival at 100 ms")
+        await clock.advance(to: .milliseconds(200))
+        #expect(string(try await listener.readFrame(.line)) == "second")
+        await speaker.close()
+        await listener.close()
+        service.stop()
+        _ = await finished(running)
+    }
 }

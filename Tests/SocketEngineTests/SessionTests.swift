@@ -73,7 +73,7 @@ final class CollectingSink: ByteSink, Sendable {
     }
 
     /// Pipelined messages to a delaying echo come back whole and in order (when each is due is
-    /// checked in virtual time by ListenTimingTests).
+    /// checked in virtual time by ConnectionTimingTests and ExchangeTimingTests).
     @Test func echoWithADelayAnswersEveryFrameInOrder() async throws {
         let (service, port, task, _) = try await startService {
             $0.mode = .echo

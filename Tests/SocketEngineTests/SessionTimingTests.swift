@@ -106,7 +106,7 @@ struct SessionTimingTests {
         try await received.next { $0 == "PING" ? () : nil }
         try #require(try await clock.nextDeadline() == .seconds(15))
         await clock.advance(to: .seconds(15))
-        let summary = await finished(running)
+        let summary = try await clock.endsNow(running)
         #expect(summary.error?.code == .peerUnresponsive)
         #expect(summary.heartbeatsSent == 2)
         let silence = events.events.compactMap { event -> Duration? in

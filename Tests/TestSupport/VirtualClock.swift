@@ -111,6 +111,24 @@ public final class VirtualClock: Clock, Sendable {
         await advance(to: elapsed + duration)
     }
 
+    /// Awaits `task`, which must end at the present virtual moment: if, instead, it goes to
+    /// sleep until a later one, this fails at once and says until when (a wrong delay fails the
+    /// test then and there, not when the hang guard gives up on it).
+    public func endsNow<T: Sendable>(_ task: Task<T, Never>) async throws -> T {
+        let now = elapsed
+        let sleepers = self.sleepers
+        return try await withThrowingTaskGroup(of: T?.self) { group in
+            group.addTask { await finished(task) }
+            group.addTask {
+                let later = try await sleepers.wait { $0.pending.map(\.deadline).filter { $0 > now }.min() }
+                throw HarnessError("it did not end at \(now): it went on to sleep until \(later)")
+            }
+            defer { group.cancelAll() }
+            guard let value = try await group.next() ?? nil else { throw HarnessError("the task ended without a value") }
+            return value
+        }
+    }
+
     /// Waits for the next sleep and moves time to its deadline; returns that deadline.
     @discardableResult
     public func runToNextDeadline() async throws -> Swift.Duration {
