@@ -181,6 +181,36 @@ import Glibc
         #expect(server.stdoutText == "\(port)\n0x88 1 1002\n", "\(server.stdoutText) \(server.stderr)")
     }
 
+    /// A server that says all it has to say at once — its 101, a message and its close frame in
+    /// one write — then ends its side (FIN): the message and the close are still read (the FIN
+    /// arrives with the upgrade answer, and must not make the bytes behind it disappear). Five
+    /// connections, since how the bytes and the FIN fall into reads varies.
+    @Test func aMessageAndCloseThatComeWithTheUpgradeAnswerAreRead() async throws {
+        let script = """
+            import socket, base64, hashlib
+            s = socket.socket(); s.bind(("127.0.0.1", 0)); s.listen(5)
+            print(s.getsockname()[1], flush=True)
+            for _ in range(5):
+                c, _ = s.accept(); request = b""
+                while b"\\r\\n\\r\\n" not in request: request += c.recv(4096)
+                key = [l.split(b":", 1)[1].strip() for l in request.split(b"\\r\\n") if l.lower().startswith(b"sec-websocket-key:")][0]
+                accept = base64.b64encode(hashlib.sha1(key + b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11").digest())
+                c.sendall(b"HTTP/1.1 101 Switching Protocols\\r\\nUpgrade: websocket\\r\\nConnection: Upgrade\\r\\nSec-WebSocket-Accept: " + accept
+                          + b"\\r\\n\\r\\n" + bytes([0x81, 5]) + b"hello" + bytes([0x88, 2, 0x03, 0xE8]))
+                c.shutdown(socket.SHUT_WR)
+                while c.recv(4096): pass
+                c.close()
+            """
+        let server = try await Child(try tool("python3"), ["-c", script], name: "python-server")
+        let port = try #require(Int(try await server.waitForStdout("\n").prefix { $0.isNumber }))
+        for _ in 0..<5 {
+            let client = try await run(try sockctlPath(), ["connect", "ws://127.0.0.1:\(port)/", "--recv-only"])
+            #expect(client.status == 0, "\(client.stderr)")
+            #expect(String(decoding: client.stdout, as: UTF8.self) == "hello\n", "\(client.stderr)")
+        }
+        #expect(try await server.wait() == 0)
+    }
+
     @Test func wrongSecWebSocketAcceptFailsTheHandshake() async throws {
         let scratch = try Scratch()
         let reply = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: AAAAAAAAAAAAAAAAAAAAAAAAAAA=\r\n\r\n"

@@ -178,9 +178,14 @@ enum WebSocketClient {
         upgraded.cascade(to: answered)
         channel.closeFuture.whenComplete { _ in answered.fail(ChannelError.eof) }
         // A FIN (half-closure is on) is no close: one that leaves the answer unfinished
-        // ends the handshake too, once what came with it has been through the upgrade.
+        // ends the handshake too, once what came with it has been through the upgrade. The
+        // watcher passes the FIN on a turn of the loop later, after the HTTP decoder's removal
+        // that a complete 101 queued (which completes the upgrade); a turn after that, an
+        // upgrade that has not happened never will.
         watcher.onEndOfInput = {
-            loop.assumeIsolated().scheduleTask(in: .milliseconds(100)) { answered.fail(ChannelError.eof) }
+            loop.assumeIsolated().execute {
+                loop.assumeIsolated().execute { answered.fail(ChannelError.eof) }
+            }
         }
         return answered.futureResult.flatMap { outcome in
             switch outcome {
