@@ -110,7 +110,10 @@ package struct Connector: Sendable {
             // TLS (wss) and the upgrade have what is left of the connect timeout.
             let left = max(.milliseconds(1), budget - report.connectDuration)
             let (connection, handshake, security) = try await loop.flatSubmit {
-                WebSocketClient.upgrade(result.channel, endpoint: endpoint, options: options, timeout: left)
+                WebSocketClient.upgrade(
+                    result.channel, endpoint: endpoint, options: options, timeout: left,
+                    note: attempts.webSocketNote(of: result.channel)?.value
+                )
             }.get()
             report.security = security
             report.webSocket = handshake
@@ -154,6 +157,7 @@ package struct Connector: Sendable {
         let serverName: String
         private let handshakes = Mutex<[ObjectIdentifier: EventLoopFuture<SecurityReport>]>([:])
         private let handlers = Mutex<[ObjectIdentifier: NIOLoopBound<ConnectionHandler>]>([:])
+        private let webSocketNotes = Mutex<[ObjectIdentifier: NIOLoopBound<HandshakeNote>]>([:])
 
         init(secure: (any SecureTransport)?, serverName: String) {
             self.secure = secure
@@ -167,10 +171,15 @@ package struct Connector: Sendable {
             handshakes.withLock { $0[ObjectIdentifier(channel)] = handshake }
         }
 
-        /// Keeps the engine's handler of a prepared channel (on its loop, in its initializer).
+        /// Keeps the engine's handler of a prepared channel, or its WebSocket handshake note (on
+        /// its loop, in its initializer).
         func remember(_ channel: any Channel) {
-            guard let handler = try? channel.pipeline.syncOperations.handler(type: ConnectionHandler.self) else { return }
-            handlers.withLock { $0[ObjectIdentifier(channel)] = NIOLoopBound(handler, eventLoop: channel.eventLoop) }
+            if let handler = try? channel.pipeline.syncOperations.handler(type: ConnectionHandler.self) {
+                handlers.withLock { $0[ObjectIdentifier(channel)] = NIOLoopBound(handler, eventLoop: channel.eventLoop) }
+            }
+            if let note = try? channel.pipeline.syncOperations.handler(type: HandshakeNote.self) {
+                webSocketNotes.withLock { $0[ObjectIdentifier(channel)] = NIOLoopBound(note, eventLoop: channel.eventLoop) }
+            }
         }
 
         func handshake(of channel: any Channel) -> EventLoopFuture<SecurityReport>? {
@@ -179,6 +188,12 @@ package struct Connector: Sendable {
 
         func handler(of channel: any Channel) -> NIOLoopBound<ConnectionHandler>? {
             handlers.withLock { $0[ObjectIdentifier(channel)] }
+        }
+
+        /// The WebSocket handshake's note: a server that says everything at once and closes can
+        /// end the connection, pipeline and all, before the upgrade is looked at.
+        func webSocketNote(of channel: any Channel) -> NIOLoopBound<HandshakeNote>? {
+            webSocketNotes.withLock { $0[ObjectIdentifier(channel)] }
         }
     }
 

@@ -84,14 +84,17 @@ enum WebSocketClient {
 
     /// Waits, on a connected channel prepared by ``prepare(_:endpoint:options:)``, for the
     /// upgrade; returns the connection, the handshake, and the TLS report for `wss://`.
+    /// `note`: the channel's ``HandshakeNote`` as its initializer left it (else it is looked up
+    /// in the pipeline, which a fast peer may have closed and emptied by now).
     static func upgrade(
         _ channel: any Channel,
         endpoint: Endpoint,
         options: ConnectOptions,
-        timeout: Duration
+        timeout: Duration,
+        note remembered: HandshakeNote? = nil
     ) -> EventLoopFuture<(Connection, WebSocketHandshake, SecurityReport?)> {
         let loop = channel.eventLoop
-        guard let note = try? channel.pipeline.syncOperations.handler(type: HandshakeNote.self) else {
+        guard let note = remembered ?? (try? channel.pipeline.syncOperations.handler(type: HandshakeNote.self)) else {
             channel.close(promise: nil)
             return loop.makeFailedFuture(SocketEngineError(.webSocketHandshake, "\(endpoint): the channel was not prepared for WebSocket"))
         }
