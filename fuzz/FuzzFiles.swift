@@ -18,13 +18,13 @@
 ///
 /// Built by fuzz/run.sh together with every Swift file under Sources/PacketDecoding (one module, no import).
 enum FileFuzzer {
-    /// -X; -XX -e -tttt -S; headers only -ttt --nano; -A -ttttt.
+    /// -X; -XX -e -tttt -S; headers only -ttt --nano -vv; -A -ttttt -v.
     static let optionSets: [PrintOptions] = [
         PrintOptions(),
         PrintOptions(dump: .hexAndASCII, dumpIncludesLinkHeader: true, timestamps: .dateAndTime,
                      absoluteSequenceNumbers: true, linkHeader: true),
-        PrintOptions(dump: .none, timestamps: .sincePrevious, nanoseconds: true),
-        PrintOptions(dump: .ascii, timestamps: .sinceFirst),
+        PrintOptions(dump: .none, timestamps: .sincePrevious, nanoseconds: true, verbosity: 2),
+        PrintOptions(dump: .ascii, timestamps: .sinceFirst, verbosity: 1),
     ]
 
     static func run(_ data: UnsafePointer<UInt8>, _ size: Int) {

@@ -22,16 +22,17 @@ enum FrameFuzzer {
         .null, .ethernet, .raw, .loop, .linuxSLL, .ipv4, .ipv6, .linuxSLL2, LinkType(rawValue: 147),
     ]
 
-    /// -X, -XX -e, -A, -x -tttt -S, -xx -e -ttt --nano, headers only -tt, -AA -ttttt, -t -e.
+    /// -X, -XX -e, -A -v, -x -tttt -S -v, -xx -e -ttt --nano, headers only -tt -vv, -AA -ttttt,
+    /// -t -e -vvv.
     static let optionSets: [PrintOptions] = [
         PrintOptions(),
         PrintOptions(dump: .hexAndASCII, dumpIncludesLinkHeader: true, linkHeader: true),
-        PrintOptions(dump: .ascii),
-        PrintOptions(dump: .hex, timestamps: .dateAndTime, absoluteSequenceNumbers: true),
+        PrintOptions(dump: .ascii, verbosity: 1),
+        PrintOptions(dump: .hex, timestamps: .dateAndTime, absoluteSequenceNumbers: true, verbosity: 1),
         PrintOptions(dump: .hex, dumpIncludesLinkHeader: true, timestamps: .sincePrevious, nanoseconds: true, linkHeader: true),
-        PrintOptions(dump: .none, timestamps: .unixSeconds),
+        PrintOptions(dump: .none, timestamps: .unixSeconds, verbosity: 2),
         PrintOptions(dump: .ascii, dumpIncludesLinkHeader: true, timestamps: .sinceFirst),
-        PrintOptions(dump: .none, timestamps: .none, linkHeader: true),
+        PrintOptions(dump: .none, timestamps: .none, linkHeader: true, verbosity: 3),
     ]
 
     static func run(_ data: UnsafePointer<UInt8>, _ size: Int) {

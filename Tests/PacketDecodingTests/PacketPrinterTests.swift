@@ -66,15 +66,19 @@ import Testing
 
     /// Every golden capture's packets, cut after every byte of their first 1 KiB (every header
     /// any decoder reads lies there) and then every 509 bytes up to the whole frame, through
-    /// every dump style: no trap, output ends in a newline. (Every prefix of a 64 KiB frame
+    /// every dump style and verbosity: no trap, output ends in a newline. (Every prefix of a 64 KiB frame
     /// would format 2 GiB of dump lines per style.)
-    @Test(arguments: ["-X", "-XX", "-A", "-e"])
+    @Test(arguments: ["-X", "-XX", "-A", "-e", "-v", "-vvv -e"])
     func everyPrefixOfEveryGoldenPacketPrints(flag: String) async throws {
         var options = PrintOptions()
         switch flag {
         case "-XX": options.dumpIncludesLinkHeader = true
         case "-A": options.dump = .ascii
         case "-e": options.linkHeader = true
+        case "-v": options.verbosity = 1
+        case "-vvv -e":
+            options.verbosity = 3
+            options.linkHeader = true
         default: break
         }
         let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

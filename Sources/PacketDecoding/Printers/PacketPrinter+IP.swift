@@ -89,18 +89,26 @@ extension PacketPrinter {
     ) throws(PacketDecodingError) {
         switch nextProtocol {
         case 6: try printTCP(&cursor, at: offset, length: length, ip: context, into: &out)
-        case 17: try printUDP(cursor, at: offset, length: length, ip: context, into: &out)
+        case 17: try printUDP(&cursor, at: offset, length: length, ip: context, into: &out)
         case 1: try printICMP(cursor, at: offset, length: length, fragmented: context.fragmented, into: &out)
         case 58: try printICMPv6(cursor, at: offset, length: length, into: &out)
         case 4: try printIPv4(&cursor, at: offset, length: length, into: &out)
         case 41: try printIPv6(&cursor, at: offset, length: length, into: &out)
+        case 2: try printIGMP(&cursor, at: offset, length: length, ip: context, into: &out)
+        case 47: try printGRE(&cursor, at: offset, length: length, ip: context, into: &out)
+        case 132: try printSCTP(&cursor, at: offset, length: length, ip: context, into: &out)
+        case 33: try printDCCP(&cursor, at: offset, length: length, ip: context, into: &out)
         case 59: out.append("no next header")
-        default:
-            out.append(" ip-proto-")
-            out.appendDecimal(nextProtocol)
-            out.append(" ")
-            out.appendDecimal(UInt32(truncatingIfNeeded: length))
+        default: appendUnknownProtocol(nextProtocol, length: length, into: &out)
         }
+    }
+
+    /// tcpdump's line for a protocol it has no printer for: ` ip-proto-N LENGTH`.
+    func appendUnknownProtocol(_ nextProtocol: UInt8, length: Int, into out: inout [UInt8]) {
+        out.append(" ip-proto-")
+        out.appendDecimal(nextProtocol)
+        out.append(" ")
+        out.appendDecimal(UInt32(truncatingIfNeeded: length))
     }
 
     // MARK: IPv6

@@ -2,7 +2,7 @@
 extension PacketPrinter {
     // MARK: UDP
 
-    mutating func printUDP(_ cursor: ByteCursor, at udp: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
+    mutating func printUDP(_ cursor: inout ByteCursor, at udp: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "udp"
         func appendAddresses(_ ports: (UInt16, UInt16)?, _ out: inout [UInt8]) throws(PacketDecodingError) {
             let addressOffset = ip.isIPv6 ? ip.offset + 8 : ip.offset + 12
@@ -68,6 +68,12 @@ extension PacketPrinter {
             return
         }
         try appendAddresses(ports, &out)
+        let firstByte: UInt8? = cursor.has(udp + 8, 1) ? try cursor.u8(udp + 8) : nil
+        let application = UDPApplication(sourcePort: ports.0, destinationPort: ports.1, firstByte: firstByte)
+        if application.isPrinted {
+            try printUDPApplication(application, &cursor, at: udp + 8, length: payloadLength, ip: ip, into: &out)
+            return
+        }
         if udpLength > payloadLength && !ip.fragmented {
             out.append("UDP, bad length ")
             out.appendDecimal(udpLength)

@@ -135,6 +135,7 @@ extension PacketPrinter {
             out.append(", urg ")
             out.appendDecimal(urgent)
         }
+        let dataOffset = headerLength
         if headerLength > 20 {
             headerLength -= 20
             out.append(", options [")
@@ -148,6 +149,42 @@ extension PacketPrinter {
         }
         out.append(", length ")
         out.appendDecimal(payloadLength)
+        guard payloadLength > 0 else { return }
+        guard cursor.has(tcp, dataOffset) else {
+            out.append(" [remaining caplen(")
+            out.appendDecimal(cursor.available(from: tcp))
+            out.append(") < header length(")
+            out.appendDecimal(dataOffset)
+            out.append(")]")
+            throw PacketDecodingError.capturedBytesEnd
+        }
+        if flags & 0x04 != 0 && options.verbosity > 0 {
+            try appendResetData(cursor, at: tcp + dataOffset, length: Int(payloadLength), into: &out)
+            return
+        }
+        let application = TCPApplication(sourcePort: sourcePort, destinationPort: destinationPort)
+        if application.isPrinted {
+            try printTCPApplication(application, &cursor, at: tcp + dataOffset, length: Int(payloadLength), into: &out)
+        }
+    }
+
+    /// tcpdump's `print_tcp_rst_data` (`-v`, a reset carrying data): ` [RST reason]`, the
+    /// first 30 bytes (`[RST+` when there are more, `[!RST` when they were not all captured),
+    /// each byte as `fn_print_char` shows it.
+    private func appendResetData(_ cursor: ByteCursor, at offset: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+        out.append(cursor.has(offset, length) ? " [RST" : " [!RST")
+        var count = length
+        if count > 30 {
+            count = 30
+            out.append("+")
+        }
+        out.append(" ")
+        var index = 0
+        while index < count && offset + index < cursor.end {
+            out.appendEscapedCharacter(try cursor.u8(offset + index))
+            index += 1
+        }
+        out.append("]")
     }
 
     static func appendFlags(_ flags: UInt8, into out: inout [UInt8]) {

@@ -17,11 +17,13 @@ public struct TcpdumpFlags: Sendable, Equatable {
     public var absoluteSequenceNumbers = false
     /// `-e` was given.
     public var linkHeader = false
+    /// How many times `-v` was given (tcpdump reads at most 3).
+    public var verbose = 0
 
     /// No letters given: every count zero, every switch off.
     public init() {}
 
-    /// Counts the letters of tcpdump-style arguments (`-XX`, `-tttt`, `-e`, `-S`, `--nano`,
+    /// Counts the letters of tcpdump-style arguments (`-XX`, `-tttt`, `-e`, `-S`, `-v`, `--nano`,
     /// `--no-dump`); other arguments are not output letters and are left out.
     public init(arguments: [String]) {
         for argument in arguments {
@@ -37,6 +39,7 @@ public struct TcpdumpFlags: Sendable, Equatable {
                     case "t": timestamps += 1
                     case "S": absoluteSequenceNumbers = true
                     case "e": linkHeader = true
+                    case "v": verbose += 1
                     default: break
                     }
                 }
@@ -74,5 +77,6 @@ extension PrintOptions {
         nanoseconds = flags.nanoseconds
         absoluteSequenceNumbers = flags.absoluteSequenceNumbers
         linkHeader = flags.linkHeader
+        verbosity = min(flags.verbose, 3)
     }
 }

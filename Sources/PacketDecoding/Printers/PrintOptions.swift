@@ -40,12 +40,15 @@ public struct PrintOptions: Sendable, Equatable {
     public var absoluteSequenceNumbers: Bool
     /// `-e`: print the link-level header.
     public var linkHeader: Bool
+    /// `-v`, `-vv`, `-vvv`: how much of each header tcpdump's verbose modes print (0 to 3).
+    public var verbosity: Int
 
     /// Each choice given directly; the defaults are sockctl's without flags (`-X`, time of day, µs).
     /// ``init(_:)`` makes one from tcpdump's letters instead.
     public init(
         dump: Dump = .hexAndASCII, dumpIncludesLinkHeader: Bool = false, timestamps: TimestampStyle = .timeOfDay,
-        nanoseconds: Bool = false, absoluteSequenceNumbers: Bool = false, linkHeader: Bool = false
+        nanoseconds: Bool = false, absoluteSequenceNumbers: Bool = false, linkHeader: Bool = false,
+        verbosity: Int = 0
     ) {
         self.dump = dump
         self.dumpIncludesLinkHeader = dumpIncludesLinkHeader
@@ -53,6 +56,7 @@ public struct PrintOptions: Sendable, Equatable {
         self.nanoseconds = nanoseconds
         self.absoluteSequenceNumbers = absoluteSequenceNumbers
         self.linkHeader = linkHeader
+        self.verbosity = verbosity
     }
 
     /// `-x` and `-X` suppress tcpdump's implicit hex dump of payloads it has no decoder for;

@@ -50,6 +50,22 @@ extension Array where Element == UInt8 {
         }
     }
 
+    /// One byte as tcpdump's `fn_print_char` shows it: `M-` before a byte above 0x7F (then its
+    /// low 7 bits), `^` before a control character (then the character XOR 0x40: `^M`, `^?`).
+    mutating func appendEscapedCharacter(_ byte: UInt8) {
+        var character = byte
+        if character > 0x7F {
+            append(UInt8(ascii: "M"))
+            append(UInt8(ascii: "-"))
+            character &= 0x7F
+        }
+        if character < 0x20 || character == 0x7F {
+            append(UInt8(ascii: "^"))
+            character ^= 0x40
+        }
+        append(character)
+    }
+
     /// `text` left-justified in `width` columns (`%-5s`).
     mutating func appendPadded(_ text: [UInt8], width: Int) {
         append(contentsOf: text)

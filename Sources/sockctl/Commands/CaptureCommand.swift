@@ -97,6 +97,9 @@ struct CaptureCommand: ParsableCommand {
     @Flag(name: .customShort("e"), help: "Print the link-level header.")
     var linkHeader = false
 
+    @Flag(name: .customShort("v"), help: "Verbose decoding, as tcpdump's -v: IP TTL, id, flags and length, checksums verified, more protocol fields (-vv, -vvv: more still).")
+    var verbose: Int
+
     @Flag(name: .customShort("l"), help: "Line-buffered output (each packet is written at once).")
     var lineBuffered = false
 
@@ -123,6 +126,7 @@ struct CaptureCommand: ParsableCommand {
         if hex + hexAndASCII + ascii > 0 && noDump { throw UsageError("--no-dump cannot be combined with -x, -X or -A") }
         if hex > 2 || hexAndASCII > 2 || ascii > 2 { throw UsageError("-x, -X and -A may be given at most twice (-XX)") }
         if timestampFlags > 5 { throw UsageError("-t may be given at most five times (-ttttt)") }
+        if verbose > 3 { throw UsageError("-v may be given at most three times (-vvv)") }
         if let count, count <= 0 { throw UsageError("-c needs a positive packet count") }
         if !(0...PacketPrinter.maximumSnapshotLength).contains(snapshotLength) {
             throw UsageError("-s must be between 0 and \(PacketPrinter.maximumSnapshotLength)")
@@ -162,6 +166,7 @@ struct CaptureCommand: ParsableCommand {
         flags.nanoseconds = nano
         flags.absoluteSequenceNumbers = absoluteSequenceNumbers
         flags.linkHeader = linkHeader
+        flags.verbose = verbose
         return PrintOptions(flags)
     }
 
