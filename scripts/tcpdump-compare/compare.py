@@ -40,7 +40,7 @@ def build():
     os.makedirs(OUT, exist_ok=True)
     optimize = os.environ.get("PCAPPRINT_OPT", "-Onone")
     print(f"==> building pcapprint ({optimize})", file=sys.stderr)
-    subprocess.run(["swiftc", optimize, "-parse-as-library", "-module-name", "PacketDecoding",
+    subprocess.run(["swiftc", optimize, "-warnings-as-errors", "-parse-as-library", "-module-name", "PacketDecoding",
                     "-package-name", "sockctl", *files, "-o", BIN], check=True)
     with open(stamp, "w") as handle:
         handle.write(digest.hexdigest())
