@@ -43,7 +43,9 @@ import Glibc
         try "a\n\nb\n".write(toFile: scratch.path("text"), atomically: true, encoding: .utf8)
         let text = try await run(try sockctlPath(), ["connect", "ws://127.0.0.1:\(port)/raw", "--send-only"], stdin: .file(scratch.path("text")))
         #expect(text.status == 0, "\(text.stderr)")
-        try await listener.waitForStderr("client 1 from")
+        // The last message read means every earlier one was (stderr's disconnect line can be
+        // read before stdout's bytes: two pipes, two reader threads).
+        try await listener.waitForStdout("b\n")
         #expect(listener.stdoutText == "a\n\nb\n")
         var payload = [UInt8]()
         for index in 0..<300_000 { payload.append(UInt8(truncatingIfNeeded: index &* 7919 >> 3)) }
