@@ -23,13 +23,16 @@
 #   websocket live-app-websocket.pcap python3-websockets echo server on 8080 <- its client, with
 #                                   and without permessage-deflate; a plain GET (426)
 #   vxlan    live-app-vxlan.pcap    kernel VXLAN id 42 (IPv4 underlay) and id 4242 (IPv6 underlay)
-#   geneve   live-app-geneve.pcap   kernel Geneve id 7            } each: pings and a TCP
-#   gre      live-app-gre.pcap      kernel GRE (ip) and gretap    } exchange through the tunnel,
-#                                                                 } captured on the underlay veth
+#   geneve   live-app-geneve.pcap   Open vSwitch (userspace) Geneve VNI 7; VNI 8 with an option
+#                                   and the outer UDP checksum
+#   gre      live-app-gre.pcap      Open vSwitch (userspace) GRE (Ethernet, key), GRE with a
+#                                   checksum, ERSPAN v1 and v2
+#                                   (each tunnel: pings and a short TCP exchange through it,
+#                                   captured on the underlay veth)
 #   igmp     live-app-igmp.pcap     a bridge's IGMP/MLD querier; IGMPv3, IGMPv2 and MLDv2 joins
 #                                   and leaves of a host socket
-#   mdns     live-app-mdns.pcap     avahi-daemon (probes, announcements) <- dig questions to
-#                                   224.0.0.251 and ff02::fb port 5353
+#   mdns     live-app-mdns.pcap     avahi-daemon (probes, announcements, goodbyes) <- dig
+#                                   questions to 224.0.0.251 and ff02::fb port 5353
 #   syslog   live-app-syslog.pcap   logger -d -P 514 (RFC 3164 and RFC 5424) -> socat
 #   lldp     live-app-lldp.pcap     two lldpd (LLDP, LLDP-MED, CDP forced) on a veth pair
 #   stp      live-app-stp.pcap      two Linux bridges with STP (BPDUs, topology change)
@@ -44,17 +47,17 @@
 # namespace's veth. Every wait is bounded; only PIDs started here are signalled; namespaces are
 # deleted on exit, also on error or interrupt.
 #
-# A scenario that fails (a package that does not install, a kernel without geneve/gre, a server
-# that does not start) prints a warning and is skipped; the others still run. The exit status
+# A scenario that fails (a package that does not install, a kernel without vxlan, a server that
+# does not start) prints a warning and is skipped; the others still run. The exit status
 # is 0 when every requested scenario made its capture, 1 otherwise.
 #
 # The captures are committed. Re-running replaces them (new timestamps, MACs, ports, keys), so
 # regenerate the goldens afterwards with scripts/regenerate-goldens.sh.
 #
 # The committed captures were made on Debian 12 (kernel 6.18) with tcpdump 4.99.3, dnsmasq 2.90,
-# chrony 4.3, OpenSSH 9.2p1, Redis 7.0.15, BIND dig 9.18, ISC dhclient 4.4.3-P1, curl 7.88.1,
-# python3-websockets 10.4, avahi 0.8, lldpd 1.0.16, util-linux logger 2.38 (the script prints the
-# versions it finds).
+# chrony 4.3, OpenSSH 9.2p1, Redis 7.0.15, BIND dig 9.18, ISC dhclient 4.4.3-P1, busybox udhcpc
+# 1.35.0, curl 7.88.1, python3-websockets 10.4, Open vSwitch 3.1.0, avahi 0.8, lldpd 1.0.16,
+# util-linux logger 2.38.1 (the script prints the versions it finds, as "# ..." lines).
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -597,27 +600,109 @@ scenario_vxlan() {
     publish vxlan
 }
 
+# Geneve and GRE come from Open vSwitch's userspace datapath (datapath_type=netdev), a real
+# implementation that needs neither the kernel's geneve/ip_gre modules (this corpus was made on a
+# kernel without them) nor its openvswitch module. Per side: an ovsdb-server and an ovs-vswitchd
+# with their files in the temporary directory; bridge sockctl-ophy holds the underlay veth and
+# the underlay address (192.0.2.1 / .2), bridge sockctl-oint the tunnel port sockctl-tnl and the
+# overlay address (198.51.100.1 / .2). IPv6 is off in these namespaces (no RS/MLD noise).
+
+# ovs_pair NAME: namespaces ovs-NAME-a / ovs-NAME-b, their veth, their two switches.
+ovs_pair() {
+    need openvswitch-switch iputils-ping
+    version "$(ovs-vswitchd --version | head -n 1) (userspace datapath)"
+    netns "ovs-$1-a" "ovs-$1-b"
+    local side n dir
+    for side in a b; do
+        nsx "ovs-$1-$side" sysctl -q -w net.ipv6.conf.all.disable_ipv6=1 net.ipv6.conf.default.disable_ipv6=1
+    done
+    veth "ovs-$1-a" sockctl-ovA "ovs-$1-b" sockctl-ovB
+    for side in a b; do
+        [ $side = a ] && n=1 || n=2
+        dir="$work/ovs-$1-$side"
+        mkdir -p "$dir"
+        ovsdb-tool create "$dir/conf.db" /usr/share/openvswitch/vswitch.ovsschema
+        spawn "ovs-$1-$side" env OVS_RUNDIR="$dir" OVS_LOGDIR="$dir" OVS_DBDIR="$dir" \
+            ovsdb-server "$dir/conf.db" --remote="punix:$dir/db.sock" --pidfile="$dir/ovsdb-server.pid" \
+            --unixctl="$dir/ovsdb-server.ctl" --log-file="$dir/ovsdb-server.log" 2>>"$dir/stderr.log"
+        wait_for 10 test -S "$dir/db.sock" || { cat "$dir/stderr.log" >&2; return 1; }
+        ovs-vsctl --db="unix:$dir/db.sock" --timeout=10 --no-wait init
+        spawn "ovs-$1-$side" env OVS_RUNDIR="$dir" OVS_LOGDIR="$dir" OVS_DBDIR="$dir" \
+            ovs-vswitchd "unix:$dir/db.sock" --pidfile="$dir/ovs-vswitchd.pid" \
+            --unixctl="$dir/ovs-vswitchd.ctl" --log-file="$dir/ovs-vswitchd.log" 2>>"$dir/stderr.log"
+        wait_for 10 test -S "$dir/ovs-vswitchd.ctl" || { cat "$dir/stderr.log" >&2; return 1; }
+        ovsv "$1" "$side" add-br sockctl-ophy -- set bridge sockctl-ophy datapath_type=netdev \
+            -- add-port sockctl-ophy "sockctl-ov${side^^}"
+        ovsv "$1" "$side" add-br sockctl-oint -- set bridge sockctl-oint datapath_type=netdev
+        ip -n "sockctl-ovs-$1-$side" addr add "192.0.2.$n/24" dev sockctl-ophy
+        ip -n "sockctl-ovs-$1-$side" link set sockctl-ophy up
+        ip -n "sockctl-ovs-$1-$side" addr add "198.51.100.$n/24" dev sockctl-oint
+        ip -n "sockctl-ovs-$1-$side" link set sockctl-oint up
+    done
+}
+
+# ovsv NAME SIDE ARGS...: ovs-vsctl against that side's database.
+ovsv() { ovs-vsctl --db="unix:$work/ovs-$1-$2/db.sock" --timeout=10 "${@:3}"; }
+
+# ovs_tunnel NAME TYPE OPTION=VALUE...: (re)configures the tunnel port sockctl-tnl on both sides
+# (remote_ip is the other side's underlay address), then waits for the overlay to answer pings.
+ovs_tunnel() {
+    local name=$1 type=$2 side peer opts o; shift 2
+    for side in a b; do
+        [ $side = a ] && peer=192.0.2.2 || peer=192.0.2.1
+        opts=("options:remote_ip=$peer")
+        for o in "$@"; do opts+=("options:$o"); done
+        ovsv "$name" "$side" -- --if-exists del-port sockctl-oint sockctl-tnl \
+            -- add-port sockctl-oint sockctl-tnl -- set interface sockctl-tnl type="$type" "${opts[@]}"
+    done
+    wait_for 10 nsx "ovs-$name-a" ping -c 1 -W 1 198.51.100.2 || { warn "$name: no answer through the $type tunnel"; return 1; }
+}
+
+# ovs_traffic NAME PINGS [tcp]: pings through the tunnel, and a short TCP exchange if asked.
+ovs_traffic() {
+    nsx "ovs-$1-a" ping -c "$2" -i 0.2 -W 2 198.51.100.2 | sed -n 's/^/   ping: /; /packets transmitted/p' >&2
+    [ "${3:-}" = tcp ] || return 0
+    spawn "ovs-$1-b" $PYTHON "$here/traffic.py" sink --host 198.51.100.2 --port 7000
+    local sink=$LAST_PID
+    sleep 0.5
+    nsx "ovs-$1-a" $PYTHON "$here/traffic.py" bulk --host 198.51.100.2 --port 7000 --bytes 600
+    wait "$sink" 2>/dev/null || true
+}
+
 scenario_geneve() {
-    tunnel_pair geneve
-    tunnel_link geneve sockctl-gnv7 198.51.100.1/24 198.51.100.2/24 geneve \
-        id 7 remote 192.0.2.2 -- id 7 remote 192.0.2.1 ||
-        { warn "geneve: this kernel cannot make a geneve device (CONFIG_GENEVE)"; return 1; }
-    capture geneve tun-geneve-a sockctl-tuA udp port 6081
-    tunnel_traffic geneve 198.51.100.2
+    ovs_pair geneve
+    # From the start: OVS's own ARP for the underlay, the first ping's ARP inside the tunnel.
+    capture geneve ovs-geneve-a sockctl-ovA udp port 6081 or arp
+    ovs_tunnel geneve geneve key=7
+    ovs_traffic geneve 3 tcp
+    # VNI 8 with an outer UDP checksum and a Geneve option (class 0xffff, type 0x01, 4 bytes; a
+    # value per side), set by an OpenFlow rule on traffic from the local port.
+    ovs_tunnel geneve geneve key=8 csum=true
+    local side value
+    for side in a b; do
+        [ $side = a ] && value=0x5ca1ab1e || value=0x0b5e55ed
+        ovs-ofctl add-tlv-map "unix:$work/ovs-geneve-$side/sockctl-oint.mgmt" "{class=0xffff,type=0x01,len=4}->tun_metadata0"
+        ovs-ofctl add-flow "unix:$work/ovs-geneve-$side/sockctl-oint.mgmt" \
+            "priority=10,in_port=LOCAL,actions=set_field:$value->tun_metadata0,NORMAL"
+    done
+    ovs_traffic geneve 3
     publish geneve
 }
 
 scenario_gre() {
-    tunnel_pair gre
-    tunnel_link gre sockctl-gre 198.51.100.1/24 198.51.100.2/24 gre \
-        local 192.0.2.1 remote 192.0.2.2 ttl 64 -- local 192.0.2.2 remote 192.0.2.1 ttl 64 ||
-        { warn "gre: this kernel cannot make a gre device (CONFIG_NET_IPGRE)"; return 1; }
-    tunnel_link gre sockctl-gretap 203.0.113.1/24 203.0.113.2/24 gretap \
-        local 192.0.2.1 remote 192.0.2.2 key 1234 -- local 192.0.2.2 remote 192.0.2.1 key 1234 ||
-        { warn "gre: this kernel cannot make a gretap device (CONFIG_NET_IPGRE)"; return 1; }
-    capture gre tun-gre-a sockctl-tuA proto gre
-    tunnel_traffic gre 198.51.100.2
-    tunnel_traffic gre 203.0.113.2
+    ovs_pair gre
+    # Ethernet over GRE (0x6558) with a key; then with a checksum; then ERSPAN type II
+    # (version 1) and type III (version 2) carrying the same traffic. (OVS's seq=true loses
+    # packets on its own receive side, so no sequence numbers.)
+    capture gre ovs-gre-a sockctl-ovA proto gre or arp
+    ovs_tunnel gre gre key=1234
+    ovs_traffic gre 3 tcp
+    ovs_tunnel gre gre key=5678 csum=true
+    ovs_traffic gre 2
+    ovs_tunnel gre erspan key=1 erspan_ver=1 erspan_idx=1
+    ovs_traffic gre 2
+    ovs_tunnel gre erspan key=2 erspan_ver=2 erspan_dir=1 erspan_hwid=4
+    ovs_traffic gre 2
     publish gre
 }
 
@@ -771,8 +856,9 @@ for s in "${requested[@]}"; do
     echo "== $s" >&2
     # Each scenario in a subshell with set -e (not inside an `if`, which would turn -e off):
     # its failure ends that scenario only.
-    (set -e; "scenario_$s")
+    (set -e; trap 'exit 130' INT TERM; "scenario_$s")
     status=$?
+    [ $status -eq 130 ] && { warn "interrupted"; exit 130; }
     if [ $status -eq 0 ]; then made+=("$s"); else warn "$s: FAILED ($status), live-app-$s.pcap skipped"; skipped+=("$s"); fi
     stop_all
     rm -f "$work/$s.pcap"
