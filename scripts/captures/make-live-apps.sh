@@ -22,6 +22,9 @@
 #                                   chunked, Expect: 100-continue, HTTP/1.0, IPv6
 #   websocket live-app-websocket.pcap python3-websockets echo server on 8080 <- its client, with
 #                                   and without permessage-deflate; a plain GET (426)
+#   tls      live-app-tls.pcap      openssl s_server on 443 <- openssl s_client (TLS 1.3 and 1.2,
+#                                   SNI, ALPN), curl, a TLS 1.1-only client (alert)
+#   h2       live-app-h2.pcap       nghttpd (h2c) on 8000 <- curl --http2-prior-knowledge
 #   vxlan    live-app-vxlan.pcap    kernel VXLAN id 42 (IPv4 underlay) and id 4242 (IPv6 underlay)
 #   geneve   live-app-geneve.pcap   Open vSwitch (userspace) Geneve VNI 7; VNI 8 with an option
 #                                   and the outer UDP checksum
@@ -545,6 +548,49 @@ scenario_websocket() {
     publish websocket
 }
 
+# tls: openssl s_server on 443 (a self-signed certificate for www.example.com made here, ALPN
+# h2 and http/1.1) <- openssl s_client with SNI and ALPN over TLS 1.3 and TLS 1.2, curl, and a
+# client that offers only TLS 1.1 (the server's protocol_version alert). tcpdump prints no more
+# than the TCP lines (443 is not one of its ports); these captures are for `capture --decode`.
+scenario_tls() {
+    http_setup
+    need openssl
+    version "$(openssl version)"
+    openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:P-256 -nodes -days 3650 \
+        -subj /CN=www.example.com -addext subjectAltName=DNS:www.example.com \
+        -keyout "$work/tls.key" -out "$work/tls.pem" 2>/dev/null
+    spawn http-srv openssl s_server -accept 443 -cert "$work/tls.pem" -key "$work/tls.key" \
+        -alpn h2,http/1.1 -www -quiet
+    wait_for 10 nsx http-srv sh -c 'ss -Hltn | grep -q ":443 "' || return 1
+    capture tls http-cli sockctl-httpC tcp port 443
+    local s=(timeout 5 openssl s_client -connect 192.0.2.80:443 -servername www.example.com -quiet)
+    printf 'GET / HTTP/1.0\r\n\r\n' | nsx http-cli "${s[@]}" -tls1_3 -alpn h2,http/1.1 >/dev/null 2>&1 || true
+    printf 'GET / HTTP/1.0\r\n\r\n' | nsx http-cli "${s[@]}" -tls1_2 -alpn http/1.1 >/dev/null 2>&1 || true
+    nsx http-cli curl -s -S -k -o /dev/null --max-time 5 --http1.1 https://192.0.2.80/ || true
+    nsx http-cli "${s[@]}" -tls1_1 </dev/null >/dev/null 2>&1 || true
+    publish tls
+}
+
+# h2: nghttpd (HTTP/2 without TLS) on 8000 <- curl with prior knowledge (preface, SETTINGS,
+# HEADERS, DATA, WINDOW_UPDATE, GOAWAY), over IPv4 and IPv6. (nghttpd does not answer an h2c
+# upgrade, so that path is tested with crafted packets.)
+scenario_h2() {
+    http_setup
+    need nghttp2-server
+    version "$(nghttpd --version)"
+    mkdir -p "$work/www"
+    printf '{"id":1,"text":"served over HTTP/2"}\n' >"$work/www/data.json"
+    spawn http-srv nghttpd --no-tls -d "$work/www" 8000
+    wait_for 10 nsx http-srv sh -c 'ss -Hltn | grep -q ":8000 "' || return 1
+    capture h2 http-cli sockctl-httpC tcp port 8000
+    # One request per connection: curl 7.88 fails a second request on nghttpd's connection.
+    local c=(curl -s -S -o /dev/null --max-time 5 --http2-prior-knowledge)
+    nsx http-cli "${c[@]}" http://192.0.2.80:8000/data.json
+    nsx http-cli "${c[@]}" http://192.0.2.80:8000/missing
+    nsx http-cli "${c[@]}" -g 'http://[2001:db8::80]:8000/data.json'
+    publish h2
+}
+
 # tunnel_pair NAME: namespaces tun-NAME-a / tun-NAME-b joined by the underlay veth
 # sockctl-tuA (192.0.2.1, 2001:db8::1) <-> sockctl-tuB (192.0.2.2, 2001:db8::2).
 tunnel_pair() {
@@ -840,7 +886,7 @@ scenario_stp() {
 
 # ---------------------------------------------------------------------------------- main
 
-ALL=(dns dhcp ntp ssh redis http websocket vxlan geneve gre igmp mdns syslog lldp stp)
+ALL=(dns dhcp ntp ssh redis http websocket tls h2 vxlan geneve gre igmp mdns syslog lldp stp)
 requested=("$@")
 [ ${#requested[@]} -eq 0 ] && requested=("${ALL[@]}")
 for s in "${requested[@]}"; do

@@ -1,7 +1,7 @@
 // pcapprint: prints a capture file as `sockctl capture -r FILE FLAGS` does, built by swiftc from
 // Sources/PacketDecoding alone (no package build, no libpcap): the quick loop for printer work
 // and the engine of compare.py. No BPF filter; `-c N` is honoured.
-// Usage: pcapprint FILE [tcpdump output flags: -n -v -X -e -tttt -S -c N ...]
+// Usage: pcapprint FILE [tcpdump output flags: -n -v -X -e -tttt -S -c N ...] [--decode VIEWS] [--json]
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -20,6 +20,12 @@ enum PcapPrint {
             limit = count
             flags.removeSubrange(index...(index + 1))
         }
+        var views: ProtocolViews = []
+        if let index = flags.firstIndex(of: "--decode"), index + 1 < flags.count, let parsed = ProtocolViews(list: flags[index + 1]) {
+            views = parsed
+            flags.removeSubrange(index...(index + 1))
+        }
+        let json = flags.contains("--json")
         let dumpFlags: Set<String> = ["-x", "-xx", "-X", "-XX", "-A", "-AA"]
         if !flags.contains(where: { dumpFlags.contains($0) }) { flags.append("--no-dump") }
         setenv("TZ", "UTC", 1)
@@ -31,7 +37,10 @@ enum PcapPrint {
             fputs("pcapprint: \(error)\n", stderr)
             exit(1)
         }
-        var printer = PacketPrinter(options: PrintOptions(TcpdumpFlags(arguments: flags)))
+        var options = PrintOptions(TcpdumpFlags(arguments: flags))
+        options.views = views
+        var printer = PacketPrinter(options: options)
+        var writer = PacketJSONWriter()
         var out: [UInt8] = []
         out.reserveCapacity(1 << 17)
         var printed = 0
@@ -41,7 +50,11 @@ enum PcapPrint {
         }
         do {
             while printed < limit, let record = try reader.next() {
-                printer.print(record.header, record.bytes, into: &out)
+                if json {
+                    writer.append(record.header, record.bytes, into: &out)
+                } else {
+                    printer.print(record.header, record.bytes, into: &out)
+                }
                 printed += 1
                 if out.count >= 1 << 16 { flush() }
             }

@@ -26,6 +26,13 @@
 public enum PacketJSON {
     /// Appends the object for one packet and a newline.
     public static func append(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
+        _ = appendFields(header, bytes, into: &out)
+        out.append("}\n")
+    }
+
+    /// Everything of the object but its closing brace; the TCP segment or UDP datagram found, if
+    /// any, for ``PacketJSONWriter`` to add the protocol views.
+    static func appendFields(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) -> TransportSegment? {
         out.append("{\"time\":\"")
         appendTime(header, into: &out)
         out.append("\",\"len\":")
@@ -35,15 +42,14 @@ public enum PacketJSON {
         out.append(",\"link\":\"")
         appendLinkName(header.linkType, into: &out)
         out.append("\"")
-        defer { out.append("}\n") }
         let limit = UInt64(PacketPrinter.maximumSnapshotLength)
         let caplen = UInt64(max(0, header.capturedLength))
         let len = UInt64(max(0, header.originalLength))
         if caplen == 0 || len == 0 || len < caplen || caplen > limit || len > limit {
             out.append(",\"invalid\":true")
-            return
+            return nil
         }
-        guard let ip = IPDatagram.parse(header, bytes) else { return }
+        guard let ip = IPDatagram.parse(header, bytes) else { return nil }
         out.append(",\"ip\":")
         out.appendDecimal(ip.version)
         out.append(",\"src\":\"")
@@ -55,12 +61,12 @@ public enum PacketJSON {
         out.append("\"")
         if ip.fragmentOffsetOrMore {
             out.append(",\"fragment\":true")
-            return
+            return nil
         }
-        guard ip.transportProtocol == 6 || ip.transportProtocol == 17 else { return }
+        guard ip.transportProtocol == 6 || ip.transportProtocol == 17 else { return nil }
         guard let segment = TransportSegment.parseTransport(ip, bytes) else {
             out.append(",\"malformed\":true")
-            return
+            return nil
         }
         out.append(",\"sport\":")
         out.appendDecimal(segment.sourcePort)
@@ -82,6 +88,7 @@ public enum PacketJSON {
         appendBase64(segment.payload(in: ip.cursor.bytes), into: &out)
         out.append("\"")
         if segment.isPayloadTruncated { out.append(",\"truncated\":true") }
+        return segment
     }
 
     /// The object for one packet as a string, without the newline (tests and small callers).

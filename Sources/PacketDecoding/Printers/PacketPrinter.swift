@@ -28,11 +28,14 @@ public struct PacketPrinter {
     var protocolName: StaticString = ""
     /// Bytes of link-layer header the dump skips (tcpdump's `ndo_ll_hdr_len`).
     var linkHeaderLength = 0
+    /// `--decode`: where each TCP connection's TLS, WebSocket or HTTP/2 view stands (nil without).
+    var viewTracker: ApplicationViewTracker?
 
     /// A printer for one capture's packets, with no per-run state yet; the default options are
     /// sockctl's (`-X` dump, time of day).
     public init(options: PrintOptions = PrintOptions()) {
         self.options = options
+        if !options.views.isEmpty { viewTracker = ApplicationViewTracker(views: options.views) }
     }
 
     /// tcpdump's largest valid snapshot length; records claiming more are invalid.
@@ -58,6 +61,7 @@ public struct PacketPrinter {
             out.append("]")
             linkHeaderLength = 0
         }
+        if viewTracker != nil { appendViews(header, captured, into: &out) }
         appendDump(captured, into: &out)
         out.append(0x0A)
     }

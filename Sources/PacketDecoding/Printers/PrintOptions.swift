@@ -42,13 +42,16 @@ public struct PrintOptions: Sendable, Equatable {
     public var linkHeader: Bool
     /// `-v`, `-vv`, `-vvv`: how much of each header tcpdump's verbose modes print (0 to 3).
     public var verbosity: Int
+    /// `--decode`: the views beyond tcpdump printed after each header line (none by default, so
+    /// the output is tcpdump's).
+    public var views: ProtocolViews
 
     /// Each choice given directly; the defaults are sockctl's without flags (`-X`, time of day, µs).
     /// ``init(_:)`` makes one from tcpdump's letters instead.
     public init(
         dump: Dump = .hexAndASCII, dumpIncludesLinkHeader: Bool = false, timestamps: TimestampStyle = .timeOfDay,
         nanoseconds: Bool = false, absoluteSequenceNumbers: Bool = false, linkHeader: Bool = false,
-        verbosity: Int = 0
+        verbosity: Int = 0, views: ProtocolViews = []
     ) {
         self.dump = dump
         self.dumpIncludesLinkHeader = dumpIncludesLinkHeader
@@ -57,6 +60,7 @@ public struct PrintOptions: Sendable, Equatable {
         self.absoluteSequenceNumbers = absoluteSequenceNumbers
         self.linkHeader = linkHeader
         self.verbosity = verbosity
+        self.views = views
     }
 
     /// `-x` and `-X` suppress tcpdump's implicit hex dump of payloads it has no decoder for;

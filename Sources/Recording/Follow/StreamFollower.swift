@@ -35,6 +35,13 @@ import SocketEngine
 /// sequences to a terminal. Stream ends: `FIN`, `RST from client|server`, `4-tuple reused`,
 /// `evicted (too many connections)`, `capture ended`.
 ///
+/// Without `--framing`, streams that speak TLS, WebSocket or HTTP/2 are shown through their
+/// views (see ``ConnectionViews``): one line per TLS record (`[1] >> TLS handshake ClientHello
+/// (TLSv1.0 record, length 512): SNI example.com, …`), per HTTP/2 frame, and per WebSocket frame,
+/// followed by its payload the way a framed message is shown (JSON pretty-printed); the HTTP
+/// upgrade request and answer are shown as text first. A view that loses its place (a gap) hands
+/// the rest of that direction back to the raw display.
+///
 /// Limits: the reassembler's (4 MiB per direction, 64 MiB in all, 65536 connections); one
 /// incomplete message of at most ``maximumMessageSize`` per direction; UDP flows are numbered
 /// from a table of at most 65536 entries, cleared when full (a flow seen again then gets a new
@@ -42,6 +49,8 @@ import SocketEngine
 public struct StreamFollower {
     /// The largest message `--framing` shows as one; longer ones are a framing error.
     public static let maximumMessageSize = 1 << 20
+    /// WebSocket payload bytes shown per frame (the rest is passed over, marked `...`).
+    public static let maximumViewPayload = 16 << 10
     /// The most UDP flows remembered for numbering.
     package static let maximumUDPFlows = 65_536
 

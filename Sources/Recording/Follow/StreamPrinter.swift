@@ -38,6 +38,8 @@ struct StreamPrinter {
             if state.directions[event.direction.index].decoder != nil {
                 state.directions[event.direction.index].feed(bytes)
                 drainMessages(&state, event.direction, atEnd: false, into: &out)
+            } else if state.views != nil, viewed(&state, bytes, direction: event.direction, into: &out) {
+                // shown through the TLS, WebSocket or HTTP/2 view
             } else {
                 appendChunk(bytes, number: state.number, direction: event.direction, offset: state.directions[event.direction.index].offset, into: &out)
             }
@@ -46,6 +48,7 @@ struct StreamPrinter {
         case .gap(let count):
             guard var state = tcpStreams.removeValue(forKey: event.stream) else { return }
             drainMessages(&state, event.direction, atEnd: true, into: &out)
+            state.views?.gap(side: event.direction.index, next: UnsafeRawBufferPointer(start: nil, count: 0)) { _ in }
             state.directions[event.direction.index].offset += count
             appendMarker(state.number, event.direction, into: &out)
             out += " [... \(count) bytes missing ...]\n".utf8
@@ -169,6 +172,47 @@ struct StreamPrinter {
             out += " [... \(segment.payloadLength - payload.count) bytes missing ...]\n".utf8
         }
         atLineStart = true
+    }
+
+    // MARK: Views
+
+    /// Feeds a chunk to the stream's views; true when they showed it (the direction speaks TLS,
+    /// WebSocket or HTTP/2), false when it is to be shown raw.
+    private mutating func viewed(_ state: inout StreamState, _ bytes: UnsafeRawBufferPointer, direction: TCPReassembler.Direction, into out: inout [UInt8]) -> Bool {
+        guard var views = state.views else { return false }
+        let side = direction.index
+        let wasViewed = views.isViewed(side)
+        var items: [ViewItem] = []
+        let head = views.consume(bytes, side: side) { items.append($0) }
+        state.views = views
+        guard wasViewed || views.isViewed(side) else { return false }
+        if head > 0 {
+            appendChunk(UnsafeRawBufferPointer(rebasing: bytes[0..<min(head, bytes.count)]), number: state.number, direction: direction,
+                        offset: state.directions[side].offset, into: &out)
+        }
+        for item in items { appendItem(item, number: state.number, direction: direction, into: &out) }
+        return true
+    }
+
+    /// One view item on its marker line; a WebSocket data frame's payload follows as a message.
+    private mutating func appendItem(_ item: ViewItem, number: Int, direction: TCPReassembler.Direction, into out: inout [UInt8]) {
+        appendMarker(number, direction, into: &out)
+        out.append(0x20)
+        if case .webSocketFrame(var frame) = item, frame.opcode <= 2, !frame.payload.isEmpty {
+            let payload = frame.payload
+            let complete = frame.payloadComplete
+            frame.payload = []
+            ViewItem.webSocketFrame(frame).appendText(into: &out)
+            if !complete { out += " (first \(payload.count) bytes shown)".utf8 }
+            out.append(0x0A)
+            atLineStart = true
+            payload.withUnsafeBytes { appendMessage($0, number: number, direction: direction, into: &out) }
+            return
+        }
+        item.appendText(into: &out)
+        out.append(0x0A)
+        atLineStart = true
+        lastChunk = nil
     }
 
     // MARK: Pieces

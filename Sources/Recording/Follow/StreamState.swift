@@ -45,13 +45,16 @@ struct DirectionState {
     }
 }
 
-/// Per-stream state: the number shown and, per direction, the framing buffer.
+/// Per-stream state: the number shown, per direction the framing buffer, and (without
+/// `--framing`) the TLS, WebSocket and HTTP/2 views.
 struct StreamState {
     var number: Int
     var directions: [DirectionState]
+    var views: ConnectionViews?
 
     init(number: Int, framing: Framing?) {
         self.number = number
         directions = [DirectionState(framing: framing), DirectionState(framing: framing)]
+        if framing == nil { views = ConnectionViews(views: .all, payloadLimit: StreamFollower.maximumViewPayload) }
     }
 }

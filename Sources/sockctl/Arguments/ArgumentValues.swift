@@ -1,4 +1,5 @@
 import NIOCore
+import PacketDecoding
 import SocketEngine
 
 /// Option values with a grammar of their own, read by `@Option(transform:)` so a mistake is
@@ -19,6 +20,14 @@ enum ArgumentValues {
     /// `raw`, `line`, `crlf`, `null`, `length:N[:be|:le]`, `fixed:N`.
     @Sendable static func framing(_ text: String) throws -> Framing {
         try Framing(parsing: text)
+    }
+
+    /// `capture --decode`: a comma-separated list of tls, ws, http2, all.
+    @Sendable static func protocolViews(_ text: String) throws -> ProtocolViews {
+        guard let views = ProtocolViews(list: text) else {
+            throw UsageError("unknown view in '\(text)' (known: \(ProtocolViews.names))")
+        }
+        return views
     }
 
     /// Backslash escapes: `\n \r \t \0 \\ \xHH`.

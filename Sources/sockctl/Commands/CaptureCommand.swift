@@ -116,8 +116,15 @@ struct CaptureCommand: ParsableCommand {
     )
     var framing: Framing?
 
-    @Flag(name: .long, help: "One JSON object per packet instead of tcpdump text.")
+    @Flag(name: .long, help: "One JSON object per packet instead of tcpdump text (with the TLS, WebSocket and HTTP/2 views in an \"app\" array).")
     var json = false
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Views beyond tcpdump, printed after each header line: tls, ws, http2 or all, comma-separated (always on with --json and --follow).", valueName: "views"),
+        transform: ArgumentValues.protocolViews
+    )
+    var decode: ProtocolViews = []
 
     @Argument(help: ArgumentHelp("BPF filter words, e.g. tcp port 6969 and host 127.0.0.1.", valueName: "filter"))
     var filterWords: [String] = []
@@ -167,7 +174,9 @@ struct CaptureCommand: ParsableCommand {
         flags.absoluteSequenceNumbers = absoluteSequenceNumbers
         flags.linkHeader = linkHeader
         flags.verbose = verbose
-        return PrintOptions(flags)
+        var options = PrintOptions(flags)
+        options.views = decode
+        return options
     }
 
     func run() throws {
@@ -185,7 +194,7 @@ struct CaptureCommand: ParsableCommand {
 
     private func outputMode() -> PacketOutput.Mode {
         if writeFile != nil && !print { return .none }
-        if json { return .json }
+        if json { return .json(PacketJSONWriter()) }
         if follow { return .follow(StreamFollower(framing: framing)) }
         return .text(PacketPrinter(options: printOptions))
     }

@@ -7,7 +7,7 @@ final class PacketOutput {
     enum Mode {
         case none
         case text(PacketPrinter)
-        case json
+        case json(PacketJSONWriter)
         case follow(StreamFollower)
     }
 
@@ -35,8 +35,10 @@ final class PacketOutput {
             mode = .none
             printer.print(header, bytes, into: &buffer)
             mode = .text(printer)
-        case .json:
-            PacketJSON.append(header, bytes, into: &buffer)
+        case .json(var writer):
+            mode = .none
+            writer.append(header, bytes, into: &buffer)
+            mode = .json(writer)
         case .follow(var follower):
             mode = .none
             follower.packet(header, bytes, into: &buffer)

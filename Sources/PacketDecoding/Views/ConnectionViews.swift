@@ -1,0 +1,147 @@
+/// The protocol views of one TCP connection: which protocol each of its two directions speaks
+/// and the decoder that follows it, fed each direction's bytes in order. Shared by the packet
+/// views (``ApplicationViewTracker``, which keeps the order by sequence number) and `--follow`
+/// (which reassembles first).
+///
+/// A direction is recognised by its first bytes: a TLS record header; the HTTP/2 connection
+/// preface (the other direction then is the server's), or a server's first SETTINGS frame when
+/// the server speaks first (the other direction then starts with the preface); a `GET` with `Upgrade: websocket` (or
+/// `h2c`), whose answer on the other side — when it is `101` — switches both directions to
+/// WebSocket (or HTTP/2) right after its blank line. Anything else is not viewed.
+package struct ConnectionViews {
+    package let views: ProtocolViews
+    /// WebSocket payload bytes kept per frame.
+    package let payloadLimit: Int
+
+    enum Decoder {
+        case undecided
+        case tls(TLSStreamDecoder)
+        case webSocket(WebSocketStreamDecoder)
+        case http2(HTTP2StreamDecoder)
+        /// Asked to upgrade; waiting for the answer on the other side.
+        case upgradeRequested
+        /// The other side asked to upgrade: these bytes start the answer.
+        case upgradeAnswerDue(h2c: Bool)
+        /// Nothing these views decode.
+        case ignored
+    }
+
+    private var sides: [Decoder] = [.undecided, .undecided]
+
+    package init(views: ProtocolViews, payloadLimit: Int) {
+        self.views = views
+        self.payloadLimit = payloadLimit
+    }
+
+    /// The side's bytes are shown as items (a protocol was recognised and its decoder has not
+    /// lost its place), not as raw bytes.
+    package func isViewed(_ side: Int) -> Bool {
+        switch sides[side & 1] {
+        case .tls(let tls): !tls.isLost
+        case .webSocket(let ws): !ws.isLost
+        case .http2(let h2): !h2.isLost
+        case .upgradeRequested, .upgradeAnswerDue: true
+        case .undecided, .ignored: false
+        }
+    }
+
+    /// The next in-order bytes of one side (0 or 1). Returns how many leading bytes were an HTTP
+    /// upgrade request or answer head (the follower shows those as text before the items).
+    @discardableResult
+    package mutating func consume(_ bytes: UnsafeRawBufferPointer, side: Int, emit: (ViewItem) -> Void) -> Int {
+        let side = side & 1
+        var rest = bytes
+        var head = 0
+        if case .undecided = sides[side] { head = decide(side, &rest, emit) }
+        if case .upgradeAnswerDue(let h2c) = sides[side] { head = answer(side, h2c: h2c, &rest, emit) }
+        switch sides[side] {
+        case .tls(var tls):
+            tls.consume(rest, emit: emit)
+            sides[side] = .tls(tls)
+        case .webSocket(var ws):
+            ws.consume(rest, emit: emit)
+            sides[side] = .webSocket(ws)
+        case .http2(var h2):
+            h2.consume(rest, emit: emit)
+            sides[side] = .http2(h2)
+        default:
+            break
+        }
+        return head
+    }
+
+    /// Bytes of one side are missing (not captured, or not in order). TLS starts again when
+    /// `next` — the bytes after the gap — begins with a record header; the others stop.
+    package mutating func gap(side: Int, next: UnsafeRawBufferPointer, emit: (ViewItem) -> Void) {
+        let side = side & 1
+        switch sides[side] {
+        case .tls(var tls):
+            if TLSStreamDecoder.looksLikeRecord(next) { tls.realign() } else { tls.lose(emit) }
+            sides[side] = .tls(tls)
+        case .webSocket(var ws):
+            ws.lose(emit)
+            sides[side] = .webSocket(ws)
+        case .http2(var h2):
+            h2.lose(emit)
+            sides[side] = .http2(h2)
+        case .undecided:
+            break
+        default:
+            sides[side] = .ignored
+        }
+    }
+
+    /// The first bytes of a side: which protocol it speaks. Returns the HTTP head's length.
+    private mutating func decide(_ side: Int, _ bytes: inout UnsafeRawBufferPointer, _ emit: (ViewItem) -> Void) -> Int {
+        guard !bytes.isEmpty else { return 0 }
+        let preface = HTTP2StreamDecoder.preface
+        if views.contains(.tls) && TLSStreamDecoder.looksLikeRecord(bytes) {
+            sides[side] = .tls(TLSStreamDecoder())
+        } else if views.contains(.http2) && bytes.count >= 16 && bytes.starts(with: preface.prefix(min(bytes.count, preface.count))) {
+            sides[side] = .http2(HTTP2StreamDecoder(client: true))
+            sides[1 - side] = .http2(HTTP2StreamDecoder(client: false))
+        } else if views.contains(.http2) && HTTP2StreamDecoder.looksLikeServerSettings(bytes) {
+            // A server that speaks first (before the client's preface arrives).
+            sides[side] = .http2(HTTP2StreamDecoder(client: false))
+            sides[1 - side] = .http2(HTTP2StreamDecoder(client: true))
+        } else if !views.isDisjoint(with: [.webSocket, .http2]), let head = HTTPUpgradeHead(bytes), head.status == nil,
+                  (views.contains(.webSocket) && head.upgrades(to: "websocket")) || (views.contains(.http2) && head.upgrades(to: "h2c")) {
+            let h2c = !head.upgrades(to: "websocket")
+            if !h2c { emit(.webSocketUpgrade(.request(target: head.target))) }
+            sides[side] = .upgradeRequested
+            sides[1 - side] = .upgradeAnswerDue(h2c: h2c)
+            let length = head.end ?? bytes.count
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            return length
+        } else {
+            sides[side] = .ignored
+        }
+        return 0
+    }
+
+    /// The answer to an upgrade request: on 101 both sides switch after its head.
+    private mutating func answer(_ side: Int, h2c: Bool, _ bytes: inout UnsafeRawBufferPointer, _ emit: (ViewItem) -> Void) -> Int {
+        guard let head = HTTPUpgradeHead(bytes), let status = head.status else {
+            sides[side] = .ignored
+            sides[1 - side] = .ignored
+            return 0
+        }
+        if !h2c { emit(.webSocketUpgrade(.response(status: status))) }
+        guard status == 101, let end = head.end else {
+            sides[side] = .ignored
+            sides[1 - side] = .ignored
+            let length = head.end ?? bytes.count
+            bytes = UnsafeRawBufferPointer(start: nil, count: 0)
+            return length
+        }
+        if h2c {
+            sides[side] = .http2(HTTP2StreamDecoder(client: false))
+            sides[1 - side] = .http2(HTTP2StreamDecoder(client: true))
+        } else {
+            sides[side] = .webSocket(WebSocketStreamDecoder(payloadLimit: payloadLimit))
+            sides[1 - side] = .webSocket(WebSocketStreamDecoder(payloadLimit: payloadLimit))
+        }
+        bytes = UnsafeRawBufferPointer(rebasing: bytes[end...])
+        return end
+    }
+}

@@ -1,0 +1,48 @@
+/// The decoders beyond tcpdump that `capture --decode` turns on: TLS records and handshakes,
+/// WebSocket upgrades and frames, HTTP/2 prefaces and frames (gRPC runs on HTTP/2). They print
+/// lines of their own after tcpdump's header line, so without them the output stays
+/// tcpdump's; `--json` and `--follow` always use all three.
+public struct ProtocolViews: OptionSet, Sendable, Hashable {
+    /// The bits, one per view.
+    public let rawValue: UInt8
+    /// Views from their bits.
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// TLS record type and version, ClientHello SNI, ALPN and offered versions, ServerHello
+    /// version and cipher suite, alerts.
+    public static let tls = ProtocolViews(rawValue: 1)
+    /// The WebSocket upgrade, then each frame's opcode, FIN, mask, length and close code.
+    public static let webSocket = ProtocolViews(rawValue: 2)
+    /// The HTTP/2 connection preface and each frame's type, flags, stream and the settings,
+    /// error codes and window increments it carries.
+    public static let http2 = ProtocolViews(rawValue: 4)
+    /// Every view.
+    public static let all: ProtocolViews = [.tls, .webSocket, .http2]
+
+    /// The names `--decode` takes: `tls`, `ws` (or `websocket`), `http2` (or `h2`, `grpc`), `all`.
+    public static let names = "tls, ws, http2, all"
+
+    /// Views from a comma-separated list of ``names``; nil when a name is unknown.
+    public init?(list: String) {
+        var views: ProtocolViews = []
+        for name in list.split(separator: ",", omittingEmptySubsequences: false) {
+            switch name.trimmingSpaces.lowercased() {
+            case "tls", "ssl": views.insert(.tls)
+            case "ws", "websocket", "wss": views.insert(.webSocket)
+            case "http2", "h2", "h2c", "grpc": views.insert(.http2)
+            case "all": views.formUnion(.all)
+            default: return nil
+            }
+        }
+        self = views
+    }
+}
+
+extension Substring {
+    fileprivate var trimmingSpaces: Substring {
+        var text = self
+        while text.first == " " { text.removeFirst() }
+        while text.last == " " { text.removeLast() }
+        return text
+    }
+}
