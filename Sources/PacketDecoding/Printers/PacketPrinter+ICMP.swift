@@ -7,7 +7,7 @@
 extension PacketPrinter {
     // MARK: ICMP
 
-    mutating func printICMP(_ cursor: ByteCursor, at icmp: Int, length: Int, fragmented: Bool, into out: inout [UInt8]) throws(PacketDecodingError) {
+    mutating func printICMP(_ cursor: ByteCursor, at icmp: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "icmp"
         var text: [UInt8] = []
         guard try appendICMPMessage(cursor, at: icmp, into: &text) else {
