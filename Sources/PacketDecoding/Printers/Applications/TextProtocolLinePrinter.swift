@@ -95,7 +95,7 @@ extension PacketPrinter {
 
     /// A token found by ``fetchToken(_:_:from:length:)``: `count` bytes at frame offset
     /// `start`, and the payload index of what follows it and the spaces after it.
-    struct TextToken {
+    private struct TextToken {
         var start: Int
         var count: Int
         var next: Int
@@ -105,7 +105,7 @@ extension PacketPrinter {
     /// CR or LF, and the spaces after them; nil when there is no such token (an empty one, a
     /// byte above 0x7F or a control character in it, one of more than 128 characters, or the
     /// capture ends inside it).
-    static func fetchToken(_ cursor: ByteCursor, _ payload: Int, from index: Int, length: Int) -> TextToken? {
+    private static func fetchToken(_ cursor: ByteCursor, _ payload: Int, from index: Int, length: Int) -> TextToken? {
         var index = index
         let start = index
         while index < length {
