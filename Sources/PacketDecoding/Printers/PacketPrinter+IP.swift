@@ -31,6 +31,11 @@ extension PacketPrinter {
             out.append(" [|ip]")
             return
         }
+        if length < 20 {
+            out.append("truncated-ip ")
+            out.appendDecimal(UInt32(truncatingIfNeeded: length))
+            return
+        }
         let headerLength = Int(versionAndLength & 0x0F) * 4
         guard headerLength >= 20 else {
             out.append("bad-hlen ")
