@@ -1,28 +1,6 @@
 // TEMPORARY: the printers not written yet, each printing what sockctl printed before it had one.
 // Every printer that lands deletes its stub here; this file goes when it is empty.
 extension PacketPrinter {
-    // MARK: text protocols (HTTP, RTSP, SIP, FTP, SMTP, whois), SSH, telnet, RESP
-
-    mutating func printTelnet(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {}
-
-    mutating func printSMTP(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {}
-
-    mutating func printWhois(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {}
-
-    mutating func printRESP(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {}
-
-    mutating func printSSH(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {}
-
-    mutating func printFTP(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {}
-
-    mutating func printHTTP(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {}
-
-    mutating func printRTSP(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {}
-
-    mutating func printSIP(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        appendStubUDP(length, into: &out)
-    }
-
     // MARK: DNS and mDNS
 
     mutating func printDomain(
