@@ -33,14 +33,6 @@ extension PacketPrinter {
 
     // MARK: BOOTP/DHCP, DHCPv6, NTP, syslog
 
-    mutating func printBOOTP(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        appendStubUDP(length, into: &out)
-    }
-
-    mutating func printDHCPv6(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        appendStubUDP(length, into: &out)
-    }
-
     mutating func printNTP(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         appendStubUDP(length, into: &out)
     }
