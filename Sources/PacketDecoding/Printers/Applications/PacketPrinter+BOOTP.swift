@@ -39,8 +39,7 @@ extension PacketPrinter {
         let hlen = try cursor.u8(payload + BOOTPField.hlen)
         let ethernet = htype == 1 && hlen == 6
         if ethernet && op == 1 {
-            out.append(" from ")
-            try appendBOOTPHardwareAddress(cursor, at: payload + BOOTPField.chaddr, into: &out)
+            try appendBOOTPHardwareAddress(cursor, at: payload + BOOTPField.chaddr, label: " from ", into: &out)
         }
         out.append(", length ")
         out.appendDecimal(UInt32(truncatingIfNeeded: length))
@@ -85,8 +84,7 @@ extension PacketPrinter {
         try appendBOOTPAddress(cursor, at: payload + BOOTPField.siaddr, label: "\n\t  Server-IP ", into: &out)
         try appendBOOTPAddress(cursor, at: payload + BOOTPField.giaddr, label: "\n\t  Gateway-IP ", into: &out)
         if ethernet {
-            out.append("\n\t  Client-Ethernet-Address ")
-            try appendBOOTPHardwareAddress(cursor, at: payload + BOOTPField.chaddr, into: &out)
+            try appendBOOTPHardwareAddress(cursor, at: payload + BOOTPField.chaddr, label: "\n\t  Client-Ethernet-Address ", into: &out)
         }
         if try cursor.u8(payload + BOOTPField.sname) != 0 {
             out.append("\n\t  sname \"")
@@ -126,9 +124,11 @@ extension PacketPrinter {
         try appendIPv4Address(cursor, at: offset, into: &out)
     }
 
-    /// The six bytes at `offset` as `02:00:00:00:00:0a` (tcpdump's `GET_ETHERADDR_STRING`).
-    func appendBOOTPHardwareAddress(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+    /// `label` and the six bytes at `offset` as `02:00:00:00:00:0a` (tcpdump's
+    /// `GET_ETHERADDR_STRING`, read before the label is printed).
+    private func appendBOOTPHardwareAddress(_ cursor: ByteCursor, at offset: Int, label: StaticString, into out: inout [UInt8]) throws(PacketDecodingError) {
         try cursor.check(offset, 6)
+        out.append(label)
         appendMAC(cursor, at: offset, into: &out)
     }
 

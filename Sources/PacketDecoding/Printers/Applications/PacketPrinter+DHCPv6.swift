@@ -50,8 +50,10 @@ extension PacketPrinter {
             out.appendHex(UInt64(try cursor.u32(message) & 0xFF_FFFF))
             return message + 4
         }
+        try cursor.check(message + 2, 16)
         out.append("linkaddr=")
         try appendIPv6Address(cursor, at: message + 2, into: &out)
+        try cursor.check(message + 18, 16)
         out.append(" peeraddr=")
         try appendIPv6Address(cursor, at: message + 18, into: &out)
         return message + 34

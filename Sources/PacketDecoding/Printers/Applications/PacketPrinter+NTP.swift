@@ -87,8 +87,9 @@ extension PacketPrinter {
                 out.append("s)")
             }
         }
+        let precision = Int8(bitPattern: try cursor.u8(payload + 3))
         out.append(", precision ")
-        Self.appendNTPSigned(Int(Int8(bitPattern: try cursor.u8(payload + 3))), into: &out)
+        Self.appendNTPSigned(Int(precision), into: &out)
 
         guard cursor.has(payload + 4, 4) else { return out.append(" [|ntp]") }
         out.append("\n\tRoot Delay: ")
@@ -123,8 +124,9 @@ extension PacketPrinter {
 
         switch length {
         case 52, 68, 72:
+            let key = try cursor.u32(payload + 48)
             out.append("\n\tKey id: ")
-            out.appendDecimal(try cursor.u32(payload + 48))
+            out.appendDecimal(key)
             guard length != 52 else { break }
             let words = length == 68 ? 4 : 5
             guard cursor.has(payload + 52, 4 * words) else { return out.append(" [|ntp]") }
@@ -155,16 +157,20 @@ extension PacketPrinter {
         out.append(control & 0x20 != 0 ? ", More" : ", Last")
         out.append(", OpCode=")
         out.appendDecimal(control & 0x1F)
-        out.append("\n\tSequence=")
-        out.appendDecimal(try cursor.u16(payload + 2))
+        out.append("\n")
+        let sequence = try cursor.u16(payload + 2)
+        out.append("\tSequence=")
+        out.appendDecimal(sequence)
         let status = try cursor.u16(payload + 4)
         out.append(", Status=")
         if status != 0 { out.append("0x") }
         out.appendHex(UInt64(status))
+        let association = try cursor.u16(payload + 6)
         out.append(", Assoc.=")
-        out.appendDecimal(try cursor.u16(payload + 6))
+        out.appendDecimal(association)
+        let offset = try cursor.u16(payload + 8)
         out.append(", Offset=")
-        out.appendDecimal(try cursor.u16(payload + 8))
+        out.appendDecimal(offset)
         let count = Int(try cursor.u16(payload + 10))
         out.append(", Count=")
         out.appendDecimal(count)
