@@ -4,7 +4,7 @@
 /// beginning: `ICMP6, echo request [|icmp6]`. Node information and router renumbering
 /// messages are in PacketPrinter+ICMPv6Info.swift.
 extension PacketPrinter {
-    mutating func printICMPv6(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+    mutating func printICMPv6(_ cursor: ByteCursor, at icmp: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "icmp6"
         if length == 0 {
             out.append("ICMP6, length 0 (invalid)")

@@ -68,6 +68,9 @@ extension PacketPrinter {
             return
         }
         try appendAddresses(ports, &out)
+        if options.verbosity > 0 && !ip.fragmented {
+            try appendUDPChecksum(cursor, at: udp, payloadLength: payloadLength, ip: ip, into: &out)
+        }
         let firstByte: UInt8? = cursor.has(udp + 8, 1) ? try cursor.u8(udp + 8) : nil
         let application = UDPApplication(sourcePort: ports.0, destinationPort: ports.1, firstByte: firstByte)
         if application.isPrinted {
@@ -82,6 +85,32 @@ extension PacketPrinter {
         } else {
             out.append("UDP, length ")
             out.appendDecimal(udpLength)
+        }
+    }
+
+    /// tcpdump's UDP checksum verdict, before the application text: `[udp sum ok] `,
+    /// `[bad udp cksum 0xFIELD -> 0xRIGHT!] `, or `[no cksum] ` for a zero field. Over IPv4 only
+    /// with `-vv` (a zero field means "none"), over IPv6 with `-v`; only when the payload is all
+    /// captured.
+    private func appendUDPChecksum(_ cursor: ByteCursor, at udp: Int, payloadLength: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
+        if !ip.isIPv6 {
+            guard options.verbosity > 1 else { return }
+            if try cursor.u16(udp + 6) == 0 {
+                out.append("[no cksum] ")
+                return
+            }
+        }
+        guard cursor.has(udp + 8, payloadLength) else { return }
+        let result = try pseudoHeaderChecksum(cursor, ip: ip, at: udp, length: payloadLength + 8, nextProtocol: 17)
+        if result != 0 {
+            let field = try cursor.u16(udp + 6)
+            out.append("[bad udp cksum 0x")
+            out.appendHex(UInt64(field), minimumDigits: 4)
+            out.append(" -> 0x")
+            out.appendHex(UInt64(InternetChecksum.shouldBe(field: field, result: result)), minimumDigits: 4)
+            out.append("!] ")
+        } else {
+            out.append("[udp sum ok] ")
         }
     }
 
