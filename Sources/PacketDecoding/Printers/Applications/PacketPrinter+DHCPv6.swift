@@ -2,7 +2,7 @@
 /// `dhcp6 solicit` without `-v`; with `-v` the transaction ID or the relay addresses and every
 /// option in parentheses, options inside options (IA_NA, IA_ADDR …) and relayed messages nested:
 /// ```
-/// dhcp6 relay-fwd (linkaddr=2001:db8::1 peeraddr=fe80::1 (relay-message (dhcp6 solicit (xid=1e291d (elapsed-time 0)))))
+/// dhcp6 relay-fwd (linkaddr=2001:db8::1 peeraddr=fe80::1 (relay-message (dhcp6 solicit (xid=1e291d (elapsed-time 0))))
 /// ```
 extension PacketPrinter {
     /// One enclosing option while the walk is inside its sub-options (or inside the message a

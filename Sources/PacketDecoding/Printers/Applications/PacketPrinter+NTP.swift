@@ -91,13 +91,22 @@ extension PacketPrinter {
         out.append(", precision ")
         Self.appendNTPSigned(Int(precision), into: &out)
 
-        guard cursor.has(payload + 4, 4) else { return out.append(" [|ntp]") }
+        guard cursor.has(payload + 4, 4) else {
+            out.append(" [|ntp]")
+            return
+        }
         out.append("\n\tRoot Delay: ")
         try appendNTPShortFixedPoint(cursor, at: payload + 4, into: &out)
-        guard cursor.has(payload + 8, 4) else { return out.append(" [|ntp]") }
+        guard cursor.has(payload + 8, 4) else {
+            out.append(" [|ntp]")
+            return
+        }
         out.append(", Root dispersion: ")
         try appendNTPShortFixedPoint(cursor, at: payload + 8, into: &out)
-        guard cursor.has(payload + 12, 4) else { return out.append(" [|ntp]") }
+        guard cursor.has(payload + 12, 4) else {
+            out.append(" [|ntp]")
+            return
+        }
         out.append(", Reference-ID: ")
         switch stratum {
         case 0:
@@ -113,7 +122,10 @@ extension PacketPrinter {
             out.appendHex(UInt64(try cursor.u32(payload + 12)), minimumDigits: 8)
         }
         for (offset, label) in Self.ntpTimestampFields {
-            guard cursor.has(payload + offset, 8) else { return out.append(" [|ntp]") }
+            guard cursor.has(payload + offset, 8) else {
+                out.append(" [|ntp]")
+                return
+            }
             out.append(label)
             try appendNTPTimestamp(cursor, at: payload + offset, into: &out)
         }
@@ -129,7 +141,10 @@ extension PacketPrinter {
             out.appendDecimal(key)
             guard length != 52 else { break }
             let words = length == 68 ? 4 : 5
-            guard cursor.has(payload + 52, 4 * words) else { return out.append(" [|ntp]") }
+            guard cursor.has(payload + 52, 4 * words) else {
+                out.append(" [|ntp]")
+                return
+            }
             out.append("\n\tAuthentication: ")
             for index in 0..<words {
                 out.appendHex(UInt64(try cursor.u32(payload + 52 + 4 * index)), minimumDigits: 8)
@@ -179,7 +194,10 @@ extension PacketPrinter {
             return
         }
         if count != 0 {
-            guard cursor.has(payload + 12, count) else { return out.append(" [|ntp]") }
+            guard cursor.has(payload + 12, count) else {
+                out.append(" [|ntp]")
+                return
+            }
             out.append("\n\tTO-BE-DONE: data not interpreted")
         }
     }
