@@ -107,18 +107,18 @@ extension PacketPrinter {
         case 131, 132:
             try appendMLDv1(cursor, at: icmp, into: &out)
         case 133:
-            guard try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 8, length: length, into: &out) else { return }
+            try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 8, length: length, into: &out)
         case 134:
             if verbosity > 0 {
                 try appendRouterAdvertisement(cursor, at: icmp, into: &out)
-                guard try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 16, length: length, into: &out) else { return }
+                try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 16, length: length, into: &out)
             }
         case 135:
             var address: [UInt8] = []
             try appendIPv6Address(cursor, at: icmp + 8, into: &address)
             out.append(", who has ")
             out.append(contentsOf: address)
-            guard try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 24, length: length, into: &out) else { return }
+            try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 24, length: length, into: &out)
         case 136:
             var address: [UInt8] = []
             try appendIPv6Address(cursor, at: icmp + 8, into: &address)
@@ -126,7 +126,7 @@ extension PacketPrinter {
             out.append(contentsOf: address)
             if verbosity > 0 {
                 Self.appendNeighborAdvertisementFlags(try cursor.u32(icmp + 4), into: &out)
-                guard try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 24, length: length, into: &out) else { return }
+                try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 24, length: length, into: &out)
             }
         case 137:
             var destination: [UInt8] = []
@@ -137,7 +137,7 @@ extension PacketPrinter {
             try appendIPv6Address(cursor, at: icmp + 8, into: &target)
             out.append(" to ")
             out.append(contentsOf: target)
-            guard try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 40, length: length, into: &out) else { return }
+            try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 40, length: length, into: &out)
         case 143:
             try appendMLDv2Report(cursor, at: icmp, length: length, into: &out)
         case 144, 146:
@@ -149,7 +149,7 @@ extension PacketPrinter {
         case 147:
             if verbosity > 0 {
                 try appendMobilePrefixAdvertisement(cursor, at: icmp, into: &out)
-                guard try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 8, length: length, into: &out) else { return }
+                try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 8, length: length, into: &out)
             }
         case 155:
             try appendRPL(cursor, at: icmp, code: code, length: length, into: &out)

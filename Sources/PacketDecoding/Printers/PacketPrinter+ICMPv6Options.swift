@@ -67,15 +67,23 @@ extension PacketPrinter {
 
     /// tcpdump's `icmp6_opt_print` with `-v` (nothing without): each option after the message's
     /// first `skipping` bytes, `\n\t  NAME option (TYPE), length BYTES (UNITS): VALUE`; `-vv`
-    /// adds each option's bytes in hex. False after a zero length or an option running past the
-    /// capture (the caller prints ` [|icmp6]`).
+    /// adds each option's bytes in hex. ` [|icmp6]` ends the list at a zero length or an option
+    /// running past the capture.
     func appendNeighborDiscoveryOptions(
         _ cursor: ByteCursor, at icmp: Int, skipping: Int, length: Int, into out: inout [UInt8]
+    ) throws(PacketDecodingError) {
+        guard options.verbosity > 0 else { return }
+        if try !walkNeighborDiscoveryOptions(cursor, from: icmp + skipping, length: length - skipping, into: &out) {
+            out.append(" [|icmp6]")
+        }
+    }
+
+    /// The option loop; false where tcpdump gives up with ` [|icmp6]`.
+    private func walkNeighborDiscoveryOptions(
+        _ cursor: ByteCursor, from start: Int, length: Int, into out: inout [UInt8]
     ) throws(PacketDecodingError) -> Bool {
-        guard options.verbosity > 0 else { return true }
-        let start = icmp + skipping
         var offset = start
-        var remaining = length - skipping
+        var remaining = length
         while offset < cursor.end {
             guard cursor.has(offset + 1, 1) else { return false }
             if remaining <= 0 { return true }

@@ -274,7 +274,13 @@ extension PacketPrinter {
             let tag = try cursor.u16(offset + 6)
             out.append(", tag=")
             out.appendHex(UInt64(tag))
-            try appendAddresses(lastEntry + 1, self, &out)
+            if length % 2 == 1 {
+                out.append(" (invalid length ")
+                out.appendDecimal(length)
+                out.append(") (invalid)")
+                return nil
+            }
+            try appendAddresses(length / 2, self, &out)
         default:
             out.append(" (unknown type) (invalid)")
             return nil

@@ -9,24 +9,6 @@ extension PacketPrinter {
         if !overTCP { appendStubUDP(length, into: &out) }
     }
 
-    // MARK: BOOTP/DHCP, DHCPv6, NTP, syslog
-
-    mutating func printBOOTP(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        appendStubUDP(length, into: &out)
-    }
-
-    mutating func printDHCPv6(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        appendStubUDP(length, into: &out)
-    }
-
-    mutating func printNTP(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        appendStubUDP(length, into: &out)
-    }
-
-    mutating func printSyslog(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        appendStubUDP(length, into: &out)
-    }
-
     // MARK: tunnels and other IP protocols (VXLAN, Geneve, GRE, IGMP, SCTP, DCCP)
 
     mutating func printVXLAN(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
