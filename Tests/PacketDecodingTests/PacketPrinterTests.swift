@@ -68,7 +68,7 @@ import Testing
     /// any decoder reads lies there) and then every 509 bytes up to the whole frame, through
     /// every dump style and verbosity: no trap, output ends in a newline. (Every prefix of a 64 KiB frame
     /// would format 2 GiB of dump lines per style.)
-    @Test(arguments: ["-X", "-XX", "-A", "-e", "-v", "-vvv -e"])
+    @Test(arguments: ["-X", "-XX", "-A", "-e", "-v", "-vvv -e", "--decode all"])
     func everyPrefixOfEveryGoldenPacketPrints(flag: String) async throws {
         var options = PrintOptions()
         switch flag {
@@ -79,6 +79,7 @@ import Testing
         case "-vvv -e":
             options.verbosity = 3
             options.linkHeader = true
+        case "--decode all": options.views = .all
         default: break
         }
         let goldens = URL(fileURLWithPath: #filePath).deletingLastPathComponent()

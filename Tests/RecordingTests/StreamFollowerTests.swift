@@ -59,3 +59,37 @@ import TestSupport
         #expect(text.hasSuffix("== stream 1 end: capture ended\n"), "\(text)")
     }
 }
+
+/// `capture --follow` on streams that speak TLS, WebSocket and HTTP/2 (captures of real servers,
+/// scripts/captures/make-live-apps.sh): one line per record or frame, WebSocket payloads as
+/// messages, the upgrade's HTTP text as it is.
+@Suite(.hangGuard) struct StreamFollowerViewTests {
+    static func follow(_ capture: String) throws -> String {
+        let reader = try CaptureFileReader(path: GoldenCase.directory.appendingPathComponent(capture).path)
+        var follower = StreamFollower(framing: nil)
+        var out: [UInt8] = []
+        while let record = try reader.next() { follower.packet(record.header, record.bytes, into: &out) }
+        follower.finish(into: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @Test func webSocketMessagesFollowTheirFrameLines() throws {
+        let text = try Self.follow("live-app-websocket.pcap")
+        #expect(text.contains("[1] >>\nGET /chat HTTP/1.1\r\n"), "the request as text")
+        #expect(text.contains("[1] >> WebSocket upgrade request GET /chat\n"), "\(text)")
+        #expect(text.contains("[1] << WebSocket upgrade accepted (101)\n"), "\(text)")
+        #expect(text.contains("WebSocket text, FIN, masked, length 34\n[2] >> hello from sockctl's golden corpus\n"), "\(text)")
+        #expect(text.contains("WebSocket close, FIN, masked, length 2, code 1000 (normal)\n"), "\(text)")
+    }
+
+    @Test func tlsAndHTTP2StreamsShowRecordsAndFrames() throws {
+        let tls = try Self.follow("live-app-tls.pcap")
+        #expect(tls.contains("[1] >> TLS handshake ClientHello (TLSv1.0 record, length "), "\(tls)")
+        #expect(tls.contains("SNI www.example.com, ALPN [h2, http/1.1], versions [TLSv1.3]\n"), "\(tls)")
+        #expect(!tls.contains("\t0x0000:"), "no TLS bytes dumped raw: \(tls)")
+        let h2 = try Self.follow("live-app-h2.pcap")
+        #expect(h2.contains("[1] >> HTTP/2 connection preface\n"), "\(h2)")
+        #expect(h2.contains("[1] << HTTP/2 SETTINGS, stream 0, length 6: MAX_CONCURRENT_STREAMS 100\n"), "\(h2)")
+        #expect(h2.contains("[1] << HTTP/2 DATA, stream 1, length "), "\(h2)")
+    }
+}
