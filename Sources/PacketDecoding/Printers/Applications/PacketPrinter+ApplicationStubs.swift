@@ -23,14 +23,6 @@ extension PacketPrinter {
         appendStubUDP(length, into: &out)
     }
 
-    // MARK: DNS and mDNS
-
-    mutating func printDomain(
-        _ cursor: inout ByteCursor, at payload: Int, length: Int, overTCP: Bool, multicast: Bool, into out: inout [UInt8]
-    ) throws(PacketDecodingError) {
-        if !overTCP { appendStubUDP(length, into: &out) }
-    }
-
     // MARK: BOOTP/DHCP, DHCPv6, NTP, syslog
 
     mutating func printBOOTP(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
