@@ -93,10 +93,13 @@ extension PacketPrinter {
             return try appendA6Data(cursor, at: position, base: base, end: end, into: &out)
         case 256:
             guard cursor.has(position, dataLength) else { return nil }
+            // Both read before anything is printed (one printf): a cut weight prints neither.
+            let priority = try cursor.u16(position)
+            let weight = try cursor.u16(position + 2)
             out.append(" ")
-            out.appendDecimal(try cursor.u16(position))
+            out.appendDecimal(priority)
             out.append(" ")
-            out.appendDecimal(try cursor.u16(position + 2))
+            out.appendDecimal(weight)
             out.append(" ")
             // tcpdump passes `len - 4` as an unsigned count: under 4 it prints to the captured end.
             let count = Int(UInt32(truncatingIfNeeded: dataLength - 4))
