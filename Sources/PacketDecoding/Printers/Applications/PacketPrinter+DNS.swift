@@ -96,7 +96,7 @@ extension PacketPrinter {
                 guard let next = try appendQuestion(cursor, at: position, base: base, multicast: multicast, into: &out) else { return false }
                 position = next
             } else {
-                guard let next = Self.skipDomainName(cursor, at: position) else { return false }
+                guard let next = Self.skipDNSName(cursor, at: position) else { return false }
                 position = next + 4
             }
         }
@@ -198,7 +198,7 @@ extension PacketPrinter {
     /// tcpdump's `ns_qprint`: ` TYPE[ CLASS][ (QU)|(QM)]? name.`; the position after the
     /// question, or nil when its name or fixed fields are not all captured or the name is bad.
     private func appendQuestion(_ cursor: ByteCursor, at start: Int, base: Int, multicast: Bool, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
-        guard let fields = Self.skipDomainName(cursor, at: start), cursor.has(fields, 4) else { return nil }
+        guard let fields = Self.skipDNSName(cursor, at: start), cursor.has(fields, 4) else { return nil }
         out.append(" ")
         Self.appendDNSType(try cursor.u16(fields), into: &out)
         let rawClass = try cursor.u16(fields + 2)
@@ -209,7 +209,7 @@ extension PacketPrinter {
         }
         if multicast { out.append(rawClass & 0x8000 != 0 ? " (QU)" : " (QM)") }
         out.append("? ")
-        guard let end = try Self.appendDomainName(cursor, at: start, base: base, into: &out) else { return nil }
+        guard let end = try Self.appendDNSName(cursor, at: start, base: base, into: &out) else { return nil }
         return end + 4
     }
 
@@ -221,19 +221,19 @@ extension PacketPrinter {
         let end = cursor.end
         var position = base + 12
         for _ in 0..<counts.questions {
-            guard let next = skipDomainName(cursor, at: position) else { return code }
+            guard let next = skipDNSName(cursor, at: position) else { return code }
             position = next + 4
             if position >= end { return code }
         }
         for _ in 0..<(counts.answers + counts.authority) {
-            guard let next = skipDomainName(cursor, at: position) else { return code }
+            guard let next = skipDNSName(cursor, at: position) else { return code }
             position = next + 8
             if position + 2 > end { return code }
             position += 2 + (Int(cursor.bytes[position]) << 8 | Int(cursor.bytes[position + 1]))
             if position >= end { return code }
         }
         for _ in 0..<counts.additional {
-            guard let next = skipDomainName(cursor, at: position) else { return code }
+            guard let next = skipDNSName(cursor, at: position) else { return code }
             position = next
             if position + 2 > end { return code }
             let type = Int(cursor.bytes[position]) << 8 | Int(cursor.bytes[position + 1])

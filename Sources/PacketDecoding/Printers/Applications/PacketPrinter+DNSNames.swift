@@ -27,7 +27,7 @@ extension PacketPrinter {
     /// bytes after a compression pointer, unchecked), or nil when the name's bytes are not all
     /// captured, or a reserved or unknown extended label type appears.
     @inline(__always)
-    static func skipDomainName(_ cursor: ByteCursor, at start: Int) -> Int? {
+    static func skipDNSName(_ cursor: ByteCursor, at start: Int) -> Int? {
         var position = start
         guard cursor.has(position, 1) else { return nil }
         var byte = cursor.bytes[position]
@@ -89,7 +89,7 @@ extension PacketPrinter {
     /// tcpdump's quirks are kept: the walk stops quietly once it reaches the end of the captured
     /// bytes; `base` may lie after `start` (an EDNS CHAIN option's name, where tcpdump passes
     /// the option's end), which makes the first pointer's check pass for any offset.
-    static func appendDomainName(_ cursor: ByteCursor, at start: Int, base: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
+    static func appendDNSName(_ cursor: ByteCursor, at start: Int, base: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
         guard var length = dnsLabelLength(cursor, at: start, into: &out) else { return nil }
         var maximumOffset = UInt32(truncatingIfNeeded: start &- base)
         var position = start
@@ -138,9 +138,9 @@ extension PacketPrinter {
                 return nil
             default:
                 if characters + length <= dnsMaximumNameCharacters {
-                    guard appendCharacters(cursor, at: position, count: length, into: &out) else { return nil }
+                    guard appendDNSCharacters(cursor, at: position, count: length, into: &out) else { return nil }
                 } else if characters < dnsMaximumNameCharacters {
-                    guard appendCharacters(cursor, at: position, count: dnsMaximumNameCharacters - characters, into: &out) else {
+                    guard appendDNSCharacters(cursor, at: position, count: dnsMaximumNameCharacters - characters, into: &out) else {
                         return nil
                     }
                 }
@@ -193,7 +193,7 @@ extension PacketPrinter {
     /// `fn_print_char` shows them; false when the capture ended first (what was captured is
     /// printed).
     @inline(__always)
-    static func appendCharacters(_ cursor: ByteCursor, at position: Int, count: Int, into out: inout [UInt8]) -> Bool {
+    static func appendDNSCharacters(_ cursor: ByteCursor, at position: Int, count: Int, into out: inout [UInt8]) -> Bool {
         let end = cursor.end
         guard position < end else { return count <= 0 }
         let available = end - position
@@ -214,10 +214,10 @@ extension PacketPrinter {
 
     /// tcpdump's `ns_cprint`: the character-string at `position` (a length byte, then that many
     /// bytes, printed escaped); the position after it, or nil when its bytes are not all captured.
-    static func appendCharacterString(_ cursor: ByteCursor, at position: Int, into out: inout [UInt8]) -> Int? {
+    static func appendDNSCharacterString(_ cursor: ByteCursor, at position: Int, into out: inout [UInt8]) -> Int? {
         guard cursor.has(position, 1) else { return nil }
         let count = Int(cursor.bytes[position])
-        guard appendCharacters(cursor, at: position + 1, count: count, into: &out) else { return nil }
+        guard appendDNSCharacters(cursor, at: position + 1, count: count, into: &out) else { return nil }
         return position + 1 + count
     }
 }

@@ -13,10 +13,10 @@ extension PacketPrinter {
         var position: Int
         if verbosity > 0 {
             out.append(" ")
-            guard let next = try Self.appendDomainName(cursor, at: start, base: base, into: &out) else { return nil }
+            guard let next = try Self.appendDNSName(cursor, at: start, base: base, into: &out) else { return nil }
             position = next
         } else {
-            guard let next = Self.skipDomainName(cursor, at: start) else { return cursor.end }
+            guard let next = Self.skipDNSName(cursor, at: start) else { return cursor.end }
             position = next
         }
         guard cursor.has(position, 10) else { return cursor.end }
@@ -33,7 +33,7 @@ extension PacketPrinter {
             optionFlags = try cursor.u16(position + 6)
         } else if verbosity > 2 {
             out.append(" [")
-            Self.appendRelativeTime(try cursor.u32(position + 4), into: &out)
+            Self.appendDNSRelativeTime(try cursor.u32(position + 4), into: &out)
             out.append("]")
         }
         let dataLength = Int(try cursor.u16(position + 8))
@@ -50,13 +50,13 @@ extension PacketPrinter {
             try appendIPv4Address(cursor, at: position, into: &out)
         case 2, 5, 12, 39:
             out.append(" ")
-            guard try Self.appendDomainName(cursor, at: position, base: base, into: &out) != nil else { return nil }
+            guard try Self.appendDNSName(cursor, at: position, base: base, into: &out) != nil else { return nil }
         case 6:
             guard verbosity > 0 else { break }
             out.append(" ")
-            guard let mailbox = try Self.appendDomainName(cursor, at: position, base: base, into: &out) else { return nil }
+            guard let mailbox = try Self.appendDNSName(cursor, at: position, base: base, into: &out) else { return nil }
             out.append(" ")
-            guard let numbers = try Self.appendDomainName(cursor, at: mailbox, base: base, into: &out) else { return nil }
+            guard let numbers = try Self.appendDNSName(cursor, at: mailbox, base: base, into: &out) else { return nil }
             guard cursor.has(numbers, 20) else { return nil }
             for index in 0..<5 {
                 out.append(" ")
@@ -65,20 +65,20 @@ extension PacketPrinter {
         case 15:
             out.append(" ")
             guard cursor.has(position, 2) else { return nil }
-            guard try Self.appendDomainName(cursor, at: position + 2, base: base, into: &out) != nil else { return nil }
+            guard try Self.appendDNSName(cursor, at: position + 2, base: base, into: &out) != nil else { return nil }
             out.append(" ")
             out.appendDecimal(try cursor.u16(position))
         case 16:
             while position < end {
                 out.append(" \"")
-                guard let next = Self.appendCharacterString(cursor, at: position, into: &out) else { return nil }
+                guard let next = Self.appendDNSCharacterString(cursor, at: position, into: &out) else { return nil }
                 position = next
                 out.append("\"")
             }
         case 33:
             out.append(" ")
             guard cursor.has(position, 6) else { return nil }
-            guard try Self.appendDomainName(cursor, at: position + 6, base: base, into: &out) != nil else { return nil }
+            guard try Self.appendDNSName(cursor, at: position + 6, base: base, into: &out) != nil else { return nil }
             out.append(":")
             out.appendDecimal(try cursor.u16(position + 4))
             out.append(" ")
@@ -103,7 +103,7 @@ extension PacketPrinter {
             out.append(" ")
             // tcpdump passes `len - 4` as an unsigned count: under 4 it prints to the captured end.
             let count = Int(UInt32(truncatingIfNeeded: dataLength - 4))
-            guard Self.appendCharacters(cursor, at: position + 4, count: count, into: &out) else { return nil }
+            guard Self.appendDNSCharacters(cursor, at: position + 4, count: count, into: &out) else { return nil }
         case 41:
             out.append(" UDPsize=")
             out.appendDecimal(recordClass)
@@ -119,7 +119,7 @@ extension PacketPrinter {
             }
         case 104:
             guard cursor.has(position, dataLength) else { return nil }
-            guard Self.appendCharacters(cursor, at: position, count: dataLength, into: &out) else { return nil }
+            guard Self.appendDNSCharacters(cursor, at: position, count: dataLength, into: &out) else { return nil }
         case 250:
             guard verbosity > 0 else { break }
             return try appendTSIGData(cursor, at: position, base: base, end: end, into: &out)
@@ -157,7 +157,7 @@ extension PacketPrinter {
         }
         if prefixBits > 0 {
             out.append(" ")
-            guard try Self.appendDomainName(cursor, at: position + 1 + 16 - prefixBytes, base: base, into: &out) != nil else { return nil }
+            guard try Self.appendDNSName(cursor, at: position + 1 + 16 - prefixBytes, base: base, into: &out) != nil else { return nil }
         }
         return end
     }
@@ -166,7 +166,7 @@ extension PacketPrinter {
     /// error and other-data length (the 48-bit time and the MAC are skipped).
     private func appendTSIGData(_ cursor: ByteCursor, at position: Int, base: Int, end: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
         out.append(" ")
-        guard var field = try Self.appendDomainName(cursor, at: position, base: base, into: &out) else { return nil }
+        guard var field = try Self.appendDNSName(cursor, at: position, base: base, into: &out) else { return nil }
         field += 6
         guard cursor.has(field, 2) else { return nil }
         out.append(" fudge=")
@@ -192,7 +192,7 @@ extension PacketPrinter {
     }
 
     /// tcpdump's `unsigned_relts_print`: seconds as `1d2h3m4s` (`0s` for none).
-    static func appendRelativeTime(_ seconds: UInt32, into out: inout [UInt8]) {
+    static func appendDNSRelativeTime(_ seconds: UInt32, into out: inout [UInt8]) {
         if seconds == 0 {
             out.append("0s")
             return

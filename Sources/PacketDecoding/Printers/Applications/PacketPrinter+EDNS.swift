@@ -82,7 +82,7 @@ extension PacketPrinter {
                 }
             }
         case 13:
-            _ = try appendDomainName(cursor, at: data, base: data + length, into: &out)
+            _ = try appendDNSName(cursor, at: data, base: data + length, into: &out)
         default:
             for index in 0..<length {
                 out.appendHex(UInt64(try cursor.u8(data + index)), minimumDigits: 2)
