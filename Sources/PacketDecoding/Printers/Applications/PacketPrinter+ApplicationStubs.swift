@@ -1,14 +1,6 @@
 // TEMPORARY: the printers not written yet, each printing what sockctl printed before it had one.
 // Every printer that lands deletes its stub here; this file goes when it is empty.
 extension PacketPrinter {
-    // MARK: DNS and mDNS
-
-    mutating func printDomain(
-        _ cursor: inout ByteCursor, at payload: Int, length: Int, overTCP: Bool, multicast: Bool, into out: inout [UInt8]
-    ) throws(PacketDecodingError) {
-        if !overTCP { appendStubUDP(length, into: &out) }
-    }
-
     // MARK: tunnels and other IP protocols (VXLAN, Geneve, GRE, IGMP, SCTP, DCCP)
 
     mutating func printVXLAN(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
