@@ -95,6 +95,9 @@ extension PacketPrinter {
                       offset + length < cursor.end else { return }
                 walk.fragmented = true
                 advance = length
+            case 135, 62:
+                try printMobilityHeader(cursor, at: offset, into: &out)
+                return
             case 43:
                 guard cursor.has(offset, 1) else {
                     out.append(" [|ip6]")
