@@ -2,7 +2,8 @@
 /// ``TransportSegment``, ``TCPReassembler`` and ``StreamExtractor`` (what `replay` reads).
 ///
 /// The input is the file (classic pcap or pcapng, either byte order). Every record is printed,
-/// by one printer whose options the input's length picks from ``optionSets``, until the reader
+/// by one printer whose options the input's length picks from ``optionSets`` and by a
+/// ``PacketJSONWriter`` (the protocol views' state carried across records), until the reader
 /// returns nil or throws; each TCP segment also goes to a reassembler with small limits
 /// (4 KiB per direction, 16 KiB overall, 4 connections), finished at the end.
 ///
@@ -18,11 +19,11 @@
 ///
 /// Built by fuzz/run.sh together with every Swift file under Sources/PacketDecoding (one module, no import).
 enum FileFuzzer {
-    /// -X; -XX -e -tttt -S; headers only -ttt --nano -vv; -A -ttttt -v.
+    /// -X; -XX -e -tttt -S --decode all; headers only -ttt --nano -vv; -A -ttttt -v.
     static let optionSets: [PrintOptions] = [
         PrintOptions(),
         PrintOptions(dump: .hexAndASCII, dumpIncludesLinkHeader: true, timestamps: .dateAndTime,
-                     absoluteSequenceNumbers: true, linkHeader: true),
+                     absoluteSequenceNumbers: true, linkHeader: true, views: .all),
         PrintOptions(dump: .none, timestamps: .sincePrevious, nanoseconds: true, verbosity: 2),
         PrintOptions(dump: .ascii, timestamps: .sinceFirst, verbosity: 1),
     ]
@@ -36,6 +37,7 @@ enum FileFuzzer {
             return
         }
         var printer = PacketPrinter(options: optionSets[size % optionSets.count])
+        var json = PacketJSONWriter()
         var reassembler = TCPReassembler(maximumBufferedBytesPerDirection: 4096, maximumBufferedBytes: 16384, maximumConnections: 4)
         var open: Set<Int> = []
         var closed: Set<Int> = []
@@ -66,6 +68,9 @@ enum FileFuzzer {
                 }
                 printer.print(record.header, record.bytes, into: &out)
                 PrintedText.check(out)
+                out.removeAll(keepingCapacity: true)
+                json.append(record.header, record.bytes, into: &out)
+                PrintedText.checkEscapedJSON(out)
                 out.removeAll(keepingCapacity: true)
                 if let segment = TransportSegment.parse(record.header, record.bytes) {
                     reassembler.process(segment, payload: segment.payload(in: record.bytes), observe)

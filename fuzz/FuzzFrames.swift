@@ -22,17 +22,17 @@ enum FrameFuzzer {
         .null, .ethernet, .raw, .loop, .linuxSLL, .ipv4, .ipv6, .linuxSLL2, LinkType(rawValue: 147),
     ]
 
-    /// -X, -XX -e, -A -v, -x -tttt -S -v, -xx -e -ttt --nano, headers only -tt -vv, -AA -ttttt,
-    /// -t -e -vvv.
+    /// -X, -XX -e, -A -v --decode all, -x -tttt -S -v, -xx -e -ttt --nano, headers only -tt -vv,
+    /// -AA -ttttt, -t -e -vvv --decode all.
     static let optionSets: [PrintOptions] = [
         PrintOptions(),
         PrintOptions(dump: .hexAndASCII, dumpIncludesLinkHeader: true, linkHeader: true),
-        PrintOptions(dump: .ascii, verbosity: 1),
+        PrintOptions(dump: .ascii, verbosity: 1, views: .all),
         PrintOptions(dump: .hex, timestamps: .dateAndTime, absoluteSequenceNumbers: true, verbosity: 1),
         PrintOptions(dump: .hex, dumpIncludesLinkHeader: true, timestamps: .sincePrevious, nanoseconds: true, linkHeader: true),
         PrintOptions(dump: .none, timestamps: .unixSeconds, verbosity: 2),
         PrintOptions(dump: .ascii, dumpIncludesLinkHeader: true, timestamps: .sinceFirst),
-        PrintOptions(dump: .none, timestamps: .none, linkHeader: true, verbosity: 3),
+        PrintOptions(dump: .none, timestamps: .none, linkHeader: true, verbosity: 3, views: .all),
     ]
 
     static func run(_ data: UnsafePointer<UInt8>, _ size: Int) {

@@ -80,12 +80,14 @@ fuzz() {
 declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096)
 for name in "${TARGETS[@]}"; do fuzz "$name" "${MAXLEN[$name]}"; done
 
+total=0
 for name in "${TARGETS[@]}"; do
     status=0
     wait "${PID[$name]}" || status=$?
     log=$OUT/$name.log
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
     corpus=$(ls "$OUT/corpus/$name" | wc -l)
+    total=$((total + ${runs:-0}))
     if [ "$status" = 0 ]; then
         echo "fuzz $name: ok, ${runs:-?} inputs in ${SECONDS_PER_TARGET} s, corpus $corpus"
     else
@@ -100,4 +102,5 @@ for name in "${TARGETS[@]}"; do
         fi
     fi
 done
+echo "fuzz: $total inputs in all ($([ $failed = 0 ] && echo clean || echo FAILED))"
 exit $failed
