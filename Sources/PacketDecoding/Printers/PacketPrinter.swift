@@ -12,9 +12,13 @@ import Musl
 /// order. Malformed and truncated packets are not errors: they print tcpdump's markers
 /// (`[|tcp]`, `bad-len 0`, `[bad opt]`, `[Invalid header: …]`) and the next packet prints normally.
 ///
+/// The application printers are picked by port in tcpdump's order (``TCPApplication``,
+/// ``UDPApplication``); the few ports tcpdump decodes and sockctl does not print the generic
+/// line. `--decode` adds the TLS, WebSocket and HTTP/2 views (``ApplicationViewTracker``) after
+/// the header line.
+///
 /// Limits: the sequence table holds at most ``maximumTrackedConnections`` entries and is
-/// cleared when full (tcpdump's never shrinks); port-based application decoders (HTTP, DNS …)
-/// are not implemented, so nothing follows `length N` for those ports where tcpdump would add text.
+/// cleared when full (tcpdump's never shrinks).
 public struct PacketPrinter {
     /// What to print for each packet; fixed for the printer's life.
     public let options: PrintOptions

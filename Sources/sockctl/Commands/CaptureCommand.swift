@@ -15,14 +15,43 @@ struct CaptureCommand: ParsableCommand {
         commandName: "capture",
         abstract: "Capture or read packets and print them exactly as tcpdump -n does.",
         discussion: """
-            Output is byte-identical to tcpdump 4.99 with -n: the same header lines, relative \
-            TCP sequence numbers, options, truncation markers ([|tcp], bad-len ...) and dumps. \
-            The default dump is -X (hex and ASCII without the link header); -XX includes the link \
-            header, -x/-xx print hex only, -A ASCII only, --no-dump the header line only. The \
-            filter is a BPF expression (pcap-filter(7)) given as trailing words or with -f; \
-            --port N is short for 'tcp port N'. Addresses and ports are always numeric (-n is \
-            accepted and changes nothing). Port-based application decoders (HTTP, DNS ...) are \
-            not implemented: for those ports nothing follows 'length N'.
+            Output is byte-identical to tcpdump 4.99.3 with -n: the same header lines, relative \
+            TCP sequence numbers, options, truncation markers ([|tcp], bad-len ...) and dumps, \
+            and the same application decoding, picked by port exactly as tcpdump picks it. The \
+            default dump is -X (hex and ASCII without the link header); -XX includes the link \
+            header, -x/-xx print hex only, -A ASCII only, --no-dump the header line only. -v, -vv \
+            and -vvv print what tcpdump's do: the IP header's TTL, id, offset, flags and length, \
+            checksums verified (cksum 0x... (correct) / (incorrect -> 0x...)), IP and IPv6 options \
+            and every protocol's verbose fields. The filter is a BPF expression (pcap-filter(7)) \
+            given as trailing words or with -f; --port N is short for 'tcp port N'. Addresses \
+            and ports are always numeric (-n is accepted and changes nothing).
+
+            Decoded as tcpdump decodes them: HTTP (80, 8080), RTSP (554, 8554), SIP (UDP 5060), \
+            FTP (21), SMTP (25), whois (43), SSH banners (22), telnet options (23), Redis RESP \
+            (6379); DNS (53, also over TCP) and mDNS (5353); BOOTP/DHCP (67, 68), DHCPv6 (546, \
+            547), NTP (123), syslog (514); VXLAN (4789) and Geneve (6081) with the inner frame, \
+            GRE, IGMP, SCTP, DCCP; IPv4, IPv6 and its extension headers, TCP, UDP, ICMP, ICMPv6, \
+            ARP; on Ethernet 802.1Q, LLC/SNAP, STP/RSTP/MSTP, LLDP and CDP. Ports and protocols \
+            tcpdump decodes and sockctl does not print their generic line instead (nothing after \
+            'length N' for TCP, 'UDP, length N', 'ip-proto-N'): TCP BGP (179), PPTP (1723), BEEP \
+            (10288), OpenFlow (6633, 6653), MSDP (639), RPKI-RTR (323), LDP (646), NFS (2049); UDP \
+            TFTP (69), RIP (520, 521), ISAKMP (500, 4500), SNMP (161, 162), Kerberos (88, 750), \
+            L2TP (1701), RADIUS (1645, 1646, 1812, 1813, 3799), AFS RX (7000-7009), HSRP (1985), \
+            BFD (3784, 3785, 4784, 6784), sFlow (6343), LISP (4342), VXLAN-GPE (4790), PTP (319, \
+            320), OTV (8472), MPLS (6635), Babel (6696), AODV, OLSR, LWAPP, RIPng, ZEP, SOME/IP, \
+            timed, VAT, Zephyr, AHCP, HNCP, LWRES, LMP, VQP, Cisco AutoRP, BCM LI and \
+            AppleTalk-in-UDP; IP protocols AH, ESP, IPComp, OSPF, PIM, VRRP/CARP, RSVP, EIGRP, \
+            IGRP, EGP and PGM; ethertypes other than IPv4, IPv6, ARP, 802.1Q and LLDP.
+
+            --decode tls,ws,http2 (or all) adds views tcpdump lacks, one indented line each after \
+            the header line, so without it the output stays tcpdump's: TLS records (type, \
+            version, length; ClientHello SNI, ALPN and offered versions; ServerHello version and \
+            cipher; alerts), the WebSocket upgrade and every frame (opcode, FIN, compression, \
+            mask, length, close code, the start of the payload), the HTTP/2 preface and every \
+            frame (type, flags, stream; settings, error codes, window increments) — gRPC \
+            included. The views are recognised by content, on any port, and follow each \
+            connection by sequence number. --json always carries them in an "app" array, and \
+            --follow always shows such streams record by record and frame by frame.
 
             Live capture needs root or the CAP_NET_RAW capability; -Z USER drops to USER right \
             after the capture device is open. The banner and, at the end, the 'packets captured \
@@ -38,8 +67,11 @@ struct CaptureCommand: ParsableCommand {
               sockctl capture --port 6969
               sockctl capture -i lo -c 10 udp port 5353
               sockctl capture -r session.pcap -XX -tttt
+              sockctl capture -r dns.pcap -vv udp port 53
               sockctl capture -i any -w out.pcap --print tcp port 443
+              sockctl capture -i lo --decode tls,http2 tcp port 443
               sockctl capture -r session.pcap --follow --framing crlf
+              sockctl capture -r ws.pcap --json | jq 'select(.app) | .app[]'
             """
     )
 
