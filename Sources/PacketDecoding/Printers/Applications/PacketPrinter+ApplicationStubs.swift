@@ -51,14 +51,6 @@ extension PacketPrinter {
 
     // MARK: tunnels and other IP protocols (VXLAN, Geneve, GRE, IGMP, SCTP, DCCP)
 
-    mutating func printSCTP(_ cursor: inout ByteCursor, at offset: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
-        appendUnknownProtocol(132, length: length, into: &out)
-    }
-
-    mutating func printDCCP(_ cursor: inout ByteCursor, at offset: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
-        appendUnknownProtocol(33, length: length, into: &out)
-    }
-
     // MARK: shared by the UDP stubs
 
     func appendStubUDP(_ length: Int, into out: inout [UInt8]) {
