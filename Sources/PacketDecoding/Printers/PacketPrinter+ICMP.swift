@@ -1,4 +1,6 @@
-/// ICMP (tcpdump's `icmp_print`) without `-v`.
+/// ICMP (tcpdump's `icmp_print`). With `-v`: a wrong checksum, the datagram an error message
+/// returns (printed by the IPv4 printer on the next line) and the RFC 4884 extensions
+/// (PacketPrinter+ICMPExtensions.swift).
 ///
 /// The ICMP printer builds its whole text before printing it, as tcpdump's does, so a message
 /// cut by the capture prints nothing but ` [|icmp]` (through the longjmp path when a read
@@ -7,7 +9,7 @@
 extension PacketPrinter {
     // MARK: ICMP
 
-    mutating func printICMP(_ cursor: ByteCursor, at icmp: Int, length: Int, fragmented: Bool, into out: inout [UInt8]) throws(PacketDecodingError) {
+    mutating func printICMP(_ cursor: ByteCursor, at icmp: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "icmp"
         var text: [UInt8] = []
         guard try appendICMPMessage(cursor, at: icmp, into: &text) else {
@@ -18,6 +20,38 @@ extension PacketPrinter {
         out.append(contentsOf: text)
         out.append(", length ")
         out.appendDecimal(UInt32(truncatingIfNeeded: length))
+        guard options.verbosity > 0 else { return }
+        if !ip.fragmented && cursor.has(icmp, length) {
+            var checksum = InternetChecksum()
+            checksum.add(cursor, at: icmp, count: length)
+            let result = checksum.result
+            if result != 0 {
+                let field = try cursor.u16(icmp + 2)
+                out.append(" (wrong icmp cksum ")
+                out.appendHex(UInt64(field))
+                out.append(" (->")
+                out.appendHex(UInt64(InternetChecksum.shouldBe(field: field, result: result)))
+                out.append(")!)")
+            }
+        }
+        let type = try cursor.u8(icmp)
+        if type == 3 || type == 4 || type == 5 || type == 11 || type == 12 {
+            try printICMPQuotedDatagram(cursor, at: icmp + 8, into: &out)
+            protocolName = "icmp"
+        }
+        if length > 136 && (type == 3 || type == 11 || type == 12) {
+            try appendICMPExtensions(cursor, at: icmp, length: length, into: &out)
+        }
+    }
+
+    /// `-v` on an error message: the datagram it returns, on its own line, as `ip_print` prints
+    /// it (with its own `-v` header), seeing no byte past its IP total length.
+    private mutating func printICMPQuotedDatagram(_ cursor: ByteCursor, at inner: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+        out.append("\n\t")
+        let innerLength = Int(try cursor.u16(inner + 2))
+        var quoted = cursor
+        quoted.narrow(from: inner, length: innerLength)
+        try printIPv4(&quoted, at: inner, length: innerLength, into: &out)
     }
 
     /// The text between `ICMP ` and `, length`; false when a checked read found the message

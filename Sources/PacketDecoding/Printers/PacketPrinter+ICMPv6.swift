@@ -1,14 +1,32 @@
-/// ICMPv6 (tcpdump's `icmp6_print`) without `-v`.
+/// ICMPv6 (tcpdump's `icmp6_print`).
 ///
 /// It prints as it goes, as tcpdump's does, so a message cut by the capture keeps its
-/// beginning: `ICMP6, echo request [|icmp6]`. Node information and router renumbering
-/// messages are in PacketPrinter+ICMPv6Info.swift.
+/// beginning: `ICMP6, echo request [|icmp6]`. With `-v` the checksum verdict comes first
+/// (`[icmp6 sum ok] `), the length moves (right after the type name for the neighbour-discovery
+/// messages, nowhere for the others), and neighbour-discovery options
+/// (PacketPrinter+ICMPv6Options.swift), MLD records (+ICMPv6MLD.swift), RPL objects
+/// (+ICMPv6RPL.swift) and more of node information and router renumbering (+ICMPv6Info.swift)
+/// are printed.
 extension PacketPrinter {
-    mutating func printICMPv6(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+    mutating func printICMPv6(_ cursor: ByteCursor, at icmp: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "icmp6"
         if length == 0 {
             out.append("ICMP6, length 0 (invalid)")
             return
+        }
+        let verbosity = options.verbosity
+        if verbosity > 0 && !ip.fragmented && cursor.has(icmp, length) {
+            let field = try cursor.u16(icmp + 2)
+            let result = try pseudoHeaderChecksum(cursor, ip: ip, at: icmp, length: length, nextProtocol: 58)
+            if result != 0 {
+                out.append("[bad icmp6 cksum 0x")
+                out.appendHex(UInt64(field), minimumDigits: 4)
+                out.append(" -> 0x")
+                out.appendHex(UInt64(InternetChecksum.shouldBe(field: field, result: result)), minimumDigits: 4)
+                out.append("!] ")
+            } else {
+                out.append("[icmp6 sum ok] ")
+            }
         }
         let type = try cursor.u8(icmp)
         out.append("ICMP6, ")
@@ -18,6 +36,15 @@ extension PacketPrinter {
             out.append("unknown icmp6 type (")
             out.appendDecimal(type)
             out.append(")")
+        }
+        switch type {
+        case 133, 134, 135, 136, 137, 145, 147:
+            if verbosity > 0 {
+                out.append(", length ")
+                out.appendDecimal(UInt32(truncatingIfNeeded: length))
+            }
+        default:
+            break
         }
         let code = try cursor.u8(icmp + 1)
         /// The returned datagram of an error message starts after the 8-byte ICMPv6 header.
@@ -79,16 +106,28 @@ extension PacketPrinter {
             }
         case 131, 132:
             try appendMLDv1(cursor, at: icmp, into: &out)
+        case 133:
+            try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 8, length: length, into: &out)
+        case 134:
+            if verbosity > 0 {
+                try appendRouterAdvertisement(cursor, at: icmp, into: &out)
+                try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 16, length: length, into: &out)
+            }
         case 135:
             var address: [UInt8] = []
             try appendIPv6Address(cursor, at: icmp + 8, into: &address)
             out.append(", who has ")
             out.append(contentsOf: address)
+            try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 24, length: length, into: &out)
         case 136:
             var address: [UInt8] = []
             try appendIPv6Address(cursor, at: icmp + 8, into: &address)
             out.append(", tgt is ")
             out.append(contentsOf: address)
+            if verbosity > 0 {
+                Self.appendNeighborAdvertisementFlags(try cursor.u32(icmp + 4), into: &out)
+                try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 24, length: length, into: &out)
+            }
         case 137:
             var destination: [UInt8] = []
             try appendIPv6Address(cursor, at: icmp + 24, into: &destination)
@@ -98,24 +137,23 @@ extension PacketPrinter {
             try appendIPv6Address(cursor, at: icmp + 8, into: &target)
             out.append(" to ")
             out.append(contentsOf: target)
+            try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 40, length: length, into: &out)
         case 143:
-            if length < 8 {
-                out.append(" [invalid len ")
-                out.appendDecimal(UInt32(truncatingIfNeeded: length))
-                out.append("]")
-            } else {
-                let groups = try cursor.u16(icmp + 6)
-                out.append(", ")
-                out.appendDecimal(groups)
-                out.append(" group record(s)")
-            }
+            try appendMLDv2Report(cursor, at: icmp, length: length, into: &out)
         case 144, 146:
             let identifier = try cursor.u16(icmp + 4)
             out.append(", id 0x")
             out.appendHex(UInt64(identifier), minimumDigits: 4)
+        case 145:
+            if verbosity > 0 { try appendHomeAgentAddresses(cursor, at: icmp, length: length, into: &out) }
+        case 147:
+            if verbosity > 0 {
+                try appendMobilePrefixAdvertisement(cursor, at: icmp, into: &out)
+                try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 8, length: length, into: &out)
+            }
         case 155:
-            Self.appendRPL(code: code, into: &out)
-        case 133, 134, 141, 142, 145, 147:
+            try appendRPL(cursor, at: icmp, code: code, length: length, into: &out)
+        case 141, 142:
             break
         case 138:
             try appendRouterRenumbering(cursor, at: icmp, into: &out)
@@ -126,11 +164,13 @@ extension PacketPrinter {
         default:
             out.append(", length ")
             out.appendDecimal(UInt32(truncatingIfNeeded: length))
-            appendUnknownData(cursor, at: icmp, length: length, into: &out)
+            if verbosity <= 1 { appendUnknownData(cursor, at: icmp, length: length, into: &out) }
             return
         }
-        out.append(", length ")
-        out.appendDecimal(UInt32(truncatingIfNeeded: length))
+        if verbosity == 0 {
+            out.append(", length ")
+            out.appendDecimal(UInt32(truncatingIfNeeded: length))
+        }
     }
 
     /// tcpdump's ICMPv6 type names (`icmp6_type_values`).
@@ -221,8 +261,10 @@ extension PacketPrinter {
             out.appendDecimal(port)
             if nextHeader != 6 && nextHeader != 17 { out.append(" unreachable") }
         default:
-            appendUnknownData(cursor, at: icmp, length: length, into: &out)
-            return false
+            guard options.verbosity > 1 else {
+                appendUnknownData(cursor, at: icmp, length: length, into: &out)
+                return false
+            }
         }
         return true
     }
@@ -258,55 +300,6 @@ extension PacketPrinter {
             }
         }
         return nil
-    }
-
-    /// MLDv1 (`mld6_print`), glued to the type name as tcpdump prints it:
-    /// `multicast listener reportmax resp delay: 0 addr: ff02::1`. Nothing when the 24-byte
-    /// message is not all captured.
-    private func appendMLDv1(_ cursor: ByteCursor, at icmp: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        guard cursor.has(icmp, 24) else { return }
-        out.append("max resp delay: ")
-        out.appendDecimal(try cursor.u16(icmp + 4))
-        out.append(" addr: ")
-        try appendIPv6Address(cursor, at: icmp + 8, into: &out)
-    }
-
-    /// MLDv2 query without `-v`: ` [gaddr ADDRESS, N source(s)]`.
-    private func appendMLDv2Query(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        _ = try cursor.u16(icmp + 4)  // tcpdump reads the maximum response code first (printed only with -v)
-        var address: [UInt8] = []
-        try appendIPv6Address(cursor, at: icmp + 8, into: &address)
-        out.append(" [gaddr ")
-        out.append(contentsOf: address)
-        let sources = Int(try cursor.u16(icmp + 26))
-        if sources > 0 {
-            if length < 28 + sources * 16 {
-                out.append(" [invalid number of sources]")
-            } else {
-                out.append(", ")
-                out.appendDecimal(sources)
-                out.append(" source(s)")
-            }
-        }
-        out.append("]")
-    }
-
-    /// RPL control messages without `-v`: the code's name.
-    private static func appendRPL(code: UInt8, into out: inout [UInt8]) {
-        if code & 0x80 != 0 {
-            out.append(", (SEC) [worktodo]")
-            return
-        }
-        out.append(", (CLR)")
-        switch code & 0x7F {
-        case 0: out.append("DODAG Information Solicitation")
-        case 1: out.append("DODAG Information Object")
-        case 2: out.append("Destination Advertisement Object")
-        case 3: out.append("Destination Advertisement Object Ack")
-        default:
-            out.append("RPL message, unknown code ")
-            out.appendDecimal(code)
-        }
     }
 
     /// tcpdump's `print_unknown_data`: `-x`-style hex lines of the message, as much of it as

@@ -1,5 +1,6 @@
 /// ICMPv6 node information (RFC 4620) and router renumbering (RFC 2894) messages, as
-/// tcpdump prints them without `-v`.
+/// tcpdump prints them (`-v` adds length complaints, the success code and the renumbering
+/// fields; `-vv` puts each renumbering prefix on its own line).
 extension PacketPrinter {
     /// Node information query (RFC 4620; tcpdump's `icmp6_nodeinfo_print`): ` node information
     /// query (node addresses [GSLCA], subject=ADDRESS)`, or the KAME ` who-are-you request`.
@@ -26,7 +27,9 @@ extension PacketPrinter {
             if flags != 0 { Self.appendNodeAddressFlags(flags, truncate: false, into: &out) }
         default: out.append("unknown")
         }
+        let verbose = options.verbosity > 0
         if queryType == 0 || queryType == 1 {
+            if captured != 16 && verbose { out.append(", invalid len") }
             out.append(")")
             return
         }
@@ -37,17 +40,25 @@ extension PacketPrinter {
         let subject = icmp + 16
         switch try cursor.u8(icmp + 1) {
         case 0:
-            if cursor.has(icmp, 32) && captured == 32 {
-                out.append(", subject=")
-                try appendIPv6Address(cursor, at: subject, into: &out)
+            if cursor.has(icmp, 32) {
+                if captured != 32 {
+                    if verbose { out.append(", invalid subject len") }
+                } else {
+                    out.append(", subject=")
+                    try appendIPv6Address(cursor, at: subject, into: &out)
+                }
             }
         case 1:
             out.append(", subject=DNS name")
-            try Self.appendNodeInformationName(cursor, from: subject, into: &out)
+            try Self.appendNodeInformationName(cursor, from: subject, verbose: verbose, into: &out)
         case 2:
-            if cursor.has(icmp, 20) && captured == 20 {
-                out.append(", subject=")
-                try appendIPv4Address(cursor, at: subject, into: &out)
+            if cursor.has(icmp, 20) {
+                if captured != 20 {
+                    if verbose { out.append(", invalid subject len") }
+                } else {
+                    out.append(", subject=")
+                    try appendIPv4Address(cursor, at: subject, into: &out)
+                }
             }
         default:
             out.append(", unknown subject")
@@ -64,14 +75,22 @@ extension PacketPrinter {
         }
         out.append(" node information reply (")
         let code = try cursor.u8(icmp + 1)
+        let verbose = options.verbosity > 0
         var needsComma = false
         switch code {
+        case 0:
+            if verbose {
+                out.append("success")
+                needsComma = true
+            }
         case 1:
             out.append("refused")
             needsComma = true
+            if captured != 16 && verbose { out.append(", invalid length") }
         case 2:
             out.append("unknown")
             needsComma = true
+            if captured != 16 && verbose { out.append(", invalid length") }
         default:
             break
         }
@@ -84,11 +103,12 @@ extension PacketPrinter {
         switch try cursor.u16(icmp + 4) {
         case 0:
             out.append("noop")
+            if captured != 16 && verbose { out.append(", invalid length") }
         case 1:
             Self.appendSupportedQueryTypes(flags, into: &out)
         case 2:
             out.append("DNS name")
-            try Self.appendNodeInformationName(cursor, from: icmp + 20, into: &out)
+            try Self.appendNodeInformationName(cursor, from: icmp + 20, verbose: verbose, into: &out)
             if flags & 0x01 != 0 {
                 out.append(" [TTL=")
                 out.appendDecimal(try cursor.u32(icmp + 16))
@@ -131,9 +151,10 @@ extension PacketPrinter {
 
     /// A node-information name: an old-draft Pascal string when its length byte covers the rest
     /// of the capture, otherwise DNS labels (tcpdump's `dnsname_print`, no compression).
-    private static func appendNodeInformationName(_ cursor: ByteCursor, from start: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+    private static func appendNodeInformationName(_ cursor: ByteCursor, from start: Int, verbose: Bool, into out: inout [UInt8]) throws(PacketDecodingError) {
         let end = cursor.end
         if Int(try cursor.u8(start)) == end - start - 1 {
+            if verbose { out.append(", 03 draft") }
             out.append(", \"")
             for offset in (start + 1)..<max(start + 1, end) { appendEscapedCharacter(try cursor.u8(offset), into: &out) }
             out.append("\"")
@@ -201,13 +222,36 @@ extension PacketPrinter {
         }
         out.append(", seq=")
         out.appendDecimal(try cursor.u32(icmp + 4))
+        let verbosity = options.verbosity
+        if verbosity > 0 {
+            let flags = try cursor.u8(icmp + 9)
+            out.append("[")
+            if flags != 0 {
+                if flags & 0x80 != 0 { out.append("T") }
+                if flags & 0x40 != 0 { out.append("R") }
+                if flags & 0x20 != 0 { out.append("A") }
+                if flags & 0x10 != 0 { out.append("S") }
+                if flags & 0x08 != 0 { out.append("P") }
+                out.append(",")
+            }
+            out.append("seg=")
+            out.appendDecimal(try cursor.u8(icmp + 8))
+            out.append(",maxdelay=")
+            out.appendDecimal(try cursor.u16(icmp + 10))
+            let reserved = try cursor.u32(icmp + 12)
+            if reserved != 0 {
+                out.append("rsvd=0x")
+                out.appendHex(UInt64(reserved))
+            }
+            out.append("]")
+        }
         guard code == 0 else { return }
         let match = icmp + 16
         guard cursor.has(match + 8, 16) else {
             out.append(" [|icmp6]")
             return
         }
-        out.append(" match(")
+        out.append(verbosity > 1 ? "\n\tmatch(" : " match(")
         let matchCode = try cursor.u8(match)
         switch matchCode {
         case 1: out.append("add")
@@ -216,6 +260,14 @@ extension PacketPrinter {
         default:
             out.append("#")
             out.appendDecimal(matchCode)
+        }
+        if verbosity > 0 {
+            out.append(",ord=")
+            out.appendDecimal(try cursor.u8(match + 2))
+            out.append(",min=")
+            out.appendDecimal(try cursor.u8(match + 4))
+            out.append(",max=")
+            out.appendDecimal(try cursor.u8(match + 5))
         }
         out.append(",")
         try appendIPv6Address(cursor, at: match + 8, into: &out)
@@ -235,12 +287,29 @@ extension PacketPrinter {
                 out.append(" [|icmp6]")
                 return
             }
-            out.append(" use(")
+            out.append(verbosity > 1 ? "\n\tuse(" : " use(")
             let useFlags = try cursor.u8(use + 12)
             if useFlags != 0 {
                 if useFlags & 0x80 != 0 { out.append("V") }
                 if useFlags & 0x40 != 0 { out.append("P") }
                 out.append(",")
+            }
+            if verbosity > 0 {
+                out.append("mask=0x")
+                out.appendHex(UInt64(try cursor.u8(use + 2)))
+                out.append(",raflags=0x")
+                out.appendHex(UInt64(try cursor.u8(use + 3)))
+                out.append(",")
+                for (field, name) in [(4, "vltime=" as StaticString), (8, "pltime=")] {
+                    let value = try cursor.u32(use + field)
+                    out.append(name)
+                    if value == 0xFFFF_FFFF {
+                        out.append("infty,")
+                    } else {
+                        out.appendDecimal(value)
+                        out.append(",")
+                    }
+                }
             }
             try appendIPv6Address(cursor, at: use + 16, into: &out)
             out.append("/")

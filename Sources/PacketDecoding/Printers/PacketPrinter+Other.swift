@@ -1,4 +1,6 @@
 /// UDP and ARP printers: tcpdump's line for the common messages, its generic line for the rest.
+/// With `-v` UDP adds its checksum verdict and ARP always names the hardware and protocol
+/// types and decodes the addresses whatever they are.
 extension PacketPrinter {
     // MARK: UDP
 
@@ -68,6 +70,9 @@ extension PacketPrinter {
             return
         }
         try appendAddresses(ports, &out)
+        if options.verbosity > 0 && !ip.fragmented {
+            try appendUDPChecksum(cursor, at: udp, payloadLength: payloadLength, ip: ip, into: &out)
+        }
         let firstByte: UInt8? = cursor.has(udp + 8, 1) ? try cursor.u8(udp + 8) : nil
         let application = UDPApplication(sourcePort: ports.0, destinationPort: ports.1, firstByte: firstByte)
         if application.isPrinted {
@@ -82,6 +87,32 @@ extension PacketPrinter {
         } else {
             out.append("UDP, length ")
             out.appendDecimal(udpLength)
+        }
+    }
+
+    /// tcpdump's UDP checksum verdict, before the application text: `[udp sum ok] `,
+    /// `[bad udp cksum 0xFIELD -> 0xRIGHT!] `, or `[no cksum] ` for a zero field. Over IPv4 only
+    /// with `-vv` (a zero field means "none"), over IPv6 with `-v`; only when the payload is all
+    /// captured.
+    private func appendUDPChecksum(_ cursor: ByteCursor, at udp: Int, payloadLength: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
+        if !ip.isIPv6 {
+            guard options.verbosity > 1 else { return }
+            if try cursor.u16(udp + 6) == 0 {
+                out.append("[no cksum] ")
+                return
+            }
+        }
+        guard cursor.has(udp + 8, payloadLength) else { return }
+        let result = try pseudoHeaderChecksum(cursor, ip: ip, at: udp, length: payloadLength + 8, nextProtocol: 17)
+        if result != 0 {
+            let field = try cursor.u16(udp + 6)
+            out.append("[bad udp cksum 0x")
+            out.appendHex(UInt64(field), minimumDigits: 4)
+            out.append(" -> 0x")
+            out.appendHex(UInt64(InternetChecksum.shouldBe(field: field, result: result)), minimumDigits: 4)
+            out.append("!] ")
+        } else {
+            out.append("[udp sum ok] ")
         }
     }
 
@@ -108,7 +139,9 @@ extension PacketPrinter {
         let targetProtocol = targetHardware + hardwareLength
         try cursor.check(targetProtocol, protocolLength)
         if !options.linkHeader { out.append("ARP, ") }
-        guard Self.isIPv4ARP(protocolType), protocolLength == 4, hardwareLength != 0 else {
+        let verbose = options.verbosity > 0
+        let isIPv4 = Self.isIPv4ARP(protocolType)
+        if !isIPv4 || protocolLength != 4 || hardwareLength == 0 || verbose {
             Self.appendARPHardware(hardware, into: &out)
             out.append(" (len ")
             out.appendDecimal(hardwareLength)
@@ -116,29 +149,47 @@ extension PacketPrinter {
             Self.appendARPProtocol(protocolType, into: &out)
             out.append(" (len ")
             out.appendDecimal(protocolLength)
-            out.append("), length ")
-            out.appendDecimal(UInt32(truncatingIfNeeded: length))
-            return
+            out.append(")")
+            guard verbose else {
+                out.append(", length ")
+                out.appendDecimal(UInt32(truncatingIfNeeded: length))
+                return
+            }
+            out.append(", ")
         }
         Self.appendARPOperation(operation, into: &out)
         out.append(" ")
-        /// A hardware address of this packet's length.
+        /// A protocol address, or what `-v` prints when this is not an IPv4 ARP.
+        func protocolAddress(_ offset: Int, _ printer: PacketPrinter, _ out: inout [UInt8]) throws(PacketDecodingError) {
+            if !isIPv4 {
+                out.append("<wrong proto type>")
+            } else if protocolLength != 4 {
+                out.append("<wrong len>")
+            } else {
+                try printer.appendIPv4Address(cursor, at: offset, into: &out)
+            }
+        }
+        /// A hardware address of this packet's length (`<empty>` for none).
         func hardwareAddress(_ offset: Int, _ out: inout [UInt8]) throws(PacketDecodingError) {
+            if hardwareLength == 0 {
+                out.append("<empty>")
+                return
+            }
             try Self.appendLinkAddress(cursor, at: offset, count: hardwareLength, into: &out)
         }
         switch operation {
         case 1:
             out.append("who-has ")
-            try appendIPv4Address(cursor, at: targetProtocol, into: &out)
+            try protocolAddress(targetProtocol, self, &out)
             if try Self.isNonZero(cursor, at: targetHardware, count: hardwareLength) {
                 out.append(" (")
                 try hardwareAddress(targetHardware, &out)
                 out.append(")")
             }
             out.append(" tell ")
-            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+            try protocolAddress(senderProtocol, self, &out)
         case 2:
-            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+            try protocolAddress(senderProtocol, self, &out)
             out.append(" is-at ")
             try hardwareAddress(senderHardware, &out)
         case 3, 8:
@@ -149,11 +200,11 @@ extension PacketPrinter {
         case 4:
             try hardwareAddress(targetHardware, &out)
             out.append(" at ")
-            try appendIPv4Address(cursor, at: targetProtocol, into: &out)
+            try protocolAddress(targetProtocol, self, &out)
         case 9:
             try hardwareAddress(senderHardware, &out)
             out.append(" at ")
-            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+            try protocolAddress(senderProtocol, self, &out)
         default:
             Self.appendUnconditionalDefaultDump(cursor, from: arp, into: &out)
             return
@@ -183,7 +234,9 @@ extension PacketPrinter {
         let targetProtocol = targetSubaddress + targetSubaddressLength
         try cursor.check(targetProtocol, targetProtocolLength)
         if !options.linkHeader { out.append("ARP, ") }
-        guard Self.isIPv4ARP(protocolType), senderProtocolLength == 4, targetProtocolLength == 4 else {
+        let verbose = options.verbosity > 0
+        let isIPv4 = Self.isIPv4ARP(protocolType)
+        if !isIPv4 || senderProtocolLength != 4 || targetProtocolLength != 4 || verbose {
             Self.appendARPHardware(hardware, into: &out)
             out.append(", ")
             Self.appendARPProtocol(protocolType, into: &out)
@@ -191,12 +244,26 @@ extension PacketPrinter {
             out.appendDecimal(senderProtocolLength)
             out.append("/")
             out.appendDecimal(targetProtocolLength)
-            out.append("), length ")
-            out.appendDecimal(UInt32(truncatingIfNeeded: length))
-            return
+            out.append(")")
+            guard verbose else {
+                out.append(", length ")
+                out.appendDecimal(UInt32(truncatingIfNeeded: length))
+                return
+            }
+            out.append(", ")
         }
         Self.appendARPOperation(operation, into: &out)
         out.append(" ")
+        /// A protocol address, or what `-v` prints when this is not an IPv4 ARP.
+        func protocolAddress(_ offset: Int, sender: Bool, _ printer: PacketPrinter, _ out: inout [UInt8]) throws(PacketDecodingError) {
+            if !isIPv4 {
+                out.append("<wrong proto type>")
+            } else if (sender ? senderProtocolLength : targetProtocolLength) != 4 {
+                out.append(sender ? "<wrong splen>" : "<wrong tplen>")
+            } else {
+                try printer.appendIPv4Address(cursor, at: offset, into: &out)
+            }
+        }
         /// `NUMBER[,SUBADDRESS]`, or `<No address>`.
         func atmAddress(_ number: Int, _ numberLength: Int, _ subaddress: Int, _ subaddressLength: Int, _ out: inout [UInt8]) throws(PacketDecodingError) {
             guard numberLength != 0 else {
@@ -212,16 +279,16 @@ extension PacketPrinter {
         switch operation {
         case 1:
             out.append("who-has ")
-            try appendIPv4Address(cursor, at: targetProtocol, into: &out)
+            try protocolAddress(targetProtocol, sender: false, self, &out)
             if targetNumberLength != 0 {
                 out.append(" (")
                 try atmAddress(targetNumber, targetNumberLength, targetSubaddress, targetSubaddressLength, &out)
                 out.append(")")
             }
             out.append(" tell ")
-            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+            try protocolAddress(senderProtocol, sender: true, self, &out)
         case 2:
-            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+            try protocolAddress(senderProtocol, sender: true, self, &out)
             out.append(" is-at ")
             try atmAddress(senderNumber, senderNumberLength, senderSubaddress, senderSubaddressLength, &out)
         case 8:
@@ -232,10 +299,10 @@ extension PacketPrinter {
         case 9:
             try atmAddress(senderNumber, senderNumberLength, senderSubaddress, senderSubaddressLength, &out)
             out.append("at ")
-            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+            try protocolAddress(senderProtocol, sender: true, self, &out)
         case 10:
             out.append("for ")
-            try appendIPv4Address(cursor, at: senderProtocol, into: &out)
+            try protocolAddress(senderProtocol, sender: true, self, &out)
         default:
             Self.appendUnconditionalDefaultDump(cursor, from: arp, into: &out)
             return

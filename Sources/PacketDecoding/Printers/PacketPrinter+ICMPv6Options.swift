@@ -1,0 +1,390 @@
+/// Neighbour discovery with `-v` (tcpdump's `icmp6_opt_print` and the router advertisement,
+/// neighbour advertisement and mobile IPv6 parts of `icmp6_print`).
+extension PacketPrinter {
+    /// `\n\thop limit N, Flags [managed, other stateful], pref medium, router lifetime Ns,
+    /// reachable time Nms, retrans timer Nms` (every field read before any is printed).
+    func appendRouterAdvertisement(_ cursor: ByteCursor, at icmp: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+        let hopLimit = try cursor.u8(icmp + 4)
+        let flags = try cursor.u8(icmp + 5)
+        let lifetime = try cursor.u16(icmp + 6)
+        let reachable = try cursor.u32(icmp + 8)
+        let retransmit = try cursor.u32(icmp + 12)
+        out.append("\n\thop limit ")
+        out.appendDecimal(hopLimit)
+        out.append(", Flags [")
+        var names = FlagNames()
+        if flags & 0x80 != 0 { names.append("managed", into: &out) }
+        if flags & 0x40 != 0 { names.append("other stateful", into: &out) }
+        if flags & 0x20 != 0 { names.append("home agent", into: &out) }
+        if flags & 0x02 != 0 { names.append("ipv6 only", into: &out) }
+        names.finish(into: &out)
+        out.append("], pref ")
+        Self.appendRoutePreference(flags, into: &out)
+        out.append(", router lifetime ")
+        out.appendDecimal(lifetime)
+        out.append("s, reachable time ")
+        out.appendDecimal(reachable)
+        out.append("ms, retrans timer ")
+        out.appendDecimal(retransmit)
+        out.append("ms")
+    }
+
+    /// `, Flags [router, solicited, override]` of a neighbour advertisement.
+    static func appendNeighborAdvertisementFlags(_ flags: UInt32, into out: inout [UInt8]) {
+        out.append(", Flags [")
+        var names = FlagNames()
+        if flags & 0x8000_0000 != 0 { names.append("router", into: &out) }
+        if flags & 0x4000_0000 != 0 { names.append("solicited", into: &out) }
+        if flags & 0x2000_0000 != 0 { names.append("override", into: &out) }
+        names.finish(into: &out)
+        out.append("]")
+    }
+
+    /// Home agent address discovery reply: `, id 0xNNNN` and `, ADDRESS` for every 16 bytes up to
+    /// the message's length.
+    func appendHomeAgentAddresses(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+        out.append(", id 0x")
+        out.appendHex(UInt64(try cursor.u16(icmp + 4)), minimumDigits: 4)
+        var address = icmp + 8
+        while address < icmp + length {
+            var text: [UInt8] = []
+            try appendIPv6Address(cursor, at: address, into: &text)
+            out.append(", ")
+            out.append(contentsOf: text)
+            address += 16
+        }
+    }
+
+    /// Mobile prefix advertisement: `, id 0xNNNN` and ` MO` for its flags.
+    func appendMobilePrefixAdvertisement(_ cursor: ByteCursor, at icmp: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+        out.append(", id 0x")
+        out.appendHex(UInt64(try cursor.u16(icmp + 4)), minimumDigits: 4)
+        let flags = try cursor.u16(icmp + 6)
+        if flags & 0xC000 != 0 { out.append(" ") }
+        if flags & 0x8000 != 0 { out.append("M") }
+        if flags & 0x4000 != 0 { out.append("O") }
+    }
+
+    /// tcpdump's `icmp6_opt_print` with `-v` (nothing without): each option after the message's
+    /// first `skipping` bytes, `\n\t  NAME option (TYPE), length BYTES (UNITS): VALUE`; `-vv`
+    /// adds each option's bytes in hex. ` [|icmp6]` ends the list at a zero length or an option
+    /// running past the capture.
+    func appendNeighborDiscoveryOptions(
+        _ cursor: ByteCursor, at icmp: Int, skipping: Int, length: Int, into out: inout [UInt8]
+    ) throws(PacketDecodingError) {
+        guard options.verbosity > 0 else { return }
+        if try !walkNeighborDiscoveryOptions(cursor, from: icmp + skipping, length: length - skipping, into: &out) {
+            out.append(" [|icmp6]")
+        }
+    }
+
+    /// The option loop; false where tcpdump gives up with ` [|icmp6]`.
+    private func walkNeighborDiscoveryOptions(
+        _ cursor: ByteCursor, from start: Int, length: Int, into out: inout [UInt8]
+    ) throws(PacketDecodingError) -> Bool {
+        var offset = start
+        var remaining = length
+        while offset < cursor.end {
+            guard cursor.has(offset + 1, 1) else { return false }
+            if remaining <= 0 { return true }
+            let type = try cursor.u8(offset)
+            let units = Int(try cursor.u8(offset + 1))
+            let optionLength = units * 8
+            if units == 0 || !cursor.has(offset, optionLength) { return false }
+            out.append("\n\t  ")
+            Self.appendNeighborDiscoveryOptionName(type, into: &out)
+            out.append(" option (")
+            out.appendDecimal(type)
+            out.append("), length ")
+            out.appendDecimal(optionLength)
+            out.append(" (")
+            out.appendDecimal(units)
+            out.append("): ")
+            switch type {
+            case 1, 2:
+                for index in 2..<optionLength {
+                    if index > 2 { out.append(":") }
+                    out.appendHex(UInt64(try cursor.u8(offset + index)), minimumDigits: 2)
+                }
+            case 3:
+                try appendPrefixInformation(cursor, at: offset, units: units, into: &out)
+            case 4:
+                try Self.appendUnknownData(cursor, at: start, length: optionLength, indent: "\n\t    ", into: &out)
+            case 5:
+                out.append(" ")
+                out.appendDecimal(try cursor.u32(offset + 4))
+                if units != 1 { out.append("bad option length") }
+            case 25:
+                let lifetime = try cursor.u32(offset + 4)
+                out.append(" lifetime ")
+                out.appendDecimal(lifetime)
+                out.append("s,")
+                for index in 0..<((units - 1) / 2) {
+                    var address: [UInt8] = []
+                    try appendIPv6Address(cursor, at: offset + 8 + index * 16, into: &address)
+                    out.append(" addr: ")
+                    out.append(contentsOf: address)
+                }
+            case 31:
+                let lifetime = try cursor.u32(offset + 4)
+                out.append(" lifetime ")
+                out.appendDecimal(lifetime)
+                out.append("s, domain(s):")
+                var name = offset + 8
+                while name < offset + optionLength, try cursor.u8(name) != 0 {
+                    out.append(" ")
+                    guard let next = try Self.appendDomainName(cursor, at: name, base: start, into: &out) else { return false }
+                    name = next
+                }
+            case 7:
+                out.append(" ")
+                out.appendDecimal(try cursor.u32(offset + 4))
+                out.append("ms")
+            case 8:
+                let preference = try cursor.u16(offset + 4)
+                let lifetime = try cursor.u16(offset + 6)
+                out.append(" preference ")
+                out.appendDecimal(preference)
+                out.append(", lifetime ")
+                out.appendDecimal(lifetime)
+            case 24:
+                guard cursor.has(offset + 4, 4) else { return false }
+                var high: UInt64 = 0, low: UInt64 = 0
+                switch units {
+                case 1:
+                    break
+                case 2:
+                    try cursor.check(offset + 8, 8)
+                    high = try cursor.u64(offset + 8)
+                case 3:
+                    try cursor.check(offset + 8, 16)
+                    high = try cursor.u64(offset + 8)
+                    low = try cursor.u64(offset + 16)
+                default:
+                    return false
+                }
+                out.append(" ")
+                out.appendIPv6(high: high, low: low)
+                out.append("/")
+                out.appendDecimal(try cursor.u8(offset + 2))
+                out.append(", pref=")
+                Self.appendRoutePreference(try cursor.u8(offset + 3), into: &out)
+                out.append(", lifetime=")
+                Self.appendLifetime(try cursor.u32(offset + 4), into: &out)
+            default:
+                if options.verbosity <= 1 {
+                    try Self.appendUnknownData(cursor, at: offset + 2, length: optionLength - 2, indent: "\n\t  ", into: &out)
+                    return true
+                }
+            }
+            if options.verbosity > 1 {
+                try Self.appendUnknownData(cursor, at: offset + 2, length: optionLength - 2, indent: "\n\t    ", into: &out)
+            }
+            offset += optionLength
+            remaining -= optionLength
+        }
+        return true
+    }
+
+    /// Prefix information: `PREFIX/LEN[badlen], Flags [onlink, auto], valid time Ns, pref. time Ns`.
+    private func appendPrefixInformation(_ cursor: ByteCursor, at option: Int, units: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+        var prefix: [UInt8] = []
+        try appendIPv6Address(cursor, at: option + 16, into: &prefix)
+        let prefixLength = try cursor.u8(option + 2)
+        let flags = try cursor.u8(option + 3)
+        let valid = try cursor.u32(option + 4)
+        out.append(contentsOf: prefix)
+        out.append("/")
+        out.appendDecimal(prefixLength)
+        if units != 4 { out.append("badlen") }
+        out.append(", Flags [")
+        var names = FlagNames()
+        if flags & 0x80 != 0 { names.append("onlink", into: &out) }
+        if flags & 0x40 != 0 { names.append("auto", into: &out) }
+        if flags & 0x20 != 0 { names.append("router", into: &out) }
+        names.finish(into: &out)
+        out.append("], valid time ")
+        Self.appendLifetime(valid, into: &out)
+        let preferred = try cursor.u32(option + 8)
+        out.append(", pref. time ")
+        Self.appendLifetime(preferred, into: &out)
+    }
+
+    private static func appendNeighborDiscoveryOptionName(_ type: UInt8, into out: inout [UInt8]) {
+        switch type {
+        case 1: out.append("source link-address")
+        case 2: out.append("destination link-address")
+        case 3: out.append("prefix info")
+        case 4: out.append("redirected header")
+        case 5: out.append("mtu")
+        case 25: out.append("rdnss")
+        case 31: out.append("dnssl")
+        case 7: out.append("advertisement interval")
+        case 8: out.append("homeagent information")
+        case 24: out.append("route info")
+        default: out.append("unknown")
+        }
+    }
+
+    /// `medium`, `high`, `rsv` or `low` from a router preference field (bits 3–4).
+    private static func appendRoutePreference(_ flags: UInt8, into out: inout [UInt8]) {
+        switch (flags & 0x18) >> 3 {
+        case 0: out.append("medium")
+        case 1: out.append("high")
+        case 2: out.append("rsv")
+        default: out.append("low")
+        }
+    }
+
+    /// `Ns`, or `infinity` for all ones.
+    private static func appendLifetime(_ value: UInt32, into out: inout [UInt8]) {
+        if value == 0xFFFF_FFFF {
+            out.append("infinity")
+        } else {
+            out.appendDecimal(value)
+            out.append("s")
+        }
+    }
+
+    /// tcpdump's `fqdn_print` for the DNS search list option: labels with `.` after each,
+    /// compression pointers relative to `base` (each must point further back than the last),
+    /// bit-string labels, `<BAD PTR>`, `<ELT N>`, `<BAD LABEL TYPE>`, `<DOMAIN NAME TOO LONG>`.
+    /// Where the name ends in the option (after the first pointer, or its terminating zero), or
+    /// nil when it could not be printed whole.
+    private static func appendDomainName(_ cursor: ByteCursor, at start: Int, base: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
+        guard var length = try domainLabelLength(cursor, at: start, into: &out), cursor.has(start, 1) else { return nil }
+        var offset = start
+        var maximumOffset = start - base
+        var byte = try cursor.u8(offset)
+        offset += 1
+        var compressed = false
+        var resume: Int? = byte & 0xC0 != 0xC0 ? offset + length : nil
+        guard byte != 0 else {
+            out.append(".")
+            return resume
+        }
+        var nameCharacters = 0
+        while byte != 0 && offset < cursor.end {
+            switch byte & 0xC0 {
+            case 0xC0:
+                if !compressed {
+                    resume = offset + 1
+                    compressed = true
+                }
+                guard cursor.has(offset, 1) else { return nil }
+                let pointer = (Int(byte) << 8 | Int(try cursor.u8(offset))) & 0x3FFF
+                if pointer >= maximumOffset {
+                    out.append("<BAD PTR>")
+                    return nil
+                }
+                maximumOffset = pointer
+                offset = base + pointer
+                guard cursor.has(offset, 1) else { return nil }
+                byte = try cursor.u8(offset)
+                guard let next = try domainLabelLength(cursor, at: offset, into: &out) else { return nil }
+                length = next
+                offset += 1
+                continue
+            case 0x40:
+                guard byte & 0x3F == 1 else {
+                    out.append("<ELT ")
+                    out.appendDecimal(byte & 0x3F)
+                    out.append(">")
+                    return nil
+                }
+                guard try appendBitLabel(cursor, at: offset, into: &out) else { return nil }
+            case 0x80:
+                out.append("<BAD LABEL TYPE>")
+                return nil
+            default:
+                let printable = nameCharacters + length <= 255 ? length : max(0, 255 - nameCharacters)
+                var index = 0
+                while index < printable && offset + index < cursor.end {
+                    out.appendEscapedCharacter(try cursor.u8(offset + index))
+                    index += 1
+                }
+                if index < printable { return nil }
+                nameCharacters += length
+            }
+            offset += length
+            if nameCharacters <= 255 { out.append(".") }
+            nameCharacters += 1
+            guard cursor.has(offset, 1) else { return nil }
+            byte = try cursor.u8(offset)
+            guard let next = try domainLabelLength(cursor, at: offset, into: &out) else { return nil }
+            length = next
+            offset += 1
+            if !compressed, let current = resume { resume = current + length + 1 }
+        }
+        if nameCharacters > 255 { out.append("<DOMAIN NAME TOO LONG>") }
+        return resume
+    }
+
+    /// tcpdump's `labellen`: the bytes the label at `offset` takes after its first byte (a
+    /// pointer's low byte counts as its value, as there), or nil (with `<ELT N>` or
+    /// `<BAD LABEL TYPE>` for the label types it does not know).
+    private static func domainLabelLength(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
+        guard cursor.has(offset, 1) else { return nil }
+        let byte = try cursor.u8(offset)
+        switch byte & 0xC0 {
+        case 0x40:
+            guard byte & 0x3F == 1 else {
+                out.append("<ELT ")
+                out.appendDecimal(byte & 0x3F)
+                out.append(">")
+                return nil
+            }
+            guard cursor.has(offset + 1, 1) else { return nil }
+            var bits = Int(try cursor.u8(offset + 1))
+            if bits == 0 { bits = 256 }
+            return (bits + 7) / 8 + 1
+        case 0x80:
+            out.append("<BAD LABEL TYPE>")
+            return nil
+        default:
+            return Int(byte)
+        }
+    }
+
+    /// tcpdump's `blabel_print`: a bit-string label as `\[xHEX/BITS]`; false when cut.
+    private static func appendBitLabel(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
+        guard cursor.has(offset, 1) else { return false }
+        var bits = Int(try cursor.u8(offset))
+        if bits == 0 { bits = 256 }
+        let limit = offset + 1 + (bits + 3) / 4
+        out.append("\\[x")
+        var position = offset + 1
+        var left = bits
+        while position < limit && left > 7 {
+            out.appendHex(UInt64(try cursor.u8(position)), minimumDigits: 2)
+            left -= 8
+            position += 1
+        }
+        if left > 4 {
+            let last = try cursor.u8(position)
+            out.appendHex(UInt64(last & UInt8(truncatingIfNeeded: 0xFF << (8 - left))), minimumDigits: 2)
+        } else if left > 0 {
+            let last = try cursor.u8(position)
+            out.appendHex(UInt64((last >> 4) & (0x0F << (4 - left)) & 0x0F))
+        }
+        out.append("/")
+        out.appendDecimal(bits)
+        out.append("]")
+        return true
+    }
+}
+
+/// `bittok2str`'s list of set flags, joined by `, `, or `none`.
+struct FlagNames {
+    private var any = false
+
+    mutating func append(_ name: StaticString, into out: inout [UInt8]) {
+        if any { out.append(", ") }
+        out.append(name)
+        any = true
+    }
+
+    func finish(into out: inout [UInt8]) {
+        if !any { out.append("none") }
+    }
+}
