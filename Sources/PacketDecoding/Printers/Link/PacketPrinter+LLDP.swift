@@ -141,7 +141,7 @@ extension PacketPrinter {
                 hexdump = true
             }
             if options.verbosity > 1 || (verbose && hexdump) {
-                appendUnknownData(cursor, at: offset, count: tlvLength, indent: "\n\t  ", into: &out)
+                try Self.appendUnknownData(cursor, at: offset, length: tlvLength, indent: "\n\t  ", into: &out)
             }
             left -= tlvLength
             offset += tlvLength
@@ -217,31 +217,5 @@ extension PacketPrinter {
             }
         }
         return true
-    }
-
-    /// tcpdump's `print_unknown_data` (`hex_print`): `INDENT0x0000: ` and up to eight groups
-    /// of ` xxxx` per line, for the captured part of `count` bytes at `offset`.
-    func appendUnknownData(_ cursor: ByteCursor, at offset: Int, count: Int, indent: StaticString, into out: inout [UInt8]) {
-        guard offset <= cursor.end else {
-            out.append(indent)
-            out.append("Dissector error: print_unknown_data called with pointer past end of packet")
-            return
-        }
-        let available = min(max(count, 0), cursor.available(from: offset))
-        var index = 0
-        while index < available {
-            if index % 16 == 0 {
-                out.append(indent)
-                out.append("0x")
-                out.appendHex(UInt64(index), minimumDigits: 4)
-                out.append(": ")
-            }
-            out.append(" ")
-            out.appendHex(UInt64(cursor.bytes[offset + index]), minimumDigits: 2)
-            if index + 1 < available {
-                out.appendHex(UInt64(cursor.bytes[offset + index + 1]), minimumDigits: 2)
-            }
-            index += 2
-        }
     }
 }

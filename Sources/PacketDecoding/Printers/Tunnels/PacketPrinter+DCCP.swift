@@ -2,9 +2,6 @@
 /// with its service code or reset code, the acknowledgement number; `-v` the CCVal, checksum
 /// coverage and checksum verdict, `-vv` the sequence number and the options
 /// (`dccp_print_option`).
-///
-/// Limits: the checksum's pseudo-header uses the IPv6 header's destination even when a routing
-/// header names another final destination.
 extension PacketPrinter {
     private static let dccpTypeNames: [StaticString] = [
         "DCCP-Request", "DCCP-Response", "DCCP-Data", "DCCP-Ack", "DCCP-DataAck", "DCCP-CloseReq", "DCCP-Close",
@@ -53,7 +50,7 @@ extension PacketPrinter {
                 let sum = try dccpChecksum(cursor, at: dccp, length: length, ip: ip)
                 if sum != 0 {
                     out.append(" (incorrect -> 0x")
-                    out.appendHex(UInt64(OnesComplementSum.shouldBe(sent: sent, computed: sum)), minimumDigits: 4)
+                    out.appendHex(UInt64(InternetChecksum.shouldBe(field: sent, result: sum)), minimumDigits: 4)
                     out.append(")")
                 } else {
                     out.append(" (correct)")
@@ -135,55 +132,24 @@ extension PacketPrinter {
     }
 
     /// The checksum over the pseudo-header and the covered bytes (tcpdump's `dccp_cksum`):
-    /// 0 when correct. The coverage is the whole packet, or the header and CsCov − 1 words.
+    /// 0 when correct. The coverage is the whole packet, or the header and CsCov − 1 words,
+    /// while the pseudo-header carries the whole length: the pseudo-header's sum is taken with a
+    /// zero length (``pseudoHeaderChecksum``, which finds the final destination of source
+    /// routes), then the length and the covered bytes are added to it.
     private func dccpChecksum(_ cursor: ByteCursor, at dccp: Int, length: Int, ip: IPContext) throws(PacketDecodingError) -> UInt16 {
         let coverageField = Int(try cursor.u8(dccp + 5) & 0x0F)
         var covered = length
         if coverageField != 0 {
             covered = min(length, (Int(try cursor.u8(dccp + 4)) + coverageField - 1) * 4)
         }
-        var sum = OnesComplementSum()
+        var sum = InternetChecksum()
+        sum.add(word: ~(try pseudoHeaderChecksum(cursor, ip: ip, at: dccp, length: 0, nextProtocol: 33)))
         if ip.isIPv6 {
-            try cursor.check(ip.offset + 8, 32)
-            sum.add(cursor, at: ip.offset + 8, count: 32)
-            sum.add(word: UInt16(truncatingIfNeeded: length >> 16))
-            sum.add(word: UInt16(truncatingIfNeeded: length))
-            sum.add(word: 33)
+            sum.add(long: UInt32(truncatingIfNeeded: length))
         } else {
-            try cursor.check(ip.offset + 12, 8)
-            sum.add(cursor, at: ip.offset + 12, count: 4)
-            let destination = try ipv4FinalDestination(cursor, ip: ip.offset)
-            sum.add(cursor, at: destination, count: 4)
-            sum.add(word: 33)
             sum.add(word: UInt16(truncatingIfNeeded: length))
         }
         sum.add(cursor, at: dccp, count: covered)
         return sum.result
-    }
-
-    /// tcpdump's `ip_finddst`: the offset of the last address of a loose or strict source route
-    /// option, else of the header's destination.
-    private func ipv4FinalDestination(_ cursor: ByteCursor, ip: Int) throws(PacketDecodingError) -> Int {
-        let headerLength = Int(try cursor.u8(ip) & 0x0F) * 4
-        guard headerLength > 20 else { return ip + 16 }
-        var offset = ip + 20
-        var left = headerLength - 20
-        while left != 0 {
-            let type = try cursor.u8(offset)
-            if type == 0 { break }
-            var optionLength = 1
-            if type != 1 {
-                optionLength = Int(try cursor.u8(offset + 1))
-                if optionLength < 2 { break }
-            }
-            guard left >= optionLength, cursor.has(offset, optionLength) else { break }
-            if (type == 131 || type == 137) && optionLength >= 7 {
-                try cursor.check(offset + optionLength - 4, 4)
-                return offset + optionLength - 4
-            }
-            offset += optionLength
-            left -= optionLength
-        }
-        return ip + 16
     }
 }

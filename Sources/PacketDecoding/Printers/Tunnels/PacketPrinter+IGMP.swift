@@ -65,7 +65,7 @@ extension PacketPrinter {
             out.appendDecimal(type)
         }
         if options.verbosity > 0 && length >= 4 && cursor.has(igmp, length) {
-            var sum = OnesComplementSum()
+            var sum = InternetChecksum()
             sum.add(cursor, at: igmp, count: length)
             if sum.result != 0 {
                 out.append(" bad igmp cksum ")

@@ -80,7 +80,7 @@ extension PacketPrinter {
                 out.append(")")
             }
             out.append(" ")
-            appendUnknownData(cursor, at: offset, count: left, indent: "\n\t", into: &out)
+            try Self.appendUnknownData(cursor, at: offset, length: left, indent: "\n\t", into: &out)
         }
     }
 
@@ -127,7 +127,7 @@ extension PacketPrinter {
         out.appendDecimal(encoded - 4)
         out.append(")")
         if encoded == 4 { return }
-        if options.verbosity > 1 { appendUnknownData(cursor, at: p - 2, count: 6, indent: "\n\t", into: &out) }
+        if options.verbosity > 1 { try Self.appendUnknownData(cursor, at: p - 2, length: 6, indent: "\n\t", into: &out) }
         let data = p + 4
         func magic(_ out: inout [UInt8]) throws(PacketDecodingError) {
             let value = try cursor.u32(data)
@@ -154,7 +154,7 @@ extension PacketPrinter {
             out.append(")")
             if encoded > 6 {
                 out.append("\n\t  Rejected Packet")
-                appendUnknownData(cursor, at: data + 2, count: encoded - 2, indent: "\n\t    ", into: &out)
+                try Self.appendUnknownData(cursor, at: data + 2, length: encoded - 2, indent: "\n\t    ", into: &out)
             }
         case 9, 10, 11:
             guard encoded >= 8 else { break }
@@ -162,7 +162,7 @@ extension PacketPrinter {
             if encoded > 8 {
                 out.append("\n\t  -----trailing data-----")
                 guard cursor.has(data + 4, encoded - 8) else { return truncated(&out) }
-                appendUnknownData(cursor, at: data + 4, count: encoded - 8, indent: "\n\t  ", into: &out)
+                try Self.appendUnknownData(cursor, at: data + 4, length: encoded - 8, indent: "\n\t  ", into: &out)
             }
         case 12:
             guard encoded >= 8 else { break }
@@ -186,7 +186,7 @@ extension PacketPrinter {
         case 1...7:
             break
         default:
-            if options.verbosity <= 1 { appendUnknownData(cursor, at: p - 2, count: encoded + 2, indent: "\n\t  ", into: &out) }
+            if options.verbosity <= 1 { try Self.appendUnknownData(cursor, at: p - 2, length: encoded + 2, indent: "\n\t  ", into: &out) }
         }
     }
 }
