@@ -1,10 +1,10 @@
 """Tunnels and the rest: VXLAN, Geneve, GRE (with PPTP's PPP), IGMP (with mtrace and DVMRP),
-SCTP, DCCP, and on Ethernet 802.3/LLC/SNAP, STP/RSTP/MSTP/SPB and LLDP; LLC in Linux cooked
+SCTP, DCCP, and on Ethernet 802.3/LLC/SNAP, STP/RSTP/MSTP/SPB, CDP and LLDP; LLC in Linux cooked
 captures. Each protocol has ordinary messages, the variants its printer distinguishes, packets
 cut by the capture inside its header and malformed lengths.
 
 Not here, because sockctl does not decode them (tcpdump does): PPP configuration options (-v),
-CDP/DTP/UDLD/VTP, IPX and OSI over LLC, MPLS in GRE, ForCES and M3UA in SCTP, PIMv1 in IGMP.
+DTP/UDLD/VTP, IPX and OSI over LLC, MPLS in GRE, ForCES and M3UA in SCTP, PIMv1 in IGMP.
 """
 import struct
 
@@ -379,6 +379,14 @@ def lldp(*tlvs, end=True):
     return ether(b"".join(tlvs) + (tlv(0, b"") if end else b""), 0x88CC, dst=LLDP_MULTICAST)
 
 
+def cdp_tlv(typ, value):
+    return struct.pack("!HH", typ, 4 + len(value)) + value
+
+
+def cdp(*tlvs, version=2, ttl=180):
+    return struct.pack("!BBH", version, ttl, 0xBEEF) + b"".join(tlvs)
+
+
 def llc_cases():
     p = []
     stp = b"\x42\x42\x03"
@@ -418,6 +426,27 @@ def llc_cases():
     p.append(dot3(snap + b"\x00\x80\xc2\x00\x07\x00", dst=MAC_B))                    # bridged, pad cut
     p.append(dot3(snap + b"\x00\x00\x00", dst=MAC_B))                                 # SNAP header cut by the length
     p.append(Record(dot3(snap + b"\x00\x00\x00\x08\x00" + ipv4(udp(1, 2, b"")), dst=MAC_B), caplen=14 + 3 + 3))  # cut by the capture
+    # CDP (SNAP, Cisco OUI, PID 0x2000)
+    cdp_dst = bytes.fromhex("01000ccccccc")
+    addresses = (struct.pack("!I", 4) + b"\x01\x01\xcc" + struct.pack("!H", 4) + V4_A
+                 + b"\x02\x08\xaa\xaa\x03\x00\x00\x00\x86\xdd" + struct.pack("!H", 16) + V6_A
+                 + b"\x01\x01\x81" + struct.pack("!H", 2) + b"\x12\x34" + b"\x09\x00" + struct.pack("!H", 0) + b"xy")
+    p.append(dot3(snap + b"\x00\x00\x0c\x20\x00" + cdp(cdp_tlv(1, b"switch-1"), cdp_tlv(2, addresses), cdp_tlv(3, b"Gi0/1"),
+                  cdp_tlv(4, struct.pack("!I", 0x29)), cdp_tlv(5, b"Example IOS\nVersion 1.0\n"), cdp_tlv(6, b"cisco WS-C3560"),
+                  cdp_tlv(7, V4_A + b"\x18" + V4_B + b"\x20"), cdp_tlv(8, b"hello"), cdp_tlv(9, b"domain"), cdp_tlv(10, b"\x00\x07"),
+                  cdp_tlv(11, b"\x01"), cdp_tlv(14, b"\x01\x00\x0a"), cdp_tlv(15, b"\x20\x00"), cdp_tlv(16, b"\x03\xed"),
+                  cdp_tlv(16, b"\x05"), cdp_tlv(16, b"\x01\x86\xa3"), cdp_tlv(17, struct.pack("!I", 1500)), cdp_tlv(18, b"\x01"),
+                  cdp_tlv(19, b"\x02"), cdp_tlv(20, b"sysname"), cdp_tlv(21, b"\x06\x01"), cdp_tlv(22, struct.pack("!I", 1) + b"\x01\x01\xcc\x00\x04" + V4_C),
+                  cdp_tlv(23, b"\x01room 7"), cdp_tlv(12, b"odd"), cdp_tlv(0x30, b"future")), dst=cdp_dst))
+    p.append(dot3(snap + b"\x00\x00\x0c\x20\x00" + cdp(cdp_tlv(1, b"sw2"), cdp_tlv(4, b"\x00\x01\x02"), cdp_tlv(11, b"\x00"),
+                  cdp_tlv(7, b"\x01\x02\x03"), cdp_tlv(2, b"\x00\x00"), cdp_tlv(0x16, struct.pack("!I", 2) + b"\x01"),
+                  cdp_tlv(2, struct.pack("!I", 1) + b"\x01\x05\xcc"), cdp_tlv(2, struct.pack("!I", 1) + b"\x01\x01\xcc\x00\x04\x01"),
+                  cdp_tlv(2, struct.pack("!I", 1) + b"\x01\x01\xcc\x00\x04" + V4_A + b"zz")), dst=cdp_dst))
+    p.append(dot3(snap + b"\x00\x00\x0c\x20\x00" + cdp(cdp_tlv(1, b"sw3")) + struct.pack("!HH", 3, 2), dst=cdp_dst))  # TLV length < 4
+    p.append(dot3(snap + b"\x00\x00\x0c\x20\x00" + cdp(cdp_tlv(1, b"sw4")) + struct.pack("!HH", 3, 40) + b"x", dst=cdp_dst))  # past the end
+    p.append(dot3(snap + b"\x00\x00\x0c\x20\x00" + cdp(cdp_tlv(1, b"sw5")) + b"\x00\x03", dst=cdp_dst))  # 2 stray bytes
+    p.append(dot3(snap + b"\x00\x00\x0c\x20\x00" + b"\x02\xb4", dst=cdp_dst))   # shorter than the CDP header
+    p.append(Record(dot3(snap + b"\x00\x00\x0c\x20\x00" + cdp(cdp_tlv(1, b"device-cut-by-capture")), dst=cdp_dst), caplen=14 + 8 + 4 + 4 + 6))
     # other LLC frames
     p.append(dot3(llc(0x06, 0x06, 0x03, ipv4(udp(40001, 6969, b"rfc948"), proto=17)), dst=MAC_B))  # IP SAP
     p.append(dot3(llc(0xF0, 0xF0, 0x03, b"netbios"), dst=MAC_B))                     # NetBeui UI (no SMB printer)
