@@ -9,8 +9,10 @@ extension PacketPrinter {
     /// 802.3 frame; all captured bytes when the header itself is cut. A frame claiming fewer
     /// bytes than were captured prints `[length N < caplen M] (invalid)`.
     @discardableResult
-    mutating func printEthernet(_ cursor: inout ByteCursor, at start: Int, length wireLength: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int {
+    mutating func printEthernet(_ cursor: inout ByteCursor, at start: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int {
         protocolName = "ether"
+        // tcpdump's lengths are unsigned: a negative one is a huge one.
+        let wireLength = length < 0 ? Int(UInt32(truncatingIfNeeded: length)) : length
         let captured = cursor.available(from: start)
         if wireLength < captured {
             out.append("[length ")
