@@ -36,7 +36,7 @@ extension PacketPrinter {
         }
         let type = try cursor.u8(icmp)
         if type == 3 || type == 4 || type == 5 || type == 11 || type == 12 {
-            try printICMPQuotedDatagram(cursor, at: icmp + 8, into: &out)
+            try printICMPQuotedDatagram(cursor, at: icmp + 8, depth: ip.depth + 1, into: &out)
             protocolName = "icmp"
         }
         if length > 136 && (type == 3 || type == 11 || type == 12) {
@@ -46,12 +46,12 @@ extension PacketPrinter {
 
     /// `-v` on an error message: the datagram it returns, on its own line, as `ip_print` prints
     /// it (with its own `-v` header), seeing no byte past its IP total length.
-    private mutating func printICMPQuotedDatagram(_ cursor: ByteCursor, at inner: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+    private mutating func printICMPQuotedDatagram(_ cursor: ByteCursor, at inner: Int, depth: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         out.append("\n\t")
         let innerLength = Int(try cursor.u16(inner + 2))
         var quoted = cursor
         quoted.narrow(from: inner, length: innerLength)
-        try printIPv4(&quoted, at: inner, length: innerLength, into: &out)
+        try printIPv4(&quoted, at: inner, length: innerLength, depth: depth, into: &out)
     }
 
     /// The text between `ICMP ` and `, length`; false when a checked read found the message

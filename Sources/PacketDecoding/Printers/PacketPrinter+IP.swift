@@ -9,12 +9,20 @@ extension PacketPrinter {
         /// The IP header's own next-protocol field (not the last extension header's).
         var headerProtocol: UInt8
         var fragmented: Bool
+        /// How many IP headers enclose this one (IP in IP, a datagram an ICMP error quotes).
+        var depth = 0
     }
+
+    /// Nested IP headers decoded at most; a deeper one ends the packet as a capture cut there
+    /// (` [|ip]`). tcpdump has no limit; this keeps the printer's recursion within any thread's
+    /// stack (a 64 KiB datagram can nest thousands of IP headers).
+    static let maximumIPNesting = 64
 
     // MARK: IPv4
 
-    mutating func printIPv4(_ cursor: inout ByteCursor, at ip: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+    mutating func printIPv4(_ cursor: inout ByteCursor, at ip: Int, length: Int, depth: Int = 0, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "ip"
+        guard depth < Self.maximumIPNesting else { throw PacketDecodingError.capturedBytesEnd }
         let versionAndLength = try cursor.u8(ip)
         guard versionAndLength >> 4 == 4 else {
             if versionAndLength >> 4 == 6 {
@@ -78,7 +86,8 @@ extension PacketPrinter {
                 out.append(")]")
                 throw PacketDecodingError.capturedBytesEnd
             }
-            let context = IPContext(offset: ip, isIPv6: false, headerProtocol: nextProtocol, fragmented: fragmentField & 0x2000 != 0)
+            let context = IPContext(
+                offset: ip, isIPv6: false, headerProtocol: nextProtocol, fragmented: fragmentField & 0x2000 != 0, depth: depth)
             try printTransport(nextProtocol, &cursor, at: ip + headerLength, length: payloadLength, context: context, into: &out)
         } else {
             try appendIPv4Address(cursor, at: ip + 12, into: &out)
@@ -107,8 +116,8 @@ extension PacketPrinter {
             out.append(context.isIPv6 ? " requires IPv4] (invalid)" : " requires IPv6] (invalid)")
         case 1: try printICMP(cursor, at: offset, length: length, ip: context, into: &out)
         case 58: try printICMPv6(cursor, at: offset, length: length, ip: context, into: &out)
-        case 4: try printIPv4(&cursor, at: offset, length: length, into: &out)
-        case 41: try printIPv6(&cursor, at: offset, length: length, into: &out)
+        case 4: try printIPv4(&cursor, at: offset, length: length, depth: context.depth + 1, into: &out)
+        case 41: try printIPv6(&cursor, at: offset, length: length, depth: context.depth + 1, into: &out)
         case 2: try printIGMP(&cursor, at: offset, length: length, ip: context, into: &out)
         case 47: try printGRE(&cursor, at: offset, length: length, ip: context, into: &out)
         case 132: try printSCTP(&cursor, at: offset, length: length, ip: context, into: &out)

@@ -19,8 +19,9 @@ extension PacketPrinter {
     /// A zero payload length means "look for a Jumbo Payload option": the walk runs over the
     /// whole frame, and without such an option the payload is empty (an extension header then
     /// makes it ` [|ip6]`).
-    mutating func printIPv6(_ cursor: inout ByteCursor, at ip: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+    mutating func printIPv6(_ cursor: inout ByteCursor, at ip: Int, length: Int, depth: Int = 0, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "ip6"
+        guard depth < Self.maximumIPNesting else { throw PacketDecodingError.capturedBytesEnd }
         guard cursor.has(ip, 40) else {
             out.append(" [|ip6]")
             return
@@ -94,6 +95,9 @@ extension PacketPrinter {
                       offset + length < cursor.end else { return }
                 walk.fragmented = true
                 advance = length
+            case 135, 62:
+                try printMobilityHeader(cursor, at: offset, into: &out)
+                return
             case 43:
                 guard cursor.has(offset, 1) else {
                     out.append(" [|ip6]")
@@ -108,7 +112,8 @@ extension PacketPrinter {
                     return
                 }
                 let headerProtocol = try cursor.u8(ip + 6)
-                let context = IPContext(offset: ip, isIPv6: true, headerProtocol: headerProtocol, fragmented: walk.fragmented)
+                let context = IPContext(
+                    offset: ip, isIPv6: true, headerProtocol: headerProtocol, fragmented: walk.fragmented, depth: depth)
                 try printTransport(nextHeader, &cursor, at: offset, length: payloadLength, context: context, into: &out)
                 return
             }

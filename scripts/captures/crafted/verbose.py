@@ -145,6 +145,30 @@ def ip_cases():
     p.append(_ip6(struct.pack("!BBBBBBH", 17, 4, 4, 1, 0, 0x80, 0) + R6 + V6_B + udp(40000, 6969, b"srh2", dst=R6, src=V6_A, v6=True), 43))
     p.append(_ip6(struct.pack("!BBBBI", 17, 3, 0, 1, 0) + R6 + bytes(8) + udp(40000, 6969, b"odd", src=V6_A, dst=V6_B, v6=True), 43))
     p.append(_ip6(struct.pack("!BBBBI", 17, 0, 3, 0, 0) + udp(40000, 6969, b"type3", src=V6_A, dst=V6_B, v6=True), 43))
+    # Mobility header (the last header ip6_print decodes), every message type, options with -v.
+    def mh(kind, body, nh=59, length=None):
+        data = bytes([nh, 0, kind, 0, 0, 0]) + body
+        data += bytes((8 - len(data) % 8) % 8)
+        return bytes([nh, (len(data) // 8 - 1) if length is None else length]) + data[2:]
+    mobility = [
+        mh(0, b"\x00\x00\x01\x00"),                                                  # BRR, padn
+        mh(1, b"\x00\x00" + struct.pack("!II", 0x11223344, 0x55667788)),               # HoTI
+        mh(2, b"\x00\x00" + struct.pack("!II", 1, 2)),                                 # CoTI
+        mh(3, b"\x12\x34" + struct.pack("!IIII", 1, 2, 3, 4)),                         # HoT
+        mh(4, b"\x00\x05" + struct.pack("!IIII", 5, 6, 7, 8)),                         # CoT
+        mh(5, b"\x00\x07\xf0\x00\x00\x10" + b"\x00" + b"\x02\x02\x00\x01" + b"\x03\x10" + R6 + b"\x04\x04\x00\x01\x00\x02"
+           + b"\x05\x0a" + bytes(10) + b"\x07\x00" + b"\x01\x00"),                         # BU with every option
+        mh(6, b"\x01\x80" + struct.pack("!HH", 9, 100)),                               # BA with K
+        mh(7, b"\x02\x00" + V6_A),                                                    # BE
+        mh(9, b"\x00\x00"),                                                           # unknown type
+        mh(5, b"\x00\x07", length=0) + bytes(8),                                      # too small for BU
+        mh(5, b"\x00\x08\x00\x00\x00\x10\x02\x04\x00"),                              # refresh cut: (refresh: trunc)
+    ]
+    for message in mobility:
+        p.append(_ip6(message, 135))
+        p.append(_ip6(message + b"more", 135))                                         # tcpdump looks past the last option
+    p.append(_ip6(mh(6, b"\x01\x00" + struct.pack("!HH", 9, 100)), 62))                 # old protocol number
+    p.append(Record(_ip6(mh(5, b"\x00\x07\x80\x00\x00\x10"), 135), caplen=14 + 40 + 9))   # cut in the flags
     # ARP with -v: hardware and protocol types always, addresses of other sizes.
     p.append(ether(ARP_REQ + MAC_A + V4_A + bytes(6) + V4_B, ETHERTYPE_ARP, dst=b"\xff" * 6))
     p.append(ether(struct.pack("!HHBBH", 1, 0x0800, 6, 4, 2) + MAC_B + V4_B + MAC_A + V4_A, ETHERTYPE_ARP))
