@@ -8,9 +8,16 @@ extension PacketPrinter {
     /// top-level frame skips it): the Ethernet header and tags, plus the LLC/SNAP header of an
     /// 802.3 frame; all captured bytes when the header itself is cut. A frame claiming fewer
     /// bytes than were captured prints `[length N < caplen M] (invalid)`.
+    ///
+    /// `depth`: how many headers enclose the frame (tunnels, IP in IP); a frame nested
+    /// ``maximumIPNesting`` deep ends the packet as a capture cut there (tcpdump has no limit;
+    /// a 64 KiB packet could otherwise nest thousands of frames and overflow the stack).
     @discardableResult
-    mutating func printEthernet(_ cursor: inout ByteCursor, at start: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int {
+    mutating func printEthernet(
+        _ cursor: inout ByteCursor, at start: Int, length: Int, depth: Int = 0, into out: inout [UInt8]
+    ) throws(PacketDecodingError) -> Int {
         protocolName = "ether"
+        guard depth < Self.maximumIPNesting else { throw PacketDecodingError.capturedBytesEnd }
         // tcpdump's lengths are unsigned: a negative one is a huge one.
         let wireLength = length < 0 ? Int(UInt32(truncatingIfNeeded: length)) : length
         let captured = cursor.available(from: start)
@@ -79,11 +86,11 @@ extension PacketPrinter {
                     out.append(": ")
                 }
             }
-            return headerLength + (try printLLCClaimingPayload(&cursor, at: payload, length: length, macs: start, into: &out))
+            return headerLength + (try printLLCClaimingPayload(&cursor, at: payload, length: length, macs: start, depth: depth, into: &out))
         }
         if type == 0x8870 {
             // Alteon jumbo frames carry an LLC header after the type, and -e names no type.
-            return headerLength + (try printLLCClaimingPayload(&cursor, at: payload, length: length, macs: start, into: &out))
+            return headerLength + (try printLLCClaimingPayload(&cursor, at: payload, length: length, macs: start, depth: depth, into: &out))
         }
         if options.linkHeader {
             appendEthertype(type, into: &out)
@@ -95,7 +102,7 @@ extension PacketPrinter {
                 out.append(": ")
             }
         }
-        if try !printEthertype(type, &cursor, at: payload, length: length, into: &out) {
+        if try !printEthertype(type, &cursor, at: payload, length: length, depth: depth, into: &out) {
             if !options.linkHeader {
                 appendMAC(cursor, at: start + 6, into: &out)
                 out.append(" > ")
@@ -114,9 +121,9 @@ extension PacketPrinter {
     /// `llc_print` as Ethernet calls it: the LLC header length, after dumping the payload of
     /// a frame no printer claimed.
     private mutating func printLLCClaimingPayload(
-        _ cursor: inout ByteCursor, at payload: Int, length: Int, macs: Int, into out: inout [UInt8]
+        _ cursor: inout ByteCursor, at payload: Int, length: Int, macs: Int, depth: Int, into out: inout [UInt8]
     ) throws(PacketDecodingError) -> Int {
-        let llcLength = try printLLC(&cursor, at: payload, length: length, macs: macs, into: &out)
+        let llcLength = try printLLC(&cursor, at: payload, length: length, macs: macs, depth: depth, into: &out)
         guard llcLength < 0 else { return llcLength }
         appendDefaultDump(cursor, from: payload, into: &out)
         return -llcLength
@@ -129,10 +136,13 @@ extension PacketPrinter {
     /// tcpdump's `ethertype_print`: hands the payload to the network-layer printer; false when
     /// sockctl has no printer for the type (tcpdump's unknown types, and those it decodes with
     /// printers sockctl lacks: the caller then prints the raw bytes).
-    mutating func printEthertype(_ type: UInt16, _ cursor: inout ByteCursor, at offset: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
+    /// `depth`: the headers enclosing the payload, as for ``printEthernet(_:at:length:depth:into:)``.
+    mutating func printEthertype(
+        _ type: UInt16, _ cursor: inout ByteCursor, at offset: Int, length: Int, depth: Int = 0, into out: inout [UInt8]
+    ) throws(PacketDecodingError) -> Bool {
         switch type {
-        case 0x0800: try printIPv4(&cursor, at: offset, length: length, into: &out)
-        case 0x86DD: try printIPv6(&cursor, at: offset, length: length, into: &out)
+        case 0x0800: try printIPv4(&cursor, at: offset, length: length, depth: depth, into: &out)
+        case 0x86DD: try printIPv6(&cursor, at: offset, length: length, depth: depth, into: &out)
         case 0x0806, 0x8035: try printARP(&cursor, at: offset, length: length, into: &out)
         case 0x88CC: try printLLDP(cursor, at: offset, length: length, into: &out)
         default: return false

@@ -49,7 +49,10 @@ extension PacketPrinter {
     /// `macs`: the offset of the Ethernet header whose addresses the line names when `-e` has
     /// not printed them; nil for link types without addresses. Returns tcpdump's value: the
     /// header length, negative when no printer claimed the payload (the caller dumps it).
-    mutating func printLLC(_ cursor: inout ByteCursor, at p: Int, length: Int, macs: Int?, into out: inout [UInt8]) throws(PacketDecodingError) -> Int {
+    /// `depth`: the headers enclosing the frame (see ``printEthernet(_:at:length:depth:into:)``).
+    mutating func printLLC(
+        _ cursor: inout ByteCursor, at p: Int, length: Int, macs: Int?, depth: Int = 0, into out: inout [UInt8]
+    ) throws(PacketDecodingError) -> Int {
         protocolName = "llc"
         let caplen = cursor.available(from: p)
         func truncated(_ result: Int, _ out: inout [UInt8]) -> Int {
@@ -90,13 +93,13 @@ extension PacketPrinter {
         if control == 0x03 && dsap == ssap {
             switch dsap {
             case 0xAA:
-                let claimed = try printSNAP(&cursor, at: body, length: bodyLength, macs: macs, bridgePad: 2, into: &out)
+                let claimed = try printSNAP(&cursor, at: body, length: bodyLength, macs: macs, bridgePad: 2, depth: depth, into: &out)
                 return claimed ? headerLength + 5 : -(headerLength + 5)
             case 0x42:
                 try printSTP(cursor, at: body, length: bodyLength, into: &out)
                 return headerLength
             case 0x06:
-                try printIPv4(&cursor, at: body, length: bodyLength, into: &out)
+                try printIPv4(&cursor, at: body, length: bodyLength, depth: depth, into: &out)
                 return headerLength
             default:
                 break
@@ -198,7 +201,7 @@ extension PacketPrinter {
     /// payload (or the header was cut: ` [|snap]`), false after the `SNAP, …: ` line of a
     /// protocol nobody decodes (the caller dumps it).
     mutating func printSNAP(
-        _ cursor: inout ByteCursor, at p: Int, length: Int, macs: Int?, bridgePad: Int, into out: inout [UInt8]
+        _ cursor: inout ByteCursor, at p: Int, length: Int, macs: Int?, bridgePad: Int, depth: Int = 0, into out: inout [UInt8]
     ) throws(PacketDecodingError) -> Bool {
         protocolName = "snap"
         guard cursor.has(p, 5), length >= 5 else {
@@ -225,7 +228,7 @@ extension PacketPrinter {
         let bodyLength = length - 5
         switch organization {
         case 0x000000, 0x0000F8:
-            if try printEthertype(pid, &cursor, at: body, length: bodyLength, into: &out) { return true }
+            if try printEthertype(pid, &cursor, at: body, length: bodyLength, depth: depth, into: &out) { return true }
         case 0x00000C:
             if pid == 0x2000 {
                 try printCDP(cursor, at: body, length: bodyLength, into: &out)
@@ -242,7 +245,7 @@ extension PacketPrinter {
                     out.append(" [|snap]")
                     return true
                 }
-                try printEthernet(&cursor, at: body + bridgePad, length: bodyLength - bridgePad, into: &out)
+                try printEthernet(&cursor, at: body + bridgePad, length: bodyLength - bridgePad, depth: depth + 1, into: &out)
                 return true
             case 0x000E:
                 try printSTP(cursor, at: body, length: bodyLength, into: &out)

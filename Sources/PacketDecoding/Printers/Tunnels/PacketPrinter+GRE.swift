@@ -21,8 +21,8 @@ extension PacketPrinter {
         out.append("GREv")
         out.appendDecimal(version)
         switch version {
-        case 0: try printGREVersion0(&cursor, at: gre, length: length, flags: flags, into: &out)
-        case 1: try printGREVersion1(&cursor, at: gre, length: length, flags: flags, into: &out)
+        case 0: try printGREVersion0(&cursor, at: gre, length: length, flags: flags, depth: ip.depth + 1, into: &out)
+        case 1: try printGREVersion1(&cursor, at: gre, length: length, flags: flags, depth: ip.depth + 1, into: &out)
         default: out.append(" ERROR: unknown-version")
         }
     }
@@ -51,7 +51,7 @@ extension PacketPrinter {
 
     /// tcpdump's `gre_print_0`.
     private mutating func printGREVersion0(
-        _ cursor: inout ByteCursor, at gre: Int, length: Int, flags: UInt16, into out: inout [UInt8]
+        _ cursor: inout ByteCursor, at gre: Int, length: Int, flags: UInt16, depth: Int, into out: inout [UInt8]
     ) throws(PacketDecodingError) {
         appendGREFlags(flags, into: &out)
         var offset = gre + 2
@@ -103,9 +103,9 @@ extension PacketPrinter {
         }
         appendGRETrailer(type, length: length, separator: true, into: &out)
         switch type {
-        case 0x0800: try printIPv4(&cursor, at: offset, length: left, into: &out)
-        case 0x86DD: try printIPv6(&cursor, at: offset, length: left, into: &out)
-        case 0x6558: try printEthernet(&cursor, at: offset, length: left, into: &out)
+        case 0x0800: try printIPv4(&cursor, at: offset, length: left, depth: depth, into: &out)
+        case 0x86DD: try printIPv6(&cursor, at: offset, length: left, depth: depth, into: &out)
+        case 0x6558: try printEthernet(&cursor, at: offset, length: left, depth: depth, into: &out)
         default:
             out.append("gre-proto-0x")
             out.appendHex(UInt64(type))
@@ -165,7 +165,7 @@ extension PacketPrinter {
 
     /// tcpdump's `gre_print_1` (enhanced GRE of PPTP): no sequence number means no payload.
     private mutating func printGREVersion1(
-        _ cursor: inout ByteCursor, at gre: Int, length: Int, flags: UInt16, into out: inout [UInt8]
+        _ cursor: inout ByteCursor, at gre: Int, length: Int, flags: UInt16, depth: Int, into out: inout [UInt8]
     ) throws(PacketDecodingError) {
         appendGREFlags(flags, into: &out)
         var offset = gre + 2
@@ -200,7 +200,7 @@ extension PacketPrinter {
         appendGRETrailer(type, length: length, separator: hasPayload, into: &out)
         guard hasPayload else { return }
         if type == 0x880B {
-            try printPPP(&cursor, at: offset, length: left, into: &out)
+            try printPPP(&cursor, at: offset, length: left, depth: depth, into: &out)
         } else {
             out.append("gre-proto-0x")
             out.appendHex(UInt64(type))

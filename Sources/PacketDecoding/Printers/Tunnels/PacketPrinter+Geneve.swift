@@ -7,7 +7,7 @@ extension PacketPrinter {
     ])
 
     /// The Geneve header, options and payload in the UDP payload at `payload` (`length` bytes).
-    mutating func printGeneve(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+    mutating func printGeneve(_ cursor: inout ByteCursor, at payload: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "geneve"
         out.append("Geneve")
         guard length >= 8 else {
@@ -70,9 +70,9 @@ extension PacketPrinter {
         left -= optionsLength
         out.append(options.verbosity > 0 ? "\n\t" : ": ")
         let inner = payload + 8 + optionsLength
-        if try !printEthertype(type, &cursor, at: inner, length: left, into: &out) {
+        if try !printEthertype(type, &cursor, at: inner, length: left, depth: ip.depth + 1, into: &out) {
             if type == 0x6558 {
-                try printEthernet(&cursor, at: inner, length: left, into: &out)
+                try printEthernet(&cursor, at: inner, length: left, depth: ip.depth + 1, into: &out)
             } else {
                 out.append("geneve-proto-0x")
                 out.appendHex(UInt64(type))

@@ -24,7 +24,8 @@ extension PacketPrinter {
     ])
 
     /// tcpdump's `ppp_print` for the frame at `p`, `length` bytes long.
-    mutating func printPPP(_ cursor: inout ByteCursor, at p: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+    /// `depth`: the headers enclosing the frame, passed on to the IP printers.
+    mutating func printPPP(_ cursor: inout ByteCursor, at p: Int, length: Int, depth: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "ppp"
         guard length >= 2 else { return out.append(" [|ppp]") }
         var offset = p
@@ -66,9 +67,9 @@ extension PacketPrinter {
         case 0xC021, 0x8021, 0x8023, 0x8281, 0x8057, 0x80FD, 0xC02B:
             try printPPPControl(cursor, proto: proto, at: offset, length: left, into: &out)
         case 0x0800, 0x002F, 0x0021:
-            try printIPv4(&cursor, at: offset, length: left, into: &out)
+            try printIPv4(&cursor, at: offset, length: left, depth: depth, into: &out)
         case 0x86DD, 0x0057:
-            try printIPv6(&cursor, at: offset, length: left, into: &out)
+            try printIPv6(&cursor, at: offset, length: left, depth: depth, into: &out)
         case 0x00FD:
             out.append("compressed PPP data")
         default:

@@ -2,7 +2,7 @@
 /// inner Ethernet frame printed as a capture of its own would be (without timestamp).
 extension PacketPrinter {
     /// The VXLAN header and frame in the UDP payload at `payload` (`length` bytes).
-    mutating func printVXLAN(_ cursor: inout ByteCursor, at payload: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+    mutating func printVXLAN(_ cursor: inout ByteCursor, at payload: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "vxlan"
         out.append("VXLAN")
         guard length >= 8 else {
@@ -20,6 +20,6 @@ extension PacketPrinter {
         out.appendDecimal(vni)
         out.append("\n")
         try cursor.check(payload + 7, 1)
-        try printEthernet(&cursor, at: payload + 8, length: length - 8, into: &out)
+        try printEthernet(&cursor, at: payload + 8, length: length - 8, depth: ip.depth + 1, into: &out)
     }
 }
