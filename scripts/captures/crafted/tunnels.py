@@ -1,10 +1,10 @@
 """Tunnels and the rest: VXLAN, Geneve, GRE (with PPTP's PPP), IGMP (with mtrace and DVMRP),
-SCTP, DCCP, and on Ethernet 802.3/LLC/SNAP, STP/RSTP/MSTP/SPB, CDP and LLDP; LLC in Linux cooked
+SCTP, DCCP, and on Ethernet 802.3/LLC/SNAP, STP/RSTP/MSTP/SPB, CDP, DTP, UDLD and LLDP; LLC in Linux cooked
 captures. Each protocol has ordinary messages, the variants its printer distinguishes, packets
 cut by the capture inside its header and malformed lengths.
 
 Not here, because sockctl does not decode them (tcpdump does): PPP configuration options (-v),
-DTP/UDLD/VTP, IPX and OSI over LLC, MPLS in GRE, ForCES and M3UA in SCTP, PIMv1 in IGMP.
+VTP, IPX and OSI over LLC, MPLS in GRE, ForCES and M3UA in SCTP, PIMv1 in IGMP.
 """
 import struct
 
@@ -447,6 +447,23 @@ def llc_cases():
     p.append(dot3(snap + b"\x00\x00\x0c\x20\x00" + cdp(cdp_tlv(1, b"sw5")) + b"\x00\x03", dst=cdp_dst))  # 2 stray bytes
     p.append(dot3(snap + b"\x00\x00\x0c\x20\x00" + b"\x02\xb4", dst=cdp_dst))   # shorter than the CDP header
     p.append(Record(dot3(snap + b"\x00\x00\x0c\x20\x00" + cdp(cdp_tlv(1, b"device-cut-by-capture")), dst=cdp_dst), caplen=14 + 8 + 4 + 4 + 6))
+    # DTP (PID 0x2004) and UDLD (PID 0x0111)
+    dtp = b"\x00\x00\x0c\x20\x04\x01"
+    p.append(dot3(snap + dtp + cdp_tlv(1, b"Lab\0") + cdp_tlv(2, b"\x04") + cdp_tlv(3, b"\x40") + cdp_tlv(4, MAC_A)
+                  + cdp_tlv(9, b"??") + cdp_tlv(0, b""), dst=cdp_dst))
+    p.append(dot3(snap + dtp + cdp_tlv(2, b"\x04\x05"), dst=cdp_dst))                # status of the wrong size
+    p.append(dot3(snap + dtp + cdp_tlv(4, MAC_A[:5]), dst=cdp_dst))                   # neighbour of the wrong size
+    p.append(dot3(snap + dtp + struct.pack("!HH", 1, 40) + b"x", dst=cdp_dst))        # TLV past the end
+    p.append(dot3(snap + dtp + b"\x00\x01", dst=cdp_dst))                            # 2 bytes remaining
+    udld = b"\x00\x00\x0c\x01\x11"
+    udld_tlvs = (cdp_tlv(1, b"FOC1031Z7JG") + cdp_tlv(2, b"Gi0/1") + cdp_tlv(3, b"\0\1\2\3") + cdp_tlv(4, b"\x07")
+                 + cdp_tlv(5, b"\x05") + cdp_tlv(6, b"S1") + cdp_tlv(7, struct.pack("!I", 9)) + cdp_tlv(8, b"new"))
+    p.append(dot3(snap + udld + b"\x21\x03\x6d\x85" + udld_tlvs, dst=cdp_dst))    # probe, RT and RSY
+    p.append(dot3(snap + udld + b"\x5f\xfc\x00\x00" + cdp_tlv(4, b"\x07\x08"), dst=cdp_dst))  # code 31, MBZ flags, bad interval
+    p.append(dot3(snap + udld + b"\x22\x00\x00\x00" + struct.pack("!HH", 1, 4), dst=cdp_dst))  # TLV length 4
+    p.append(dot3(snap + udld + b"\x22\x00\x00\x00" + struct.pack("!HH", 7, 9) + b"\0\0\0\0\0", dst=cdp_dst))  # sequence of 5
+    p.append(dot3(snap + udld + b"\x21\x00", dst=cdp_dst))                          # shorter than the header
+    p.append(Record(dot3(snap + udld + b"\x21\x03\x6d\x85" + udld_tlvs, dst=cdp_dst), caplen=14 + 8 + 4 + 8))  # cut
     # other LLC frames
     p.append(dot3(llc(0x06, 0x06, 0x03, ipv4(udp(40001, 6969, b"rfc948"), proto=17)), dst=MAC_B))  # IP SAP
     p.append(dot3(llc(0xF0, 0xF0, 0x03, b"netbios"), dst=MAC_B))                     # NetBeui UI (no SMB printer)

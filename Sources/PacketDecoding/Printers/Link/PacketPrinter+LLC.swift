@@ -1,10 +1,10 @@
 /// IEEE 802.2 LLC and SNAP (tcpdump's `llc_print` and `snap_print`): the LLC header of 802.3
-/// frames, the payloads it hands on (STP, IP, SNAP → ethertypes, bridged Ethernet, PVST, CDP),
-/// and the `Unnumbered`/`Supervisory`/`Information` lines for the rest.
+/// frames, the payloads it hands on (STP, IP, SNAP → ethertypes, bridged Ethernet, PVST, CDP,
+/// DTP, UDLD), and the `Unnumbered`/`Supervisory`/`Information` lines for the rest.
 ///
 /// Not decoded (tcpdump has printers sockctl lacks): IPX (SAP 0xe0 and raw 802.3 IPX), OSI
-/// (SAP 0xfe), the Cisco SNAP protocols DTP, UDLD and VTP, bridged Token Ring and FDDI; those
-/// frames print the generic LLC or SNAP line and the raw bytes.
+/// (SAP 0xfe), Cisco's VTP, bridged Token Ring and FDDI; those frames print the generic LLC or
+/// SNAP line and the raw bytes.
 extension PacketPrinter {
     private static let sapNames = NameTable([
         (0x00, "Null"), (0xFF, "Global"), (0x02, "802.1B I"), (0x03, "802.1B G"), (0x06, "IP"),
@@ -230,9 +230,18 @@ extension PacketPrinter {
         case 0x000000, 0x0000F8:
             if try printEthertype(pid, &cursor, at: body, length: bodyLength, depth: depth, into: &out) { return true }
         case 0x00000C:
-            if pid == 0x2000 {
+            switch pid {
+            case 0x2000:
                 try printCDP(cursor, at: body, length: bodyLength, into: &out)
                 return true
+            case 0x2004:
+                try printDTP(cursor, at: body, length: bodyLength, into: &out)
+                return true
+            case 0x0111:
+                try printUDLD(cursor, at: body, length: bodyLength, into: &out)
+                return true
+            default:
+                break
             }
             if pid == 0x010B || pid == 0x010C {
                 try printSTP(cursor, at: body, length: bodyLength, into: &out)
