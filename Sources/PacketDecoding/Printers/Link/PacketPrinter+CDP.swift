@@ -296,16 +296,15 @@ extension PacketPrinter {
                     out.append(" (not enough space for A)")
                     return try cursor.check(offset, left)
                 }
-                var address: [UInt8] = []
-                if isIPv4 {
-                    try appendIPv4Address(cursor, at: offset, into: &address)
-                } else {
-                    try appendIPv6Address(cursor, at: offset, into: &address)
-                }
+                try cursor.check(offset, addressLength)
                 out.append(isIPv4 ? "IPv4 (" : "IPv6 (")
                 out.appendDecimal(count)
                 out.append(") ")
-                out.append(contentsOf: address)
+                if isIPv4 {
+                    try appendIPv4Address(cursor, at: offset, into: &out)
+                } else {
+                    try appendIPv6Address(cursor, at: offset, into: &out)
+                }
                 offset += addressLength
                 left -= addressLength
             } else {

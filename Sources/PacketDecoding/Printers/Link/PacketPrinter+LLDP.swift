@@ -148,18 +148,23 @@ extension PacketPrinter {
         }
     }
 
+    /// False when `length` bytes cannot hold a family number and the address it announces
+    /// (tcpdump's `lldp_network_addr_print` returning NULL).
+    private func lldpNetworkAddressFits(_ cursor: ByteCursor, at offset: Int, length: Int) throws(PacketDecodingError) -> Bool {
+        guard length >= 1 else { return false }
+        switch try cursor.u8(offset) {
+        case 1: return length - 1 >= 4
+        case 2: return length - 1 >= 16
+        case 6: return length - 1 >= 6
+        default: return true
+        }
+    }
+
     /// tcpdump's `lldp_network_addr_print`: `AFI IPv4 (1): 192.0.2.1`, or
     /// `AFI … (N), no AF printer !`; false when the address is shorter than its family needs.
     private func appendLLDPNetworkAddress(_ cursor: ByteCursor, at offset: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
-        guard length >= 1 else { return false }
+        guard try lldpNetworkAddressFits(cursor, at: offset, length: length) else { return false }
         let family = try cursor.u8(offset)
-        let needed: Int? = switch family {
-        case 1: 4
-        case 2: 16
-        case 6: 6
-        default: nil
-        }
-        if let needed, length - 1 < needed { return false }
         out.append("AFI ")
         out.append(Self.addressFamilyNames.name(UInt32(family), or: "Unknown"))
         out.append(" (")
@@ -188,12 +193,11 @@ extension PacketPrinter {
         var offset = p + 1
         var left = length - 1
         guard left >= addressLength else { return false }
-        var address: [UInt8] = []
-        guard try appendLLDPNetworkAddress(cursor, at: offset, length: addressLength, into: &address) else { return false }
+        guard try lldpNetworkAddressFits(cursor, at: offset, length: addressLength) else { return false }
         out.append("\n\t  Management Address length ")
         out.appendDecimal(addressLength)
         out.append(", ")
-        out.append(contentsOf: address)
+        _ = try appendLLDPNetworkAddress(cursor, at: offset, length: addressLength, into: &out)
         offset += addressLength
         left -= addressLength
         guard left >= 5 else { return false }

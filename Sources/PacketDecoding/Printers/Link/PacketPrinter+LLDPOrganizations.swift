@@ -76,35 +76,34 @@ extension PacketPrinter {
         }
     }
 
-    /// Eight `%-3d` values after a title and a header line (the ETS tables).
-    private func appendETSTable(_ values: [UInt8], title: StaticString, header: StaticString, label: StaticString, into out: inout [UInt8]) {
+    /// One ETS table: a title, a header line, and eight `%-3d` values, the `index`th given by
+    /// `value` (the caller has checked the bytes it reads were captured).
+    private func appendETSTable(
+        title: StaticString, header: StaticString, label: StaticString, into out: inout [UInt8], value: (Int) -> UInt8
+    ) {
         out.append(title)
         out.append(header)
         out.append(label)
-        for (index, value) in values.enumerated() {
+        for index in 0..<8 {
             if index > 0 { out.append(" ") }
-            appendLeftJustified(UInt32(value), width: 3, into: &out)
+            appendLeftJustified(UInt32(value(index)), width: 3, into: &out)
         }
     }
 
-    /// The three ETS tables: priority assignment at `offset`, bandwidth at +4, TSA at +12.
+    /// The three ETS tables: priority assignment at `offset` (two 4-bit values a byte),
+    /// bandwidth at +4, TSA at +12.
     private func appendETSTables(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        var priorities: [UInt8] = []
-        for index in 0..<4 {
-            let byte = try cursor.u8(offset + index)
-            priorities.append(byte >> 4)
-            priorities.append(byte & 0x0F)
+        try cursor.check(offset, 20)
+        let bytes = cursor.bytes
+        appendETSTable(title: "\n\t    Priority Assignment Table", header: "\n\t     Priority : 0   1   2   3   4   5   6   7",
+                       label: "\n\t     Value    : ", into: &out) { index in
+            let byte = bytes[offset + index / 2]
+            return index % 2 == 0 ? byte >> 4 : byte & 0x0F
         }
-        appendETSTable(priorities, title: "\n\t    Priority Assignment Table",
-                       header: "\n\t     Priority : 0   1   2   3   4   5   6   7", label: "\n\t     Value    : ", into: &out)
-        var bandwidth: [UInt8] = []
-        for index in 0..<8 { bandwidth.append(try cursor.u8(offset + 4 + index)) }
-        appendETSTable(bandwidth, title: "\n\t    TC Bandwidth Table",
-                       header: "\n\t     TC%   : 0   1   2   3   4   5   6   7", label: "\n\t     Value : ", into: &out)
-        var assignment: [UInt8] = []
-        for index in 0..<8 { assignment.append(try cursor.u8(offset + 12 + index)) }
-        appendETSTable(assignment, title: "\n\t    TSA Assignment Table",
-                       header: "\n\t     Traffic Class: 0   1   2   3   4   5   6   7", label: "\n\t     Value        : ", into: &out)
+        appendETSTable(title: "\n\t    TC Bandwidth Table", header: "\n\t     TC%   : 0   1   2   3   4   5   6   7",
+                       label: "\n\t     Value : ", into: &out) { bytes[offset + 4 + $0] }
+        appendETSTable(title: "\n\t    TSA Assignment Table", header: "\n\t     Traffic Class: 0   1   2   3   4   5   6   7",
+                       label: "\n\t     Value        : ", into: &out) { bytes[offset + 12 + $0] }
     }
 
     /// tcpdump's `lldp_private_8021_print` for the TLV value at `tlv` (OUI included).

@@ -55,15 +55,16 @@ extension PacketPrinter {
         let destination = try cursor.u16(sctp + 2)
         try appendTransportAddresses(cursor, ip: ip, source: source, destination: destination, into: &out)
         out.append(": sctp")
-        var forces = false
-        for port in [source, destination] {
-            if let channel = Self.forcesChannelNames.name(UInt32(port)) {
-                out.append("[")
-                out.append(channel)
-                out.append("]")
-                forces = true
-            }
+        /// `[ForCES HP]` for a ForCES port; true when it was one.
+        func appendChannel(_ port: UInt16, _ out: inout [UInt8]) -> Bool {
+            guard let channel = Self.forcesChannelNames.name(UInt32(port)) else { return false }
+            out.append("[")
+            out.append(channel)
+            out.append("]")
+            return true
         }
+        let sourceIsForces = appendChannel(source, &out)
+        var forces = appendChannel(destination, &out) || sourceIsForces
         var offset = sctp + 12
         // tcpdump's unsigned arithmetic, so a length that runs past the packet wraps as there.
         var remaining = UInt32(truncatingIfNeeded: length - 12)
