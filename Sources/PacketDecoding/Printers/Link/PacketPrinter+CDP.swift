@@ -206,8 +206,9 @@ extension PacketPrinter {
             out.append(try cursor.u8(offset) != 0 ? "full" : "half")
         case 0x0E, 0x0F:
             if length == 2 {
+                let value = try cursor.u16(offset)
                 out.append("unknown 0x")
-                out.appendHex(UInt64(try cursor.u16(offset)), minimumDigits: 4)
+                out.appendHex(UInt64(value), minimumDigits: 4)
             } else {
                 let application = try cursor.u8(offset)
                 let vlan = try cursor.u16(offset + 1)
@@ -225,11 +226,13 @@ extension PacketPrinter {
             out.appendDecimal(try cursor.u32(offset))
             out.append(" bytes")
         case 0x12, 0x13:
+            let value = try cursor.u8(offset)
             out.append("0x")
-            out.appendHex(UInt64(try cursor.u8(offset)), minimumDigits: 2)
+            out.appendHex(UInt64(value), minimumDigits: 2)
         case 0x17:
+            let value = try cursor.u8(offset)
             out.append("0x")
-            out.appendHex(UInt64(try cursor.u8(offset)), minimumDigits: 2)
+            out.appendHex(UInt64(value), minimumDigits: 2)
             if length > 1 {
                 out.append("/")
                 for index in 1..<length { out.appendEscapedCharacter(try cursor.u8(offset + index)) }
@@ -314,8 +317,9 @@ extension PacketPrinter {
                 out.appendDecimal(protocolLength)
                 out.append(", pb=")
                 while protocolLength != 0 {
+                    let byte = try cursor.u8(offset)
                     out.append(" ")
-                    out.appendHex(UInt64(try cursor.u8(offset)), minimumDigits: 2)
+                    out.appendHex(UInt64(byte), minimumDigits: 2)
                     offset += 1
                     left -= 1
                     protocolLength -= 1
@@ -330,8 +334,9 @@ extension PacketPrinter {
                     return try cursor.check(offset, left)
                 }
                 while addressLength != 0 {
+                    let byte = try cursor.u8(offset)
                     out.append(" ")
-                    out.appendHex(UInt64(try cursor.u8(offset)), minimumDigits: 2)
+                    out.appendHex(UInt64(byte), minimumDigits: 2)
                     offset += 1
                     left -= 1
                     addressLength -= 1

@@ -30,8 +30,9 @@ extension PacketPrinter {
             out.append("[zero packet length]")
             return try invalid(&out)
         }
+        let version = try cursor.u8(p)
         out.append("DTPv")
-        out.appendDecimal(try cursor.u8(p))
+        out.appendDecimal(version)
         out.append(", length ")
         out.appendDecimal(length)
         guard options.verbosity > 0 else { return }
@@ -109,8 +110,9 @@ extension PacketPrinter {
         out.append("), length ")
         out.appendDecimal(left + 2)
         guard options.verbosity > 0 else { return try cursor.check(offset, left) }
+        let checksum = try cursor.u16(offset)
         out.append("\n\tChecksum 0x")
-        out.appendHex(UInt64(try cursor.u16(offset)), minimumDigits: 4)
+        out.appendHex(UInt64(checksum), minimumDigits: 4)
         out.append(" (unverified)")
         offset += 2
         left -= 2

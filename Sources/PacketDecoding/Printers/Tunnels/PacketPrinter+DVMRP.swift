@@ -56,8 +56,9 @@ extension PacketPrinter {
             return
         }
         out.append(options.verbosity > 1 ? "\n\t" : " ")
+        let generation = try cursor.u32(start)
         out.append("genid ")
-        out.appendDecimal(try cursor.u32(start))
+        out.appendDecimal(generation)
         guard options.verbosity > 1 else { return }
         var offset = start + 4
         var left = length - 4
