@@ -48,8 +48,8 @@ extension PacketPrinter {
         case .dhcp6: try printDHCPv6(&cursor, at: payload, length: length, into: &out)
         case .sip: try printSIP(&cursor, at: payload, length: length, into: &out)
         case .syslog: try printSyslog(&cursor, at: payload, length: length, into: &out)
-        case .vxlan: try printVXLAN(&cursor, at: payload, length: length, into: &out)
-        case .geneve: try printGeneve(&cursor, at: payload, length: length, into: &out)
+        case .vxlan: try printVXLAN(&cursor, at: payload, length: length, ip: ip, into: &out)
+        case .geneve: try printGeneve(&cursor, at: payload, length: length, ip: ip, into: &out)
         default: break
         }
     }
