@@ -653,10 +653,10 @@ _sockctl_report_merge() {
 }
 
 _sockctl_capture() {
-    repeating_flags=(-x -X -A -t)
+    repeating_flags=(-x -X -A -t -v)
     non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing)
+    non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing --decode)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -689,6 +689,9 @@ _sockctl_capture() {
         return
         ;;
     '--framing')
+        return
+        ;;
+    '--decode')
         return
         ;;
     esac

@@ -39,7 +39,7 @@ function __sockctl_parse_tokens -S
                 __sockctl_parse_subcommand -r 1 'json=' 'threshold=+' 'version' 'h/help'
             end
         case 'capture'
-            __sockctl_parse_subcommand -r 1 'i=' 'port=' 'f=' 'r=' 'w=' 'print' 'c=' 's=' 'y=' 'n' 'x' 'X' 'A' 'no-dump' 't' 'nano' 'S' 'e' 'l' 'Z=' 'follow' 'framing=' 'json' 'version' 'h/help'
+            __sockctl_parse_subcommand -r 1 'i=' 'port=' 'f=' 'r=' 'w=' 'print' 'c=' 's=' 'y=' 'n' 'x' 'X' 'A' 'no-dump' 't' 'nano' 'S' 'e' 'v' 'l' 'Z=' 'follow' 'framing=' 'json' 'decode=' 'version' 'h/help'
         case 'help'
             __sockctl_parse_subcommand -r 1 'version'
         end
@@ -304,11 +304,13 @@ complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_option
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" nano' -l 'nano' -d 'Nanosecond timestamps (nine digits; -w writes a nanosecond pcap).'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" S' -s 'S' -d 'Absolute TCP sequence numbers.'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" e' -s 'e' -d 'Print the link-level header.'
+complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture"' -s 'v' -d 'Verbose decoding, as tcpdump\'s -v: IP TTL, id, flags and length, checksums verified, more protocol fields (-vv, -vvv: more still).'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" l' -s 'l' -d 'Line-buffered output (each packet is written at once).'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" Z' -s 'Z' -d 'Drop privileges to this user after opening the capture device.' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" follow' -l 'follow' -d 'Reassemble TCP streams and print their payload in order, with direction markers.'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" framing' -l 'framing' -d 'With --follow: message boundaries (line, crlf, null, length:N[:be|:le], fixed:N); one message per line.' -rfka ''
-complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" json' -l 'json' -d 'One JSON object per packet instead of tcpdump text.'
+complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" json' -l 'json' -d 'One JSON object per packet instead of tcpdump text (with the TLS, WebSocket and HTTP/2 views in an "app" array).'
+complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" decode' -l 'decode' -d 'Views beyond tcpdump, printed after each header line: tls, ws, http2 or all, comma-separated (always on with --json and --follow).' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" version' -l 'version' -d 'Show the version.'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" h help' -s 'h' -l 'help' -d 'Show help information.'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl help" version' -l 'version' -d 'Show the version.'
