@@ -64,6 +64,9 @@ import Testing
         (["connect", "127.0.0.1:1", "--interface", "nosuch0"], "unknown interface 'nosuch0'"),
         (["send", "127.0.0.1:1", "x", "--source", "no-such-host.invalid"], "source address: cannot resolve 'no-such-host.invalid'"),
         (["send", "127.0.0.1:1", "x", "--source", "127.0.0.1:99999"], "invalid source port"),
+        (["capture", "-r", "x.pcap", "--decode", "tls,quic"], "unknown view in 'tls,quic' (known: tls, ws, http2, all)"),
+        (["capture", "-r", "x.pcap", "--decode", ""], "unknown view in ''"),
+        (["capture", "-r", "x.pcap", "-vvvv"], "-v may be given at most three times (-vvv)"),
         (["connect"], "Missing expected argument"),
         (["frobnicate"], "Unexpected argument 'frobnicate'"),
     ]

@@ -184,4 +184,20 @@ struct CaptureCommandTests {
         #expect(result.stdout.isEmpty)
         #expect(result.stderr == "sockctl capture: unknown file format\n")
     }
+
+    /// `--decode` adds the views' lines after tcpdump's header lines (and nothing else), and
+    /// `--json` always carries them.
+    @Test func decodeAddsTheViewsAndJSONCarriesThem() async throws {
+        let capture = Self.goldens.appendingPathComponent("live-app-tls.pcap").path
+        let plain = try await run(try sockctlPath(), ["capture", "-r", capture, "--no-dump"], environment: ["TZ": "UTC"])
+        let decoded = try await run(try sockctlPath(), ["capture", "-r", capture, "--no-dump", "--decode", "tls"], environment: ["TZ": "UTC"])
+        #expect(plain.status == 0 && decoded.status == 0, "\(decoded.stderr)")
+        let lines = String(decoding: decoded.stdout, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.filter { !$0.hasPrefix("    ") }.joined(separator: "\n") == String(decoding: plain.stdout, as: UTF8.self),
+                "without its view lines the output is tcpdump's")
+        #expect(lines.contains { $0.hasPrefix("    TLS handshake ClientHello (TLSv1.0 record") && $0.hasSuffix("SNI www.example.com, ALPN [h2, http/1.1], versions [TLSv1.3]") })
+        let json = try await run(try sockctlPath(), ["capture", "-r", capture, "--json"])
+        #expect(json.status == 0)
+        #expect(String(decoding: json.stdout, as: UTF8.self).contains(#""app":[{"proto":"tls","type":"handshake","version":"TLSv1.0","#))
+    }
 }

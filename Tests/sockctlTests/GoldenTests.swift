@@ -6,10 +6,14 @@ import Testing
 /// what tcpdump 4.99.3 printed. Every golden case is checked in-process against the capture
 /// library (CaptureTests' GoldenTests); this runs the command on cases that reach each part
 /// of it: link headers and -e, -S with -tttt, -c, a file cut short (exit 1, the packets
-/// before the cut still printed), hex-only and ASCII dumps, no dump.
+/// before the cut still printed), hex-only and ASCII dumps, no dump, -v to -vvv and the
+/// application printers (DNS from dnsmasq, HTTP, tunnels).
 @Suite("Golden output through the capture -r command", .hangGuard)
 struct CaptureCommandGoldenTests {
-    static let names = ["lo-tcp4-S-tttt", "lo-tcp4-c5-X", "any-sll2-e-X", "lo-udp-e-x", "tcp-headers-A", "ipv6-nodump", "cut-file-X"]
+    static let names = [
+        "lo-tcp4-S-tttt", "lo-tcp4-c5-X", "any-sll2-e-X", "lo-udp-e-x", "tcp-headers-A", "ipv6-nodump", "cut-file-X",
+        "verbose-transport-v", "app-dns-vvv", "text-http-v", "tunnels-vv-e",
+    ]
 
     @Test func theCommandPrintsWhatTcpdumpPrinted() async throws {
         let cases = GoldenCase.all.filter { Self.names.contains($0.name) }
