@@ -33,6 +33,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 SOCKCTL = os.path.realpath(sys.argv[1]) if len(sys.argv) > 1 else sys.exit(__doc__)
@@ -53,9 +54,11 @@ def start(args, **kw):
 
 
 def listening_port(child):
-    """The port in sockctl listen's `listening on ADDR:PORT` line."""
+    """The port in sockctl listen's `listening on ADDR:PORT` line. The rest of its stderr (a line
+    per client) is drained by a thread of its own: a full pipe would stall the listener."""
     for line in child.stderr:
         if "listening on" in line:
+            threading.Thread(target=lambda: [None for _ in child.stderr], daemon=True).start()
             return int(re.search(r":(\d+)[, ]", line).group(1))
     raise SystemExit(f"no listening line from {child.args}")
 
@@ -177,9 +180,19 @@ def replay_gaps():
 def heartbeat():
     server, port = listen("--discard")
     started = time.monotonic()
-    subprocess.run([SOCKCTL, "connect", f"127.0.0.1:{port}", "--framing", "line", "--heartbeat", "PING", "--heartbeat-interval", "200ms",
-                    "--heartbeat-misses", "3"], stdin=subprocess.PIPE, capture_output=True)
+    # stdin stays open (its end would half-close the connection, and the server would close it):
+    # the session ends only when the heartbeat declares the silent peer dead.
+    client = subprocess.Popen([SOCKCTL, "connect", f"127.0.0.1:{port}", "--framing", "line", "--heartbeat", "PING",
+                               "--heartbeat-interval", "200ms", "--heartbeat-misses", "3"],
+                              stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    CHILDREN.append(client)
+    try:
+        client.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        client.kill()
+        client.wait()
     elapsed = (time.monotonic() - started) * 1000
+    client.stdin.close()
     stop(server)
     row("heartbeat: silent peer declared dead", "600-700 ms", f"{elapsed:.0f} ms", 600 <= elapsed <= 700)
 
