@@ -38,12 +38,15 @@ struct ExchangeTimingTests {
         await server.stop()
     }
 
-    /// Answers that come in time are read within the one budget: the second response's wait
-    /// ends where the first one's would have (the deadline does not restart per response).
+    /// Answers that come in time are read within the one budget: a first answer at 2 s leaves
+    /// the second response the 3 s that are left, so its wait ends at 5 s, where the budget
+    /// does (not 5 s after the first answer, at 7 s).
     @Test func theBudgetCoversEveryResponseNotEachOne() async throws {
+        let answer = AsyncMonitor(false)
         let release = AsyncMonitor(false)
         let server = try await TestServer.start { connection in
             _ = try await connection.readFrame(.line)
+            try await answer.wait { $0 ? () : nil }
             try await connection.write(ByteBuffer(string: "one\n"))
             try await release.wait { $0 ? () : nil }
         }
@@ -53,16 +56,20 @@ struct ExchangeTimingTests {
         configuration.timeout = .seconds(5)
         let responses = EventLog<String>()
         let running = Task { await Exchange(configuration: configuration).run { responses.record(String(buffer: $0)) } }
-        try #require(try await clock.nextDeadline() == .seconds(5))
+        // The write's wait is over; the first response's (the second sleep) ends with the budget.
+        try #require(try await clock.deadlines(begun: 2, pending: 1) == [.seconds(5)])
         await clock.advance(to: .seconds(2))
+        answer.update { $0 = true }
         try await responses.next { $0 == "one" ? () : nil }
-        // The write's and the first response's waits are over; the second response's wait
-        // (the third sleep) ends where the budget does.
-        try #require(try await clock.deadlines(begun: 3, pending: 1) == [.seconds(5)], "the second response has what is left: 3 s")
+        // The first response came at 2 s; the second response's wait (the third sleep) ends
+        // where the budget does.
+        let secondWait = try await clock.deadlines(begun: 3, pending: 1)
+        try #require(secondWait == [.seconds(5)], "the second response has what is left of the budget (3 s), not a budget of its own")
         await clock.advance(to: .seconds(5))
         let result = await finished(running)
         #expect(result.responsesReceived == 1)
         #expect(result.error?.message.contains("waiting for response 2 of 2") == true)
+        #expect(result.total == .seconds(5))
         release.update { $0 = true }
         await server.stop()
     }
