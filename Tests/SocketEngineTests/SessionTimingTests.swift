@@ -183,7 +183,7 @@ struct SessionTimingTests {
     /// After input ends a UDP session takes replies for 2 s after the last datagram, then ends.
     @Test func udpLingersTwoSecondsAfterTheLastDatagram() async throws {
         let listener = try await DatagramListener.bind(try Endpoint(parsing: "udp://127.0.0.1:0", role: .listener))
-        let port = listener.localAddresses[0].port ?? 0
+        let port = try #require(listener.localAddresses.first?.port)
         let echo = Task {
             for await datagram in listener.datagrams { try? await listener.reply(to: datagram, with: datagram.data) }
         }
@@ -197,7 +197,6 @@ struct SessionTimingTests {
         try await input.push(ByteBuffer(string: "ping\n"))
         try await output.wait(forText: "ping\n")
         input.finish()
-        try #require(try await clock.nextDeadline() == ClientSessionConfiguration(endpoint: try Endpoint(parsing: "udp://127.0.0.1:1")).datagramLinger)
         try #require(try await clock.nextDeadline() == .seconds(2))
         await clock.advance(to: .seconds(2))
         let summary = await finished(running)
