@@ -1,4 +1,5 @@
 import NIOCore
+import Synchronization
 import TestSupport
 import Testing
 @testable import SocketEngine
@@ -84,7 +85,7 @@ struct ExchangeTimingTests {
         configuration.options.clock = clock.engine
         let events = EventLog<ListenEvent>()
         let service = ListenService(configuration: configuration, output: DiscardingByteSink()) { events.record($0) }
-        let port = try await service.bind()[0].port ?? 0
+        let port = try #require(try await service.bind().first?.port)
         let running = Task { await service.run() }
         let client = try await connect("udp://127.0.0.1:\(port)")
         try await client.write(ByteBuffer(string: "ping"))
@@ -98,33 +99,73 @@ struct ExchangeTimingTests {
     }
 
     /// `listen --broadcast --delay 100ms`: a message reaches the other clients 100 ms after it
-    /// came, each message on its own delay (one sent at 100 ms goes out at 200 ms).
+    /// came, each message on its own delay: one that comes at 50 ms, while the first still
+    /// waits, goes out at 150 ms — not 100 ms after the first went out.
     @Test func aDelayedBroadcastReachesTheOthersItsDelayAfterTheMessage() async throws {
         let clock = VirtualClock()
+        let counting = CountingClock(clock)
+        let arrivals = EventLog<(bytes: Int, clockReads: Int)>()
+        let received = Mutex(0)
         var configuration = ListenConfiguration(endpoint: try Endpoint(parsing: "127.0.0.1:0", role: .listener))
         configuration.mode = .broadcast
         configuration.keepOpen = true
         configuration.framing = .line
         configuration.delay = .milliseconds(100)
-        configuration.options.clock = clock.engine
+        configuration.options.clock = EngineClock(counting)
+        configuration.options.tap = { record in
+            guard record.direction == .received else { return }
+            let bytes = received.withLock { total in
+                total += record.bytes.readableBytes
+                return total
+            }
+            arrivals.record((bytes, counting.reads.value))
+        }
         let events = EventLog<ListenEvent>()
         let service = ListenService(configuration: configuration, output: DiscardingByteSink()) { events.record($0) }
-        let port = try await service.bind()[0].port ?? 0
+        let port = try #require(try await service.bind().first?.port)
         let running = Task { await service.run() }
         let speaker = try await connect("127.0.0.1:\(port)")
         let listener = try await connect("127.0.0.1:\(port)")
         try await events.wait(forCount: 2) { if case .clientConnected = $0 { true } else { false } }
         try await speaker.write(ByteBuffer(string: "first\n"))
         try #require(try await clock.nextDeadline() == .milliseconds(100))
+        await clock.advance(to: .milliseconds(50))
+        try await speaker.write(ByteBuffer(string: "second\n"))
+        // The service stamps "second" with the time it came once its bytes are in (the first
+        // look at the clock after them): time moves on only after that, so it came at 50 ms.
+        let readsWhenSeen = try await arrivals.next { $0.bytes == 13 ? $0.clockReads : nil }
+        try await counting.reads.wait { $0 > readsWhenSeen ? () : nil }
         await clock.advance(to: .milliseconds(100))
         #expect(string(try await listener.readFrame(.line)) == "first")
-        try await speaker.write(ByteBuffer(string: "second\n"))
-        try #require(try await clock.nextDeadline() == .milliseconds(200), "its own 100 ms, from its arrival at 100 ms")
-        await clock.advance(to: .milliseconds(200))
+        let secondDue = try await clock.nextDeadline()
+        try #require(secondDue == .milliseconds(150), "its own 100 ms from its arrival at 50 ms, not 100 ms after the first went out")
+        await clock.advance(to: .milliseconds(150))
         #expect(string(try await listener.readFrame(.line)) == "second")
         await speaker.close()
         await listener.close()
         service.stop()
         _ = await finished(running)
+    }
+
+    /// The broadcast test's listener clock: `clock` itself, counting how often the service
+    /// reads the time — how the test knows that a message it sent was stamped with its arrival
+    /// (by the service's reader task, after the bytes were seen) before it moves time on.
+    final class CountingClock: Clock, Sendable {
+        typealias Duration = Swift.Duration
+        let clock: VirtualClock
+        let reads = AsyncMonitor(0)
+
+        init(_ clock: VirtualClock) { self.clock = clock }
+
+        var now: VirtualClock.Instant {
+            reads.update { $0 += 1 }
+            return clock.now
+        }
+
+        var minimumResolution: Duration { .zero }
+
+        func sleep(until deadline: VirtualClock.Instant, tolerance: Duration? = nil) async throws {
+            try await clock.sleep(until: deadline, tolerance: tolerance)
+        }
     }
 }
