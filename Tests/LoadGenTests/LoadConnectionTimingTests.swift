@@ -71,23 +71,33 @@ import TestSupport
     }
 
     /// `--stages 1s:1000,1s:0`: the rate climbs from 0 to 1,000/s over the first second, so
-    /// the gaps between messages shrink; 500 messages are due in that second.
+    /// the gaps between messages shrink, then falls back to 0 over the next. Message n (from 0)
+    /// is due when ∫ rate reaches n: that is 500·t² by t s into the climb (125 at 0.5 s, 500 at
+    /// 1 s) and 1000 − 500·(2 − t)² on the way down, so ⌊∫⌋ + 1 messages have gone by t, 1,000
+    /// in all. A schedule at the ramp's average rate (500/s) would have sent 251 by 0.5 s.
     @Test func aStageRampsTheRateAndItsScheduleIsKept() throws {
         let fixture = try Fixture {
             $0.stages = [RateSchedule.Stage(duration: .seconds(1), startRate: 0, endRate: 1000), RateSchedule.Stage(duration: .seconds(1), startRate: 1000, endRate: 0)]
             $0.duration = nil
         }
-        let schedule = try #require(fixture.context.schedule)
+        /// Messages sent by `milliseconds` into the run, from the integral (instants between
+        /// two messages' due times, so that no rounding decides).
+        func expected(_ milliseconds: Int64) -> Int {
+            let t = Double(milliseconds) / 1000
+            let integral = t <= 1 ? 500 * t * t : 1000 - 500 * (2 - t) * (2 - t)
+            return Int(integral.rounded(.down)) + 1
+        }
         var sent = try fixture.sent().count
-        for milliseconds in stride(from: Int64(100), through: 1000, by: 100) {
+        #expect(sent == 1, "message 0 is due at once")
+        let instants: [Int64] = [50, 150, 250, 333, 450, 501, 650, 777, 850, 950, 1010, 1250, 1510, 1750, 1990]
+        for milliseconds in instants {
             fixture.advance(toMilliseconds: milliseconds)
             sent += try fixture.sent().count
-            #expect(sent == schedule.messagesDue(before: milliseconds * 1_000_000 + 1), "at \(milliseconds) ms")
+            #expect(sent == expected(milliseconds), "by \(milliseconds) ms")
         }
         fixture.advance(toMilliseconds: 2000)
         sent += try fixture.sent().count
         #expect(sent == 1000)
-        #expect(schedule.messagesDue(before: 2_000_000_001) == 1000)
     }
 
     /// A message without a reply times out at the first sweep after `--timeout` (sweeps come

@@ -59,8 +59,8 @@ struct ReplayScheduleTests {
     @Test func topSpeedSendsEverythingAtOnce() async throws {
         let (outcome, sleeps, received) = try await replay(speed: nil)
         #expect(outcome.sendTimes == [.zero, .zero, .zero])
-        // Only the settling wait after the last message: no message waited.
-        #expect(sleeps.allSatisfy { $0 == ReplayClient.settleTime }, "\(sleeps)")
+        // Only the settling wait (200 ms) after the last message: no message waited.
+        #expect(!sleeps.isEmpty && sleeps.allSatisfy { $0 == .milliseconds(200) }, "\(sleeps)")
         #expect(received == "one\ntwo\nthree\n")
     }
 
@@ -74,21 +74,30 @@ struct ReplayScheduleTests {
         ))
     }
 
-    /// Once everything expected has come, the run waits ``ReplayClient/settleTime`` for more,
-    /// then ends.
+    /// Once everything expected has come, the run waits the settle time — 200 ms — for more,
+    /// then ends: the answer comes at 1 s, the run ends at 1.2 s.
     @Test func theRunEndsTheSettleTimeAfterTheLastExpectedByte() async throws {
+        let answer = AsyncMonitor(false)
         let server = try await TestServer.start { connection in
             _ = try await connection.readFrame(.line)
+            try await answer.wait { $0 ? () : nil }
             try await connection.write(ByteBuffer(string: "ONE\n"))
             while try await connection.read() != nil {}
         }
         let clock = VirtualClock()
         let running = Task { try await client(to: server.port, expecting: ["ONE\n"], clock: clock).run() }
-        try await clock.waitForSleep(until: ReplayClient.settleTime)
-        await clock.advance(to: ReplayClient.settleTime)
+        // Nothing has come yet: the run waits for it the timeout (5 s) after its message went out.
+        try #require(try await clock.nextDeadline() == .seconds(5))
+        let sleepsBefore = clock.sleepHistory.count
+        await clock.advance(to: .seconds(1))
+        answer.update { $0 = true }
+        // Everything expected came at 1 s: the wait for the rest is now the settle time from then.
+        let settling = try await clock.deadlines(begun: sleepsBefore + 1, pending: 1)
+        try #require(settling == [.milliseconds(1200)], "200 ms after the last expected byte")
+        await clock.advance(to: .milliseconds(1200))
         let outcome = try await finished(running)
         #expect(!outcome.timedOut)
-        #expect(outcome.duration == ReplayClient.settleTime)
+        #expect(outcome.duration == .milliseconds(1200))
         #expect(outcome.verifier?.mismatch == nil)
         await server.stop()
     }
@@ -118,7 +127,8 @@ struct ReplayScheduleTests {
         )
         let listener = try await Listener.bind(try Endpoint(parsing: "127.0.0.1:0", role: .listener))
         let serving = Task { await server.serve(listener) }
-        let client = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(listener.localAddresses[0].port ?? 0)"), options: .patient).connect().0
+        let port = try #require(listener.localAddresses.first?.port)
+        let client = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(port)"), options: .patient).connect().0
         try await client.write(ByteBuffer(string: "HELLO\n"))
         try #require(try await clock.nextDeadline() == .milliseconds(40))
         await clock.advance(to: .milliseconds(40))

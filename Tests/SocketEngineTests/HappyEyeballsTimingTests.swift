@@ -52,16 +52,26 @@ struct HappyEyeballsTimingTests {
         /// Attempt `index` connects (a channel of its own on the race's loop).
         func connect(_ index: Int) async throws {
             let channel = NIOAsyncTestingChannel(loop: loop)
-            try await loop.executeInContext { [self] in
+            let promise = try attempt(index)
+            try await loop.executeInContext {
                 // Completed outside the lock: the race may start another attempt right away.
-                attempts.withLock { $0[index].promise }.succeed(channel)
+                promise.succeed(channel)
             }
         }
 
         func refuse(_ index: Int) async throws {
-            try await loop.executeInContext { [self] in
-                attempts.withLock { $0[index].promise }.fail(IOError(errnoCode: ECONNREFUSED, reason: "connect"))
+            let promise = try attempt(index)
+            try await loop.executeInContext {
+                promise.fail(IOError(errnoCode: ECONNREFUSED, reason: "connect"))
             }
+        }
+
+        /// Attempt `index`'s pending connect; an attempt that never started fails the test
+        /// (rather than trapping on the index and taking every other test down with it).
+        private func attempt(_ index: Int) throws -> EventLoopPromise<any Channel> {
+            let found = attempts.withLock { attempts in attempts.indices.contains(index) ? attempts[index].promise : nil }
+            guard let found else { throw HarnessError("attempt \(index) never started; started: \(started)") }
+            return found
         }
     }
 
@@ -71,7 +81,7 @@ struct HappyEyeballsTimingTests {
         await race.advance(toMilliseconds: 299)
         #expect(race.started == ["::1@0ms"], "nothing starts before the attempt delay")
         await race.advance(toMilliseconds: 300)
-        #expect(race.started == ["::1@0ms", "127.0.0.1@300ms"])
+        try #require(race.started == ["::1@0ms", "127.0.0.1@300ms"])
         await race.advance(toMilliseconds: 420)
         try await race.connect(1)
         let result = try #require(try race.outcome.withLock { $0 }?.get())
@@ -84,6 +94,7 @@ struct HappyEyeballsTimingTests {
     @Test func aRefusalStartsTheNextAttemptAtOnce() async throws {
         let race = try await Race(["::1", "127.0.0.1", "::2"], budget: .seconds(10))
         await race.advance(toMilliseconds: 50)
+        try #require(race.started.count == 1, "the first attempt starts at once")
         try await race.refuse(0)
         #expect(race.started == ["::1@0ms", "127.0.0.1@50ms"], "the IPv4 attempt did not wait for the delay")
         // The delay now counts from the attempt that started at 50 ms.
@@ -105,7 +116,10 @@ struct HappyEyeballsTimingTests {
         await race.advance(toMilliseconds: 599)
         #expect(race.started.count == 3)
         await race.advance(toMilliseconds: 600)
-        #expect(race.started == ["fd00::3@0ms", "198.18.0.1@0ms", "fd00::4@300ms", "127.0.0.1@600ms"])
+        try #require(
+            race.started == ["fd00::3@0ms", "198.18.0.1@0ms", "fd00::4@300ms", "127.0.0.1@600ms"],
+            "all four addresses tried: the fourth after the delay from the third"
+        )
         try await race.connect(3)
         let result = try #require(try race.outcome.withLock { $0 }?.get())
         #expect(result.index == 3)
@@ -138,8 +152,8 @@ struct HappyEyeballsTimingTests {
         options.resolver = SilentResolver()
         let endpoint = try Endpoint(parsing: "slow.test:80")
         let connecting = Task { try await Connector(endpoint: endpoint, options: options).connect() }
-        try #require(try await clock.nextDeadline() == ConnectOptions().connectTimeout)
-        #expect(ConnectOptions().connectTimeout == .seconds(10))
+        // 10 s: the default --connect-timeout.
+        try #require(try await clock.nextDeadline() == .seconds(10))
         await clock.advance(to: .seconds(10))
         await #expect {
             _ = try await finished(connecting)

@@ -77,6 +77,29 @@ public final class VirtualClock: Clock, Sendable {
         try await sleepers.wait { $0.pending.map(\.deadline).min() }
     }
 
+    /// ``nextDeadline()`` for `task`, which must go on sleeping: if it ends instead, this fails
+    /// at once and says when and with what (code that stops where it should have waited on —
+    /// a session that gives up on its peer too early — fails the test then and there, not when
+    /// the hang guard gives up on it). `task` itself is left alone.
+    public func nextDeadline<T: Sendable>(unlessItEnds task: Task<T, Never>) async throws -> Swift.Duration {
+        let ended = AsyncMonitor<T?>(nil)
+        let watcher = Task {
+            let value = await task.value
+            ended.update { $0 = value }
+        }
+        defer { watcher.cancel() }
+        return try await withThrowingTaskGroup(of: Swift.Duration.self) { group in
+            group.addTask { try await self.nextDeadline() }
+            group.addTask {
+                let value = try await ended.wait { $0 }
+                throw HarnessError("it ended at \(self.elapsed) instead of sleeping again: \(value)")
+            }
+            defer { group.cancelAll() }
+            guard let deadline = try await group.next() else { throw HarnessError("no deadline and no end") }
+            return deadline
+        }
+    }
+
     /// Waits until something sleeps until `deadline`.
     public func waitForSleep(until deadline: Swift.Duration) async throws {
         try await sleepers.wait { $0.pending.contains { $0.deadline == deadline } ? () : nil }
