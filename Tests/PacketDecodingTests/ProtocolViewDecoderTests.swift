@@ -91,6 +91,18 @@ import Testing
         #expect(items.map(Self.text) == ["TLS handshake Certificate (continues) (TLSv1.2 record, length 6)"])
     }
 
+    @Test func aLongHandshakeRecordIsReadInPartAndTheNextRecordIsStillFound() {
+        // A 12,000-byte Certificate: only its first 8 KiB are kept; the alert after it is read.
+        let certificate: [UInt8] = [11, 0, 0x2E, 0xDC] + [UInt8](repeating: 0x30, count: 11_996)
+        let stream: [UInt8] = [22, 3, 3] + Self.u16(certificate.count) + certificate + [21, 3, 3, 0, 2, 1, 0]
+        var decoder = TLSStreamDecoder()
+        let items = Self.items(stream, chunk: 1448) { decoder.consume($0, emit: $1) }
+        #expect(items.map(Self.text) == [
+            "TLS handshake Certificate (continues) (TLSv1.2 record, length 12000)",
+            "TLS alert warning close_notify (TLSv1.2 record, length 2)",
+        ])
+    }
+
     // MARK: WebSocket
 
     static func frame(_ first: UInt8, payload: [UInt8], mask: [UInt8]?) -> [UInt8] {

@@ -8,11 +8,12 @@
 /// direction (``ConnectionViews/gap(side:next:emit:)``).
 ///
 /// Limits: at most ``maximumConnections`` connections are followed (the table is emptied when
-/// it is full); each holds at most one TLS record (18 KiB) or frame header per direction.
+/// it is full); each holds at most 8 KiB of one TLS handshake record, or one frame header and
+/// the payload limit, per direction — 256 MiB for a capture built to fill every one.
 package struct ApplicationViewTracker {
     package let views: ProtocolViews
     package let payloadLimit: Int
-    package static let maximumConnections = 65_536
+    package static let maximumConnections = 16_384
 
     /// A connection, the same from either direction: the lower (address, port) end first.
     private struct ConnectionKey: Hashable {

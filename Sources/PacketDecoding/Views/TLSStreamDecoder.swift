@@ -1,6 +1,6 @@
 /// Follows one direction of a TLS connection record by record: every record header becomes a
-/// ``ViewItem/tls(_:)``; plaintext handshake records and alerts are held until whole (at most
-/// ``maximumRecordLength`` bytes) so their messages can be read; other record bodies are passed
+/// ``ViewItem/tls(_:)``; plaintext handshake records and alerts are held until whole (their first
+/// ``maximumHeldBytes`` bytes) so their messages can be read; other record bodies are passed
 /// over without being kept.
 ///
 /// Fed the direction's bytes in order, in chunks of any size (segments, or a reassembled
@@ -10,6 +10,10 @@
 package struct TLSStreamDecoder: Sendable {
     /// 2^14 bytes of plaintext plus the 2048 bytes of expansion RFC 8446 §5.2 allows.
     package static let maximumRecordLength = 16_384 + 2_048
+    /// The most of one handshake record kept to be read: hellos fit (a ClientHello with a
+    /// post-quantum key share is under 2 KiB); a longer record's first messages are read and the
+    /// last one is marked as continuing.
+    package static let maximumHeldBytes = 8_192
 
     /// The bytes of a record not yet whole: its header, then (for the records read) its body.
     private var pending: [UInt8] = []
@@ -73,13 +77,14 @@ package struct TLSStreamDecoder: Sendable {
                 }
                 continue
             }
-            // A body kept until whole.
-            let wanted = 5 + bodyLength - pending.count
-            let count = min(wanted, bytes.count - index)
+            // A body kept until whole (its first maximumHeldBytes; the rest is passed over).
+            let held = min(bodyLength, Self.maximumHeldBytes)
+            let count = min(5 + held - pending.count, bytes.count - index)
             pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[index..<(index + count)]))
             index += count
-            if pending.count == 5 + bodyLength {
+            if pending.count == 5 + held {
                 emitRecord(body: Array(pending[5...]), emit: emit)
+                skip = bodyLength - held
                 pending.removeAll(keepingCapacity: true)
             }
         }
