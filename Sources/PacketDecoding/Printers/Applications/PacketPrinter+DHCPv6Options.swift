@@ -176,7 +176,7 @@ extension PacketPrinter {
             var name = value
             while name < value + length {
                 out.append(" ")
-                guard let after = try appendDHCPv6DomainName(cursor, at: name, base: value + length, into: &out) else {
+                guard let after = try Self.appendDNSName(cursor, at: name, base: value + length, into: &out) else {
                     return .truncated
                 }
                 name = after

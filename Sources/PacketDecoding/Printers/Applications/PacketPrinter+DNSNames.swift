@@ -85,10 +85,16 @@ extension PacketPrinter {
     /// root), following compression pointers relative to `base`, and returns the position after
     /// the name where it sits in the message (after the first pointer when there is one), or
     /// nil after a bad pointer or label type, or when a checked read finds the bytes missing.
+    /// The one implementation for every caller: DNS messages (`base` the DNS header), the
+    /// ICMPv6 DNS search list option (`base` the start of the options) and the DHCPv6 domain
+    /// lists and NTP server FQDN (`base` the option's end). The bounds are the captured bytes
+    /// (`cursor.end`, tcpdump's `ndo_snapend`) for all of them.
     ///
     /// tcpdump's quirks are kept: the walk stops quietly once it reaches the end of the captured
-    /// bytes; `base` may lie after `start` (an EDNS CHAIN option's name, where tcpdump passes
-    /// the option's end), which makes the first pointer's check pass for any offset.
+    /// bytes; `base` may lie after `start` (an EDNS CHAIN option's name and the DHCPv6 names,
+    /// where tcpdump passes the option's end): the offset bound is unsigned, as tcpdump's
+    /// `max_offset`, so the first pointer's check passes for any offset; each later pointer
+    /// must point before the one followed last, which bounds the jumps.
     static func appendDNSName(_ cursor: ByteCursor, at start: Int, base: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
         guard var length = dnsLabelLength(cursor, at: start, into: &out) else { return nil }
         var maximumOffset = UInt32(truncatingIfNeeded: start &- base)

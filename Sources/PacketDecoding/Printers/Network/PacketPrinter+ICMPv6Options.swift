@@ -133,7 +133,7 @@ extension PacketPrinter {
                 var name = offset + 8
                 while name < offset + optionLength, try cursor.u8(name) != 0 {
                     out.append(" ")
-                    guard let next = try Self.appendDomainName(cursor, at: name, base: start, into: &out) else { return false }
+                    guard let next = try Self.appendDNSName(cursor, at: name, base: start, into: &out) else { return false }
                     name = next
                 }
             case 7:
@@ -244,133 +244,6 @@ extension PacketPrinter {
             out.appendDecimal(value)
             out.append("s")
         }
-    }
-
-    /// tcpdump's `fqdn_print` for the DNS search list option: labels with `.` after each,
-    /// compression pointers relative to `base` (each must point further back than the last),
-    /// bit-string labels, `<BAD PTR>`, `<ELT N>`, `<BAD LABEL TYPE>`, `<DOMAIN NAME TOO LONG>`.
-    /// Where the name ends in the option (after the first pointer, or its terminating zero), or
-    /// nil when it could not be printed whole.
-    private static func appendDomainName(_ cursor: ByteCursor, at start: Int, base: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
-        guard var length = try domainLabelLength(cursor, at: start, into: &out), cursor.has(start, 1) else { return nil }
-        var offset = start
-        var maximumOffset = start - base
-        var byte = try cursor.u8(offset)
-        offset += 1
-        var compressed = false
-        var resume: Int? = byte & 0xC0 != 0xC0 ? offset + length : nil
-        guard byte != 0 else {
-            out.append(".")
-            return resume
-        }
-        var nameCharacters = 0
-        while byte != 0 && offset < cursor.end {
-            switch byte & 0xC0 {
-            case 0xC0:
-                if !compressed {
-                    resume = offset + 1
-                    compressed = true
-                }
-                guard cursor.has(offset, 1) else { return nil }
-                let pointer = (Int(byte) << 8 | Int(try cursor.u8(offset))) & 0x3FFF
-                if pointer >= maximumOffset {
-                    out.append("<BAD PTR>")
-                    return nil
-                }
-                maximumOffset = pointer
-                offset = base + pointer
-                guard cursor.has(offset, 1) else { return nil }
-                byte = try cursor.u8(offset)
-                guard let next = try domainLabelLength(cursor, at: offset, into: &out) else { return nil }
-                length = next
-                offset += 1
-                continue
-            case 0x40:
-                guard byte & 0x3F == 1 else {
-                    out.append("<ELT ")
-                    out.appendDecimal(byte & 0x3F)
-                    out.append(">")
-                    return nil
-                }
-                guard try appendBitLabel(cursor, at: offset, into: &out) else { return nil }
-            case 0x80:
-                out.append("<BAD LABEL TYPE>")
-                return nil
-            default:
-                let printable = nameCharacters + length <= 255 ? length : max(0, 255 - nameCharacters)
-                var index = 0
-                while index < printable && offset + index < cursor.end {
-                    out.appendEscapedCharacter(try cursor.u8(offset + index))
-                    index += 1
-                }
-                if index < printable { return nil }
-                nameCharacters += length
-            }
-            offset += length
-            if nameCharacters <= 255 { out.append(".") }
-            nameCharacters += 1
-            guard cursor.has(offset, 1) else { return nil }
-            byte = try cursor.u8(offset)
-            guard let next = try domainLabelLength(cursor, at: offset, into: &out) else { return nil }
-            length = next
-            offset += 1
-            if !compressed, let current = resume { resume = current + length + 1 }
-        }
-        if nameCharacters > 255 { out.append("<DOMAIN NAME TOO LONG>") }
-        return resume
-    }
-
-    /// tcpdump's `labellen`: the bytes the label at `offset` takes after its first byte (a
-    /// pointer's low byte counts as its value, as there), or nil (with `<ELT N>` or
-    /// `<BAD LABEL TYPE>` for the label types it does not know).
-    private static func domainLabelLength(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
-        guard cursor.has(offset, 1) else { return nil }
-        let byte = try cursor.u8(offset)
-        switch byte & 0xC0 {
-        case 0x40:
-            guard byte & 0x3F == 1 else {
-                out.append("<ELT ")
-                out.appendDecimal(byte & 0x3F)
-                out.append(">")
-                return nil
-            }
-            guard cursor.has(offset + 1, 1) else { return nil }
-            var bits = Int(try cursor.u8(offset + 1))
-            if bits == 0 { bits = 256 }
-            return (bits + 7) / 8 + 1
-        case 0x80:
-            out.append("<BAD LABEL TYPE>")
-            return nil
-        default:
-            return Int(byte)
-        }
-    }
-
-    /// tcpdump's `blabel_print`: a bit-string label as `\[xHEX/BITS]`; false when cut.
-    private static func appendBitLabel(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
-        guard cursor.has(offset, 1) else { return false }
-        var bits = Int(try cursor.u8(offset))
-        if bits == 0 { bits = 256 }
-        let limit = offset + 1 + (bits + 3) / 4
-        out.append("\\[x")
-        var position = offset + 1
-        var left = bits
-        while position < limit && left > 7 {
-            out.appendHex(UInt64(try cursor.u8(position)), minimumDigits: 2)
-            left -= 8
-            position += 1
-        }
-        if left > 4 {
-            let last = try cursor.u8(position)
-            out.appendHex(UInt64(last & UInt8(truncatingIfNeeded: 0xFF << (8 - left))), minimumDigits: 2)
-        } else if left > 0 {
-            let last = try cursor.u8(position)
-            out.appendHex(UInt64((last >> 4) & (0x0F << (4 - left)) & 0x0F))
-        }
-        out.append("/")
-        out.appendDecimal(bits)
-        out.append("]")
-        return true
     }
 }
 
