@@ -33,7 +33,7 @@ extension PacketPrinter {
             optionFlags = try cursor.u16(position + 6)
         } else if verbosity > 2 {
             out.append(" [")
-            Self.appendDNSRelativeTime(try cursor.u32(position + 4), into: &out)
+            out.appendRelativeSeconds(try cursor.u32(position + 4))
             out.append("]")
         }
         let dataLength = Int(try cursor.u16(position + 8))
@@ -189,27 +189,6 @@ extension PacketPrinter {
         out.append(" otherlen=")
         out.appendDecimal(try cursor.u16(field))
         return end
-    }
-
-    /// tcpdump's `unsigned_relts_print`: seconds as `1d2h3m4s` (`0s` for none).
-    static func appendDNSRelativeTime(_ seconds: UInt32, into out: inout [UInt8]) {
-        if seconds == 0 {
-            out.append("0s")
-            return
-        }
-        var rest = seconds
-        func unit(_ size: UInt32, _ name: UInt8, _ out: inout [UInt8]) {
-            guard rest >= size else { return }
-            out.appendDecimal(rest / size)
-            out.append(name)
-            rest %= size
-        }
-        unit(31_536_000, UInt8(ascii: "y"), &out)
-        unit(604_800, UInt8(ascii: "w"), &out)
-        unit(86_400, UInt8(ascii: "d"), &out)
-        unit(3_600, UInt8(ascii: "h"), &out)
-        unit(60, UInt8(ascii: "m"), &out)
-        unit(1, UInt8(ascii: "s"), &out)
     }
 
     /// tcpdump's `ns_class2str`, `(Class N)` for the others.

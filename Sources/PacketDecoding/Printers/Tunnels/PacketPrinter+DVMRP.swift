@@ -40,7 +40,7 @@ extension PacketPrinter {
             try appendIPv4Address(cursor, at: body + 4, into: &out)
             if type == 7 {
                 out.append(" timer ")
-                Self.appendRelativeSeconds(try cursor.u32(body + 8), into: &out)
+                out.appendRelativeSeconds(try cursor.u32(body + 8))
             }
         default:
             break

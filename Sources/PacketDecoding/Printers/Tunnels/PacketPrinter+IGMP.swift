@@ -102,7 +102,7 @@ extension PacketPrinter {
                 out.appendDecimal(time % 10)
                 out.append("s")
             } else {
-                Self.appendRelativeSeconds(time / 10, into: &out)
+                out.appendRelativeSeconds(time / 10)
             }
             out.append("]")
         }
@@ -207,21 +207,6 @@ extension PacketPrinter {
         if try cursor.u32(query + 8) & 0xF000_0000 == 0xE000_0000 {
             out.append(" with-ttl ")
             out.appendDecimal(try cursor.u8(query + 12))
-        }
-    }
-
-    /// tcpdump's `unsigned_relts_print`: `1y2w3d4h5m6s`, omitting zero units; `0s` for zero.
-    static func appendRelativeSeconds(_ seconds: UInt32, into out: inout [UInt8]) {
-        if seconds == 0 {
-            out.append("0s")
-            return
-        }
-        let units: [(UInt32, StaticString)] = [(31_536_000, "y"), (604_800, "w"), (86_400, "d"), (3_600, "h"), (60, "m"), (1, "s")]
-        var left = seconds
-        for (size, name) in units where left >= size {
-            out.appendDecimal(left / size)
-            out.append(name)
-            left %= size
         }
     }
 }
