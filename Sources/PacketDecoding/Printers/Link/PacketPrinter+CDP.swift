@@ -145,7 +145,7 @@ extension PacketPrinter {
             }
             if !covered {
                 try cursor.check(offset, valueLength)
-                try Self.appendUnknownData(cursor, at: offset, length: valueLength, indent: "\n\t  ", into: &out)
+                Self.appendUnknownData(cursor, at: offset, length: valueLength, indent: "\n\t  ", into: &out)
             }
             offset += valueLength
             left -= valueLength

@@ -141,7 +141,7 @@ extension PacketPrinter {
                 hexdump = true
             }
             if options.verbosity > 1 || (verbose && hexdump) {
-                try Self.appendUnknownData(cursor, at: offset, length: tlvLength, indent: "\n\t  ", into: &out)
+                Self.appendUnknownData(cursor, at: offset, length: tlvLength, indent: "\n\t  ", into: &out)
             }
             left -= tlvLength
             offset += tlvLength

@@ -221,7 +221,7 @@ extension PacketPrinter {
             try appendNullPaddedText(cursor, at: tlv + 5, count: length - 5, into: &out)
         default:
             out.append("\n\t    Location ID ")
-            try Self.appendUnknownData(cursor, at: tlv + 5, length: length - 5, indent: "\n\t      ", into: &out)
+            Self.appendUnknownData(cursor, at: tlv + 5, length: length - 5, indent: "\n\t      ", into: &out)
         }
         return false
     }
@@ -359,7 +359,7 @@ extension PacketPrinter {
                 hexdump = true
             }
             if options.verbosity > 1 || (options.verbosity > 0 && hexdump) {
-                try Self.appendUnknownData(cursor, at: offset, length: subLength, indent: "\n\t    ", into: &out)
+                Self.appendUnknownData(cursor, at: offset, length: subLength, indent: "\n\t    ", into: &out)
             }
             left -= subLength
             offset += subLength

@@ -164,7 +164,7 @@ extension PacketPrinter {
         default:
             out.append(", length ")
             out.appendDecimal(UInt32(truncatingIfNeeded: length))
-            if verbosity <= 1 { appendUnknownData(cursor, at: icmp, length: length, into: &out) }
+            if verbosity <= 1 { Self.appendUnknownData(cursor, at: icmp, length: length, indent: "\n\t", into: &out) }
             return
         }
         if verbosity == 0 {
@@ -262,7 +262,7 @@ extension PacketPrinter {
             if nextHeader != 6 && nextHeader != 17 { out.append(" unreachable") }
         default:
             guard options.verbosity > 1 else {
-                appendUnknownData(cursor, at: icmp, length: length, into: &out)
+                Self.appendUnknownData(cursor, at: icmp, length: length, indent: "\n\t", into: &out)
                 return false
             }
         }
@@ -300,13 +300,5 @@ extension PacketPrinter {
             }
         }
         return nil
-    }
-
-    /// tcpdump's `print_unknown_data`: `-x`-style hex lines of the message, as much of it as
-    /// was captured, whatever the dump flags.
-    private func appendUnknownData(_ cursor: ByteCursor, at offset: Int, length: Int, into out: inout [UInt8]) {
-        let count = min(length, cursor.available(from: offset))
-        guard count > 0 else { return }
-        HexDump.appendHex(UnsafeRawBufferPointer(rebasing: cursor.bytes[offset..<(offset + count)]), into: &out)
     }
 }

@@ -109,7 +109,7 @@ extension PacketPrinter {
             case 3:
                 try appendPrefixInformation(cursor, at: offset, units: units, into: &out)
             case 4:
-                try Self.appendUnknownData(cursor, at: start, length: optionLength, indent: "\n\t    ", into: &out)
+                Self.appendUnknownData(cursor, at: start, length: optionLength, indent: "\n\t    ", into: &out)
             case 5:
                 out.append(" ")
                 out.appendDecimal(try cursor.u32(offset + 4))
@@ -173,12 +173,12 @@ extension PacketPrinter {
                 Self.appendLifetime(try cursor.u32(offset + 4), into: &out)
             default:
                 if options.verbosity <= 1 {
-                    try Self.appendUnknownData(cursor, at: offset + 2, length: optionLength - 2, indent: "\n\t  ", into: &out)
+                    Self.appendUnknownData(cursor, at: offset + 2, length: optionLength - 2, indent: "\n\t  ", into: &out)
                     return true
                 }
             }
             if options.verbosity > 1 {
-                try Self.appendUnknownData(cursor, at: offset + 2, length: optionLength - 2, indent: "\n\t    ", into: &out)
+                Self.appendUnknownData(cursor, at: offset + 2, length: optionLength - 2, indent: "\n\t    ", into: &out)
             }
             offset += optionLength
             remaining -= optionLength
