@@ -106,10 +106,7 @@ extension PacketPrinter {
             out.append(",")
         }
         out.append(" ")
-        for index in 1..<length {
-            if index > 1 { out.append(":") }
-            out.appendHex(UInt64(try cursor.u8(value + index)), minimumDigits: 2)
-        }
+        try Self.appendLinkAddress(cursor, at: value + 1, count: length - 1, into: &out)
     }
 
     /// Option 82 (RFC 3046): one line per sub-option, circuit, remote and subscriber IDs as

@@ -233,4 +233,18 @@ extension PacketPrinter {
         }
     }
 
+    /// tcpdump's `linkaddr_string`: the `count` bytes at `offset` as `aa:bb:cc:…` (nothing for
+    /// none); throws before printing anything unless all are captured. ARP's hardware and ATM
+    /// addresses, ICMPv6's link-layer address options (`print_lladdr`) and the DHCP client
+    /// identifier print their addresses with it.
+    static func appendLinkAddress(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+        try cursor.check(offset, count)
+        for index in 0..<count {
+            if index > 0 { out.append(":") }
+            let byte = cursor.bytes[offset + index]
+            out.append(hexDigitTable[Int(byte >> 4)])
+            out.append(hexDigitTable[Int(byte & 0xF)])
+        }
+    }
+
 }

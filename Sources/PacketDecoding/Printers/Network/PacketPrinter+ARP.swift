@@ -249,15 +249,4 @@ extension PacketPrinter {
         }
         return false
     }
-
-    /// tcpdump's `linkaddr_string`: `aa:bb:cc:…` for any length (a MAC for six bytes).
-    private static func appendLinkAddress(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        try cursor.check(offset, count)
-        for index in 0..<count {
-            if index > 0 { out.append(":") }
-            let byte = cursor.bytes[offset + index]
-            out.append(hexDigitTable[Int(byte >> 4)])
-            out.append(hexDigitTable[Int(byte & 0xF)])
-        }
-    }
 }

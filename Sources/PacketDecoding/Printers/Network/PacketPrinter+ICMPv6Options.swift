@@ -102,10 +102,7 @@ extension PacketPrinter {
             out.append("): ")
             switch type {
             case 1, 2:
-                for index in 2..<optionLength {
-                    if index > 2 { out.append(":") }
-                    out.appendHex(UInt64(try cursor.u8(offset + index)), minimumDigits: 2)
-                }
+                try Self.appendLinkAddress(cursor, at: offset + 2, count: optionLength - 2, into: &out)
             case 3:
                 try appendPrefixInformation(cursor, at: offset, units: units, into: &out)
             case 4:
