@@ -16,9 +16,7 @@ extension PacketPrinter {
         let extensionStart = icmp + 136
         let extensionLength = length - 136
         if try cursor.u8(icmp + 5) == 0 && cursor.has(extensionStart, extensionLength) {
-            var checksum = InternetChecksum()
-            checksum.add(cursor, at: extensionStart, count: extensionLength)
-            if checksum.result != 0 { return }
+            if InternetChecksum.result(cursor, at: extensionStart, count: extensionLength) != 0 { return }
         }
         let version = try cursor.u8(extensionStart) >> 4
         out.append("\n\tICMP Multi-Part extension v")
@@ -28,11 +26,10 @@ extension PacketPrinter {
             return
         }
         if cursor.has(extensionStart, extensionLength) {
-            var checksum = InternetChecksum()
-            checksum.add(cursor, at: extensionStart, count: extensionLength)
+            let result = InternetChecksum.result(cursor, at: extensionStart, count: extensionLength)
             out.append(", checksum 0x")
             out.appendHex(UInt64(try cursor.u16(extensionStart + 2)), minimumDigits: 4)
-            out.append(checksum.result != 0 ? " (incorrect), length " : " (correct), length ")
+            out.append(result != 0 ? " (incorrect), length " : " (correct), length ")
             out.appendDecimal(UInt32(truncatingIfNeeded: extensionLength))
         }
         var remaining = UInt32(truncatingIfNeeded: extensionLength) &- 4

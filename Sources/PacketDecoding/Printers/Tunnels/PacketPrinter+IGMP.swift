@@ -61,9 +61,7 @@ extension PacketPrinter {
             out.appendDecimal(type)
         }
         if options.verbosity > 0 && length >= 4 && cursor.has(igmp, length) {
-            var sum = InternetChecksum()
-            sum.add(cursor, at: igmp, count: length)
-            if sum.result != 0 {
+            if InternetChecksum.result(cursor, at: igmp, count: length) != 0 {
                 out.append(" bad igmp cksum ")
                 out.appendHex(UInt64(try cursor.u16(igmp + 2)))
                 out.append("!")
