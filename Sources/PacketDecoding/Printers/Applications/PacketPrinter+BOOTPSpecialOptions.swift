@@ -137,7 +137,7 @@ extension PacketPrinter {
             }
             out.append(": ")
             switch code {
-            case 1, 2, 6: try appendBOOTPEscaped(cursor, at: offset, count: size, into: &out)
+            case 1, 2, 6: try Self.appendEscaped(cursor, at: offset, count: size, into: &out)
             default: Self.appendUnknownData(cursor, at: offset, length: size, indent: "\n\t\t", into: &out)
             }
             offset += size

@@ -54,7 +54,7 @@ extension PacketPrinter {
                 out.append(" ?")
                 break
             }
-            try appendDHCPv6PaddedText(cursor, at: offset, count: label, into: &out)
+            try Self.appendNullPaddedText(cursor, at: offset, count: label, into: &out)
             offset += label
             left -= label + 1
             if try cursor.u8(offset) != 0 { out.append(".") }

@@ -249,7 +249,7 @@ extension PacketPrinter {
         case 41, 42, 112:
             guard length >= 5 else { return invalid(&out) }
             out.append(" ")
-            try appendDHCPv6PaddedText(cursor, at: value, count: length, into: &out)
+            try Self.appendNullPaddedText(cursor, at: value, count: length, into: &out)
             out.append(")")
         default:
             out.append(")")
@@ -277,18 +277,6 @@ extension PacketPrinter {
         var index = 0
         while index < count {
             out.appendHex(UInt64(try cursor.u8(offset + index)), minimumDigits: 2)
-            index += 1
-        }
-    }
-
-    /// tcpdump's `nd_printjnp`: up to `count` escaped characters, stopping at a NUL; a read
-    /// past the capture throws.
-    func appendDHCPv6PaddedText(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        var index = 0
-        while index < count {
-            let byte = try cursor.u8(offset + index)
-            if byte == 0 { return }
-            out.appendEscapedCharacter(byte)
             index += 1
         }
     }

@@ -103,7 +103,7 @@ extension PacketPrinter {
             out.append(" ")
             // tcpdump passes `len - 4` as an unsigned count: under 4 it prints to the captured end.
             let count = Int(UInt32(truncatingIfNeeded: dataLength - 4))
-            guard Self.appendDNSCharacters(cursor, at: position + 4, count: count, into: &out) else { return nil }
+            guard Self.appendEscapedInCapture(cursor, at: position + 4, count: count, into: &out) else { return nil }
         case 41:
             out.append(" UDPsize=")
             out.appendDecimal(recordClass)
@@ -119,7 +119,7 @@ extension PacketPrinter {
             }
         case 104:
             guard cursor.has(position, dataLength) else { return nil }
-            guard Self.appendDNSCharacters(cursor, at: position, count: dataLength, into: &out) else { return nil }
+            guard Self.appendEscapedInCapture(cursor, at: position, count: dataLength, into: &out) else { return nil }
         case 250:
             guard verbosity > 0 else { break }
             return try appendTSIGData(cursor, at: position, base: base, end: end, into: &out)

@@ -135,13 +135,13 @@ extension PacketPrinter {
             let nameLength = Int(try cursor.u8(tlv + 6))
             guard length >= 7 + nameLength else { return false }
             out.append("\n\t    vlan name: ")
-            try appendNullPaddedText(cursor, at: tlv + 7, count: nameLength, into: &out)
+            try Self.appendNullPaddedText(cursor, at: tlv + 7, count: nameLength, into: &out)
         case 4:
             guard length >= 5 else { return false }
             let identityLength = Int(try cursor.u8(tlv + 4))
             guard length >= 5 + identityLength else { return false }
             out.append("\n\t    protocol identity: ")
-            try appendNullPaddedText(cursor, at: tlv + 5, count: identityLength, into: &out)
+            try Self.appendNullPaddedText(cursor, at: tlv + 5, count: identityLength, into: &out)
         case 7:
             guard length >= 9 else { return false }
             try appendLLDPAggregation(cursor, at: tlv, into: &out)
@@ -348,9 +348,7 @@ extension PacketPrinter {
         out.append(")")
         guard subtype == 1 else { return true }
         out.append("\n\t  MUD-URL=")
-        for index in 0..<(length - 4) {
-            out.appendEscapedCharacter(try cursor.u8(tlv + 4 + index))
-        }
+        try Self.appendEscaped(cursor, at: tlv + 4, count: length - 4, into: &out)
         return false
     }
 }
