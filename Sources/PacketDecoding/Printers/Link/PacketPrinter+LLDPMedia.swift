@@ -259,11 +259,7 @@ extension PacketPrinter {
     func appendLLDPDCBX(_ cursor: ByteCursor, at tlv: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         guard length >= 4 else { return false }
         let subtype = try cursor.u8(tlv + 3)
-        out.append("\n\t  ")
-        out.append(Self.dcbxSubtypeNames.name(UInt32(subtype), or: "unknown"))
-        out.append(" Subtype (")
-        out.appendDecimal(subtype)
-        out.append(")")
+        appendLLDPSubtype(subtype, Self.dcbxSubtypeNames, into: &out)
         if subtype == 1 { return true }
         var offset = tlv + 4
         var left = length - 4

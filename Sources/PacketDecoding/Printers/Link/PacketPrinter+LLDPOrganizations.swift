@@ -44,9 +44,12 @@ extension PacketPrinter {
 
     private static let mdiPowerPairNames = NameTable([(1, "signal"), (2, "spare")])
 
+    private static let ianaSubtypeNames = NameTable([(1, "MUD-URL")])
+
     private static let mdiPowerClassNames = NameTable([(1, "class0"), (2, "class1"), (3, "class2"), (4, "class3"), (5, "class4")])
 
-    /// `\n\t  NAME Subtype (N)` for the subtype byte at `tlv + 3`.
+    /// `\n\t  NAME Subtype (N)` for the subtype byte at `tlv + 3` (`unknown` for a subtype
+    /// `names` lacks), the first line of every organisation-specific TLV tcpdump decodes.
     func appendLLDPSubtype(_ subtype: UInt8, _ names: NameTable, into out: inout [UInt8]) {
         out.append("\n\t  ")
         out.append(names.name(UInt32(subtype), or: "unknown"))
@@ -341,11 +344,7 @@ extension PacketPrinter {
     func appendLLDPIANA(_ cursor: ByteCursor, at tlv: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         guard length >= 8 else { return false }
         let subtype = try cursor.u8(tlv + 3)
-        out.append("\n\t  ")
-        out.append(subtype == 1 ? "MUD-URL" : "unknown")
-        out.append(" Subtype (")
-        out.appendDecimal(subtype)
-        out.append(")")
+        appendLLDPSubtype(subtype, Self.ianaSubtypeNames, into: &out)
         guard subtype == 1 else { return true }
         out.append("\n\t  MUD-URL=")
         try Self.appendEscaped(cursor, at: tlv + 4, count: length - 4, into: &out)
