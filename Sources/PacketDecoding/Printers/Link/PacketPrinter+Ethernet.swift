@@ -61,11 +61,7 @@ extension PacketPrinter {
                     out.append(": ")
                     printedLength = true
                 }
-                out.append("vlan ")
-                out.appendDecimal(tag & 0x0FFF)
-                out.append(", p ")
-                out.appendDecimal(tag >> 13)
-                if tag & 0x1000 != 0 { out.append(", DEI") }
+                Self.appendVLANTag(tag, into: &out)
                 out.append(", ")
             }
             type = try cursor.u16(start + headerLength + 2)
@@ -153,10 +149,27 @@ extension PacketPrinter {
     /// `ethertype IPv4 (0x0800)`.
     func appendEthertype(_ type: UInt16, into out: inout [UInt8]) {
         out.append("ethertype ")
-        out.append(Self.ethertypeName(type))
+        Self.appendEthertypeName(type, unknown: "Unknown", into: &out)
+    }
+
+    /// `NAME (0xXXXX)`: the ethertype's name from tcpdump's `ethertype_values` (`unknown` when
+    /// it has none) and its number, as `tok2str(ethertype_values, unknown, type)` and `(0x%04x)`
+    /// print them after `ethertype` and after GRE's and Geneve's `proto` (`-e`).
+    static func appendEthertypeName(_ type: UInt16, unknown: StaticString, into out: inout [UInt8]) {
+        out.append(knownEthertypeName(type) ?? unknown)
         out.append(" (0x")
         out.appendHex(UInt64(type), minimumDigits: 4)
         out.append(")")
+    }
+
+    /// tcpdump's `ieee8021q_tci_string`: an 802.1Q tag control field as `vlan N, p N`, with
+    /// `, DEI` when that bit is set (Ethernet and the Linux cooked headers, `-e`).
+    static func appendVLANTag(_ tag: UInt16, into out: inout [UInt8]) {
+        out.append("vlan ")
+        out.appendDecimal(tag & 0x0FFF)
+        out.append(", p ")
+        out.appendDecimal(tag >> 13)
+        if tag & 0x1000 != 0 { out.append(", DEI") }
     }
 
     static func ethertypeName(_ type: UInt16) -> StaticString {

@@ -63,10 +63,7 @@ extension PacketPrinter {
     private func appendGRETrailer(_ type: UInt16, length: Int, separator: Bool, into out: inout [UInt8]) {
         if options.linkHeader {
             out.append(", proto ")
-            out.append(Self.knownEthertypeName(type) ?? "unknown")
-            out.append(" (0x")
-            out.appendHex(UInt64(type), minimumDigits: 4)
-            out.append(")")
+            Self.appendEthertypeName(type, unknown: "unknown", into: &out)
         }
         out.append(", length ")
         out.appendDecimal(UInt32(truncatingIfNeeded: length))
