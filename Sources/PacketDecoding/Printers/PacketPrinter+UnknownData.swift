@@ -1,6 +1,19 @@
-/// Hex lines of data a printer shows without decoding it (tcpdump's `hex_print_with_offset` and
-/// `print_unknown_data`), all through ``HexDump/appendHex(_:offset:indent:into:)``.
+/// Data a printer shows in hex without decoding it: hex lines (tcpdump's
+/// `hex_print_with_offset` and `print_unknown_data`, all through
+/// ``HexDump/appendHex(_:offset:indent:into:)``) and runs of `%02x`.
 extension PacketPrinter {
+    /// `count` bytes at `offset` as two lowercase hex digits each, without separators (the
+    /// `ND_PRINT("%02x", GET_U_1(p))` loops of tcpdump's printers: DHCPv6 identifiers, EDNS
+    /// options, TCP MD5 signatures and Fast Open cookies). A byte past the capture throws, the
+    /// bytes before it printed.
+    static func appendHexBytes(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+        var index = 0
+        while index < count {
+            out.appendHex(UInt64(try cursor.u8(offset + index)), minimumDigits: 2)
+            index += 1
+        }
+    }
+
     /// tcpdump's `hex_print_with_offset`: `INDENT0x0010:  0102 0304 …` lines, eight groups of
     /// two bytes a line (a trailing odd byte alone), of the `count` bytes at `start`, the first
     /// line labelled `offset`. Bytes past the capture are not shown, and then it throws (tcpdump's
