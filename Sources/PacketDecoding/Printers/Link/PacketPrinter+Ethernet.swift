@@ -44,6 +44,19 @@ extension PacketPrinter {
         var caplen = captured - 14
         var type = try cursor.u16(start + 12)
         var printedLength = false
+        /// `ethertype NAME (0xXXXX)` and, the first time, `, length N: ` (the frame's length),
+        /// after that `, `.
+        func appendTypeAndLength(_ type: UInt16, _ printer: PacketPrinter, _ out: inout [UInt8]) {
+            printer.appendEthertype(type, into: &out)
+            if printedLength {
+                out.append(", ")
+            } else {
+                out.append(", length ")
+                out.appendDecimal(UInt32(truncatingIfNeeded: wireLength))
+                out.append(": ")
+                printedLength = true
+            }
+        }
         while Self.isVLANType(type) {
             if caplen < 4 || length < 4 {
                 protocolName = "vlan"
@@ -52,15 +65,7 @@ extension PacketPrinter {
             }
             if options.linkHeader {
                 let tag = try cursor.u16(start + headerLength)
-                appendEthertype(type, into: &out)
-                if printedLength {
-                    out.append(", ")
-                } else {
-                    out.append(", length ")
-                    out.appendDecimal(UInt32(truncatingIfNeeded: wireLength))
-                    out.append(": ")
-                    printedLength = true
-                }
+                appendTypeAndLength(type, self, &out)
                 Self.appendVLANTag(tag, into: &out)
                 out.append(", ")
             }
@@ -88,16 +93,7 @@ extension PacketPrinter {
             // Alteon jumbo frames carry an LLC header after the type, and -e names no type.
             return headerLength + (try printLLCClaimingPayload(&cursor, at: payload, length: length, macs: start, depth: depth, into: &out))
         }
-        if options.linkHeader {
-            appendEthertype(type, into: &out)
-            if printedLength {
-                out.append(", ")
-            } else {
-                out.append(", length ")
-                out.appendDecimal(UInt32(truncatingIfNeeded: wireLength))
-                out.append(": ")
-            }
-        }
+        if options.linkHeader { appendTypeAndLength(type, self, &out) }
         if try !printEthertype(type, &cursor, at: payload, length: length, depth: depth, into: &out) {
             if !options.linkHeader {
                 appendMAC(cursor, at: start + 6, into: &out)
