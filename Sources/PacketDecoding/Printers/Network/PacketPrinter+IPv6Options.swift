@@ -243,9 +243,16 @@ extension PacketPrinter {
         let segmentsLeft = try cursor.u8(offset + 3)
         out.append(", segleft=")
         out.appendDecimal(segmentsLeft)
-        /// `, [N]ADDRESS` for the addresses at the header's offset 8.
-        func appendAddresses(_ count: Int, _ printer: PacketPrinter, _ out: inout [UInt8]) throws(PacketDecodingError) {
-            for index in 0..<count {
+        /// `, [N]ADDRESS` for the `length / 2` addresses at the header's offset 8; false after
+        /// ` (invalid length N) (invalid)` when the length is odd.
+        func appendAddresses(_ printer: PacketPrinter, _ out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
+            if length % 2 == 1 {
+                out.append(" (invalid length ")
+                out.appendDecimal(length)
+                out.append(") (invalid)")
+                return false
+            }
+            for index in 0..<(length / 2) {
                 let address = offset + 8 + index * 16
                 try cursor.check(address, 16)
                 out.append(", [")
@@ -253,6 +260,7 @@ extension PacketPrinter {
                 out.append("]")
                 try printer.appendIPv6Address(cursor, at: address, into: &out)
             }
+            return true
         }
         switch type {
         case 0, 2:
@@ -261,13 +269,7 @@ extension PacketPrinter {
                 out.append(", rsv=0x")
                 out.appendHex(UInt64(reserved))
             }
-            if length % 2 == 1 {
-                out.append(" (invalid length ")
-                out.appendDecimal(length)
-                out.append(") (invalid)")
-                return nil
-            }
-            try appendAddresses(length / 2, self, &out)
+            guard try appendAddresses(self, &out) else { return nil }
         case 4:
             let lastEntry = Int(try cursor.u8(offset + 4))
             out.append(", last-entry=")
@@ -280,13 +282,7 @@ extension PacketPrinter {
             let tag = try cursor.u16(offset + 6)
             out.append(", tag=")
             out.appendHex(UInt64(tag))
-            if length % 2 == 1 {
-                out.append(" (invalid length ")
-                out.appendDecimal(length)
-                out.append(") (invalid)")
-                return nil
-            }
-            try appendAddresses(length / 2, self, &out)
+            guard try appendAddresses(self, &out) else { return nil }
         default:
             out.append(" (unknown type) (invalid)")
             return nil
