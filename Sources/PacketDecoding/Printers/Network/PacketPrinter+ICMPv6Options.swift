@@ -1,6 +1,16 @@
 /// Neighbour discovery with `-v` (tcpdump's `icmp6_opt_print` and the router advertisement,
 /// neighbour advertisement and mobile IPv6 parts of `icmp6_print`).
 extension PacketPrinter {
+    /// tcpdump's `icmp6_opt_ra_flag_values`, `icmp6_nd_na_flag_values` and
+    /// `icmp6_opt_pi_flag_values`, for `bittok2str`.
+    private static let routerAdvertisementFlagNames = NameTable([
+        (0x80, "managed"), (0x40, "other stateful"), (0x20, "home agent"), (0x02, "ipv6 only"),
+    ])
+    private static let neighborAdvertisementFlagNames = NameTable([
+        (0x8000_0000, "router"), (0x4000_0000, "solicited"), (0x2000_0000, "override"),
+    ])
+    private static let prefixFlagNames = NameTable([(0x80, "onlink"), (0x40, "auto"), (0x20, "router")])
+
     /// `\n\thop limit N, Flags [managed, other stateful], pref medium, router lifetime Ns,
     /// reachable time Nms, retrans timer Nms` (every field read before any is printed).
     func appendRouterAdvertisement(_ cursor: ByteCursor, at icmp: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
@@ -12,12 +22,7 @@ extension PacketPrinter {
         out.append("\n\thop limit ")
         out.appendDecimal(hopLimit)
         out.append(", Flags [")
-        var names = FlagNames()
-        if flags & 0x80 != 0 { names.append("managed", into: &out) }
-        if flags & 0x40 != 0 { names.append("other stateful", into: &out) }
-        if flags & 0x20 != 0 { names.append("home agent", into: &out) }
-        if flags & 0x02 != 0 { names.append("ipv6 only", into: &out) }
-        names.finish(into: &out)
+        Self.routerAdvertisementFlagNames.appendBits(UInt32(flags), none: "none", into: &out)
         out.append("], pref ")
         Self.appendRoutePreference(flags, into: &out)
         out.append(", router lifetime ")
@@ -32,11 +37,7 @@ extension PacketPrinter {
     /// `, Flags [router, solicited, override]` of a neighbour advertisement.
     static func appendNeighborAdvertisementFlags(_ flags: UInt32, into out: inout [UInt8]) {
         out.append(", Flags [")
-        var names = FlagNames()
-        if flags & 0x8000_0000 != 0 { names.append("router", into: &out) }
-        if flags & 0x4000_0000 != 0 { names.append("solicited", into: &out) }
-        if flags & 0x2000_0000 != 0 { names.append("override", into: &out) }
-        names.finish(into: &out)
+        neighborAdvertisementFlagNames.appendBits(flags, none: "none", into: &out)
         out.append("]")
     }
 
@@ -195,11 +196,7 @@ extension PacketPrinter {
         out.appendDecimal(prefixLength)
         if units != 4 { out.append("badlen") }
         out.append(", Flags [")
-        var names = FlagNames()
-        if flags & 0x80 != 0 { names.append("onlink", into: &out) }
-        if flags & 0x40 != 0 { names.append("auto", into: &out) }
-        if flags & 0x20 != 0 { names.append("router", into: &out) }
-        names.finish(into: &out)
+        Self.prefixFlagNames.appendBits(UInt32(flags), none: "none", into: &out)
         out.append("], valid time ")
         Self.appendLifetime(valid, into: &out)
         let preferred = try cursor.u32(option + 8)
@@ -241,20 +238,5 @@ extension PacketPrinter {
             out.appendDecimal(value)
             out.append("s")
         }
-    }
-}
-
-/// `bittok2str`'s list of set flags, joined by `, `, or `none`.
-struct FlagNames {
-    private var any = false
-
-    mutating func append(_ name: StaticString, into out: inout [UInt8]) {
-        if any { out.append(", ") }
-        out.append(name)
-        any = true
-    }
-
-    func finish(into out: inout [UInt8]) {
-        if !any { out.append("none") }
     }
 }
