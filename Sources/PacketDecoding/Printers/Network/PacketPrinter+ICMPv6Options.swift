@@ -48,10 +48,7 @@ extension PacketPrinter {
         out.appendHex(UInt64(try cursor.u16(icmp + 4)), minimumDigits: 4)
         var address = icmp + 8
         while address < icmp + length {
-            var text: [UInt8] = []
-            try appendIPv6Address(cursor, at: address, into: &text)
-            out.append(", ")
-            out.append(contentsOf: text)
+            try appendIPv6Address(cursor, at: address, after: ", ", into: &out)
             address += 16
         }
     }
@@ -118,10 +115,7 @@ extension PacketPrinter {
                 out.appendDecimal(lifetime)
                 out.append("s,")
                 for index in 0..<((units - 1) / 2) {
-                    var address: [UInt8] = []
-                    try appendIPv6Address(cursor, at: offset + 8 + index * 16, into: &address)
-                    out.append(" addr: ")
-                    out.append(contentsOf: address)
+                    try appendIPv6Address(cursor, at: offset + 8 + index * 16, after: " addr: ", into: &out)
                 }
             case 31:
                 let lifetime = try cursor.u32(offset + 4)

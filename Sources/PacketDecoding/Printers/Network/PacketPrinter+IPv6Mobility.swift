@@ -95,10 +95,7 @@ extension PacketPrinter {
             let status = try cursor.u8(offset + 6)
             out.append(" status=")
             out.appendDecimal(status)
-            var address: [UInt8] = []
-            try appendIPv6Address(cursor, at: offset + 8, into: &address)
-            out.append(" homeaddr ")
-            out.append(contentsOf: address)
+            try appendIPv6Address(cursor, at: offset + 8, after: " homeaddr ", into: &out)
             headerEnd = 24
         default:
             out.append("type-#")
