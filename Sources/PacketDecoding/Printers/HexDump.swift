@@ -12,8 +12,10 @@
 /// groups of two bytes (a trailing odd byte as one), left-justified to 40 columns; then two
 /// spaces and the bytes 0x21–0x7E as themselves, everything else (space, CR, LF, ≥0x80) as `.`.
 /// Every line starts with `\n\t`, so a caller prints its header line without a newline and the
-/// packet's final newline after the dump. `-x` (``appendHex(_:offset:into:)``) is the same
-/// without padding and ASCII.
+/// packet's final newline after the dump. `-x` (``appendHex(_:offset:indent:into:)``) is the same
+/// without padding and ASCII; the printers' hex lines of undecoded data
+/// (``PacketPrinter/appendUnknownData(_:at:length:indent:into:)``) are `-x` lines with another
+/// indent.
 public enum HexDump {
     private static let hexDigits = Array("0123456789abcdef".utf8)
 
@@ -29,12 +31,16 @@ public enum HexDump {
 
     /// Appends `-X` lines for `bytes`; the first line is labelled `offset`.
     public static func appendHexAndASCII(_ bytes: UnsafeRawBufferPointer, offset: Int = 0, into out: inout [UInt8]) {
-        appendLines(bytes, offset: offset, ascii: true, into: &out)
+        appendLines(bytes, offset: offset, indent: "\n\t", ascii: true, into: &out)
     }
 
-    /// Appends `-x` lines (hex only) for `bytes`.
-    package static func appendHex(_ bytes: UnsafeRawBufferPointer, offset: Int = 0, into out: inout [UInt8]) {
-        appendLines(bytes, offset: offset, ascii: false, into: &out)
+    /// Appends `-x` lines (hex only) for `bytes`: tcpdump's `hex_print_with_offset`, each line
+    /// led by `indent` (`\n\t` for `-x`; the printers' `print_unknown_data` and Telnet's
+    /// `-X -vvv` dump pass their own).
+    package static func appendHex(
+        _ bytes: UnsafeRawBufferPointer, offset: Int = 0, indent: StaticString = "\n\t", into out: inout [UInt8]
+    ) {
+        appendLines(bytes, offset: offset, indent: indent, ascii: false, into: &out)
     }
 
     /// The `-X` dump of `bytes` as a string (tests and small callers).
@@ -44,15 +50,16 @@ public enum HexDump {
         return String(decoding: out, as: UTF8.self)
     }
 
-    private static func appendLines(_ bytes: UnsafeRawBufferPointer, offset: Int, ascii: Bool, into out: inout [UInt8]) {
+    private static func appendLines(
+        _ bytes: UnsafeRawBufferPointer, offset: Int, indent: StaticString, ascii: Bool, into out: inout [UInt8]
+    ) {
         let count = bytes.count
         guard count > 0 else { return }
         out.reserveCapacity(out.count + (count / 16 + 1) * (ascii ? 76 : 58))
         var lineStart = 0
         while lineStart < count {
             let lineLength = min(16, count - lineStart)
-            out.append(0x0A)  // \n
-            out.append(0x09)  // \t
+            out.append(indent)
             appendOffset(offset + lineStart, into: &out)
             out.append(UInt8(ascii: ":"))
             out.append(0x20)

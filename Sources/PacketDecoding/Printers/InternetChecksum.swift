@@ -34,6 +34,23 @@ struct InternetChecksum {
         add(UnsafeRawBufferPointer(rebasing: cursor.bytes[offset..<(offset + count)]))
     }
 
+    /// tcpdump's `in_cksum` over one piece of bytes: ``result`` for the `count` bytes of `cursor`
+    /// at `offset` (which the caller has checked are captured; 0 when they, checksum field
+    /// included, are correct). The IPv4 header, ICMP, IGMP and ICMP extension checksums.
+    static func result(_ cursor: ByteCursor, at offset: Int, count: Int) -> UInt16 {
+        var checksum = InternetChecksum()
+        checksum.add(cursor, at: offset, count: count)
+        return checksum.result
+    }
+
+    /// ``result`` for bytes outside a capture: the headers ``SyntheticConnection`` makes up for
+    /// `--record`.
+    static func result(_ bytes: [UInt8]) -> UInt16 {
+        var checksum = InternetChecksum()
+        bytes.withUnsafeBytes { checksum.add($0) }
+        return checksum.result
+    }
+
     /// Adds one 16-bit word.
     mutating func add(word: UInt16) {
         sum &+= UInt64(word)

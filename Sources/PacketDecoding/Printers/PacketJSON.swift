@@ -129,35 +129,7 @@ public enum PacketJSON {
     /// `2026-11-22T10:00:00.123456Z`: proleptic Gregorian UTC (years before 1 or after 9999 print
     /// with a sign or more digits rather than failing).
     static func appendTime(_ header: PacketHeader, into out: inout [UInt8]) {
-        let seconds = header.seconds
-        var days = seconds / 86_400
-        var secondOfDay = seconds % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
-        // Days since 1970-01-01 to a civil date (Howard Hinnant's algorithm).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        if year < 0 { out.append("-") }
-        out.appendDecimal(UInt64(year.magnitude), minimumDigits: 4)
-        out.append("-")
-        out.appendDecimal(UInt64(month), minimumDigits: 2)
-        out.append("-")
-        out.appendDecimal(UInt64(day), minimumDigits: 2)
-        out.append("T")
-        out.appendDecimal(UInt64(secondOfDay / 3600), minimumDigits: 2)
-        out.append(":")
-        out.appendDecimal(UInt64(secondOfDay / 60 % 60), minimumDigits: 2)
-        out.append(":")
-        out.appendDecimal(UInt64(secondOfDay % 60), minimumDigits: 2)
+        out.appendUTCDateTime(header.seconds)
         out.append(".")
         out.appendDecimal(UInt64(header.fraction), minimumDigits: header.precision == .nanoseconds ? 9 : 6)
         out.append("Z")

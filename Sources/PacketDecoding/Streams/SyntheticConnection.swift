@@ -178,7 +178,7 @@ package struct SyntheticConnection {
             ip.appendBigEndian16(0)
             ip.appendBigEndian32(from)
             ip.appendBigEndian32(to)
-            let headerSum = Self.checksum(ip)
+            let headerSum = InternetChecksum.result(ip)
             ip[10] = UInt8(headerSum >> 8)
             ip[11] = UInt8(headerSum & 0xFF)
             pseudo.appendBigEndian32(from)
@@ -210,7 +210,7 @@ package struct SyntheticConnection {
     }
 
     private func fillChecksum(_ transport: inout [UInt8], pseudo: [UInt8], at offset: Int, udp: Bool) {
-        var sum = Self.checksum(pseudo + transport)
+        var sum = InternetChecksum.result(pseudo + transport)
         if udp && sum == 0 { sum = 0xFFFF }
         transport[offset] = UInt8(sum >> 8)
         transport[offset + 1] = UInt8(sum & 0xFF)
@@ -230,19 +230,6 @@ package struct SyntheticConnection {
             out.appendBigEndian32(UInt32(truncatingIfNeeded: low))
         }
         return out
-    }
-
-    /// The Internet checksum (RFC 1071).
-    static func checksum(_ bytes: [UInt8]) -> UInt16 {
-        var sum: UInt32 = 0
-        var index = 0
-        while index + 1 < bytes.count {
-            sum &+= UInt32(bytes[index]) << 8 | UInt32(bytes[index + 1])
-            index += 2
-        }
-        if index < bytes.count { sum &+= UInt32(bytes[index]) << 8 }
-        while sum >> 16 != 0 { sum = (sum & 0xFFFF) &+ (sum >> 16) }
-        return ~UInt16(truncatingIfNeeded: sum)
     }
 }
 

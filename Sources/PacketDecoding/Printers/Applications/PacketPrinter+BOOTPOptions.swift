@@ -309,14 +309,7 @@ extension PacketPrinter {
     /// `"TEXT"`: `count` captured bytes escaped as tcpdump's `nd_printn` does.
     func appendBOOTPCharacters(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         out.append("\"")
-        try appendBOOTPEscaped(cursor, at: offset, count: count, into: &out)
+        try Self.appendEscaped(cursor, at: offset, count: count, into: &out)
         out.append("\"")
-    }
-
-    /// `count` bytes escaped (`fn_print_char`), no quotes.
-    func appendBOOTPEscaped(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        for index in 0..<max(count, 0) {
-            out.appendEscapedCharacter(try cursor.u8(offset + index))
-        }
     }
 }

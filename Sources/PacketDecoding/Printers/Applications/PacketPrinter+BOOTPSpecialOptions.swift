@@ -106,10 +106,7 @@ extension PacketPrinter {
             out.append(",")
         }
         out.append(" ")
-        for index in 1..<length {
-            if index > 1 { out.append(":") }
-            out.appendHex(UInt64(try cursor.u8(value + index)), minimumDigits: 2)
-        }
+        try Self.appendLinkAddress(cursor, at: value + 1, count: length - 1, into: &out)
     }
 
     /// Option 82 (RFC 3046): one line per sub-option, circuit, remote and subscriber IDs as
@@ -140,32 +137,13 @@ extension PacketPrinter {
             }
             out.append(": ")
             switch code {
-            case 1, 2, 6: try appendBOOTPEscaped(cursor, at: offset, count: size, into: &out)
-            default: try appendBOOTPHexLines(cursor, at: offset, count: size, into: &out)
+            case 1, 2, 6: try Self.appendEscaped(cursor, at: offset, count: size, into: &out)
+            default: Self.appendUnknownData(cursor, at: offset, length: size, indent: "\n\t\t", into: &out)
             }
             offset += size
             left -= size
         }
         return left
-    }
-
-    /// tcpdump's `print_unknown_data` with the indent `\n\t\t`: `0x0000:  0102 0304 …`,
-    /// eight groups of two bytes a line (the bytes are captured).
-    private func appendBOOTPHexLines(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        var index = 0
-        while index < count {
-            if index % 16 == 0 {
-                out.append("\n\t\t0x")
-                out.appendHex(UInt64(index), minimumDigits: 4)
-                out.append(": ")
-            }
-            out.append(" ")
-            out.appendHex(UInt64(try cursor.u8(offset + index)), minimumDigits: 2)
-            if index + 1 < count {
-                out.appendHex(UInt64(try cursor.u8(offset + index + 1)), minimumDigits: 2)
-            }
-            index += 2
-        }
     }
 
     /// Options 121 and 249 (RFC 3442): `(PREFIX/WIDTH:ROUTER)` per route, `(default:ROUTER)`

@@ -176,7 +176,7 @@ extension PacketPrinter {
             var name = value
             while name < value + length {
                 out.append(" ")
-                guard let after = try appendDHCPv6DomainName(cursor, at: name, base: value + length, into: &out) else {
+                guard let after = try Self.appendDNSName(cursor, at: name, base: value + length, into: &out) else {
                     return .truncated
                 }
                 name = after
@@ -249,7 +249,7 @@ extension PacketPrinter {
         case 41, 42, 112:
             guard length >= 5 else { return invalid(&out) }
             out.append(" ")
-            try appendDHCPv6PaddedText(cursor, at: value, count: length, into: &out)
+            try Self.appendNullPaddedText(cursor, at: value, count: length, into: &out)
             out.append(")")
         default:
             out.append(")")
@@ -268,29 +268,8 @@ extension PacketPrinter {
     /// `count` bytes in hex without separators, then `...)` (interface, remote and
     /// subscriber IDs and relay data show at most their first 10 bytes).
     private func appendDHCPv6HexPrefix(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        try appendDHCPv6Hex(cursor, at: offset, count: count, into: &out)
+        try Self.appendHexBytes(cursor, at: offset, count: count, into: &out)
         out.append("...)")
-    }
-
-    /// `count` bytes as two lowercase hex digits each.
-    func appendDHCPv6Hex(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        var index = 0
-        while index < count {
-            out.appendHex(UInt64(try cursor.u8(offset + index)), minimumDigits: 2)
-            index += 1
-        }
-    }
-
-    /// tcpdump's `nd_printjnp`: up to `count` escaped characters, stopping at a NUL; a read
-    /// past the capture throws.
-    func appendDHCPv6PaddedText(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        var index = 0
-        while index < count {
-            let byte = try cursor.u8(offset + index)
-            if byte == 0 { return }
-            out.appendEscapedCharacter(byte)
-            index += 1
-        }
     }
 
     /// Client and server identifiers (DUIDs): link-layer address plus time, vendor, or
@@ -308,14 +287,14 @@ extension PacketPrinter {
             out.append(" time ")
             out.appendDecimal(try cursor.u32(value + 4))
             out.append(" ")
-            try appendDHCPv6Hex(cursor, at: value + 8, count: length - 8, into: &out)
+            try Self.appendHexBytes(cursor, at: value + 8, count: length - 8, into: &out)
         case 2:
             guard length >= 10 else {
                 out.append(" ?)")
                 return
             }
             out.append(" vid ")
-            try appendDHCPv6Hex(cursor, at: value + 2, count: 8, into: &out)
+            try Self.appendHexBytes(cursor, at: value + 2, count: 8, into: &out)
         case 3:
             guard length >= 4 else {
                 out.append(" ?)")
@@ -324,7 +303,7 @@ extension PacketPrinter {
             out.append(" hwaddr type ")
             out.appendDecimal(try cursor.u16(value + 2))
             out.append(" ")
-            try appendDHCPv6Hex(cursor, at: value + 4, count: length - 4, into: &out)
+            try Self.appendHexBytes(cursor, at: value + 4, count: length - 4, into: &out)
         default:
             out.append(" type ")
             out.appendDecimal(kind)
@@ -374,7 +353,7 @@ extension PacketPrinter {
             }
             let realm = information - 20
             if realm > 0 { out.append(", realm: ") }
-            try appendDHCPv6Hex(cursor, at: offset, count: realm, into: &out)
+            try Self.appendHexBytes(cursor, at: offset, count: realm, into: &out)
             offset += realm
             out.append(", key ID: ")
             out.appendHex(UInt64(try cursor.u32(offset)), minimumDigits: 8)

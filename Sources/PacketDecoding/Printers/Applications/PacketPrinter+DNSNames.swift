@@ -1,5 +1,6 @@
 /// Domain names inside a DNS message (tcpdump 4.99.3's `ns_nskip`, `labellen`, `fqdn_print`,
-/// `blabel_print`, `ns_cprint`), printed straight into the output as tcpdump prints them.
+/// `blabel_print`, `ns_cprint`), printed straight into the output as tcpdump prints them; the
+/// characters go through `nd_printn` (``appendEscapedInCapture(_:at:count:into:)``).
 ///
 /// Positions are offsets into the captured frame; a position past the captured bytes is not
 /// an error until something is read there. `base` is the first byte of the DNS header (after
@@ -85,10 +86,16 @@ extension PacketPrinter {
     /// root), following compression pointers relative to `base`, and returns the position after
     /// the name where it sits in the message (after the first pointer when there is one), or
     /// nil after a bad pointer or label type, or when a checked read finds the bytes missing.
+    /// The one implementation for every caller: DNS messages (`base` the DNS header), the
+    /// ICMPv6 DNS search list option (`base` the start of the options) and the DHCPv6 domain
+    /// lists and NTP server FQDN (`base` the option's end). The bounds are the captured bytes
+    /// (`cursor.end`, tcpdump's `ndo_snapend`) for all of them.
     ///
     /// tcpdump's quirks are kept: the walk stops quietly once it reaches the end of the captured
-    /// bytes; `base` may lie after `start` (an EDNS CHAIN option's name, where tcpdump passes
-    /// the option's end), which makes the first pointer's check pass for any offset.
+    /// bytes; `base` may lie after `start` (an EDNS CHAIN option's name and the DHCPv6 names,
+    /// where tcpdump passes the option's end): the offset bound is unsigned, as tcpdump's
+    /// `max_offset`, so the first pointer's check passes for any offset; each later pointer
+    /// must point before the one followed last, which bounds the jumps.
     static func appendDNSName(_ cursor: ByteCursor, at start: Int, base: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
         guard var length = dnsLabelLength(cursor, at: start, into: &out) else { return nil }
         var maximumOffset = UInt32(truncatingIfNeeded: start &- base)
@@ -138,9 +145,9 @@ extension PacketPrinter {
                 return nil
             default:
                 if characters + length <= dnsMaximumNameCharacters {
-                    guard appendDNSCharacters(cursor, at: position, count: length, into: &out) else { return nil }
+                    guard appendEscapedInCapture(cursor, at: position, count: length, into: &out) else { return nil }
                 } else if characters < dnsMaximumNameCharacters {
-                    guard appendDNSCharacters(cursor, at: position, count: dnsMaximumNameCharacters - characters, into: &out) else {
+                    guard appendEscapedInCapture(cursor, at: position, count: dnsMaximumNameCharacters - characters, into: &out) else {
                         return nil
                     }
                 }
@@ -189,35 +196,12 @@ extension PacketPrinter {
         return true
     }
 
-    /// tcpdump's `nd_printn` with the captured end as limit: `count` bytes at `position` as
-    /// `fn_print_char` shows them; false when the capture ended first (what was captured is
-    /// printed).
-    @inline(__always)
-    static func appendDNSCharacters(_ cursor: ByteCursor, at position: Int, count: Int, into out: inout [UInt8]) -> Bool {
-        let end = cursor.end
-        guard position < end else { return count <= 0 }
-        let available = end - position
-        let printed = count < available ? count : available
-        var index = position
-        let stop = position + printed
-        while index < stop {
-            let byte = cursor.bytes[index]
-            if byte >= 0x20 && byte < 0x7F {
-                out.append(byte)
-            } else {
-                out.appendEscapedCharacter(byte)
-            }
-            index += 1
-        }
-        return printed == count
-    }
-
     /// tcpdump's `ns_cprint`: the character-string at `position` (a length byte, then that many
     /// bytes, printed escaped); the position after it, or nil when its bytes are not all captured.
     static func appendDNSCharacterString(_ cursor: ByteCursor, at position: Int, into out: inout [UInt8]) -> Int? {
         guard cursor.has(position, 1) else { return nil }
         let count = Int(cursor.bytes[position])
-        guard appendDNSCharacters(cursor, at: position + 1, count: count, into: &out) else { return nil }
+        guard appendEscapedInCapture(cursor, at: position + 1, count: count, into: &out) else { return nil }
         return position + 1 + count
     }
 }

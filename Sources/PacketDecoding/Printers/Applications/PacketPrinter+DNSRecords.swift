@@ -33,7 +33,7 @@ extension PacketPrinter {
             optionFlags = try cursor.u16(position + 6)
         } else if verbosity > 2 {
             out.append(" [")
-            Self.appendDNSRelativeTime(try cursor.u32(position + 4), into: &out)
+            out.appendRelativeSeconds(try cursor.u32(position + 4))
             out.append("]")
         }
         let dataLength = Int(try cursor.u16(position + 8))
@@ -103,7 +103,7 @@ extension PacketPrinter {
             out.append(" ")
             // tcpdump passes `len - 4` as an unsigned count: under 4 it prints to the captured end.
             let count = Int(UInt32(truncatingIfNeeded: dataLength - 4))
-            guard Self.appendDNSCharacters(cursor, at: position + 4, count: count, into: &out) else { return nil }
+            guard Self.appendEscapedInCapture(cursor, at: position + 4, count: count, into: &out) else { return nil }
         case 41:
             out.append(" UDPsize=")
             out.appendDecimal(recordClass)
@@ -119,7 +119,7 @@ extension PacketPrinter {
             }
         case 104:
             guard cursor.has(position, dataLength) else { return nil }
-            guard Self.appendDNSCharacters(cursor, at: position, count: dataLength, into: &out) else { return nil }
+            guard Self.appendEscapedInCapture(cursor, at: position, count: dataLength, into: &out) else { return nil }
         case 250:
             guard verbosity > 0 else { break }
             return try appendTSIGData(cursor, at: position, base: base, end: end, into: &out)
@@ -189,27 +189,6 @@ extension PacketPrinter {
         out.append(" otherlen=")
         out.appendDecimal(try cursor.u16(field))
         return end
-    }
-
-    /// tcpdump's `unsigned_relts_print`: seconds as `1d2h3m4s` (`0s` for none).
-    static func appendDNSRelativeTime(_ seconds: UInt32, into out: inout [UInt8]) {
-        if seconds == 0 {
-            out.append("0s")
-            return
-        }
-        var rest = seconds
-        func unit(_ size: UInt32, _ name: UInt8, _ out: inout [UInt8]) {
-            guard rest >= size else { return }
-            out.appendDecimal(rest / size)
-            out.append(name)
-            rest %= size
-        }
-        unit(31_536_000, UInt8(ascii: "y"), &out)
-        unit(604_800, UInt8(ascii: "w"), &out)
-        unit(86_400, UInt8(ascii: "d"), &out)
-        unit(3_600, UInt8(ascii: "h"), &out)
-        unit(60, UInt8(ascii: "m"), &out)
-        unit(1, UInt8(ascii: "s"), &out)
     }
 
     /// tcpdump's `ns_class2str`, `(Class N)` for the others.

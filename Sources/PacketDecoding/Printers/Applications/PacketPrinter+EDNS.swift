@@ -27,9 +27,10 @@ extension PacketPrinter {
             if length < 8 || (length > 8 && length < 16) || length > 40 {
                 out.append(" (invalid)")
             } else {
-                for index in 0..<length {
-                    if index == 8 { out.append(" ") }
-                    out.appendHex(UInt64(try cursor.u8(data + index)), minimumDigits: 2)
+                try Self.appendHexBytes(cursor, at: data, count: 8, into: &out)
+                if length > 8 {
+                    out.append(" ")
+                    try Self.appendHexBytes(cursor, at: data + 8, count: length - 8, into: &out)
                 }
             }
         case 11:
@@ -84,9 +85,7 @@ extension PacketPrinter {
         case 13:
             _ = try appendDNSName(cursor, at: data, base: data + length, into: &out)
         default:
-            for index in 0..<length {
-                out.appendHex(UInt64(try cursor.u8(data + index)), minimumDigits: 2)
-            }
+            try Self.appendHexBytes(cursor, at: data, count: length, into: &out)
         }
         return data + length
     }

@@ -112,7 +112,7 @@ extension PacketPrinter {
         case 0:
             out.append("(unspec)")
         case 1:
-            for index in 0..<4 { out.appendEscapedCharacter(try cursor.u8(payload + 12 + index)) }
+            try Self.appendEscaped(cursor, at: payload + 12, count: 4, into: &out)
         case 62, 63:
             try appendIPv4Address(cursor, at: payload + 12, into: &out)
             out.append(stratum == 62 ? " INFO_QUERY" : " INFO_REPLY")

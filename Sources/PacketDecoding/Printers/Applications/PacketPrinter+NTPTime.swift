@@ -1,6 +1,6 @@
 /// NTP's fixed-point numbers as tcpdump 4.99.3 prints them (`p_sfix`, `p_ntp_time`,
-/// `p_ntp_delta`), with the UTC calendar date tcpdump gets from `gmtime` and `strftime`,
-/// computed here without the C library.
+/// `p_ntp_delta`), with the UTC calendar date tcpdump gets from `gmtime` and `strftime`
+/// (``Swift/Array/appendUTCDateTime(_:)``, computed without the C library).
 extension PacketPrinter {
     /// Seconds from the NTP era (1900-01-01) to the Unix epoch.
     private static let ntpToUnixSeconds: Int64 = 2_208_988_800
@@ -25,8 +25,8 @@ extension PacketPrinter {
         out.appendDecimal(Self.ntpNanoseconds(fraction), minimumDigits: 9)
         if seconds != 0 {
             out.append(" (")
-            Self.appendUTCDate(Int64(seconds) - Self.ntpToUnixSeconds, into: &out)
-            out.append(")")
+            out.appendUTCDateTime(Int64(seconds) - Self.ntpToUnixSeconds)
+            out.append("Z)")
         }
     }
 
@@ -68,38 +68,5 @@ extension PacketPrinter {
     /// A 32-bit binary fraction in billionths, truncated through a `double` as tcpdump does.
     private static func ntpNanoseconds(_ fraction: UInt32) -> UInt64 {
         UInt64(Double(fraction) / 4_294_967_296.0 * 1_000_000_000.0)
-    }
-
-    /// `YYYY-MM-DDTHH:MM:SSZ` for `unixSeconds` (which may be before 1970), the proleptic
-    /// Gregorian calendar in UTC as `gmtime` gives it.
-    static func appendUTCDate(_ unixSeconds: Int64, into out: inout [UInt8]) {
-        var days = unixSeconds / 86_400
-        var secondOfDay = unixSeconds % 86_400
-        if secondOfDay < 0 {
-            secondOfDay += 86_400
-            days -= 1
-        }
-        // Days since 0000-03-01, split into 400-year eras (the civil-from-days algorithm).
-        let shifted = days + 719_468
-        let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
-        let dayOfEra = shifted - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let monthIndex = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
-        let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
-        let year = yearOfEra + era * 400 + (month <= 2 ? 1 : 0)
-        out.appendDecimal(UInt64(truncatingIfNeeded: year), minimumDigits: 4)
-        out.append("-")
-        out.appendDecimal(UInt64(truncatingIfNeeded: month), minimumDigits: 2)
-        out.append("-")
-        out.appendDecimal(UInt64(truncatingIfNeeded: day), minimumDigits: 2)
-        out.append("T")
-        out.appendDecimal(UInt64(truncatingIfNeeded: secondOfDay / 3_600), minimumDigits: 2)
-        out.append(":")
-        out.appendDecimal(UInt64(truncatingIfNeeded: secondOfDay / 60 % 60), minimumDigits: 2)
-        out.append(":")
-        out.appendDecimal(UInt64(truncatingIfNeeded: secondOfDay % 60), minimumDigits: 2)
-        out.append("Z")
     }
 }

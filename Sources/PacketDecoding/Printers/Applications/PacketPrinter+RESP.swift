@@ -12,6 +12,20 @@ private enum RESPLength {
     case negative
     /// No digits, or not followed by CR-LF.
     case invalid
+
+    /// What tcpdump prints for a length that is not a count (` null`, ` length too large`,
+    /// ` length negative and not -1`, ` invalid`), the same for bulk strings and arrays; false
+    /// for ``truncated`` (and ``value(_:)``), where the item ends the payload.
+    func appendProblem(into out: inout [UInt8]) -> Bool {
+        switch self {
+        case .null: out.append(" null")
+        case .tooLarge: out.append(" length too large")
+        case .negative: out.append(" length negative and not -1")
+        case .invalid: out.append(" invalid")
+        case .truncated, .value: return false
+        }
+        return true
+    }
 }
 
 extension PacketPrinter {
@@ -68,11 +82,8 @@ extension PacketPrinter {
                 }
                 guard let crlf = Self.findCRLF(cursor, from: next, end: end) else { return nil }
                 return crlf + 2
-            case .null: out.append(" null")
-            case .truncated: return nil
-            case .tooLarge: out.append(" length too large")
-            case .negative: out.append(" length negative and not -1")
-            case .invalid: out.append(" invalid")
+            case let other:
+                guard other.appendProblem(into: &out) else { return nil }
             }
             return next
         case UInt8(ascii: "*"):
@@ -84,11 +95,8 @@ extension PacketPrinter {
                 } else {
                     owed &+= count
                 }
-            case .null: out.append(" null")
-            case .truncated: return nil
-            case .tooLarge: out.append(" length too large")
-            case .negative: out.append(" length negative and not -1")
-            case .invalid: out.append(" invalid")
+            case let other:
+                guard other.appendProblem(into: &out) else { return nil }
             }
             return next
         default:

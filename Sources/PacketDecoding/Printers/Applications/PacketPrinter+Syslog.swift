@@ -46,11 +46,7 @@ extension PacketPrinter {
         out.append(" (")
         out.appendDecimal(severity)
         out.append(")\n\tMsg: ")
-        var index = offset
-        while index < length {
-            out.appendEscapedCharacter(try cursor.u8(payload + index))
-            index += 1
-        }
+        try Self.appendEscaped(cursor, at: payload + offset, count: length - offset, into: &out)
         if options.verbosity > 1 {
             let count = min(length, cursor.available(from: payload))
             if count > 0 {

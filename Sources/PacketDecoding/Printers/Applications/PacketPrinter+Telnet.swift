@@ -56,7 +56,7 @@ extension PacketPrinter {
             }
             if hexMode {
                 if first { out.append("\nTelnet:") }
-                try Self.appendOffsetHex(cursor, at: offset, count: commandLength, offset: offset - payload, into: &out)
+                try Self.appendHexLines(cursor, at: offset, count: commandLength, offset: offset - payload, indent: "\n", into: &out)
                 if commandLength > 8 {
                     out.append("\n\t\t\t\t")
                 } else {
@@ -163,41 +163,5 @@ extension PacketPrinter {
             out.append("0x")
             out.appendHex(UInt64(value))
         }
-    }
-
-    /// tcpdump's `hex_print_with_offset` with the `\n` indent: lines of up to eight
-    /// ` xxxx` groups, each starting `\n0x0010: ` with the offset; bytes past the capture are
-    /// not shown, and then the printer stops with ` [|proto]`.
-    static func appendOffsetHex(
-        _ cursor: ByteCursor, at start: Int, count: Int, offset: Int, into out: inout [UInt8]
-    ) throws(PacketDecodingError) {
-        let available = cursor.available(from: start)
-        let shown = min(count, available)
-        var lineOffset = offset
-        var index = 0
-        var groups = 0
-        while index + 1 < shown {
-            if groups % 8 == 0 {
-                appendOffsetLabel(lineOffset, into: &out)
-                lineOffset += 16
-            }
-            groups += 1
-            out.append(" ")
-            out.appendHex(UInt64(cursor.bytes[start + index]), minimumDigits: 2)
-            out.appendHex(UInt64(cursor.bytes[start + index + 1]), minimumDigits: 2)
-            index += 2
-        }
-        if index < shown {
-            if groups % 8 == 0 { appendOffsetLabel(lineOffset, into: &out) }
-            out.append(" ")
-            out.appendHex(UInt64(cursor.bytes[start + index]), minimumDigits: 2)
-        }
-        if shown < count { throw PacketDecodingError.capturedBytesEnd }
-    }
-
-    private static func appendOffsetLabel(_ offset: Int, into out: inout [UInt8]) {
-        out.append("\n0x")
-        out.appendHex(UInt64(truncatingIfNeeded: offset), minimumDigits: 4)
-        out.append(": ")
     }
 }

@@ -145,7 +145,7 @@ extension PacketPrinter {
             }
             if !covered {
                 try cursor.check(offset, valueLength)
-                try Self.appendUnknownData(cursor, at: offset, length: valueLength, indent: "\n\t  ", into: &out)
+                Self.appendUnknownData(cursor, at: offset, length: valueLength, indent: "\n\t  ", into: &out)
             }
             offset += valueLength
             left -= valueLength
@@ -161,7 +161,7 @@ extension PacketPrinter {
         switch type {
         case 1, 3, 6, 9, 0x14:
             out.append("'")
-            for index in 0..<length { out.appendEscapedCharacter(try cursor.u8(offset + index)) }
+            try Self.appendEscaped(cursor, at: offset, count: length, into: &out)
             out.append("'")
         case 2, 0x16:
             try appendCDPAddresses(cursor, at: offset, length: length, into: &out)
@@ -235,7 +235,7 @@ extension PacketPrinter {
             out.appendHex(UInt64(value), minimumDigits: 2)
             if length > 1 {
                 out.append("/")
-                for index in 1..<length { out.appendEscapedCharacter(try cursor.u8(offset + index)) }
+                try Self.appendEscaped(cursor, at: offset + 1, count: length - 1, into: &out)
             }
         default:
             break

@@ -63,7 +63,7 @@ extension PacketPrinter {
             switch type {
             case 1:
                 out.append(", ")
-                try appendNullPaddedText(cursor, at: offset + 4, count: tlvLength - 4, into: &out)
+                try Self.appendNullPaddedText(cursor, at: offset + 4, count: tlvLength - 4, into: &out)
             case 2, 3:
                 guard tlvLength == 5 else { return try invalid(&out) }
                 let value = try cursor.u8(offset + 4)
@@ -134,10 +134,10 @@ extension PacketPrinter {
             switch type {
             case 1, 2, 6:
                 out.append(", ")
-                try appendNullPaddedText(cursor, at: offset, count: tlvLength, into: &out)
+                try Self.appendNullPaddedText(cursor, at: offset, count: tlvLength, into: &out)
             case 3:
                 out.append(", ")
-                for index in 0..<tlvLength { out.appendEscapedCharacter(try cursor.u8(offset + index)) }
+                try Self.appendEscaped(cursor, at: offset, count: tlvLength, into: &out)
             case 4, 5:
                 guard tlvLength == 1 else { return try invalid(&out) }
                 let seconds = try cursor.u8(offset)

@@ -44,6 +44,19 @@ extension PacketPrinter {
         var caplen = captured - 14
         var type = try cursor.u16(start + 12)
         var printedLength = false
+        /// `ethertype NAME (0xXXXX)` and, the first time, `, length N: ` (the frame's length),
+        /// after that `, `.
+        func appendTypeAndLength(_ type: UInt16, _ printer: PacketPrinter, _ out: inout [UInt8]) {
+            printer.appendEthertype(type, into: &out)
+            if printedLength {
+                out.append(", ")
+            } else {
+                out.append(", length ")
+                out.appendDecimal(UInt32(truncatingIfNeeded: wireLength))
+                out.append(": ")
+                printedLength = true
+            }
+        }
         while Self.isVLANType(type) {
             if caplen < 4 || length < 4 {
                 protocolName = "vlan"
@@ -52,20 +65,8 @@ extension PacketPrinter {
             }
             if options.linkHeader {
                 let tag = try cursor.u16(start + headerLength)
-                appendEthertype(type, into: &out)
-                if printedLength {
-                    out.append(", ")
-                } else {
-                    out.append(", length ")
-                    out.appendDecimal(UInt32(truncatingIfNeeded: wireLength))
-                    out.append(": ")
-                    printedLength = true
-                }
-                out.append("vlan ")
-                out.appendDecimal(tag & 0x0FFF)
-                out.append(", p ")
-                out.appendDecimal(tag >> 13)
-                if tag & 0x1000 != 0 { out.append(", DEI") }
+                appendTypeAndLength(type, self, &out)
+                Self.appendVLANTag(tag, into: &out)
                 out.append(", ")
             }
             type = try cursor.u16(start + headerLength + 2)
@@ -92,16 +93,7 @@ extension PacketPrinter {
             // Alteon jumbo frames carry an LLC header after the type, and -e names no type.
             return headerLength + (try printLLCClaimingPayload(&cursor, at: payload, length: length, macs: start, depth: depth, into: &out))
         }
-        if options.linkHeader {
-            appendEthertype(type, into: &out)
-            if printedLength {
-                out.append(", ")
-            } else {
-                out.append(", length ")
-                out.appendDecimal(UInt32(truncatingIfNeeded: wireLength))
-                out.append(": ")
-            }
-        }
+        if options.linkHeader { appendTypeAndLength(type, self, &out) }
         if try !printEthertype(type, &cursor, at: payload, length: length, depth: depth, into: &out) {
             if !options.linkHeader {
                 appendMAC(cursor, at: start + 6, into: &out)
@@ -153,10 +145,27 @@ extension PacketPrinter {
     /// `ethertype IPv4 (0x0800)`.
     func appendEthertype(_ type: UInt16, into out: inout [UInt8]) {
         out.append("ethertype ")
-        out.append(Self.ethertypeName(type))
+        Self.appendEthertypeName(type, unknown: "Unknown", into: &out)
+    }
+
+    /// `NAME (0xXXXX)`: the ethertype's name from tcpdump's `ethertype_values` (`unknown` when
+    /// it has none) and its number, as `tok2str(ethertype_values, unknown, type)` and `(0x%04x)`
+    /// print them after `ethertype` and after GRE's and Geneve's `proto` (`-e`).
+    static func appendEthertypeName(_ type: UInt16, unknown: StaticString, into out: inout [UInt8]) {
+        out.append(knownEthertypeName(type) ?? unknown)
         out.append(" (0x")
         out.appendHex(UInt64(type), minimumDigits: 4)
         out.append(")")
+    }
+
+    /// tcpdump's `ieee8021q_tci_string`: an 802.1Q tag control field as `vlan N, p N`, with
+    /// `, DEI` when that bit is set (Ethernet and the Linux cooked headers, `-e`).
+    static func appendVLANTag(_ tag: UInt16, into out: inout [UInt8]) {
+        out.append("vlan ")
+        out.appendDecimal(tag & 0x0FFF)
+        out.append(", p ")
+        out.appendDecimal(tag >> 13)
+        if tag & 0x1000 != 0 { out.append(", DEI") }
     }
 
     static func ethertypeName(_ type: UInt16) -> StaticString {
@@ -228,6 +237,20 @@ extension PacketPrinter {
         for index in 0..<6 {
             if index > 0 { out.append(":") }
             let byte = cursor.has(offset + index, 1) ? cursor.bytes[offset + index] : 0
+            out.append(hexDigitTable[Int(byte >> 4)])
+            out.append(hexDigitTable[Int(byte & 0xF)])
+        }
+    }
+
+    /// tcpdump's `linkaddr_string`: the `count` bytes at `offset` as `aa:bb:cc:…` (nothing for
+    /// none); throws before printing anything unless all are captured. ARP's hardware and ATM
+    /// addresses, ICMPv6's link-layer address options (`print_lladdr`) and the DHCP client
+    /// identifier print their addresses with it.
+    static func appendLinkAddress(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+        try cursor.check(offset, count)
+        for index in 0..<count {
+            if index > 0 { out.append(":") }
+            let byte = cursor.bytes[offset + index]
             out.append(hexDigitTable[Int(byte >> 4)])
             out.append(hexDigitTable[Int(byte & 0xF)])
         }

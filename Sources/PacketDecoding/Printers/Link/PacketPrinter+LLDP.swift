@@ -76,7 +76,7 @@ extension PacketPrinter {
                     guard tlvLength >= 7 else { return out.append(" [|lldp]") }
                     appendMAC(cursor, at: offset + 1, into: &out)
                 case (1, 1), (1, 2), (1, 3), (1, 6), (1, 7), (2, 1), (2, 2), (2, 5), (2, 6), (2, 7):
-                    try appendNullPaddedText(cursor, at: offset + 1, count: tlvLength - 1, into: &out)
+                    try Self.appendNullPaddedText(cursor, at: offset + 1, count: tlvLength - 1, into: &out)
                 case (1, 5), (2, 4):
                     guard try appendLLDPNetworkAddress(cursor, at: offset + 1, length: tlvLength - 1, into: &out) else {
                         return out.append(" [|lldp]")
@@ -93,14 +93,14 @@ extension PacketPrinter {
             case 4:
                 guard verbose else { break }
                 out.append(": ")
-                try appendNullPaddedText(cursor, at: offset, count: tlvLength, into: &out)
+                try Self.appendNullPaddedText(cursor, at: offset, count: tlvLength, into: &out)
             case 5:
                 out.append(": ")
-                try appendNullPaddedText(cursor, at: offset, count: tlvLength, into: &out)
+                try Self.appendNullPaddedText(cursor, at: offset, count: tlvLength, into: &out)
             case 6:
                 guard verbose else { break }
                 out.append("\n\t  ")
-                try appendNullPaddedText(cursor, at: offset, count: tlvLength, into: &out)
+                try Self.appendNullPaddedText(cursor, at: offset, count: tlvLength, into: &out)
             case 7:
                 guard verbose else { break }
                 guard tlvLength >= 4 else { return out.append(" [|lldp]") }
@@ -141,7 +141,7 @@ extension PacketPrinter {
                 hexdump = true
             }
             if options.verbosity > 1 || (verbose && hexdump) {
-                try Self.appendUnknownData(cursor, at: offset, length: tlvLength, indent: "\n\t  ", into: &out)
+                Self.appendUnknownData(cursor, at: offset, length: tlvLength, indent: "\n\t  ", into: &out)
             }
             left -= tlvLength
             offset += tlvLength
@@ -217,7 +217,7 @@ extension PacketPrinter {
             if oidLength > 0 {
                 out.append("\n\t  OID length ")
                 out.appendDecimal(oidLength)
-                try appendNullPaddedText(cursor, at: offset + 1, count: oidLength, into: &out)
+                try Self.appendNullPaddedText(cursor, at: offset + 1, count: oidLength, into: &out)
             }
         }
         return true

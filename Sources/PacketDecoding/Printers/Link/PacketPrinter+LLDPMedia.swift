@@ -132,7 +132,7 @@ extension PacketPrinter {
             out.append("\n\t  ")
             out.append(Self.tiaInventoryNames.name(UInt32(subtype), or: "unknown"))
             out.append(" ")
-            try appendNullPaddedText(cursor, at: tlv + 4, count: length - 4, into: &out)
+            try Self.appendNullPaddedText(cursor, at: tlv + 4, count: length - 4, into: &out)
         default:
             return true
         }
@@ -195,7 +195,7 @@ extension PacketPrinter {
             out.append(" (0x")
             out.appendHex(UInt64(what), minimumDigits: 2)
             out.append("), Country-code ")
-            try appendNullPaddedText(cursor, at: tlv + 7, count: 2, into: &out)
+            try Self.appendNullPaddedText(cursor, at: tlv + 7, count: 2, into: &out)
             left -= 3
             var offset = tlv + 9
             while left > 0 {
@@ -212,16 +212,16 @@ extension PacketPrinter {
                 out.appendDecimal(elementLength)
                 out.append(": ")
                 guard type != 0, elementLength != 0, left >= elementLength else { return false }
-                try appendNullPaddedText(cursor, at: offset, count: elementLength, into: &out)
+                try Self.appendNullPaddedText(cursor, at: offset, count: elementLength, into: &out)
                 offset += elementLength
                 left -= elementLength
             }
         case 3:
             out.append("\n\t    ECS ELIN id ")
-            try appendNullPaddedText(cursor, at: tlv + 5, count: length - 5, into: &out)
+            try Self.appendNullPaddedText(cursor, at: tlv + 5, count: length - 5, into: &out)
         default:
             out.append("\n\t    Location ID ")
-            try Self.appendUnknownData(cursor, at: tlv + 5, length: length - 5, indent: "\n\t      ", into: &out)
+            Self.appendUnknownData(cursor, at: tlv + 5, length: length - 5, indent: "\n\t      ", into: &out)
         }
         return false
     }
@@ -259,11 +259,7 @@ extension PacketPrinter {
     func appendLLDPDCBX(_ cursor: ByteCursor, at tlv: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         guard length >= 4 else { return false }
         let subtype = try cursor.u8(tlv + 3)
-        out.append("\n\t  ")
-        out.append(Self.dcbxSubtypeNames.name(UInt32(subtype), or: "unknown"))
-        out.append(" Subtype (")
-        out.appendDecimal(subtype)
-        out.append(")")
+        appendLLDPSubtype(subtype, Self.dcbxSubtypeNames, into: &out)
         if subtype == 1 { return true }
         var offset = tlv + 4
         var left = length - 4
@@ -359,7 +355,7 @@ extension PacketPrinter {
                 hexdump = true
             }
             if options.verbosity > 1 || (options.verbosity > 0 && hexdump) {
-                try Self.appendUnknownData(cursor, at: offset, length: subLength, indent: "\n\t    ", into: &out)
+                Self.appendUnknownData(cursor, at: offset, length: subLength, indent: "\n\t    ", into: &out)
             }
             left -= subLength
             offset += subLength

@@ -44,9 +44,12 @@ extension PacketPrinter {
 
     private static let mdiPowerPairNames = NameTable([(1, "signal"), (2, "spare")])
 
+    private static let ianaSubtypeNames = NameTable([(1, "MUD-URL")])
+
     private static let mdiPowerClassNames = NameTable([(1, "class0"), (2, "class1"), (3, "class2"), (4, "class3"), (5, "class4")])
 
-    /// `\n\t  NAME Subtype (N)` for the subtype byte at `tlv + 3`.
+    /// `\n\t  NAME Subtype (N)` for the subtype byte at `tlv + 3` (`unknown` for a subtype
+    /// `names` lacks), the first line of every organisation-specific TLV tcpdump decodes.
     func appendLLDPSubtype(_ subtype: UInt8, _ names: NameTable, into out: inout [UInt8]) {
         out.append("\n\t  ")
         out.append(names.name(UInt32(subtype), or: "unknown"))
@@ -135,13 +138,13 @@ extension PacketPrinter {
             let nameLength = Int(try cursor.u8(tlv + 6))
             guard length >= 7 + nameLength else { return false }
             out.append("\n\t    vlan name: ")
-            try appendNullPaddedText(cursor, at: tlv + 7, count: nameLength, into: &out)
+            try Self.appendNullPaddedText(cursor, at: tlv + 7, count: nameLength, into: &out)
         case 4:
             guard length >= 5 else { return false }
             let identityLength = Int(try cursor.u8(tlv + 4))
             guard length >= 5 + identityLength else { return false }
             out.append("\n\t    protocol identity: ")
-            try appendNullPaddedText(cursor, at: tlv + 5, count: identityLength, into: &out)
+            try Self.appendNullPaddedText(cursor, at: tlv + 5, count: identityLength, into: &out)
         case 7:
             guard length >= 9 else { return false }
             try appendLLDPAggregation(cursor, at: tlv, into: &out)
@@ -341,16 +344,10 @@ extension PacketPrinter {
     func appendLLDPIANA(_ cursor: ByteCursor, at tlv: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
         guard length >= 8 else { return false }
         let subtype = try cursor.u8(tlv + 3)
-        out.append("\n\t  ")
-        out.append(subtype == 1 ? "MUD-URL" : "unknown")
-        out.append(" Subtype (")
-        out.appendDecimal(subtype)
-        out.append(")")
+        appendLLDPSubtype(subtype, Self.ianaSubtypeNames, into: &out)
         guard subtype == 1 else { return true }
         out.append("\n\t  MUD-URL=")
-        for index in 0..<(length - 4) {
-            out.appendEscapedCharacter(try cursor.u8(tlv + 4 + index))
-        }
+        try Self.appendEscaped(cursor, at: tlv + 4, count: length - 4, into: &out)
         return false
     }
 }

@@ -134,11 +134,7 @@ extension PacketPrinter {
             }
             if options.linkHeader {
                 let tag = try cursor.u16(offset)
-                out.append("vlan ")
-                out.appendDecimal(tag & 0x0FFF)
-                out.append(", p ")
-                out.appendDecimal(tag >> 13)
-                if tag & 0x1000 != 0 { out.append(", DEI") }
+                Self.appendVLANTag(tag, into: &out)
                 out.append(", ")
             }
             // A length after the tag means 802.2; the type is named even without -e.

@@ -168,7 +168,7 @@ extension PacketPrinter {
         out.append("\n\tv3len ")
         out.appendDecimal(v3Length)
         out.append(", MCID Name ")
-        try appendNullPaddedText(cursor, at: p + 39, count: 32, into: &out)
+        try Self.appendNullPaddedText(cursor, at: p + 39, count: 32, into: &out)
         try cursor.check(p + 71, 18)
         out.append(", rev ")
         out.appendDecimal(try cursor.u16(p + 71))
@@ -222,7 +222,7 @@ extension PacketPrinter {
         out.append("\n\tv4len ")
         out.appendDecimal(v4Length)
         out.append(", AUXMCID Name ")
-        try appendNullPaddedText(cursor, at: offset + 3, count: 32, into: &out)
+        try Self.appendNullPaddedText(cursor, at: offset + 3, count: 32, into: &out)
         try cursor.check(offset + 35, 18)
         out.append(", Rev ")
         out.appendDecimal(try cursor.u16(offset + 35))
@@ -258,18 +258,6 @@ extension PacketPrinter {
     func appendHexWords(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         for index in 0..<count {
             out.appendHex(UInt64(try cursor.u32(offset + index * 4)), minimumDigits: 8)
-        }
-    }
-
-    /// tcpdump's `nd_printjnp`: at most `count` characters, stopping at a NUL, escaped as
-    /// `fn_print_char` does; a read past the capture throws.
-    func appendNullPaddedText(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        var index = 0
-        while index < count {
-            let byte = try cursor.u8(offset + index)
-            if byte == 0 { return }
-            out.appendEscapedCharacter(byte)
-            index += 1
         }
     }
 }

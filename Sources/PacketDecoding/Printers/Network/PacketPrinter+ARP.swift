@@ -43,15 +43,8 @@ extension PacketPrinter {
         }
         Self.appendARPOperation(operation, into: &out)
         out.append(" ")
-        /// A protocol address, or what `-v` prints when this is not an IPv4 ARP.
         func protocolAddress(_ offset: Int, _ printer: PacketPrinter, _ out: inout [UInt8]) throws(PacketDecodingError) {
-            if !isIPv4 {
-                out.append("<wrong proto type>")
-            } else if protocolLength != 4 {
-                out.append("<wrong len>")
-            } else {
-                try printer.appendIPv4Address(cursor, at: offset, into: &out)
-            }
+            try printer.appendARPProtocolAddress(cursor, at: offset, isIPv4: isIPv4, length: protocolLength, wrongLength: "<wrong len>", into: &out)
         }
         /// A hardware address of this packet's length (`<empty>` for none).
         func hardwareAddress(_ offset: Int, _ out: inout [UInt8]) throws(PacketDecodingError) {
@@ -138,15 +131,9 @@ extension PacketPrinter {
         }
         Self.appendARPOperation(operation, into: &out)
         out.append(" ")
-        /// A protocol address, or what `-v` prints when this is not an IPv4 ARP.
         func protocolAddress(_ offset: Int, sender: Bool, _ printer: PacketPrinter, _ out: inout [UInt8]) throws(PacketDecodingError) {
-            if !isIPv4 {
-                out.append("<wrong proto type>")
-            } else if (sender ? senderProtocolLength : targetProtocolLength) != 4 {
-                out.append(sender ? "<wrong splen>" : "<wrong tplen>")
-            } else {
-                try printer.appendIPv4Address(cursor, at: offset, into: &out)
-            }
+            try printer.appendARPProtocolAddress(cursor, at: offset, isIPv4: isIPv4, length: sender ? senderProtocolLength : targetProtocolLength,
+                                                 wrongLength: sender ? "<wrong splen>" : "<wrong tplen>", into: &out)
         }
         /// `NUMBER[,SUBADDRESS]`, or `<No address>`.
         func atmAddress(_ number: Int, _ numberLength: Int, _ subaddress: Int, _ subaddressLength: Int, _ out: inout [UInt8]) throws(PacketDecodingError) {
@@ -193,6 +180,21 @@ extension PacketPrinter {
         }
         out.append(", length ")
         out.appendDecimal(UInt32(truncatingIfNeeded: length))
+    }
+
+    /// tcpdump's `spaddr_print_ip`, `tpaddr_print_ip` and ATM ARP's `atmarp_spaddr_print` and
+    /// `atmarp_tpaddr_print`: the IPv4 address at `offset`, `<wrong proto type>` when the
+    /// protocol is not IPv4, `wrongLength` when the address is not 4 bytes long.
+    private func appendARPProtocolAddress(
+        _ cursor: ByteCursor, at offset: Int, isIPv4: Bool, length: Int, wrongLength: StaticString, into out: inout [UInt8]
+    ) throws(PacketDecodingError) {
+        if !isIPv4 {
+            out.append("<wrong proto type>")
+        } else if length != 4 {
+            out.append(wrongLength)
+        } else {
+            try appendIPv4Address(cursor, at: offset, into: &out)
+        }
     }
 
     /// IPv4 and the trailer-encapsulation type are the protocols whose addresses ARP prints.
@@ -248,16 +250,5 @@ extension PacketPrinter {
             if try cursor.u8(offset + index) != 0 { return true }
         }
         return false
-    }
-
-    /// tcpdump's `linkaddr_string`: `aa:bb:cc:…` for any length (a MAC for six bytes).
-    private static func appendLinkAddress(_ cursor: ByteCursor, at offset: Int, count: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        try cursor.check(offset, count)
-        for index in 0..<count {
-            if index > 0 { out.append(":") }
-            let byte = cursor.bytes[offset + index]
-            out.append(hexDigitTable[Int(byte >> 4)])
-            out.append(hexDigitTable[Int(byte & 0xF)])
-        }
     }
 }

@@ -22,9 +22,7 @@ extension PacketPrinter {
         out.appendDecimal(UInt32(truncatingIfNeeded: length))
         guard options.verbosity > 0 else { return }
         if !ip.fragmented && cursor.has(icmp, length) {
-            var checksum = InternetChecksum()
-            checksum.add(cursor, at: icmp, count: length)
-            let result = checksum.result
+            let result = InternetChecksum.result(cursor, at: icmp, count: length)
             if result != 0 {
                 let field = try cursor.u16(icmp + 2)
                 out.append(" (wrong icmp cksum ")

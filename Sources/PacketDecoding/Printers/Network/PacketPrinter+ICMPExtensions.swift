@@ -16,9 +16,7 @@ extension PacketPrinter {
         let extensionStart = icmp + 136
         let extensionLength = length - 136
         if try cursor.u8(icmp + 5) == 0 && cursor.has(extensionStart, extensionLength) {
-            var checksum = InternetChecksum()
-            checksum.add(cursor, at: extensionStart, count: extensionLength)
-            if checksum.result != 0 { return }
+            if InternetChecksum.result(cursor, at: extensionStart, count: extensionLength) != 0 { return }
         }
         let version = try cursor.u8(extensionStart) >> 4
         out.append("\n\tICMP Multi-Part extension v")
@@ -28,11 +26,10 @@ extension PacketPrinter {
             return
         }
         if cursor.has(extensionStart, extensionLength) {
-            var checksum = InternetChecksum()
-            checksum.add(cursor, at: extensionStart, count: extensionLength)
+            let result = InternetChecksum.result(cursor, at: extensionStart, count: extensionLength)
             out.append(", checksum 0x")
             out.appendHex(UInt64(try cursor.u16(extensionStart + 2)), minimumDigits: 4)
-            out.append(checksum.result != 0 ? " (incorrect), length " : " (correct), length ")
+            out.append(result != 0 ? " (incorrect), length " : " (correct), length ")
             out.appendDecimal(UInt32(truncatingIfNeeded: extensionLength))
         }
         var remaining = UInt32(truncatingIfNeeded: extensionLength) &- 4
@@ -71,39 +68,11 @@ extension PacketPrinter {
                 out.append(", ttl ")
                 out.appendDecimal(entry & 0xFF)
             } else {
-                try Self.appendUnknownData(cursor, at: object, length: Int(objectLength), indent: "\n\t    ", into: &out)
+                Self.appendUnknownData(cursor, at: object, length: Int(objectLength), indent: "\n\t    ", into: &out)
             }
             if remaining < objectLength { break }
             remaining -= objectLength
             object += Int(objectLength)
-        }
-    }
-
-    /// tcpdump's `print_unknown_data`: `hex_print` lines (`INDENT0x0000:  0102 0304 …`, 16
-    /// bytes a line, no ASCII) of at most the captured part of `length` bytes at `offset`.
-    static func appendUnknownData(
-        _ cursor: ByteCursor, at offset: Int, length: Int, indent: StaticString, into out: inout [UInt8]
-    ) throws(PacketDecodingError) {
-        guard offset <= cursor.end else {
-            out.append(indent)
-            out.append("Dissector error: print_unknown_data called with pointer past end of packet")
-            return
-        }
-        let count = min(length, cursor.available(from: offset))
-        var index = 0
-        while index < count {
-            if index % 16 == 0 {
-                out.append(indent)
-                out.append("0x")
-                out.appendHex(UInt64(index), minimumDigits: 4)
-                out.append(": ")
-            }
-            out.append(" ")
-            out.appendHex(UInt64(try cursor.u8(offset + index)), minimumDigits: 2)
-            if index + 1 < count {
-                out.appendHex(UInt64(try cursor.u8(offset + index + 1)), minimumDigits: 2)
-            }
-            index += 2
         }
     }
 }

@@ -59,10 +59,7 @@ extension PacketPrinter {
         case 3:
             switch code {
             case 0:
-                var address: [UInt8] = []
-                try appendIPv6Address(cursor, at: inner + 24, into: &address)
-                out.append(" for ")
-                out.append(contentsOf: address)
+                try appendIPv6Address(cursor, at: inner + 24, after: " for ", into: &out)
             case 1:
                 out.append(" (reassembly)")
             default:
@@ -114,29 +111,17 @@ extension PacketPrinter {
                 try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 16, length: length, into: &out)
             }
         case 135:
-            var address: [UInt8] = []
-            try appendIPv6Address(cursor, at: icmp + 8, into: &address)
-            out.append(", who has ")
-            out.append(contentsOf: address)
+            try appendIPv6Address(cursor, at: icmp + 8, after: ", who has ", into: &out)
             try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 24, length: length, into: &out)
         case 136:
-            var address: [UInt8] = []
-            try appendIPv6Address(cursor, at: icmp + 8, into: &address)
-            out.append(", tgt is ")
-            out.append(contentsOf: address)
+            try appendIPv6Address(cursor, at: icmp + 8, after: ", tgt is ", into: &out)
             if verbosity > 0 {
                 Self.appendNeighborAdvertisementFlags(try cursor.u32(icmp + 4), into: &out)
                 try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 24, length: length, into: &out)
             }
         case 137:
-            var destination: [UInt8] = []
-            try appendIPv6Address(cursor, at: icmp + 24, into: &destination)
-            out.append(", ")
-            out.append(contentsOf: destination)
-            var target: [UInt8] = []
-            try appendIPv6Address(cursor, at: icmp + 8, into: &target)
-            out.append(" to ")
-            out.append(contentsOf: target)
+            try appendIPv6Address(cursor, at: icmp + 24, after: ", ", into: &out)
+            try appendIPv6Address(cursor, at: icmp + 8, after: " to ", into: &out)
             try appendNeighborDiscoveryOptions(cursor, at: icmp, skipping: 40, length: length, into: &out)
         case 143:
             try appendMLDv2Report(cursor, at: icmp, length: length, into: &out)
@@ -164,7 +149,7 @@ extension PacketPrinter {
         default:
             out.append(", length ")
             out.appendDecimal(UInt32(truncatingIfNeeded: length))
-            if verbosity <= 1 { appendUnknownData(cursor, at: icmp, length: length, into: &out) }
+            if verbosity <= 1 { Self.appendUnknownData(cursor, at: icmp, length: length, indent: "\n\t", into: &out) }
             return
         }
         if verbosity == 0 {
@@ -228,10 +213,7 @@ extension PacketPrinter {
         }
         switch code {
         case 0, 1, 3:
-            var address: [UInt8] = []
-            try appendIPv6Address(cursor, at: inner + 24, into: &address)
-            out.append(" ")
-            out.append(contentsOf: address)
+            try appendIPv6Address(cursor, at: inner + 24, after: " ", into: &out)
         case 2:
             var destination: [UInt8] = [], source: [UInt8] = []
             try appendIPv6Address(cursor, at: inner + 24, into: &destination)
@@ -246,10 +228,7 @@ extension PacketPrinter {
                 return false
             }
             let port = try cursor.u16(transport + 2)
-            var address: [UInt8] = []
-            try appendIPv6Address(cursor, at: inner + 24, into: &address)
-            out.append(", ")
-            out.append(contentsOf: address)
+            try appendIPv6Address(cursor, at: inner + 24, after: ", ", into: &out)
             switch nextHeader {
             case 6: out.append(" tcp port ")
             case 17: out.append(" udp port ")
@@ -262,7 +241,7 @@ extension PacketPrinter {
             if nextHeader != 6 && nextHeader != 17 { out.append(" unreachable") }
         default:
             guard options.verbosity > 1 else {
-                appendUnknownData(cursor, at: icmp, length: length, into: &out)
+                Self.appendUnknownData(cursor, at: icmp, length: length, indent: "\n\t", into: &out)
                 return false
             }
         }
@@ -300,13 +279,5 @@ extension PacketPrinter {
             }
         }
         return nil
-    }
-
-    /// tcpdump's `print_unknown_data`: `-x`-style hex lines of the message, as much of it as
-    /// was captured, whatever the dump flags.
-    private func appendUnknownData(_ cursor: ByteCursor, at offset: Int, length: Int, into out: inout [UInt8]) {
-        let count = min(length, cursor.available(from: offset))
-        guard count > 0 else { return }
-        HexDump.appendHex(UnsafeRawBufferPointer(rebasing: cursor.bytes[offset..<(offset + count)]), into: &out)
     }
 }

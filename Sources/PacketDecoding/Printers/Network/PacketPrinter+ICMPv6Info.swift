@@ -156,7 +156,7 @@ extension PacketPrinter {
         if Int(try cursor.u8(start)) == end - start - 1 {
             if verbose { out.append(", 03 draft") }
             out.append(", \"")
-            for offset in (start + 1)..<max(start + 1, end) { appendEscapedCharacter(try cursor.u8(offset), into: &out) }
+            try Self.appendEscaped(cursor, at: start + 1, count: end - start - 1, into: &out)
             out.append("\"")
             return
         }
@@ -181,27 +181,13 @@ extension PacketPrinter {
             }
             var left = labelLength
             while left > 0 && offset < end {
-                appendEscapedCharacter(try cursor.u8(offset), into: &out)
+                out.appendEscapedCharacter(try cursor.u8(offset))
                 offset += 1
                 left -= 1
             }
             if offset + 1 < end, try cursor.u8(offset) != 0 { out.append(".") }
         }
         out.append("\"")
-    }
-
-    /// tcpdump's `fn_print_char`: `M-` for bytes with the top bit set, `^` for control bytes.
-    private static func appendEscapedCharacter(_ byte: UInt8, into out: inout [UInt8]) {
-        var character = byte
-        if character >= 0x80 {
-            character &= 0x7F
-            out.append("M-")
-        }
-        if !(0x20...0x7E).contains(character) {
-            character ^= 0x40
-            out.append("^")
-        }
-        out.append(character)
     }
 
     /// Router renumbering (tcpdump's `icmp6_rrenum_print` without `-v`): `, command, seq=N

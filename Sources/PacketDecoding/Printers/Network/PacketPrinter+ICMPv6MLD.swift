@@ -24,10 +24,9 @@ extension PacketPrinter {
             out.appendDecimal(delay)
             out.append("]")
         }
-        var address: [UInt8] = []
-        try appendIPv6Address(cursor, at: icmp + 8, into: &address)
+        try cursor.check(icmp + 8, 16)
         out.append(" [gaddr ")
-        out.append(contentsOf: address)
+        try appendIPv6Address(cursor, at: icmp + 8, into: &out)
         if verbosity > 0 {
             let flags = try cursor.u8(icmp + 24)
             if flags & 0x08 != 0 { out.append(" sflag") }
@@ -41,29 +40,12 @@ extension PacketPrinter {
             out.appendDecimal(interval)
         }
         let sources = Int(try cursor.u16(icmp + 26))
-        if sources > 0 {
-            if length < 28 + sources * 16 {
-                out.append(" [invalid number of sources]")
-            } else if verbosity > 1 {
-                out.append(" {")
-                for index in 0..<sources {
-                    var source: [UInt8] = []
-                    try appendIPv6Address(cursor, at: icmp + 28 + index * 16, into: &source)
-                    out.append(" ")
-                    out.append(contentsOf: source)
-                }
-                out.append(" }")
-            } else {
-                out.append(", ")
-                out.appendDecimal(sources)
-                out.append(" source(s)")
-            }
-        }
+        try appendMulticastQuerySources(cursor, at: icmp + 28, count: sources, room: length - 28, addressLength: 16, into: &out)
         out.append("]")
     }
 
-    /// MLDv2 report: `, N group record(s)`; with `-v` each record, ` [gaddr ADDRESS is_ex, N
-    /// source(s)]` (`-vv`: ` { A B }`).
+    /// MLDv2 report (`mldv2_report_print`): `, N group record(s)`; with `-v` each record,
+    /// ` [gaddr ADDRESS is_ex, N source(s)]` (`-vv`: ` { A B }`), by ``appendMulticastGroupRecords``.
     func appendMLDv2Report(_ cursor: ByteCursor, at icmp: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         if length < 8 {
             out.append(" [invalid len ")
@@ -71,59 +53,6 @@ extension PacketPrinter {
             out.append("]")
             return
         }
-        let groups = Int(try cursor.u16(icmp + 6))
-        out.append(", ")
-        out.appendDecimal(groups)
-        out.append(" group record(s)")
-        let verbosity = options.verbosity
-        guard verbosity > 0 else { return }
-        var group = 8
-        for _ in 0..<groups {
-            if length < group + 20 {
-                out.append(" [invalid number of groups]")
-                return
-            }
-            var address: [UInt8] = []
-            try appendIPv6Address(cursor, at: icmp + group + 4, into: &address)
-            out.append(" [gaddr ")
-            out.append(contentsOf: address)
-            let recordType = try cursor.u8(icmp + group)
-            out.append(" ")
-            switch recordType {
-            case 1: out.append("is_in")
-            case 2: out.append("is_ex")
-            case 3: out.append("to_in")
-            case 4: out.append("to_ex")
-            case 5: out.append("allow")
-            case 6: out.append("block")
-            default:
-                out.append(" [v2-report-#")
-                out.appendDecimal(recordType)
-                out.append("]")
-            }
-            let sources = Int(try cursor.u16(icmp + group + 2))
-            if length < group + 20 + sources * 16 {
-                out.append(" [invalid number of sources ")
-                out.appendDecimal(sources)
-                out.append("]")
-                return
-            }
-            if verbosity == 1 {
-                out.append(", ")
-                out.appendDecimal(sources)
-                out.append(" source(s)")
-            } else {
-                out.append(" {")
-                for index in 0..<sources {
-                    var source: [UInt8] = []
-                    try appendIPv6Address(cursor, at: icmp + group + 20 + index * 16, into: &source)
-                    out.append(" ")
-                    out.append(contentsOf: source)
-                }
-                out.append(" }")
-            }
-            group += 20 + sources * 16
-            out.append("]")
-        }
+        try appendMulticastGroupRecords(cursor, at: icmp, length: length, addressLength: 16, unknownType: " [v2-report-#", into: &out)
     }
 }

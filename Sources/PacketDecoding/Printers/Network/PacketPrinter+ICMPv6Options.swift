@@ -1,6 +1,16 @@
 /// Neighbour discovery with `-v` (tcpdump's `icmp6_opt_print` and the router advertisement,
 /// neighbour advertisement and mobile IPv6 parts of `icmp6_print`).
 extension PacketPrinter {
+    /// tcpdump's `icmp6_opt_ra_flag_values`, `icmp6_nd_na_flag_values` and
+    /// `icmp6_opt_pi_flag_values`, for `bittok2str`.
+    private static let routerAdvertisementFlagNames = NameTable([
+        (0x80, "managed"), (0x40, "other stateful"), (0x20, "home agent"), (0x02, "ipv6 only"),
+    ])
+    private static let neighborAdvertisementFlagNames = NameTable([
+        (0x8000_0000, "router"), (0x4000_0000, "solicited"), (0x2000_0000, "override"),
+    ])
+    private static let prefixFlagNames = NameTable([(0x80, "onlink"), (0x40, "auto"), (0x20, "router")])
+
     /// `\n\thop limit N, Flags [managed, other stateful], pref medium, router lifetime Ns,
     /// reachable time Nms, retrans timer Nms` (every field read before any is printed).
     func appendRouterAdvertisement(_ cursor: ByteCursor, at icmp: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
@@ -12,12 +22,7 @@ extension PacketPrinter {
         out.append("\n\thop limit ")
         out.appendDecimal(hopLimit)
         out.append(", Flags [")
-        var names = FlagNames()
-        if flags & 0x80 != 0 { names.append("managed", into: &out) }
-        if flags & 0x40 != 0 { names.append("other stateful", into: &out) }
-        if flags & 0x20 != 0 { names.append("home agent", into: &out) }
-        if flags & 0x02 != 0 { names.append("ipv6 only", into: &out) }
-        names.finish(into: &out)
+        Self.routerAdvertisementFlagNames.appendBits(UInt32(flags), none: "none", into: &out)
         out.append("], pref ")
         Self.appendRoutePreference(flags, into: &out)
         out.append(", router lifetime ")
@@ -32,11 +37,7 @@ extension PacketPrinter {
     /// `, Flags [router, solicited, override]` of a neighbour advertisement.
     static func appendNeighborAdvertisementFlags(_ flags: UInt32, into out: inout [UInt8]) {
         out.append(", Flags [")
-        var names = FlagNames()
-        if flags & 0x8000_0000 != 0 { names.append("router", into: &out) }
-        if flags & 0x4000_0000 != 0 { names.append("solicited", into: &out) }
-        if flags & 0x2000_0000 != 0 { names.append("override", into: &out) }
-        names.finish(into: &out)
+        neighborAdvertisementFlagNames.appendBits(flags, none: "none", into: &out)
         out.append("]")
     }
 
@@ -47,10 +48,7 @@ extension PacketPrinter {
         out.appendHex(UInt64(try cursor.u16(icmp + 4)), minimumDigits: 4)
         var address = icmp + 8
         while address < icmp + length {
-            var text: [UInt8] = []
-            try appendIPv6Address(cursor, at: address, into: &text)
-            out.append(", ")
-            out.append(contentsOf: text)
+            try appendIPv6Address(cursor, at: address, after: ", ", into: &out)
             address += 16
         }
     }
@@ -102,14 +100,11 @@ extension PacketPrinter {
             out.append("): ")
             switch type {
             case 1, 2:
-                for index in 2..<optionLength {
-                    if index > 2 { out.append(":") }
-                    out.appendHex(UInt64(try cursor.u8(offset + index)), minimumDigits: 2)
-                }
+                try Self.appendLinkAddress(cursor, at: offset + 2, count: optionLength - 2, into: &out)
             case 3:
                 try appendPrefixInformation(cursor, at: offset, units: units, into: &out)
             case 4:
-                try Self.appendUnknownData(cursor, at: start, length: optionLength, indent: "\n\t    ", into: &out)
+                Self.appendUnknownData(cursor, at: start, length: optionLength, indent: "\n\t    ", into: &out)
             case 5:
                 out.append(" ")
                 out.appendDecimal(try cursor.u32(offset + 4))
@@ -120,10 +115,7 @@ extension PacketPrinter {
                 out.appendDecimal(lifetime)
                 out.append("s,")
                 for index in 0..<((units - 1) / 2) {
-                    var address: [UInt8] = []
-                    try appendIPv6Address(cursor, at: offset + 8 + index * 16, into: &address)
-                    out.append(" addr: ")
-                    out.append(contentsOf: address)
+                    try appendIPv6Address(cursor, at: offset + 8 + index * 16, after: " addr: ", into: &out)
                 }
             case 31:
                 let lifetime = try cursor.u32(offset + 4)
@@ -133,7 +125,7 @@ extension PacketPrinter {
                 var name = offset + 8
                 while name < offset + optionLength, try cursor.u8(name) != 0 {
                     out.append(" ")
-                    guard let next = try Self.appendDomainName(cursor, at: name, base: start, into: &out) else { return false }
+                    guard let next = try Self.appendDNSName(cursor, at: name, base: start, into: &out) else { return false }
                     name = next
                 }
             case 7:
@@ -173,12 +165,12 @@ extension PacketPrinter {
                 Self.appendLifetime(try cursor.u32(offset + 4), into: &out)
             default:
                 if options.verbosity <= 1 {
-                    try Self.appendUnknownData(cursor, at: offset + 2, length: optionLength - 2, indent: "\n\t  ", into: &out)
+                    Self.appendUnknownData(cursor, at: offset + 2, length: optionLength - 2, indent: "\n\t  ", into: &out)
                     return true
                 }
             }
             if options.verbosity > 1 {
-                try Self.appendUnknownData(cursor, at: offset + 2, length: optionLength - 2, indent: "\n\t    ", into: &out)
+                Self.appendUnknownData(cursor, at: offset + 2, length: optionLength - 2, indent: "\n\t    ", into: &out)
             }
             offset += optionLength
             remaining -= optionLength
@@ -198,11 +190,7 @@ extension PacketPrinter {
         out.appendDecimal(prefixLength)
         if units != 4 { out.append("badlen") }
         out.append(", Flags [")
-        var names = FlagNames()
-        if flags & 0x80 != 0 { names.append("onlink", into: &out) }
-        if flags & 0x40 != 0 { names.append("auto", into: &out) }
-        if flags & 0x20 != 0 { names.append("router", into: &out) }
-        names.finish(into: &out)
+        Self.prefixFlagNames.appendBits(UInt32(flags), none: "none", into: &out)
         out.append("], valid time ")
         Self.appendLifetime(valid, into: &out)
         let preferred = try cursor.u32(option + 8)
@@ -244,147 +232,5 @@ extension PacketPrinter {
             out.appendDecimal(value)
             out.append("s")
         }
-    }
-
-    /// tcpdump's `fqdn_print` for the DNS search list option: labels with `.` after each,
-    /// compression pointers relative to `base` (each must point further back than the last),
-    /// bit-string labels, `<BAD PTR>`, `<ELT N>`, `<BAD LABEL TYPE>`, `<DOMAIN NAME TOO LONG>`.
-    /// Where the name ends in the option (after the first pointer, or its terminating zero), or
-    /// nil when it could not be printed whole.
-    private static func appendDomainName(_ cursor: ByteCursor, at start: Int, base: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
-        guard var length = try domainLabelLength(cursor, at: start, into: &out), cursor.has(start, 1) else { return nil }
-        var offset = start
-        var maximumOffset = start - base
-        var byte = try cursor.u8(offset)
-        offset += 1
-        var compressed = false
-        var resume: Int? = byte & 0xC0 != 0xC0 ? offset + length : nil
-        guard byte != 0 else {
-            out.append(".")
-            return resume
-        }
-        var nameCharacters = 0
-        while byte != 0 && offset < cursor.end {
-            switch byte & 0xC0 {
-            case 0xC0:
-                if !compressed {
-                    resume = offset + 1
-                    compressed = true
-                }
-                guard cursor.has(offset, 1) else { return nil }
-                let pointer = (Int(byte) << 8 | Int(try cursor.u8(offset))) & 0x3FFF
-                if pointer >= maximumOffset {
-                    out.append("<BAD PTR>")
-                    return nil
-                }
-                maximumOffset = pointer
-                offset = base + pointer
-                guard cursor.has(offset, 1) else { return nil }
-                byte = try cursor.u8(offset)
-                guard let next = try domainLabelLength(cursor, at: offset, into: &out) else { return nil }
-                length = next
-                offset += 1
-                continue
-            case 0x40:
-                guard byte & 0x3F == 1 else {
-                    out.append("<ELT ")
-                    out.appendDecimal(byte & 0x3F)
-                    out.append(">")
-                    return nil
-                }
-                guard try appendBitLabel(cursor, at: offset, into: &out) else { return nil }
-            case 0x80:
-                out.append("<BAD LABEL TYPE>")
-                return nil
-            default:
-                let printable = nameCharacters + length <= 255 ? length : max(0, 255 - nameCharacters)
-                var index = 0
-                while index < printable && offset + index < cursor.end {
-                    out.appendEscapedCharacter(try cursor.u8(offset + index))
-                    index += 1
-                }
-                if index < printable { return nil }
-                nameCharacters += length
-            }
-            offset += length
-            if nameCharacters <= 255 { out.append(".") }
-            nameCharacters += 1
-            guard cursor.has(offset, 1) else { return nil }
-            byte = try cursor.u8(offset)
-            guard let next = try domainLabelLength(cursor, at: offset, into: &out) else { return nil }
-            length = next
-            offset += 1
-            if !compressed, let current = resume { resume = current + length + 1 }
-        }
-        if nameCharacters > 255 { out.append("<DOMAIN NAME TOO LONG>") }
-        return resume
-    }
-
-    /// tcpdump's `labellen`: the bytes the label at `offset` takes after its first byte (a
-    /// pointer's low byte counts as its value, as there), or nil (with `<ELT N>` or
-    /// `<BAD LABEL TYPE>` for the label types it does not know).
-    private static func domainLabelLength(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Int? {
-        guard cursor.has(offset, 1) else { return nil }
-        let byte = try cursor.u8(offset)
-        switch byte & 0xC0 {
-        case 0x40:
-            guard byte & 0x3F == 1 else {
-                out.append("<ELT ")
-                out.appendDecimal(byte & 0x3F)
-                out.append(">")
-                return nil
-            }
-            guard cursor.has(offset + 1, 1) else { return nil }
-            var bits = Int(try cursor.u8(offset + 1))
-            if bits == 0 { bits = 256 }
-            return (bits + 7) / 8 + 1
-        case 0x80:
-            out.append("<BAD LABEL TYPE>")
-            return nil
-        default:
-            return Int(byte)
-        }
-    }
-
-    /// tcpdump's `blabel_print`: a bit-string label as `\[xHEX/BITS]`; false when cut.
-    private static func appendBitLabel(_ cursor: ByteCursor, at offset: Int, into out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
-        guard cursor.has(offset, 1) else { return false }
-        var bits = Int(try cursor.u8(offset))
-        if bits == 0 { bits = 256 }
-        let limit = offset + 1 + (bits + 3) / 4
-        out.append("\\[x")
-        var position = offset + 1
-        var left = bits
-        while position < limit && left > 7 {
-            out.appendHex(UInt64(try cursor.u8(position)), minimumDigits: 2)
-            left -= 8
-            position += 1
-        }
-        if left > 4 {
-            let last = try cursor.u8(position)
-            out.appendHex(UInt64(last & UInt8(truncatingIfNeeded: 0xFF << (8 - left))), minimumDigits: 2)
-        } else if left > 0 {
-            let last = try cursor.u8(position)
-            out.appendHex(UInt64((last >> 4) & (0x0F << (4 - left)) & 0x0F))
-        }
-        out.append("/")
-        out.appendDecimal(bits)
-        out.append("]")
-        return true
-    }
-}
-
-/// `bittok2str`'s list of set flags, joined by `, `, or `none`.
-struct FlagNames {
-    private var any = false
-
-    mutating func append(_ name: StaticString, into out: inout [UInt8]) {
-        if any { out.append(", ") }
-        out.append(name)
-        any = true
-    }
-
-    func finish(into out: inout [UInt8]) {
-        if !any { out.append("none") }
     }
 }

@@ -188,7 +188,7 @@ extension PacketPrinter {
                     return
                 }
                 if options.verbosity > 2 {
-                    try Self.appendUnknownData(cursor, at: offset + 2, length: Int(optionLength) - 2, indent: " ", into: &out)
+                    Self.appendUnknownData(cursor, at: offset + 2, length: Int(optionLength) - 2, indent: " ", into: &out)
                 }
             }
             offset += Int(optionLength)

@@ -157,4 +157,13 @@ extension PacketPrinter {
         }
         out.appendIPv6(high: high, low: low)
     }
+
+    /// `prefix` and the IPv6 address at `offset`; nothing when the address is not all captured
+    /// (it throws first), as tcpdump reads an address with `GET_IP6ADDR_STRING` among an
+    /// `ND_PRINT`'s arguments before printing any of its text.
+    func appendIPv6Address(_ cursor: ByteCursor, at offset: Int, after prefix: StaticString, into out: inout [UInt8]) throws(PacketDecodingError) {
+        try cursor.check(offset, 16)
+        out.append(prefix)
+        try appendIPv6Address(cursor, at: offset, into: &out)
+    }
 }

@@ -46,9 +46,7 @@ extension PacketPrinter {
             out.append(")")
         }
         if cursor.has(ip, headerLength) {
-            var checksum = InternetChecksum()
-            checksum.add(cursor, at: ip, count: headerLength)
-            let result = checksum.result
+            let result = InternetChecksum.result(cursor, at: ip, count: headerLength)
             if result != 0 {
                 let field = try cursor.u16(ip + 10)
                 out.append(", bad cksum ")

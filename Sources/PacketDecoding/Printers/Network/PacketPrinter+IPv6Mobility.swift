@@ -95,10 +95,7 @@ extension PacketPrinter {
             let status = try cursor.u8(offset + 6)
             out.append(" status=")
             out.appendDecimal(status)
-            var address: [UInt8] = []
-            try appendIPv6Address(cursor, at: offset + 8, into: &address)
-            out.append(" homeaddr ")
-            out.append(contentsOf: address)
+            try appendIPv6Address(cursor, at: offset + 8, after: " homeaddr ", into: &out)
             headerEnd = 24
         default:
             out.append("type-#")
@@ -119,22 +116,11 @@ extension PacketPrinter {
         var index = 0
         while index < length {
             let type = try cursor.u8(start + index)
-            let optionLength: Int
-            if type == 0 {
-                optionLength = 1
-            } else {
-                guard index + 1 < length else { return false }
-                optionLength = Int(try cursor.u8(start + index + 1)) + 2
-            }
-            guard index + optionLength <= length, cursor.has(start + index + optionLength, 1) else { return false }
             let left = length - index
-            /// `(NAME: trunc)` when fewer than `minimum` bytes are left.
+            guard let optionLength = try Self.ipv6OptionLength(cursor, type: type, at: start + index, left: left),
+                  cursor.has(start + index + optionLength, 1) else { return false }
             func fits(_ minimum: Int, _ name: StaticString, _ out: inout [UInt8]) -> Bool {
-                guard left < minimum else { return true }
-                out.append("(")
-                out.append(name)
-                out.append(": trunc)")
-                return false
+                Self.ipv6OptionFits(minimum, left: left, name, into: &out)
             }
             switch type {
             case 0:
@@ -149,10 +135,9 @@ extension PacketPrinter {
                 out.append(")")
             case 3:
                 guard fits(18, "altcoa", &out) else { return false }
-                var address: [UInt8] = []
-                try appendIPv6Address(cursor, at: start + index + 2, into: &address)
+                try cursor.check(start + index + 2, 16)
                 out.append("(alt-CoA: ")
-                out.append(contentsOf: address)
+                try appendIPv6Address(cursor, at: start + index + 2, into: &out)
                 out.append(")")
             case 4:
                 guard fits(6, "ni", &out) else { return false }

@@ -37,15 +37,8 @@ extension PacketPrinter {
         if count == 0 { return true }
         while index < count {
             let type = try cursor.u8(start + index)
-            let optionLength: Int
-            if type == 0 {
-                optionLength = 1
-            } else {
-                guard index + 1 < count else { return false }
-                optionLength = Int(try cursor.u8(start + index + 1)) + 2
-            }
-            guard index + optionLength <= count else { return false }
             let left = count - index
+            guard let optionLength = try Self.ipv6OptionLength(cursor, type: type, at: start + index, left: left) else { return false }
             let lengthByte = type == 0 ? 0 : try cursor.u8(start + index + 1)
             func invalid(_ name: StaticString, _ out: inout [UInt8]) -> Bool {
                 out.append("(")
@@ -55,20 +48,14 @@ extension PacketPrinter {
                 out.append(")")
                 return false
             }
-            func truncated(_ name: StaticString, _ out: inout [UInt8]) -> Bool {
-                out.append("(")
-                out.append(name)
-                out.append(": trunc)")
-                return false
-            }
             switch type {
             case 0x00:
                 if verbose { out.append("(pad1)") }
             case 0x01:
-                if left < 2 { return truncated("padn", &out) }
+                guard Self.ipv6OptionFits(2, left: left, "padn", into: &out) else { return false }
                 if verbose { out.append("(padn)") }
             case 0x05:
-                if left < 4 { return truncated("rtalert", &out) }
+                guard Self.ipv6OptionFits(4, left: left, "rtalert", into: &out) else { return false }
                 if lengthByte != 2 { return invalid("rtalert", &out) }
                 if verbose {
                     out.append("(rtalert: 0x")
@@ -76,7 +63,7 @@ extension PacketPrinter {
                     out.append(") ")
                 }
             case 0xC2:
-                if left < 6 { return truncated("jumbo", &out) }
+                guard Self.ipv6OptionFits(6, left: left, "jumbo", into: &out) else { return false }
                 if lengthByte != 4 { return invalid("jumbo", &out) }
                 let jumboLength = try cursor.u32(start + index + 2)
                 let verdict: StaticString
@@ -103,7 +90,7 @@ extension PacketPrinter {
                     out.append(") ")
                 }
             case 0xC9:
-                if left < 18 { return truncated("homeaddr", &out) }
+                guard Self.ipv6OptionFits(18, left: left, "homeaddr", into: &out) else { return false }
                 if lengthByte < 16 { return invalid("homeaddr", &out) }
                 if verbose {
                     out.append("(homeaddr: ")
@@ -142,14 +129,7 @@ extension PacketPrinter {
         var index = 0
         while index < count {
             let type = try cursor.u8(start + index)
-            let optionLength: Int
-            if type == 0 {
-                optionLength = 1
-            } else {
-                guard index + 1 < count else { return false }
-                optionLength = Int(try cursor.u8(start + index + 1)) + 2
-            }
-            guard index + optionLength <= count else { return false }
+            guard let optionLength = try ipv6OptionLength(cursor, type: type, at: start + index, left: count - index) else { return false }
             switch type {
             case 0:
                 out.append(", pad1")
@@ -174,6 +154,32 @@ extension PacketPrinter {
             index += optionLength
         }
         return true
+    }
+
+    /// The length of the option whose type byte (`type`) is at `option` in a type-length-value
+    /// list with `left` bytes from there on — IPv6 Hop-by-Hop and Destination options, their
+    /// sub-options and Mobility options: 1 for Pad1 (type 0), else its length byte plus 2; nil
+    /// when its length byte or its value lies past the list (the `goto trunc` of tcpdump's
+    /// `ip6_opt_process`, `ip6_sopt_print` and `mobility_opt_print`).
+    static func ipv6OptionLength(_ cursor: ByteCursor, type: UInt8, at option: Int, left: Int) throws(PacketDecodingError) -> Int? {
+        let length: Int
+        if type == 0 {
+            length = 1
+        } else {
+            guard left > 1 else { return nil }
+            length = Int(try cursor.u8(option + 1)) + 2
+        }
+        return length <= left ? length : nil
+    }
+
+    /// True when the `left` bytes from an option on hold its `minimum`; otherwise prints
+    /// tcpdump's `(NAME: trunc)` (Hop-by-Hop, Destination and Mobility options).
+    static func ipv6OptionFits(_ minimum: Int, left: Int, _ name: StaticString, into out: inout [UInt8]) -> Bool {
+        guard left < minimum else { return true }
+        out.append("(")
+        out.append(name)
+        out.append(": trunc)")
+        return false
     }
 
     /// Destination Options (tcpdump's `dstopt_process`): `DSTOPT `; the options themselves are
@@ -237,9 +243,16 @@ extension PacketPrinter {
         let segmentsLeft = try cursor.u8(offset + 3)
         out.append(", segleft=")
         out.appendDecimal(segmentsLeft)
-        /// `, [N]ADDRESS` for the addresses at the header's offset 8.
-        func appendAddresses(_ count: Int, _ printer: PacketPrinter, _ out: inout [UInt8]) throws(PacketDecodingError) {
-            for index in 0..<count {
+        /// `, [N]ADDRESS` for the `length / 2` addresses at the header's offset 8; false after
+        /// ` (invalid length N) (invalid)` when the length is odd.
+        func appendAddresses(_ printer: PacketPrinter, _ out: inout [UInt8]) throws(PacketDecodingError) -> Bool {
+            if length % 2 == 1 {
+                out.append(" (invalid length ")
+                out.appendDecimal(length)
+                out.append(") (invalid)")
+                return false
+            }
+            for index in 0..<(length / 2) {
                 let address = offset + 8 + index * 16
                 try cursor.check(address, 16)
                 out.append(", [")
@@ -247,6 +260,7 @@ extension PacketPrinter {
                 out.append("]")
                 try printer.appendIPv6Address(cursor, at: address, into: &out)
             }
+            return true
         }
         switch type {
         case 0, 2:
@@ -255,13 +269,7 @@ extension PacketPrinter {
                 out.append(", rsv=0x")
                 out.appendHex(UInt64(reserved))
             }
-            if length % 2 == 1 {
-                out.append(" (invalid length ")
-                out.appendDecimal(length)
-                out.append(") (invalid)")
-                return nil
-            }
-            try appendAddresses(length / 2, self, &out)
+            guard try appendAddresses(self, &out) else { return nil }
         case 4:
             let lastEntry = Int(try cursor.u8(offset + 4))
             out.append(", last-entry=")
@@ -274,13 +282,7 @@ extension PacketPrinter {
             let tag = try cursor.u16(offset + 6)
             out.append(", tag=")
             out.appendHex(UInt64(tag))
-            if length % 2 == 1 {
-                out.append(" (invalid length ")
-                out.appendDecimal(length)
-                out.append(") (invalid)")
-                return nil
-            }
-            try appendAddresses(length / 2, self, &out)
+            guard try appendAddresses(self, &out) else { return nil }
         default:
             out.append(" (unknown type) (invalid)")
             return nil

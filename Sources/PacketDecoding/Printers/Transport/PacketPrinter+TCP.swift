@@ -195,11 +195,7 @@ extension PacketPrinter {
             out.append("+")
         }
         out.append(" ")
-        var index = 0
-        while index < count && offset + index < cursor.end {
-            out.appendEscapedCharacter(try cursor.u8(offset + index))
-            index += 1
-        }
+        _ = Self.appendEscapedInCapture(cursor, at: offset, count: count, into: &out)
         out.append("]")
     }
 

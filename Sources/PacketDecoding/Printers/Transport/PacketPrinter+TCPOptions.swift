@@ -139,7 +139,7 @@ extension PacketPrinter {
                         out.append("shared secret not supplied with -M, ")
                     }
                     out.append("can't check - ")
-                    for index in 0..<16 { out.appendHex(UInt64(try cursor.u8(offset + index)), minimumDigits: 2) }
+                    try Self.appendHexBytes(cursor, at: offset, count: 16, into: &out)
                 }
             case 20:
                 dataLength = 2
@@ -286,7 +286,7 @@ extension PacketPrinter {
             out.append(" (invalid)")
         } else {
             out.append(" cookie ")
-            for index in 0..<length { out.appendHex(UInt64(try cursor.u8(offset + index)), minimumDigits: 2) }
+            try Self.appendHexBytes(cursor, at: offset, count: length, into: &out)
         }
     }
 }

@@ -40,7 +40,7 @@ extension PacketPrinter {
             try appendIPv4Address(cursor, at: body + 4, into: &out)
             if type == 7 {
                 out.append(" timer ")
-                Self.appendRelativeSeconds(try cursor.u32(body + 8), into: &out)
+                out.appendRelativeSeconds(try cursor.u32(body + 8))
             }
         default:
             break
@@ -89,9 +89,7 @@ extension PacketPrinter {
         var left = length
         while left > 0 {
             guard left >= 3 else {
-                out.append(" [length ")
-                out.appendDecimal(left)
-                out.append(" < 3] (invalid)")
+                Self.appendDVMRPShortLength(left, minimum: 3, into: &out)
                 return
             }
             let first = try cursor.u8(offset), second = try cursor.u8(offset + 1), third = try cursor.u8(offset + 2)
@@ -123,15 +121,22 @@ extension PacketPrinter {
         }
     }
 
+    /// ` [length N < MINIMUM] (invalid)`: the bytes left cannot hold the next item.
+    private static func appendDVMRPShortLength(_ left: Int, minimum: Int, into out: inout [UInt8]) {
+        out.append(" [length ")
+        out.appendDecimal(left)
+        out.append(" < ")
+        out.appendDecimal(minimum)
+        out.append("] (invalid)")
+    }
+
     /// The old neighbour list: ` [LOCAL -> NEIGHBOR, (metric/threshold)]` per neighbour.
     private func appendDVMRPNeighbors(_ cursor: ByteCursor, at start: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         var offset = start
         var left = length
         while left > 0 {
             guard left >= 7 else {
-                out.append(" [length ")
-                out.appendDecimal(left)
-                out.append(" < 7] (invalid)")
+                Self.appendDVMRPShortLength(left, minimum: 7, into: &out)
                 return
             }
             let local = offset
@@ -143,9 +148,7 @@ extension PacketPrinter {
             while count > 0 {
                 count -= 1
                 guard left >= 4 else {
-                    out.append(" [length ")
-                    out.appendDecimal(left)
-                    out.append(" < 4] (invalid)")
+                    Self.appendDVMRPShortLength(left, minimum: 4, into: &out)
                     return
                 }
                 try cursor.check(local, 4)
@@ -179,9 +182,7 @@ extension PacketPrinter {
         var left = length
         while left > 0 {
             guard left >= 8 else {
-                out.append(" [length ")
-                out.appendDecimal(left)
-                out.append(" < 8] (invalid)")
+                Self.appendDVMRPShortLength(left, minimum: 8, into: &out)
                 return
             }
             let local = offset
@@ -195,9 +196,7 @@ extension PacketPrinter {
                 count -= 1
                 guard count >= 0, left > 0 else { break }
                 guard left >= 4 else {
-                    out.append(" [length ")
-                    out.appendDecimal(left)
-                    out.append(" < 4] (invalid)")
+                    Self.appendDVMRPShortLength(left, minimum: 4, into: &out)
                     return
                 }
                 try cursor.check(local, 4)

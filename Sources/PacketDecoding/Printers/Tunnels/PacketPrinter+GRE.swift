@@ -20,10 +20,34 @@ extension PacketPrinter {
         let version = flags & 0x0007
         out.append("GREv")
         out.appendDecimal(version)
-        switch version {
-        case 0: try printGREVersion0(&cursor, at: gre, length: length, flags: flags, depth: ip.depth + 1, into: &out)
-        case 1: try printGREVersion1(&cursor, at: gre, length: length, flags: flags, depth: ip.depth + 1, into: &out)
-        default: out.append(" ERROR: unknown-version")
+        guard version <= 1 else { return out.append(" ERROR: unknown-version") }
+        appendGREFlags(flags, into: &out)
+        var fields = GREFields(offset: gre + 2, left: length - 2)
+        guard let typeField = fields.take(2, cursor) else { return out.append(" [|gre]") }
+        let type = try cursor.u16(typeField)
+        if version == 0 {
+            try printGREVersion0(&cursor, fields: fields, length: length, flags: flags, type: type, depth: ip.depth + 1, into: &out)
+        } else {
+            try printGREVersion1(&cursor, fields: fields, length: length, flags: flags, type: type, depth: ip.depth + 1, into: &out)
+        }
+    }
+
+    /// Where the next GRE field starts and how many bytes of the packet are left from there
+    /// (tcpdump's `bp` and `len` in `gre_print_0` and `gre_print_1`).
+    private struct GREFields {
+        var offset: Int
+        var left: Int
+
+        /// The offset of the next `count` bytes, which it steps over, when both the capture and
+        /// the packet's length hold them (tcpdump's `ND_TCHECK` and `len < N` checks); nil
+        /// where tcpdump prints ` [|gre]`.
+        mutating func take(_ count: Int, _ cursor: ByteCursor) -> Int? {
+            guard cursor.has(offset, count), left >= count else { return nil }
+            defer {
+                offset += count
+                left -= count
+            }
+            return offset
         }
     }
 
@@ -39,34 +63,20 @@ extension PacketPrinter {
     private func appendGRETrailer(_ type: UInt16, length: Int, separator: Bool, into out: inout [UInt8]) {
         if options.linkHeader {
             out.append(", proto ")
-            out.append(Self.knownEthertypeName(type) ?? "unknown")
-            out.append(" (0x")
-            out.appendHex(UInt64(type), minimumDigits: 4)
-            out.append(")")
+            Self.appendEthertypeName(type, unknown: "unknown", into: &out)
         }
         out.append(", length ")
         out.appendDecimal(UInt32(truncatingIfNeeded: length))
         if separator { out.append(options.verbosity > 0 ? "\n\t" : ": ") }
     }
 
-    /// tcpdump's `gre_print_0`.
+    /// tcpdump's `gre_print_0` after the flags and protocol type: the optional fields from
+    /// `fields`, then the payload.
     private mutating func printGREVersion0(
-        _ cursor: inout ByteCursor, at gre: Int, length: Int, flags: UInt16, depth: Int, into out: inout [UInt8]
+        _ cursor: inout ByteCursor, fields: GREFields, length: Int, flags: UInt16, type: UInt16, depth: Int, into out: inout [UInt8]
     ) throws(PacketDecodingError) {
-        appendGREFlags(flags, into: &out)
-        var offset = gre + 2
-        var left = length - 2
-        /// Reads the next `count` bytes when both the capture and the length hold them.
-        func take(_ count: Int) -> Int? {
-            guard cursor.has(offset, count), left >= count else { return nil }
-            defer {
-                offset += count
-                left -= count
-            }
-            return offset
-        }
-        guard let typeField = take(2) else { return out.append(" [|gre]") }
-        let type = try cursor.u16(typeField)
+        var fields = fields
+        func take(_ count: Int) -> Int? { fields.take(count, cursor) }
         if flags & 0xC000 != 0 {
             guard let sum = take(2) else { return out.append(" [|gre]") }
             if options.verbosity > 0 {
@@ -95,17 +105,17 @@ extension PacketPrinter {
                 let entryLength = Int(try cursor.u8(entry + 3))
                 if family == 0 && entryLength == 0 { break }
                 guard try appendGRESourceRoute(cursor, family: family, offset: entryOffset, length: entryLength,
-                                               at: offset, left: left, into: &out),
-                      left >= entryLength else { return out.append(" [|gre]") }
-                offset += entryLength
-                left -= entryLength
+                                               at: fields.offset, left: fields.left, into: &out),
+                      fields.left >= entryLength else { return out.append(" [|gre]") }
+                fields.offset += entryLength
+                fields.left -= entryLength
             }
         }
         appendGRETrailer(type, length: length, separator: true, into: &out)
         switch type {
-        case 0x0800: try printIPv4(&cursor, at: offset, length: left, depth: depth, into: &out)
-        case 0x86DD: try printIPv6(&cursor, at: offset, length: left, depth: depth, into: &out)
-        case 0x6558: try printEthernet(&cursor, at: offset, length: left, depth: depth, into: &out)
+        case 0x0800: try printIPv4(&cursor, at: fields.offset, length: fields.left, depth: depth, into: &out)
+        case 0x86DD: try printIPv6(&cursor, at: fields.offset, length: fields.left, depth: depth, into: &out)
+        case 0x6558: try printEthernet(&cursor, at: fields.offset, length: fields.left, depth: depth, into: &out)
         default:
             out.append("gre-proto-0x")
             out.appendHex(UInt64(type))
@@ -163,23 +173,13 @@ extension PacketPrinter {
         return complete
     }
 
-    /// tcpdump's `gre_print_1` (enhanced GRE of PPTP): no sequence number means no payload.
+    /// tcpdump's `gre_print_1` (enhanced GRE of PPTP) after the flags and protocol type: no
+    /// sequence number means no payload.
     private mutating func printGREVersion1(
-        _ cursor: inout ByteCursor, at gre: Int, length: Int, flags: UInt16, depth: Int, into out: inout [UInt8]
+        _ cursor: inout ByteCursor, fields: GREFields, length: Int, flags: UInt16, type: UInt16, depth: Int, into out: inout [UInt8]
     ) throws(PacketDecodingError) {
-        appendGREFlags(flags, into: &out)
-        var offset = gre + 2
-        var left = length - 2
-        func take(_ count: Int) -> Int? {
-            guard cursor.has(offset, count), left >= count else { return nil }
-            defer {
-                offset += count
-                left -= count
-            }
-            return offset
-        }
-        guard let typeField = take(2) else { return out.append(" [|gre]") }
-        let type = try cursor.u16(typeField)
+        var fields = fields
+        func take(_ count: Int) -> Int? { fields.take(count, cursor) }
         if flags & 0x2000 != 0 {
             guard let key = take(4) else { return out.append(" [|gre]") }
             out.append(", call ")
@@ -200,7 +200,7 @@ extension PacketPrinter {
         appendGRETrailer(type, length: length, separator: hasPayload, into: &out)
         guard hasPayload else { return }
         if type == 0x880B {
-            try printPPP(&cursor, at: offset, length: left, depth: depth, into: &out)
+            try printPPP(&cursor, at: fields.offset, length: fields.left, depth: depth, into: &out)
         } else {
             out.append("gre-proto-0x")
             out.appendHex(UInt64(type))

@@ -40,10 +40,7 @@ extension PacketPrinter {
         }
         if options.linkHeader {
             out.append(", proto ")
-            out.append(Self.knownEthertypeName(type) ?? "unknown")
-            out.append(" (0x")
-            out.appendHex(UInt64(type), minimumDigits: 4)
-            out.append(")")
+            Self.appendEthertypeName(type, unknown: "unknown", into: &out)
         }
         let optionsLength = Int(versionAndLength & 0x3F) * 4
         var left = length - 8

@@ -5,10 +5,6 @@
 ///
 /// Limits: PIM version 1 messages (type 0x14) print `igmp pimv1` without tcpdump's PIM text.
 extension PacketPrinter {
-    private static let igmpRecordNames = NameTable([
-        (1, "is_in"), (2, "is_ex"), (3, "to_in"), (4, "to_ex"), (5, "allow"), (6, "block"),
-    ])
-
     /// tcpdump's `igmp_print` for the message at `igmp`, `length` bytes long.
     mutating func printIGMP(_ cursor: inout ByteCursor, at igmp: Int, length: Int, ip: IPContext, into out: inout [UInt8]) throws(PacketDecodingError) {
         protocolName = "igmp"
@@ -65,9 +61,7 @@ extension PacketPrinter {
             out.appendDecimal(type)
         }
         if options.verbosity > 0 && length >= 4 && cursor.has(igmp, length) {
-            var sum = InternetChecksum()
-            sum.add(cursor, at: igmp, count: length)
-            if sum.result != 0 {
+            if InternetChecksum.result(cursor, at: igmp, count: length) != 0 {
                 out.append(" bad igmp cksum ")
                 out.appendHex(UInt64(try cursor.u16(igmp + 2)))
                 out.append("!")
@@ -102,7 +96,7 @@ extension PacketPrinter {
                 out.appendDecimal(time % 10)
                 out.append("s")
             } else {
-                Self.appendRelativeSeconds(time / 10, into: &out)
+                out.appendRelativeSeconds(time / 10)
             }
             out.append("]")
         }
@@ -110,28 +104,12 @@ extension PacketPrinter {
         out.append(" [gaddr ")
         try appendIPv4Address(cursor, at: igmp + 4, into: &out)
         let sources = Int(try cursor.u16(igmp + 10))
-        if sources > 0 {
-            if length < 12 + sources * 4 {
-                out.append(" [invalid number of sources]")
-            } else if options.verbosity > 1 {
-                out.append(" {")
-                for index in 0..<sources {
-                    try cursor.check(igmp + 12 + index * 4, 4)
-                    out.append(" ")
-                    try appendIPv4Address(cursor, at: igmp + 12 + index * 4, into: &out)
-                }
-                out.append(" }")
-            } else {
-                out.append(", ")
-                out.appendDecimal(sources)
-                out.append(" source(s)")
-            }
-        }
+        try appendMulticastQuerySources(cursor, at: igmp + 12, count: sources, room: length - 12, addressLength: 4, into: &out)
         out.append("]")
     }
 
     /// tcpdump's `print_igmpv3_report`: the number of group records; `-v` each record's group,
-    /// type and number of sources, `-vv` the sources.
+    /// type and number of sources, `-vv` the sources (``appendMulticastGroupRecords``).
     private func appendIGMPv3Report(_ cursor: ByteCursor, at igmp: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
         guard length >= 16, length & 3 == 0 else {
             out.append(" [invalid len ")
@@ -139,49 +117,7 @@ extension PacketPrinter {
             out.append("]")
             return
         }
-        let groups = Int(try cursor.u16(igmp + 6))
-        out.append(", ")
-        out.appendDecimal(groups)
-        out.append(" group record(s)")
-        guard options.verbosity > 0 else { return }
-        var record = 8
-        for _ in 0..<groups {
-            guard length >= record + 8 else { return out.append(" [invalid number of groups]") }
-            try cursor.check(igmp + record + 4, 4)
-            out.append(" [gaddr ")
-            try appendIPv4Address(cursor, at: igmp + record + 4, into: &out)
-            let type = try cursor.u8(igmp + record)
-            out.append(" ")
-            if let name = Self.igmpRecordNames.name(UInt32(type)) {
-                out.append(name)
-            } else {
-                out.append(" [v3-report-#")
-                out.appendDecimal(type)
-                out.append("]")
-            }
-            let sources = Int(try cursor.u16(igmp + record + 2))
-            guard length >= record + 8 + sources * 4 else {
-                out.append(" [invalid number of sources ")
-                out.appendDecimal(sources)
-                out.append("]")
-                return
-            }
-            if options.verbosity == 1 {
-                out.append(", ")
-                out.appendDecimal(sources)
-                out.append(" source(s)")
-            } else {
-                out.append(" {")
-                for index in 0..<sources {
-                    try cursor.check(igmp + record + 8 + index * 4, 4)
-                    out.append(" ")
-                    try appendIPv4Address(cursor, at: igmp + record + 8 + index * 4, into: &out)
-                }
-                out.append(" }")
-            }
-            record += 8 + sources * 4
-            out.append("]")
-        }
+        try appendMulticastGroupRecords(cursor, at: igmp, length: length, addressLength: 4, unknownType: " [v3-report-#", into: &out)
     }
 
     /// tcpdump's `print_mtrace`: `mtrace 7: SOURCE to DESTINATION reply-to ADDRESS` (`mresp`
@@ -207,21 +143,6 @@ extension PacketPrinter {
         if try cursor.u32(query + 8) & 0xF000_0000 == 0xE000_0000 {
             out.append(" with-ttl ")
             out.appendDecimal(try cursor.u8(query + 12))
-        }
-    }
-
-    /// tcpdump's `unsigned_relts_print`: `1y2w3d4h5m6s`, omitting zero units; `0s` for zero.
-    static func appendRelativeSeconds(_ seconds: UInt32, into out: inout [UInt8]) {
-        if seconds == 0 {
-            out.append("0s")
-            return
-        }
-        let units: [(UInt32, StaticString)] = [(31_536_000, "y"), (604_800, "w"), (86_400, "d"), (3_600, "h"), (60, "m"), (1, "s")]
-        var left = seconds
-        for (size, name) in units where left >= size {
-            out.appendDecimal(left / size)
-            out.append(name)
-            left %= size
         }
     }
 }

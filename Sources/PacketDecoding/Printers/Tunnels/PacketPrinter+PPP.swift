@@ -81,7 +81,7 @@ extension PacketPrinter {
                 out.append(")")
             }
             out.append(" ")
-            try Self.appendUnknownData(cursor, at: offset, length: left, indent: "\n\t", into: &out)
+            Self.appendUnknownData(cursor, at: offset, length: left, indent: "\n\t", into: &out)
         }
     }
 
@@ -128,7 +128,7 @@ extension PacketPrinter {
         out.appendDecimal(encoded - 4)
         out.append(")")
         if encoded == 4 { return }
-        if options.verbosity > 1 { try Self.appendUnknownData(cursor, at: p - 2, length: 6, indent: "\n\t", into: &out) }
+        if options.verbosity > 1 { Self.appendUnknownData(cursor, at: p - 2, length: 6, indent: "\n\t", into: &out) }
         let data = p + 4
         func magic(_ out: inout [UInt8]) throws(PacketDecodingError) {
             let value = try cursor.u32(data)
@@ -155,7 +155,7 @@ extension PacketPrinter {
             out.append(")")
             if encoded > 6 {
                 out.append("\n\t  Rejected Packet")
-                try Self.appendUnknownData(cursor, at: data + 2, length: encoded - 2, indent: "\n\t    ", into: &out)
+                Self.appendUnknownData(cursor, at: data + 2, length: encoded - 2, indent: "\n\t    ", into: &out)
             }
         case 9, 10, 11:
             guard encoded >= 8 else { break }
@@ -163,7 +163,7 @@ extension PacketPrinter {
             if encoded > 8 {
                 out.append("\n\t  -----trailing data-----")
                 guard cursor.has(data + 4, encoded - 8) else { return truncated(&out) }
-                try Self.appendUnknownData(cursor, at: data + 4, length: encoded - 8, indent: "\n\t  ", into: &out)
+                Self.appendUnknownData(cursor, at: data + 4, length: encoded - 8, indent: "\n\t  ", into: &out)
             }
         case 12:
             guard encoded >= 8 else { break }
@@ -187,7 +187,7 @@ extension PacketPrinter {
         case 1...7:
             break
         default:
-            if options.verbosity <= 1 { try Self.appendUnknownData(cursor, at: p - 2, length: encoded + 2, indent: "\n\t  ", into: &out) }
+            if options.verbosity <= 1 { Self.appendUnknownData(cursor, at: p - 2, length: encoded + 2, indent: "\n\t  ", into: &out) }
         }
     }
 }
