@@ -18,7 +18,7 @@ BENCH_PACKAGES = $(TEST_PACKAGES) time bc sockperf
 
 # Seconds per fuzz target: a short run inside `make test`, a longer one for `make fuzz`.
 TEST_FUZZ_SECONDS ?= 20
-FUZZ_SECONDS      ?= 1000
+FUZZ_SECONDS      ?= 1200
 
 SUDO := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
