@@ -25,7 +25,7 @@ struct Sockctl: AsyncParsableCommand {
             2 usage error.
             """,
         version: "0.1.0",
-        subcommands: [Connect.self, Listen.self, Send.self, Replay.self, LoadTest.self, Report.self, CaptureCommand.self]
+        subcommands: [Connect.self, Listen.self, Send.self, Proxy.self, Replay.self, LoadTest.self, Report.self, CaptureCommand.self]
     )
 
     static func main() async {

@@ -220,19 +220,7 @@ struct StreamPrinter {
     /// One message on its own marker-prefixed line(s).
     private mutating func appendMessage(_ bytes: UnsafeRawBufferPointer, number: Int, direction: TCPReassembler.Direction, into out: inout [UInt8]) {
         appendMarker(number, direction, into: &out)
-        if bytes.isEmpty {
-            out.append(0x0A)
-        } else if JSONPrettyPrinter.append(bytes, prefix: [0x20], into: &out) {
-            out.append(0x0A)
-        } else if MessageText.isUTF8WithoutC1(bytes) {
-            out.append(0x20)
-            MessageText.appendEscaped(bytes, into: &out)
-            out.append(0x0A)
-        } else {
-            out += " \(bytes.count) bytes".utf8
-            HexDump.appendHexAndASCII(bytes, into: &out)
-            out.append(0x0A)
-        }
+        MessageRenderer.append(bytes, into: &out)
         atLineStart = true
         lastChunk = nil
     }

@@ -44,6 +44,17 @@ package final class AsyncBoundedQueue<Element: Sendable>: Sendable {
         }
     }
 
+    /// Appends `element` if there is room, without suspending; false when the queue is full or
+    /// finished (the caller drops the element and counts it).
+    package func tryPush(_ element: Element) -> Bool {
+        let capacity = self.capacity
+        return state.update { state in
+            guard !state.finished, state.count < capacity else { return false }
+            state.items.append(element)
+            return true
+        }
+    }
+
     /// Ends the queue; the consumer gets what is queued, then `nil` (or `error`).
     package func finish(throwing error: (any Error)? = nil) {
         state.update { state in

@@ -66,6 +66,8 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
         package static let ioError = Code("io-error")
         /// The TLS handshake failed, or the peer's certificate was refused (names the reason).
         package static let tlsFailed = Code("tls")
+        /// A relay fault (`proxy --fault`) closed or reset the connection on purpose.
+        package static let faultInjected = Code("fault")
     }
 
     /// One failed connection attempt to one resolved address.

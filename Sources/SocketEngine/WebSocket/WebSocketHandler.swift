@@ -200,6 +200,11 @@ final class WebSocketHandler: ChannelDuplexHandler {
         emit(.closeReceived(connection: label, code: code, reason: reason))
         // A reply to this side's close (which may echo its code) is no news.
         let peerInitiated = !closeSent
+        if !closeSent && options.defersCloseReply {
+            // Answered when this side ends its output (a relay's other side finished).
+            context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+            return
+        }
         if !closeSent {
             // Answered with 1000 whatever the peer's (valid) code: the close handshake is done.
             sendClose(code: WebSocketCloseCode.normal, reason: "", context: context)
@@ -315,8 +320,13 @@ final class WebSocketHandler: ChannelDuplexHandler {
         switch mode {
         case .output:
             // End of input: this side's close frame instead of a FIN.
-            if !closeSent { sendClose(code: options.closeCode, reason: options.closeReason, context: context) }
-            if !closeReceived { armCloseTimer(context: context) }
+            if !closeSent { sendClose(code: closeReceived ? WebSocketCloseCode.normal : options.closeCode, reason: closeReceived ? "" : options.closeReason, context: context) }
+            if closeReceived {
+                // The deferred reply to the peer's close: the handshake is done now.
+                handshakeDone(context: context)
+            } else {
+                armCloseTimer(context: context)
+            }
             promise?.succeed(())
         case .all:
             if !closeSent {

@@ -42,6 +42,10 @@ public struct WebSocketOptions: Sendable {
     /// How long to wait for the peer's close frame, or for the server to close the TCP
     /// connection, once this side has sent its close frame.
     package var closeTimeout: Duration = .seconds(2)
+    /// Answer the peer's close frame only when this side ends its output (half-close), not at
+    /// once: a relay keeps sending what the other side of it still has, as RFC 6455 §5.5.1
+    /// allows, and closes when that side has finished.
+    package var defersCloseReply = false
     /// Sees handshakes, pings, pongs and closes (for `-v`), on the event loop: keep it quick.
     public var onEvent: (@Sendable (WebSocketEvent) -> Void)?
 

@@ -1,0 +1,99 @@
+import NIOCore
+
+/// The control socket of a running relay (`proxy --control unix:PATH`): one command per line,
+/// one answer line per command, so `sockctl send unix:PATH 'add latency=50ms' --framing line` or
+/// `socat - UNIX-CONNECT:PATH` can drive it.
+///
+/// ```
+/// add SPEC      ok 3 latency=50ms          (the new fault's number and specification)
+/// remove N      ok removed 3
+/// list          ok 2 faults: 3 latency=50ms,dir=up; 4 drop=2%
+/// clear         ok removed 2 faults
+/// ```
+///
+/// A command that cannot be done is answered `error: REASON` and changes nothing.
+public final class RelayControl: Sendable {
+    private let listener: Listener
+    private let faults: RelayFaultSet
+    /// Where the control socket listens.
+    public let path: String
+
+    private init(listener: Listener, faults: RelayFaultSet, path: String) {
+        self.listener = listener
+        self.faults = faults
+        self.path = path
+    }
+
+    /// Listens on the Unix socket `path` for commands that change `faults`.
+    public static func bind(path: String, faults: RelayFaultSet) async throws -> RelayControl {
+        var options = ListenOptions()
+        options.maximumClients = 16
+        let listener = try await Listener.bind(Endpoint(transport: .unix, path: path), options: options)
+        return RelayControl(listener: listener, faults: faults, path: path)
+    }
+
+    /// Answers commands until ``close()``.
+    public func run() async {
+        await withDiscardingTaskGroup { group in
+            for await connection in listener.connections {
+                group.addTask { await self.serve(connection) }
+            }
+        }
+    }
+
+    /// Stops listening and removes the socket file.
+    public func close() async {
+        await listener.close()
+    }
+
+    private func serve(_ connection: Connection) async {
+        do {
+            while let line = try await connection.readFrame(.line, maxFrameSize: 4096) {
+                let answer = Self.execute(String(decoding: line.readableBytesView, as: UTF8.self), on: faults)
+                try await connection.write(ByteBuffer(string: answer + "\n"))
+            }
+            try await connection.closeWrite()
+        } catch {
+            // A client that sent a line too long or went away: nothing to answer.
+        }
+        await connection.close()
+    }
+
+    /// Carries out one command line on `faults`; returns the answer (without the last newline).
+    public static func execute(_ line: String, on faults: RelayFaultSet) -> String {
+        let words = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+        guard let verb = words.first else { return "error: empty command (expected add, remove, list or clear)" }
+        let argument = words.count > 1 ? String(words[1]).trimmingCharacters(in: " \t") : ""
+        switch verb {
+        case "add":
+            guard !argument.isEmpty else { return "error: add needs a fault, e.g. add latency=50ms" }
+            do {
+                let fault = try RelayFault(parsing: argument)
+                let id = faults.add(fault)
+                return "ok \(id) \(fault)"
+            } catch {
+                return "error: \(error.message)"
+            }
+        case "remove":
+            guard let id = Int(argument), id > 0 else { return "error: remove needs a fault number, e.g. remove 2" }
+            return faults.remove(id) ? "ok removed \(id)" : "error: no fault \(id) (list shows them)"
+        case "list":
+            guard argument.isEmpty else { return "error: list takes no argument" }
+            let entries = faults.entries
+            let listed = entries.map { "\($0.id) \($0.fault)" }.joined(separator: "; ")
+            return "ok \(plural(entries.count, "fault"))" + (entries.isEmpty ? "" : ": " + listed)
+        case "clear":
+            guard argument.isEmpty else { return "error: clear takes no argument" }
+            return "ok removed \(plural(faults.clear(), "fault"))"
+        default:
+            return "error: unknown command '\(verb)' (expected add, remove, list or clear)"
+        }
+    }
+}
+
+extension String {
+    fileprivate func trimmingCharacters(in set: String) -> String {
+        let skip = Set(set)
+        return String(drop(while: { skip.contains($0) }).reversed().drop(while: { skip.contains($0) }).reversed())
+    }
+}

@@ -1,0 +1,67 @@
+import NIOCore
+import Synchronization
+
+/// One side of a relayed client, as a ``RelayPump`` sees it: the accepted client or its upstream
+/// connection. A stream ``Connection`` is one; so is a ``DatagramFlow`` (one UDP client of a
+/// UDP listener).
+protocol RelayPeer: Sendable {
+    /// True when every read is one message (WebSocket, UDP), false for byte streams.
+    var carriesMessages: Bool { get }
+    /// Waits for the next chunk or message; nil when the peer has finished sending.
+    func receive(_ request: ReadRequest) async throws -> ByteBuffer?
+    /// Queues `data` (one message on a message side), suspending while the side cannot take more.
+    func send(_ data: ByteBuffer) async throws
+    /// Ends this direction in order: FIN after what is queued (a close frame on WebSocket).
+    func finish() async throws
+    /// Ends the connection with a reset (RST) where the transport has one; closes otherwise.
+    func abort() async
+    /// Closes both directions.
+    func close() async
+}
+
+extension Connection: RelayPeer {
+    var carriesMessages: Bool { transport.isMessageOriented }
+
+    func receive(_ request: ReadRequest) async throws -> ByteBuffer? {
+        try await read(carriesMessages ? .available(maxLength: Int.max) : request)
+    }
+
+    func finish() async throws { try await closeWrite() }
+
+    func abort() async { await reset() }
+}
+
+/// One client of a UDP relay: the datagrams one source address sent to the listener, and the
+/// way back to it. Fed by the relay's receive loop; a full queue drops the datagram and counts it.
+final class DatagramFlow: RelayPeer {
+    let peer: SocketAddress
+    private let listener: DatagramListener
+    private let queue: AsyncBoundedQueue<ByteBuffer>
+
+    init(peer: SocketAddress, listener: DatagramListener, limit: Int = 1024) {
+        self.peer = peer
+        self.listener = listener
+        self.queue = AsyncBoundedQueue(capacity: limit)
+    }
+
+    var carriesMessages: Bool { true }
+
+    /// Queues a datagram from the client; false (dropped) when the flow is this far behind.
+    func deliver(_ datagram: ByteBuffer) -> Bool {
+        queue.tryPush(datagram)
+    }
+
+    func receive(_ request: ReadRequest) async throws -> ByteBuffer? {
+        try await queue.next()
+    }
+
+    func send(_ data: ByteBuffer) async throws {
+        try await listener.send(data, to: peer)
+    }
+
+    func finish() async throws {}
+
+    func abort() async { await close() }
+
+    func close() async { queue.finish() }
+}

@@ -1,0 +1,188 @@
+import NIOCore
+import Synchronization
+
+/// The engine side of `sockctl proxy`: listens, gives every admitted client its own upstream
+/// connection, and relays the two directions through ``RelayPump``s, with the faults of
+/// ``faults`` applied, until ``stop()``.
+///
+/// A client's two directions end separately (a FIN is passed on as a FIN, a WebSocket close
+/// as a FIN and back); a reset on one side resets the other; anything else that ends one
+/// side closes both.
+public final class RelayService: Sendable {
+    /// What the relay was asked to do.
+    public let configuration: RelayConfiguration
+    /// The faults now applied; change them while running (the control socket does).
+    public let faults: RelayFaultSet
+    let onEvent: @Sendable (RelayEvent) -> Void
+    let random: RelayRandom
+    let state = Mutex(State())
+
+    struct State {
+        var listener: Listener?
+        var datagramListener: DatagramListener?
+        /// Both sides of every client being relayed, for ``stop()``.
+        var open: [Int: [any RelayPeer]] = [:]
+        var nextID = 0
+        var stopped = false
+        var summary = RelaySummary()
+    }
+
+    /// A relay that reports through `onEvent`. Call ``bind()``, then ``run()``.
+    public init(configuration: RelayConfiguration, onEvent: @escaping @Sendable (RelayEvent) -> Void = { _ in }) {
+        var configuration = configuration
+        configuration.listenOptions.clock = configuration.clock
+        configuration.connectOptions.clock = configuration.clock
+        // A WebSocket close is a half-close through the relay: answered once the other side
+        // has finished too.
+        configuration.listenOptions.webSocket.defersCloseReply = true
+        configuration.connectOptions.webSocket.defersCloseReply = true
+        self.configuration = configuration
+        self.faults = RelayFaultSet(configuration.faults)
+        self.random = RelayRandom(seed: configuration.faultSeed)
+        self.onEvent = onEvent
+    }
+
+    /// Binds the listening endpoint; returns the bound addresses.
+    public func bind() async throws -> [SocketAddress] {
+        if configuration.listen.transport == .udp {
+            let listener = try await DatagramListener.bind(configuration.listen, options: configuration.listenOptions)
+            state.withLock { $0.datagramListener = listener }
+            return listener.localAddresses
+        }
+        let listener = try await Listener.bind(configuration.listen, options: configuration.listenOptions)
+        state.withLock { $0.listener = listener }
+        return listener.localAddresses
+    }
+
+    /// Relays until ``stop()``. Call ``bind()`` first.
+    public func run() async -> RelaySummary {
+        let clock = configuration.clock
+        let started = clock.now
+        let (listener, datagramListener, stopped) = state.withLock { ($0.listener, $0.datagramListener, $0.stopped) }
+        if stopped {
+            await listener?.close()
+            await datagramListener?.close()
+        } else if let listener {
+            await runStream(listener)
+        } else if let datagramListener {
+            await runDatagram(datagramListener)
+        }
+        return state.withLock { state in
+            state.summary.duration = clock.elapsed(since: started)
+            return state.summary
+        }
+    }
+
+    /// Stops accepting and closes every client and its upstream (SIGINT). Safe to call more than
+    /// once, and before or during ``bind()``.
+    public func stop() {
+        let (listener, datagramListener, peers) = state.withLock { state -> (Listener?, DatagramListener?, [any RelayPeer]) in
+            state.stopped = true
+            return (state.listener, state.datagramListener, state.open.values.flatMap { $0 })
+        }
+        Task {
+            await listener?.close()
+            await datagramListener?.close()
+            for peer in peers { await peer.close() }
+        }
+    }
+
+    // MARK: Stream clients
+
+    private func runStream(_ listener: Listener) async {
+        let watcher = Task {
+            for await event in listener.events {
+                if case .rejected(let peer, let reason) = event { self.onEvent(.rejected(peer: peer, reason: reason)) }
+            }
+        }
+        await withDiscardingTaskGroup { group in
+            for await connection in listener.connections {
+                guard let client = admit(peer: connection.label, side: connection) else {
+                    await connection.close()
+                    continue
+                }
+                group.addTask { await self.serve(connection, as: client) }
+            }
+        }
+        await listener.close()
+        await watcher.value
+        state.withLock { $0.summary.rejected += listener.rejectedCount }
+    }
+
+    /// Numbers a new client and registers its side for ``stop()``; nil once stopped.
+    func admit(peer: String, side: any RelayPeer) -> RelayClient? {
+        let client = state.withLock { state -> RelayClient? in
+            guard !state.stopped else { return nil }
+            state.nextID += 1
+            state.summary.clients += 1
+            state.open[state.nextID] = [side]
+            return RelayClient(id: state.nextID, peer: peer)
+        }
+        if let client { onEvent(.clientConnected(client)) }
+        return client
+    }
+
+    private func serve(_ connection: Connection, as client: RelayClient) async {
+        let clock = configuration.clock
+        let started = clock.now
+        if let security = connection.security {
+            do {
+                _ = try await security.get()
+            } catch {
+                await connection.close()
+                finish(client, counters: RelayCounters(), started: started, error: SocketEngineError.wrapping(error, context: client.peer))
+                return
+            }
+        }
+        var options = configuration.connectOptions
+        // The upstream on the client's own event loop: no thread hop between the two sockets.
+        options.group = connection.channel.eventLoop
+        guard let upstream = await connectUpstream(for: client, options: options, started: started, closing: connection) else { return }
+        let counters = RelayCounters()
+        let activity = upstream.carriesMessages && upstream.transport == .udp ? RelayActivity(clock: configuration.clock) : nil
+        let outcome = await relay(client, connection, upstream, counters: counters, activity: activity)
+        finish(client, counters: counters, started: started, error: outcome.error, reset: outcome.reset)
+    }
+
+    /// The client's upstream connection, or nil (reported, client closed) when it cannot be made.
+    func connectUpstream(for client: RelayClient, options: ConnectOptions, started: EngineClock.Instant, closing side: any RelayPeer) async -> Connection? {
+        do {
+            let (upstream, report) = try await Connector(endpoint: configuration.upstream, options: options).connect()
+            let registered = state.withLock { state -> Bool in
+                guard !state.stopped else { return false }
+                state.open[client.id, default: []].append(upstream)
+                return true
+            }
+            guard registered else {
+                await upstream.close()
+                await side.close()
+                finish(client, counters: RelayCounters(), started: started, error: nil)
+                return nil
+            }
+            onEvent(.upstreamConnected(client, address: report.connectedAddress?.displayString ?? upstream.label))
+            return upstream
+        } catch {
+            let wrapped = SocketEngineError.wrapping(error, context: "connect to \(configuration.upstream)")
+            onEvent(.upstreamFailed(client, wrapped))
+            state.withLock { $0.summary.upstreamFailures += 1 }
+            await side.close()
+            finish(client, counters: RelayCounters(), started: started, error: wrapped)
+            return nil
+        }
+    }
+
+    /// Unregisters a client, adds its counts to the summary and reports it gone.
+    func finish(_ client: RelayClient, counters: RelayCounters, started: EngineClock.Instant, error: SocketEngineError?, reset: Bool = false) {
+        state.withLock { state in
+            state.open[client.id] = nil
+            state.summary.bytesUp += counters.bytesUp
+            state.summary.bytesDown += counters.bytesDown
+            state.summary.dropped += counters.droppedMessages
+            if reset { state.summary.resets += 1 }
+        }
+        onEvent(.clientDisconnected(
+            client, bytesUp: counters.bytesUp, bytesDown: counters.bytesDown,
+            duration: configuration.clock.elapsed(since: started), error: error
+        ))
+    }
+}

@@ -1,0 +1,210 @@
+import ArgumentParser
+import NIOCore
+import Recording
+import SocketEngine
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+struct Proxy: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Relay clients to a server, showing, recording and breaking the traffic.",
+        discussion: """
+            Listens on LISTEN (loopback unless given a host) and gives every client its own \
+            connection to UPSTREAM, like socat's fork. Both sides take every endpoint kind: \
+            tcp, udp, unix, tls (terminated with --cert/--key; originated with the upstream's \
+            certificate verified unless --upstream-insecure), ws and wss. Between a byte \
+            stream and a WebSocket or UDP side each message becomes one framed message: with \
+            --framing line, ws://:8080 → tcp://127.0.0.1:7000 turns every WebSocket message \
+            into a line and every line into a message. A UDP listener keeps one flow per \
+            client address, closed after --udp-idle-timeout without traffic.
+
+            Each direction ends on its own: a FIN (or WebSocket close) is passed on and the \
+            other direction goes on; a reset on one side resets the other. A slow reader \
+            on either side stops the other side being read, so memory stays bounded.
+
+            The client log (connect, upstream, disconnect with byte counts) goes to stderr; \
+            --hexdump prints every chunk on stdout in the tcpdump -X layout with its time, \
+            client number and direction (> towards the upstream, < back to the client); \
+            --print-messages prints each message (JSON pretty-printed); --json-log prints one \
+            JSON object per event instead. --record FILE.pcap writes every client's session \
+            to one pcap file that tcpdump and tshark open and replay replays.
+
+            Faults (--fault, repeatable; add and remove them while running through \
+            --control): latency=50ms[,jitter=20ms], bandwidth=64KiB/s, \
+            slice=16[,delay=10ms], stall=5s,every=64KiB|100msg|30s, timeout[=10s], \
+            reset-after=10KiB|5msg|3s, limit=1MiB, drop=2% (messages: UDP, WebSocket or \
+            --framing), close-after-messages=N. Each takes dir=up|down|both (default both) \
+            and p=50% (the share of clients it applies to). With --framing, counts and \
+            drops are of whole messages.
+
+            The control socket takes one command per line: add SPEC, remove N, list, clear; \
+            each is answered with a line starting ok or error:.
+
+            Ctrl-C (SIGINT) or SIGTERM closes everything and prints a summary.
+
+            Examples:
+              sockctl proxy :8000 127.0.0.1:7000 --hexdump
+              sockctl proxy :8000 tls://api.example.com:443 --framing crlf --print-messages
+              sockctl proxy ws://:8080/ 127.0.0.1:7000 --framing line
+              sockctl proxy udp://:5353 udp://127.0.0.1:53 --fault drop=10%
+              sockctl proxy :8000 127.0.0.1:7000 --fault latency=100ms,dir=down --fault reset-after=30s,p=20%
+              sockctl proxy :8000 127.0.0.1:7000 --control unix:/tmp/proxy.ctl --record session.pcap
+              sockctl send unix:/tmp/proxy.ctl 'add timeout' --framing line
+            """
+    )
+
+    @Argument(
+        help: ArgumentHelp("Where clients connect: PORT, :PORT, HOST:PORT, tcp://, udp://, unix:/path, tls://, ws://[HOST]:PORT/path, wss://.", valueName: "listen"),
+        transform: ArgumentValues.listenerEndpoint
+    )
+    var listen: Endpoint
+
+    @Argument(
+        help: ArgumentHelp("Where each client's traffic goes: HOST:PORT, tcp://, udp://, unix:/path, tls://, ws://, wss://.", valueName: "upstream"),
+        transform: ArgumentValues.clientEndpoint
+    )
+    var upstream: Endpoint
+
+    @Option(name: .long, help: ArgumentHelp("Refuse clients beyond this many at once (UDP: flows).", valueName: "n"))
+    var maxClients: Int = 100
+
+    @Option(name: .long, help: ArgumentHelp("Only admit clients from this network (repeatable); wins over --deny.", valueName: "cidr"))
+    var allow: [AddressRange] = []
+
+    @Option(name: .long, help: ArgumentHelp("Refuse clients from this network (repeatable).", valueName: "cidr"))
+    var deny: [AddressRange] = []
+
+    @Option(name: .long, help: ArgumentHelp("Give up on an upstream connection (resolving, connecting, TLS, WebSocket upgrade) after this long; the client is closed.", valueName: "dur"))
+    var upstreamConnectTimeout: Duration = .seconds(10)
+
+    @Option(name: .long, help: ArgumentHelp("Close a UDP flow after this long without a datagram either way.", valueName: "dur"))
+    var udpIdleTimeout: Duration = .seconds(60)
+
+    @Option(name: .long, help: ArgumentHelp("Inject this fault (repeatable); see the discussion for the kinds.", valueName: "spec"),
+            transform: { try RelayFault(parsing: $0) })
+    var fault: [RelayFault] = []
+
+    @Option(name: .long, help: ArgumentHelp("Seed the chance of every fault, so a run can be repeated exactly.", valueName: "n"))
+    var faultSeed: UInt64?
+
+    @Option(name: .long, help: ArgumentHelp("Take fault commands (add, remove, list, clear) on this Unix socket while running.", valueName: "unix:path"))
+    var control: String?
+
+    @Flag(name: .long, help: "Print every message on stdout (needs --framing unless a side is ws, wss or udp).")
+    var printMessages = false
+
+    @Flag(name: .long, help: "Print every event — clients, messages, chunks, faults — as one JSON object per line on stdout.")
+    var jsonLog = false
+
+    @Option(name: .long, help: ArgumentHelp("Write every client's session to this pcap file.", valueName: "file.pcap"))
+    var record: String?
+
+    @OptionGroup(title: "Framing") var framing: FramingOptions
+    @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+    @OptionGroup(title: "TLS towards clients (tls:// and wss:// listeners)") var tls: ListenTLSOptions
+    @OptionGroup(title: "TLS towards the upstream (tls:// and wss:// upstreams)") var upstreamTLS: UpstreamTLSOptions
+
+    func validate() throws {
+        _ = try validating { try makeConfiguration() }
+    }
+
+    func makeConfiguration() throws -> RelayConfiguration {
+        var configuration = RelayConfiguration(listen: listen, upstream: upstream)
+        configuration.framing = framing.framing
+        configuration.maximumFrameSize = try framing.maximumFrameSize()
+        configuration.listenOptions.maximumClients = try checkedCount(maxClients, "--max-clients", within: 1...1_000_000)
+        configuration.listenOptions.access = AccessPolicy(allow: allow, deny: deny)
+        if listen.transport == .unix && !configuration.listenOptions.access.isEmpty {
+            throw UsageError("--allow and --deny need an IP listener, not a Unix socket")
+        }
+        configuration.connectOptions.connectTimeout = try checkedPositive(upstreamConnectTimeout, "--upstream-connect-timeout")
+        configuration.datagramIdleTimeout = try checkedPositive(udpIdleTimeout, "--udp-idle-timeout")
+        configuration.listenOptions.secureTransport = try tls.layer(for: listen)
+        configuration.connectOptions.secureTransport = try upstreamTLS.layer(for: upstream)
+        let carriesMessages = [listen, upstream].contains { $0.transport.isMessageOriented }
+        if printMessages && !carriesMessages && !framing.framing.delimitsMessages {
+            throw UsageError("--print-messages needs --framing (or a ws, wss or udp side)")
+        }
+        for fault in fault where fault.needsMessages && !carriesMessages && !framing.framing.delimitsMessages {
+            throw UsageError("--fault \(fault) needs messages: --framing, or a ws, wss or udp side")
+        }
+        configuration.faults = fault
+        configuration.faultSeed = faultSeed
+        configuration.faultsCanChange = control != nil
+        configuration.reportsData = observability.hexdump || jsonLog
+        configuration.reportsMessages = printMessages || jsonLog
+        if let control {
+            guard control.hasPrefix("unix:"), control.count > 5 else {
+                throw UsageError("--control takes unix:PATH, not '\(control)'")
+            }
+        }
+        if let record {
+            if listen.transport == .unix { throw UsageError("proxy --record records IP clients, not a unix: listener") }
+            if record.isEmpty { throw UsageError("--record needs a file name") }
+        }
+        return configuration
+    }
+
+    func run() async throws {
+        var configuration = try makeConfiguration()
+        let diagnostics = Diagnostics(command: "proxy", verbose: observability.verbose)
+        let descriptors = DescriptorLimit.raiseToHardLimit()
+        if let clients = configuration.listenOptions.maximumClients, 2 * clients + 64 > descriptors {
+            diagnostics.warning("--max-clients \(clients) needs \(2 * clients) descriptors, above the limit \(descriptors): raise it with `ulimit -n`")
+        }
+        let recorder = try record.map { path in
+            do { return try SessionRecorder(path: path, localIsClient: false) } catch { throw UsageError("\(error)") }
+        }
+        configuration.listenOptions.recorder = recorder?.hook
+        let renderer = ProxyEventRenderer(
+            diagnostics: diagnostics, hexdump: observability.hexdump, printMessages: printMessages, jsonLog: jsonLog
+        )
+        let service = RelayService(configuration: configuration) { renderer.render($0) }
+
+        let signalCount = Mutex(0)
+        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
+            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
+            if signalCount.withLock({ $0 += 1; return $0 }) > 1 {
+                diagnostics.note("\(name) again: exiting without waiting")
+                Glibc._exit(130)
+            }
+            diagnostics.note("\(name): shutting down (again to exit at once)")
+            service.stop()
+        }
+        let bound: [SocketAddress]
+        do {
+            bound = try await service.bind()
+        } catch {
+            throw diagnostics.fail(SocketEngineError.wrapping(error, context: "listen"))
+        }
+        var controlServer: RelayControl?
+        if let control {
+            do {
+                controlServer = try await RelayControl.bind(path: String(control.dropFirst(5)), faults: service.faults)
+            } catch {
+                service.stop()
+                throw diagnostics.fail(SocketEngineError.wrapping(error, context: "--control"))
+            }
+        }
+        let controlTask = controlServer.map { server in Task { await server.run() } }
+        let names = bound.map(\.displayString).joined(separator: ", ")
+        diagnostics.note("listening on \(names) (\(listen.transport.rawValue)), relaying to \(upstream)")
+        if let controlServer { diagnostics.note("control socket on unix:\(controlServer.path)") }
+        for entry in service.faults.entries { diagnostics.note("fault \(entry.id): \(entry.fault)") }
+        if bound.contains(where: { !$0.isLoopback && listen.transport != .unix }) {
+            diagnostics.warning("listening beyond loopback: anyone who can reach this host can connect")
+        }
+
+        let summary = await service.run()
+        signals.cancel()
+        await controlServer?.close()
+        await controlTask?.value
+        if let recorder { diagnostics.report(recording: recorder.finish(), of: recorder) }
+        renderer.summary(summary)
+    }
+}

@@ -1,0 +1,46 @@
+import ArgumentParser
+import SocketEngine
+import SocketEngineTLS
+
+/// How `proxy` checks a `tls://` or `wss://` upstream: the client TLS options of connect, under
+/// `--upstream-` names (the plain `--cert`/`--key` present the proxy's own certificate to its
+/// clients). Verification is on unless `--upstream-insecure`.
+struct UpstreamTLSOptions: ParsableArguments {
+    @Flag(name: .customLong("upstream-insecure"), help: "Do not verify the upstream server's certificate.")
+    var insecure = false
+
+    @Option(name: .customLong("upstream-cafile"), help: ArgumentHelp("Also trust the CA certificates in this PEM file for the upstream.", valueName: "pem"))
+    var cafile: String?
+
+    @Option(name: .customLong("upstream-servername"), help: ArgumentHelp("Send this name (SNI) to the upstream and check it in its certificate.", valueName: "name"))
+    var servername: String?
+
+    @Option(name: .customLong("upstream-cert"), help: ArgumentHelp("Client certificate chain (PEM) for an upstream that asks for one; with --upstream-key.", valueName: "pem"))
+    var cert: String?
+
+    @Option(name: .customLong("upstream-key"), help: ArgumentHelp("The private key (PEM) of --upstream-cert.", valueName: "pem"))
+    var key: String?
+
+    var isUsed: Bool { insecure || cafile != nil || servername != nil || cert != nil || key != nil }
+
+    /// The TLS layer for a `tls://` or `wss://` upstream (nil for a plain one).
+    func layer(for endpoint: Endpoint) throws -> TLSLayer? {
+        guard endpoint.transport == .tls || endpoint.transport == .wss else {
+            if isUsed { throw UsageError("--upstream-* TLS options need a tls:// or wss:// upstream") }
+            return nil
+        }
+        if cert != nil && key == nil { throw UsageError("--upstream-cert needs --upstream-key") }
+        if key != nil && cert == nil { throw UsageError("--upstream-key needs --upstream-cert") }
+        var options = TLSClientOptions()
+        options.verify = !insecure
+        options.caFile = cafile
+        options.serverName = servername
+        options.certificateFile = cert
+        options.keyFile = key
+        do {
+            return try TLSLayer(client: options)
+        } catch {
+            throw UsageError(error.message)
+        }
+    }
+}
