@@ -23,7 +23,7 @@ public final class Connection: Sendable {
     package static let defaultBufferLimit = 4 << 20
 
     let channel: any Channel
-    private let handler: NIOLoopBound<ConnectionHandler>
+    let handler: NIOLoopBound<ConnectionHandler>
     private let readIDs = Atomic<UInt64>(0)
     private let lastWrite: Mutex<EventLoopFuture<Void>?> = Mutex(nil)
 

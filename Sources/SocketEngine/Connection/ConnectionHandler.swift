@@ -38,10 +38,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var tap: TrafficTap?
     /// Hears the connection's life for `--record` once ``startRecording()`` has been called.
     var recorder: ConnectionRecorder?
-    private var recording = RecordingState.off
+    var recording = RecordingState.off
+    /// Stream transports other than UDP are recorded as TCP.
+    var transportForRecording: Endpoint.Transport = .tcp
     var recordingNumber: UInt64 = 0
 
-    private enum RecordingState {
+    enum RecordingState {
         case off
         /// Handed to the application; the channel is not active yet.
         case waiting
@@ -77,6 +79,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// Set by ``answerAll(decoder:delay:promise:answer:)``: every frame is answered here, on the
     /// event loop, without a trip through a task per message.
     var answering: Answering?
+    /// Set by ``forwardAll(to:partnerHandler:promise:)``: every chunk goes straight to a partner.
+    var forwarding: Forwarding?
+    /// Called when this channel can take writes again: the partner forwarding into it resumes.
+    var whenWritableAgain: (() -> Void)?
 
     struct Answering {
         var decoder: FrameDecoder
@@ -97,42 +103,6 @@ final class ConnectionHandler: ChannelDuplexHandler {
         self.datagramLimit = datagramLimit
         self.statistics = statistics
         self.label = label
-    }
-
-    // MARK: Recording
-
-    /// The connection is the application's: record it from now on (when it is active).
-    func startRecording() {
-        guard recorder != nil, recording == .off else { return }
-        recording = .waiting
-        if let channel = context?.channel, channel.isActive { openRecording(channel) }
-    }
-
-    func openRecording(_ channel: any Channel) {
-        guard recording == .waiting, let recorder else { return }
-        recording = .open
-        recordingNumber = ConnectionNumbers.take()
-        recorder(recordingNumber, .opened(local: channel.localAddress, remote: channel.remoteAddress, transport: transportForRecording))
-    }
-
-    /// Stream transports other than UDP are recorded as TCP.
-    var transportForRecording: Endpoint.Transport = .tcp
-
-    func record(_ event: ConnectionRecordEvent) {
-        guard recording == .open, let recorder else { return }
-        if case .closed = event { recording = .closed }
-        recorder(recordingNumber, event)
-    }
-
-    /// A message answered below this handler (WebSocket --echo, --respond), for the recording.
-    func recordAnswered(received: ByteBuffer, sent: ByteBuffer) {
-        record(.received(received))
-        record(.sent(sent))
-    }
-
-    /// This side is about to abort the connection (SO_LINGER 0).
-    func recordReset() {
-        record(.reset(.sent))
     }
 
     // MARK: Requests from the Connection (always on the event loop)
@@ -235,6 +205,10 @@ final class ConnectionHandler: ChannelDuplexHandler {
             discarding?.count += chunk.readableBytes
             return
         }
+        if forwarding != nil {
+            forward(chunk)
+            return
+        }
         if isDatagram {
             if dropsWhenFull && datagrams.count >= datagramLimit {
                 statistics.didDrop()
@@ -287,6 +261,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             writableWaiters.removeAll()
             waiters.forEach { $0.succeed(()) }
             if answering != nil { serve() }
+            whenWritableAgain?()
         }
         context.fireChannelWritabilityChanged()
     }
@@ -337,6 +312,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     var shouldHoldReads: Bool {
+        if let forwarding { return !forwarding.partner.isWritable }
         if isDatagram { return datagrams.count >= datagramLimit || (!dropsWhenFull && datagramBytes >= bufferLimit) }
         if let answering {
             let writable = context?.channel.isWritable ?? false
@@ -349,6 +325,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     func serve() {
         finishDiscardingIfDone()
+        if forwarding != nil { finishForwardingIfDone() }
         if answering != nil { serveAnswers() }
         while var read = pending.first {
             // Bytes that arrived before an error or EOF are delivered before the error is.

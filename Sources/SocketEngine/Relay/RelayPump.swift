@@ -55,6 +55,10 @@ struct RelayPump: Sendable {
         if let faults {
             return await runWithFaults(faults)
         }
+        if !reports.data, !reports.messages, framing == .raw, activity == nil,
+           let from = source as? Connection, let to = sink as? Connection, from.canForward(to: to) {
+            return await forward(from, to)
+        }
         do {
             while let unit = try await readUnit() {
                 counters.forwarded(unit.wire.readableBytes, direction)
@@ -66,6 +70,18 @@ struct RelayPump: Sendable {
         } catch {
             return await failure(error)
         }
+    }
+
+    /// Byte stream to byte stream with nothing to see on the way: joined on the event loop.
+    private func forward(_ from: Connection, _ to: Connection) async -> End {
+        do {
+            try await from.forward(to: to)
+        } catch {
+            counters.forwarded(from.statistics.bytesReceived, direction)
+            return await failure(error)
+        }
+        counters.forwarded(from.statistics.bytesReceived, direction)
+        return await finishSink()
     }
 
     // MARK: Reading and writing units

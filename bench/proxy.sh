@@ -1,0 +1,205 @@
+#!/usr/bin/env bash
+# sockctl proxy next to socat (fork) and haproxy (TCP mode), all on loopback, in the same run.
+# Usage: bench/proxy.sh path/to/release/sockctl [bulk-MiB] [runs]
+#  1. Bulk: MiB (default 1024) from `sockctl connect --send-only` to `sockctl listen --discard`,
+#     direct and through each relay; median wall time of RUNS (default 3), MB/s, the relay's CPU.
+#  2. Added round-trip latency: sockperf ping-pong (64-byte messages, one connection, 10 s,
+#     full round trip) direct and through each relay; p50 and p99, and what each relay adds.
+#  3. 10,000 concurrent connections through sockctl proxy for 20 s (sockctl loadtest, one
+#     message per connection per second): errors, and the proxy's peak RSS.
+#  4. A latency=100ms fault (towards the upstream) measured by sockctl loadtest: p50 next to
+#     the injected delay and the direct p50.
+#  5. Memory: a client sends 1 GiB to an upstream that reads nothing; the proxy's peak RSS.
+# Traffic stays on 127.0.0.1; every process started here is stopped by its PID.
+set -euo pipefail
+SOCKCTL=$(realpath "${1:?usage: bench/proxy.sh path/to/sockctl [MiB] [runs]}")
+MIB=${2:-1024}
+RUNS=${3:-3}
+WORK=$(mktemp -d)
+PIDS=()
+cleanup() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+source "$(dirname "$0")/common.sh"
+for tool in socat haproxy sockperf; do
+    command -v "$tool" >/dev/null || { echo "$tool is not installed (make bench installs it)" >&2; exit 1; }
+done
+ulimit -n "$(ulimit -Hn)"
+BYTES=$((MIB * 1024 * 1024))
+head -c "$BYTES" /dev/zero > "$WORK/payload"
+
+# start_relay NAME LISTEN-PORT UPSTREAM-PORT: starts one relay in the background; sets RELAY.
+start_relay() {
+    local name=$1 listen=$2 upstream=$3
+    case $name in
+        direct) RELAY=""; return ;;
+        "sockctl proxy")
+            "$SOCKCTL" proxy "127.0.0.1:$listen" "127.0.0.1:$upstream" --max-clients 20000 2>"$WORK/relay.err" & ;;
+        socat)
+            socat "TCP-LISTEN:$listen,bind=127.0.0.1,reuseaddr,fork,backlog=4096" "TCP:127.0.0.1:$upstream" 2>"$WORK/relay.err" & ;;
+        haproxy)
+            cat > "$WORK/haproxy.cfg" <<CFG
+global
+    maxconn 40000
+defaults
+    mode tcp
+    timeout connect 10s
+    timeout client 10m
+    timeout server 10m
+frontend bench
+    bind 127.0.0.1:$listen
+    default_backend upstream
+backend upstream
+    server one 127.0.0.1:$upstream
+CFG
+            haproxy -db -f "$WORK/haproxy.cfg" 2>"$WORK/relay.err" & ;;
+    esac
+    RELAY=$!
+    PIDS+=("$RELAY")
+    wait_listen "$listen"
+}
+
+stop_relay() {
+    [ -n "$RELAY" ] || return 0
+    kill "$RELAY" 2>/dev/null || true
+    wait "$RELAY" 2>/dev/null || true
+    RELAY=""
+}
+
+# CPU seconds (user + system) of process $1 and its children so far.
+cpu_of() {
+    awk '{print ($14 + $15 + $16 + $17) / 100}' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+# Peak resident memory of process $1 in MB.
+peak_rss() {
+    awk '/VmHWM/ {print $2 / 1024}' "/proc/$1/status" 2>/dev/null || echo 0
+}
+
+RELAYS=("direct" "sockctl proxy" "socat" "haproxy")
+
+echo "== 1. bulk: $MIB MiB through each relay, median of $RUNS runs; sockctl: $SOCKCTL"
+declare -A BULK RELAY_CPU
+for name in "${RELAYS[@]}"; do
+    times=()
+    cpu_total=0
+    for _ in $(seq 1 "$RUNS"); do
+        server=$(port)
+        "$SOCKCTL" listen "127.0.0.1:$server" --discard 2>"$WORK/recv.err" &
+        receiver=$!
+        PIDS+=("$receiver")
+        wait_listen "$server"
+        listen=$server
+        if [ "$name" != direct ]; then listen=$(port); start_relay "$name" "$listen" "$server"; else RELAY=""; fi
+        before=0; [ -n "$RELAY" ] && before=$(cpu_of "$RELAY")
+        start=$(date +%s.%N)
+        "$SOCKCTL" connect --send-only "127.0.0.1:$listen" < "$WORK/payload" 2>"$WORK/send.err"
+        wait "$receiver"
+        end=$(date +%s.%N)
+        if ! grep -q "($BYTES bytes in" "$WORK/recv.err"; then
+            echo "$name: the receiver did not get all $BYTES bytes" >&2; cat "$WORK/recv.err" "$WORK/relay.err" >&2; exit 1
+        fi
+        [ -n "$RELAY" ] && cpu_total=$(echo "$cpu_total + $(cpu_of "$RELAY") - $before" | bc -l)
+        stop_relay
+        times+=("$(echo "$end - $start" | bc -l)")
+    done
+    BULK[$name]=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")
+    RELAY_CPU[$name]=$(echo "$cpu_total / $RUNS" | bc -l)
+done
+printf '%-16s %10s %10s %14s\n' relay seconds "MB/s" "relay CPU s"
+for name in "${RELAYS[@]}"; do
+    printf '%-16s %10.3f %10.0f %14.2f\n' "$name" "${BULK[$name]}" "$(echo "$BYTES / 1000000 / ${BULK[$name]}" | bc -l)" "${RELAY_CPU[$name]}"
+done
+printf 'sockctl proxy: %.2fx socat, %.2fx haproxy (MB/s; goals: >= 2x socat, >= 0.8x haproxy)\n' \
+    "$(echo "${BULK[socat]} / ${BULK[sockctl proxy]}" | bc -l)" "$(echo "${BULK[haproxy]} / ${BULK[sockctl proxy]}" | bc -l)"
+
+echo
+echo "== 2. round trip of 64-byte messages, one connection, sockperf ping-pong 10 s (microseconds)"
+declare -A P50 P99
+for name in "${RELAYS[@]}"; do
+    server=$(port)
+    sockperf server --tcp -i 127.0.0.1 -p "$server" > "$WORK/sps.log" 2>&1 &
+    sps=$!
+    PIDS+=("$sps")
+    wait_listen "$server"
+    listen=$server
+    if [ "$name" != direct ]; then listen=$(port); start_relay "$name" "$listen" "$server"; else RELAY=""; fi
+    sockperf ping-pong --tcp -i 127.0.0.1 -p "$listen" -m 64 -t 10 --full-rtt > "$WORK/pp.log" 2>&1 || true
+    P50[$name]=$(sed -n 's/.*percentile 50.000 = *\([0-9.]*\).*/\1/p' "$WORK/pp.log")
+    P99[$name]=$(sed -n 's/.*percentile 99.000 = *\([0-9.]*\).*/\1/p' "$WORK/pp.log")
+    stop_relay
+    kill "$sps" 2>/dev/null || true; wait "$sps" 2>/dev/null || true
+done
+printf '%-16s %10s %10s %12s %12s\n' relay p50 p99 "added p50" "added p99"
+for name in "${RELAYS[@]}"; do
+    printf '%-16s %10.1f %10.1f %12.1f %12.1f\n' "$name" "${P50[$name]:-0}" "${P99[$name]:-0}" \
+        "$(echo "${P50[$name]:-0} - ${P50[direct]:-0}" | bc -l)" "$(echo "${P99[$name]:-0} - ${P99[direct]:-0}" | bc -l)"
+done
+added() { echo "${1:-0} - ${P50[direct]:-0}" | bc -l; }
+printf 'sockctl proxy adds %.2fx what haproxy adds at p50 (goal: <= 1.2x)\n' \
+    "$(echo "$(added "${P50[sockctl proxy]}") / $(added "${P50[haproxy]}")" | bc -l)"
+
+json() { python3 -c "import json,sys; r=json.load(open('$1')); print(eval(sys.argv[1]))" "$2"; }
+
+echo
+echo "== 3. 10,000 concurrent connections through sockctl proxy for 20 s"
+server=$(port)
+"$SOCKCTL" listen "127.0.0.1:$server" --echo -k --framing line --max-clients 20000 2>"$WORK/echo.err" &
+echo_pid=$!
+PIDS+=("$echo_pid")
+wait_listen "$server"
+listen=$(port)
+start_relay "sockctl proxy" "$listen" "$server"
+"$SOCKCTL" loadtest "127.0.0.1:$listen" --connections 10000 --connect-rate 2000 --rate 10000 --duration 20s \
+    --framing line --message 'ping {{seq}}\n' --json "$WORK/held.json" > "$WORK/held.log" 2>&1 || true
+held_rss=$(peak_rss "$RELAY")
+stop_relay
+printf 'connections open at peak: %s, failed: %s, messages sent %s, answered %s, errors: %s; proxy peak RSS %.0f MB\n' \
+    "$(json "$WORK/held.json" "r['connections']['peakOpen']")" "$(json "$WORK/held.json" "r['connections']['failed']")" \
+    "$(json "$WORK/held.json" "r['messages']['sent']")" "$(json "$WORK/held.json" "r['messages']['received']")" \
+    "$(json "$WORK/held.json" "r['errors'] or 'none'")" "$held_rss"
+
+echo
+echo "== 4. latency=100ms (towards the upstream) measured by sockctl loadtest, 1 connection, 50 msg/s, 10 s"
+"$SOCKCTL" loadtest "127.0.0.1:$server" --connections 1 --rate 50 --duration 10s --framing line \
+    --message 'ping {{seq}}\n' --json "$WORK/direct.json" > /dev/null 2>&1 || true
+listen=$(port)
+"$SOCKCTL" proxy "127.0.0.1:$listen" "127.0.0.1:$server" --fault latency=100ms,dir=up 2>"$WORK/relay.err" &
+RELAY=$!
+PIDS+=("$RELAY")
+wait_listen "$listen"
+"$SOCKCTL" loadtest "127.0.0.1:$listen" --connections 1 --rate 50 --duration 10s --framing line \
+    --message 'ping {{seq}}\n' --json "$WORK/latency.json" > /dev/null 2>&1 || true
+stop_relay
+direct_p50=$(json "$WORK/direct.json" "r['latency']['uncorrected']['p50'] / 1000")
+fault_p50=$(json "$WORK/latency.json" "r['latency']['uncorrected']['p50'] / 1000")
+printf 'p50 direct %.3f ms, through latency=100ms %.3f ms: %+.3f ms from the injected 100 ms (goal: +0/-2 ms)\n' \
+    "$direct_p50" "$fault_p50" "$(echo "$fault_p50 - 100" | bc -l)"
+kill "$echo_pid" 2>/dev/null || true; wait "$echo_pid" 2>/dev/null || true
+
+echo
+echo "== 5. memory: 1 GiB sent towards an upstream that reads nothing"
+server=$(port)
+python3 -c "
+import socket, signal, sys
+s = socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+s.bind(('127.0.0.1', $server)); s.listen(1)
+c, _ = s.accept()
+signal.pause()
+" &
+sink=$!
+PIDS+=("$sink")
+wait_listen "$server"
+listen=$(port)
+start_relay "sockctl proxy" "$listen" "$server"
+head -c $((1024 * 1024 * 1024)) /dev/zero | "$SOCKCTL" connect --send-only "127.0.0.1:$listen" 2>/dev/null &
+sender=$!
+PIDS+=("$sender")
+# The transfer stalls once every buffer on the way is full; watch the proxy for 15 s.
+for _ in $(seq 1 30); do sleep 0.5; done
+printf 'proxy peak RSS %.0f MB while the upstream read nothing (goal: < 64 MB)\n' "$(peak_rss "$RELAY")"
+kill "$sender" 2>/dev/null || true
+stop_relay
+kill "$sink" 2>/dev/null || true
