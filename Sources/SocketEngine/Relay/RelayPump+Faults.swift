@@ -66,6 +66,7 @@ struct FaultedWriter {
     private var clock: EngineClock { pump.clock }
 
     private mutating func refresh() {
+        guard faults.set.version != version else { return }
         let snapshot = faults.set.snapshot
         guard snapshot.version != version else { return }
         version = snapshot.version
