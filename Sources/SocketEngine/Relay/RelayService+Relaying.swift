@@ -119,6 +119,9 @@ extension RelayService {
             } catch {
                 return nil
             }
+            // The faults changed while waiting (maybe as the deadline came): what is due is
+            // decided again from the new list — a fault removed before it acted never acts.
+            if faults.set.version != snapshot.version { continue }
             if let earliest, earliest.at <= clock.now { return earliest.end }
         }
         return nil
