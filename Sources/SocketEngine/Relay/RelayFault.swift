@@ -34,7 +34,10 @@ public struct RelayFault: Sendable, Equatable, CustomStringConvertible {
             switch self {
             case .bytes(let count): return ByteCount.format(count)
             case .messages(let count): return "\(count)msg"
-            case .time(let duration): return duration.formatted
+            case .time(let duration):
+                // Whole minutes show as `2m`, which a trigger reads as 2 MiB: seconds instead.
+                let text = duration.formatted
+                return text.hasSuffix("m") ? "\(duration.components.seconds)s" : text
             }
         }
     }
@@ -98,7 +101,12 @@ public struct RelayFault: Sendable, Equatable, CustomStringConvertible {
     }
 
     private static func percent(_ share: Double) -> String {
-        let value = share * 100
-        return value == value.rounded() ? "\(Int(value))%" : "\(value)%"
+        // In billionths of a percent, written out digit by digit: 0.07 * 100 is
+        // 7.000000000000001 and 1e-7 prints as 1e-05; `7%` and `0.00001%` read back.
+        let billionths = Int64((share * 100 * 1e9).rounded())
+        var fraction = String(billionths % 1_000_000_000)
+        fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return "\(billionths / 1_000_000_000)" + (fraction.isEmpty ? "" : "." + fraction) + "%"
     }
 }

@@ -37,6 +37,7 @@ final class DatagramFlow: RelayPeer {
     let peer: SocketAddress
     private let listener: DatagramListener
     private let queue: AsyncBoundedQueue<ByteBuffer>
+    private let closed = Atomic<Bool>(false)
 
     init(peer: SocketAddress, listener: DatagramListener, limit: Int = 1024) {
         self.peer = peer
@@ -46,7 +47,11 @@ final class DatagramFlow: RelayPeer {
 
     var carriesMessages: Bool { true }
 
-    /// Queues a datagram from the client; false (dropped) when the flow is this far behind.
+    /// True once the flow has been closed: its client's next datagram starts a new flow.
+    var isClosed: Bool { closed.load(ordering: .sequentiallyConsistent) }
+
+    /// Queues a datagram from the client; false when the flow is this far behind (dropped) or
+    /// closed.
     func deliver(_ datagram: ByteBuffer) -> Bool {
         queue.tryPush(datagram)
     }
@@ -63,5 +68,9 @@ final class DatagramFlow: RelayPeer {
 
     func abort() async { await close() }
 
-    func close() async { queue.finish() }
+    func close() async {
+        // Before the queue refuses datagrams: one refused for being closed is never counted lost.
+        closed.store(true, ordering: .sequentiallyConsistent)
+        queue.finish()
+    }
 }

@@ -8,7 +8,7 @@ extension RelayPump {
         let reader = Task {
             do {
                 while let unit = try await readUnit() {
-                    counters.forwarded(unit.wire.readableBytes, direction)
+                    // Counted as forwarded by the writer, once sent: a fault may hold or discard it.
                     activity?.touch()
                     try await queue.push(unit)
                 }
@@ -113,6 +113,7 @@ struct FaultedWriter {
 
         guard var bytes = pump.outgoing(unit) else { return nil }
         let cuttable = !pump.sink.carriesMessages
+        var sent = 0
         while bytes.readableBytes > 0 {
             refresh()
             try await stallIfDue()
@@ -144,8 +145,15 @@ struct FaultedWriter {
             guard let piece = bytes.readSlice(length: room) else { break }
             if let rate { try await pace(piece.readableBytes, rate: rate) }
             try await pump.sink.send(piece)
+            sent += piece.readableBytes
             let finished = bytes.readableBytes == 0
-            if let end = count(piece.readableBytes, endsMessage: finished) { return end }
+            // The unit's bytes as read (its framing included), or what went of them before a
+            // fault ended the client part-way.
+            if finished { pump.counters.forwarded(unit.wire.readableBytes, pump.direction) }
+            if let end = count(piece.readableBytes, endsMessage: finished) {
+                if !finished { pump.counters.forwarded(min(sent, unit.wire.readableBytes), pump.direction) }
+                return end
+            }
             if !finished, let sliceDelay, sliceDelay > .zero { try await clock.sleep(for: sliceDelay) }
         }
         return nil

@@ -50,6 +50,8 @@ struct RelayPump: Sendable {
     let faults: ClientFaults?
     /// For relays with a UDP side: touched on every unit, for the idle timeout.
     let activity: RelayActivity?
+    /// Shared by the client's two pumps and its relay: set once the client is being ended.
+    let ending: RelayEnding
 
     func run() async -> End {
         if let faults {
@@ -140,6 +142,10 @@ struct RelayPump: Sendable {
     // MARK: Ends
 
     func finishSink() async -> End {
+        // The source ended because the relay is closing or resetting the client (a fault, the
+        // other side's reset, the idle timeout): nobody sent an end, so none is passed on — a
+        // FIN here would reach the other side before the reset that is due.
+        guard !ending.hasBegun else { return .finished }
         do {
             try await sink.finish()
         } catch {
@@ -153,6 +159,7 @@ struct RelayPump: Sendable {
         if error is CancellationError { return .failed(SocketEngineError(.connectionClosed, "\(client.peer): relay stopped")) }
         let wrapped = SocketEngineError.wrapping(error, context: "\(client.peer) \(direction.arrow)")
         if wrapped.code == .connectionReset {
+            ending.begin()
             await sink.abort()
             return .reset(wrapped)
         }
@@ -186,4 +193,15 @@ final class RelayCounters: Sendable {
     var bytesUp: Int { up.load(ordering: .relaxed) }
     var bytesDown: Int { down.load(ordering: .relaxed) }
     var droppedMessages: Int { droppedCount.load(ordering: .relaxed) }
+}
+
+/// Whether the relay has begun to end a client itself (a fault, a reset, a failure, the idle
+/// timeout): set before either side is closed or reset, so a pump whose source then ends knows
+/// the end is not its sender's.
+final class RelayEnding: Sendable {
+    private let flag = Atomic<Bool>(false)
+
+    func begin() { flag.store(true, ordering: .sequentiallyConsistent) }
+
+    var hasBegun: Bool { flag.load(ordering: .sequentiallyConsistent) }
 }

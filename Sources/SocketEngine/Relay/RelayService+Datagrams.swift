@@ -17,8 +17,14 @@ extension RelayService {
         await withDiscardingTaskGroup { group in
             for await datagram in listener.datagrams {
                 if let flow = flows.table.withLock({ $0[datagram.peer] }) {
-                    if !flow.deliver(datagram.data) { state.withLock { $0.summary.dropped += 1 } }
-                    continue
+                    if flow.deliver(datagram.data) { continue }
+                    if !flow.isClosed {
+                        state.withLock { $0.summary.dropped += 1 }
+                        continue
+                    }
+                    // That flow has just ended (idle timeout, a fault) and is on its way out of
+                    // the table: this datagram starts the client's next flow, it is not lost.
+                    flows.table.withLock { if $0[datagram.peer] === flow { $0[datagram.peer] = nil } }
                 }
                 if let limit, flows.table.withLock({ $0.count }) >= limit {
                     state.withLock { $0.summary.rejected += 1 }
@@ -31,7 +37,7 @@ extension RelayService {
                 _ = flow.deliver(datagram.data)
                 group.addTask {
                     await self.serveFlow(flow, as: client)
-                    flows.table.withLock { $0[flow.peer] = nil }
+                    flows.table.withLock { if $0[flow.peer] === flow { $0[flow.peer] = nil } }
                 }
             }
         }

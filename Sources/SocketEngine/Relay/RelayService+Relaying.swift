@@ -28,11 +28,12 @@ extension RelayService {
         let faultsApply = configuration.faultsCanChange || !configuration.faults.isEmpty
         let clientFaults = faultsApply ? ClientFaults(set: faults, random: random, clock: configuration.clock) : nil
         let reports = RelayReports(data: configuration.reportsData, messages: configuration.reportsMessages, emit: onEvent)
+        let ending = RelayEnding()
         func pump(_ direction: RelayDirection, from source: any RelayPeer, to sink: any RelayPeer) -> RelayPump {
             RelayPump(
                 client: client, direction: direction, source: source, sink: sink, framing: configuration.framing,
                 maximumFrameSize: configuration.maximumFrameSize, clock: configuration.clock, reports: reports,
-                counters: counters, faults: clientFaults, activity: activity
+                counters: counters, faults: clientFaults, activity: activity, ending: ending
             )
         }
         let up = pump(.up, from: clientSide, to: upstream)
@@ -48,6 +49,8 @@ extension RelayService {
             var running = 2
             func note(_ error: SocketEngineError) { if outcome.error == nil { outcome.error = error } }
             func end(_ step: RelayPump.End) async {
+                if case .finished = step { return }
+                ending.begin()
                 switch step {
                 case .finished:
                     break
@@ -78,6 +81,7 @@ extension RelayService {
                 case .timer(nil):
                     break
                 case .idle(let idle):
+                    ending.begin()
                     note(SocketEngineError(.idleTimeout, "\(client.peer): no datagram either way for \(idle.formatted)"))
                     for side in both { await side.close() }
                 }
@@ -115,6 +119,9 @@ extension RelayService {
             } catch {
                 return nil
             }
+            // The faults changed while waiting (maybe as the deadline came): what is due is
+            // decided again from the new list — a fault removed before it acted never acts.
+            if faults.set.version != snapshot.version { continue }
             if let earliest, earliest.at <= clock.now { return earliest.end }
         }
         return nil
