@@ -63,8 +63,9 @@ struct ProxyTLSTests {
         defer { server.signal(SIGKILL) }
         let (proxy, port) = try await start(["proxy", "127.0.0.1:0", "tls://127.0.0.1:\(upstream)"], name: "proxy")
         defer { proxy.signal(SIGKILL) }
-        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "hello"])
+        let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "line", "hello"])
         #expect(result.status == 1, "the client's connection is closed without an answer: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
         let log = try await proxy.waitForStderr("disconnected after")
         #expect(log.contains("self-signed certificate (subject CN=localhost)"), "\(log)")
     }
