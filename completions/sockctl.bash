@@ -173,13 +173,13 @@ _sockctl() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    connect|listen|send|replay|loadtest|report|capture|help)
+    connect|listen|send|proxy|replay|loadtest|report|capture|help)
         # Offer subcommand argument completions
         "_sockctl_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'connect listen send replay loadtest report capture help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'connect listen send proxy replay loadtest report capture help' -- "${cur}"))
         ;;
     esac
 }
@@ -410,6 +410,72 @@ _sockctl_send() {
         return
         ;;
     '--max-frame')
+        return
+        ;;
+    esac
+}
+
+_sockctl_proxy() {
+    repeating_flags=()
+    non_repeating_flags=(--print-messages --json-log --verbose -v --hexdump --upstream-insecure --version -h --help)
+    repeating_options=(--allow --deny --fault)
+    non_repeating_options=(--max-clients --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --framing --max-frame --cert --key --client-ca --upstream-cafile --upstream-servername --upstream-cert --upstream-key)
+    __sockctl_offer_flags_options 2
+
+    # Offer option value completions
+    case "${prev}" in
+    '--max-clients')
+        return
+        ;;
+    '--allow')
+        return
+        ;;
+    '--deny')
+        return
+        ;;
+    '--upstream-connect-timeout')
+        return
+        ;;
+    '--udp-idle-timeout')
+        return
+        ;;
+    '--fault')
+        return
+        ;;
+    '--fault-seed')
+        return
+        ;;
+    '--control')
+        return
+        ;;
+    '--record')
+        return
+        ;;
+    '--framing')
+        return
+        ;;
+    '--max-frame')
+        return
+        ;;
+    '--cert')
+        return
+        ;;
+    '--key')
+        return
+        ;;
+    '--client-ca')
+        return
+        ;;
+    '--upstream-cafile')
+        return
+        ;;
+    '--upstream-servername')
+        return
+        ;;
+    '--upstream-cert')
+        return
+        ;;
+    '--upstream-key')
         return
         ;;
     esac
