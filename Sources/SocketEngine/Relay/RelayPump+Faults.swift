@@ -2,13 +2,14 @@ import NIOCore
 
 extension RelayPump {
     /// The pump with faults: a reader task stamps each unit's arrival and queues it (at most 64
-    /// units of at most 64 KiB), and this task forwards them through ``FaultedWriter``.
+    /// units of at most 64 KiB), and this task forwards them through ``FaultedWriter``, which
+    /// counts what it sends (a unit dropped, swallowed by `timeout` or cut off by a reset is not
+    /// forwarded).
     func runWithFaults(_ faults: ClientFaults) async -> End {
         let queue = AsyncBoundedQueue<Unit>(capacity: 64)
         let reader = Task {
             do {
                 while let unit = try await readUnit() {
-                    counters.forwarded(unit.wire.readableBytes, direction)
                     activity?.touch()
                     try await queue.push(unit)
                 }
@@ -112,6 +113,11 @@ struct FaultedWriter {
 
         guard var bytes = pump.outgoing(unit) else { return nil }
         let cuttable = !pump.sink.carriesMessages
+        // Counted as the unfaulted pump counts: the unit's bytes as they came from the source;
+        // of a unit a fault cuts off, the part that went out.
+        let total = bytes.readableBytes
+        var sent = 0
+        defer { pump.counters.forwarded(sent == total ? unit.wire.readableBytes : min(sent, unit.wire.readableBytes), pump.direction) }
         while bytes.readableBytes > 0 {
             refresh()
             try await stallIfDue()
@@ -143,6 +149,7 @@ struct FaultedWriter {
             guard let piece = bytes.readSlice(length: room) else { break }
             if let rate { try await pace(piece.readableBytes, rate: rate) }
             try await pump.sink.send(piece)
+            sent += piece.readableBytes
             let finished = bytes.readableBytes == 0
             if let end = count(piece.readableBytes, endsMessage: finished) { return end }
             if !finished, let sliceDelay, sliceDelay > .zero { try await clock.sleep(for: sliceDelay) }
