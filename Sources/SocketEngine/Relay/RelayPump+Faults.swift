@@ -2,7 +2,9 @@ import NIOCore
 
 extension RelayPump {
     /// The pump with faults: a reader task stamps each unit's arrival and queues it (at most 64
-    /// units of at most 64 KiB), and this task forwards them through ``FaultedWriter``.
+    /// units of at most 64 KiB), and this task forwards them through ``FaultedWriter``, which
+    /// counts what it sends (a unit dropped, swallowed by `timeout` or cut off by a reset is not
+    /// forwarded).
     func runWithFaults(_ faults: ClientFaults) async -> End {
         let queue = AsyncBoundedQueue<Unit>(capacity: 64)
         let reader = Task {
