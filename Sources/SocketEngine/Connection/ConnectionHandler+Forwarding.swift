@@ -57,8 +57,11 @@ extension ConnectionHandler {
             forwarding.promise.fail(failure)
         } else if inputClosed {
             self.forwarding = nil
-            forwarding.partner.flush()
-            forwarding.promise.succeed(())
+            // Done once everything forwarded is written: an empty write completes after the
+            // ones before it, and only then may the caller shut the partner's output (NIO fails
+            // writes still queued when the output is shut).
+            let promise = forwarding.promise
+            forwarding.partner.writeAndFlush(ByteBuffer()).whenComplete { _ in promise.succeed(()) }
         }
     }
 }

@@ -23,7 +23,6 @@ extension RelayPump {
         var writer = FaultedWriter(pump: self, faults: faults)
         do {
             while let unit = try await queue.next() {
-                report(unit)
                 if let end = try await writer.forward(unit) { return end }
             }
             return await finishSink()
@@ -59,6 +58,8 @@ struct FaultedWriter {
     private var progress: [Int: Progress] = [:]
     private var lastDue: EngineClock.Instant?
     private var nextFree: EngineClock.Instant?
+    /// `timeout` faults already reported as having stopped this direction.
+    private var timedOut: Set<Int> = []
 
     init(pump: RelayPump, faults: ClientFaults) {
         self.pump = pump
@@ -88,6 +89,10 @@ struct FaultedWriter {
         for entry in active {
             switch entry.fault.kind {
             case .timeout:
+                if !timedOut.contains(entry.id) {
+                    timedOut.insert(entry.id)
+                    note(entry, "forwards nothing more")
+                }
                 return nil
             case .drop(let share) where unit.isMessage:
                 if faults.random.nextUnit() < share {
@@ -113,6 +118,8 @@ struct FaultedWriter {
         lastDue = due
         if due > unit.arrived && due > clock.now { try await clock.sleep(until: due, tolerance: nil) }
 
+        // Shown as it goes on, not before: a dropped or discarded unit never appears as relayed.
+        pump.report(unit)
         guard var bytes = pump.outgoing(unit) else { return nil }
         let cuttable = !pump.sink.carriesMessages
         var sent = 0
@@ -215,6 +222,12 @@ struct FaultedWriter {
                 end = .faultClose(name)
             default:
                 break
+            }
+            if let end {
+                switch end {
+                case .faultReset: note(entry, "resets the client after \(done.bytes) bytes, \(plural(done.messages, "message"))")
+                default: note(entry, "closes the client after \(done.bytes) bytes, \(plural(done.messages, "message"))")
+                }
             }
         }
         return end

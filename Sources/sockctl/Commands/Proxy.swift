@@ -105,7 +105,11 @@ struct Proxy: AsyncParsableCommand {
     var record: String?
 
     @OptionGroup(title: "Framing") var framing: FramingOptions
-    @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+    @Flag(name: .shortAndLong, help: "Also log upstream connections, directions ending and every fault acting, with timestamps, on stderr.")
+    var verbose = false
+
+    @Flag(name: .long, help: "Print every chunk on stdout in the tcpdump -X layout, with time, client number and direction.")
+    var hexdump = false
     @OptionGroup(title: "TLS towards clients (tls:// and wss:// listeners)") var tls: ListenTLSOptions
     @OptionGroup(title: "TLS towards the upstream (tls:// and wss:// upstreams)") var upstreamTLS: UpstreamTLSOptions
 
@@ -136,7 +140,7 @@ struct Proxy: AsyncParsableCommand {
         configuration.faults = fault
         configuration.faultSeed = faultSeed
         configuration.faultsCanChange = control != nil
-        configuration.reportsData = observability.hexdump || jsonLog
+        configuration.reportsData = hexdump || jsonLog
         configuration.reportsMessages = printMessages || jsonLog
         if let control {
             guard control.hasPrefix("unix:"), control.count > 5 else {
@@ -152,7 +156,7 @@ struct Proxy: AsyncParsableCommand {
 
     func run() async throws {
         var configuration = try makeConfiguration()
-        let diagnostics = Diagnostics(command: "proxy", verbose: observability.verbose)
+        let diagnostics = Diagnostics(command: "proxy", verbose: verbose)
         let descriptors = DescriptorLimit.raiseToHardLimit()
         if let clients = configuration.listenOptions.maximumClients, 2 * clients + 64 > descriptors {
             diagnostics.warning("--max-clients \(clients) needs \(2 * clients) descriptors, above the limit \(descriptors): raise it with `ulimit -n`")
@@ -162,7 +166,7 @@ struct Proxy: AsyncParsableCommand {
         }
         configuration.listenOptions.recorder = recorder?.hook
         let renderer = ProxyEventRenderer(
-            diagnostics: diagnostics, hexdump: observability.hexdump, printMessages: printMessages, jsonLog: jsonLog
+            diagnostics: diagnostics, hexdump: hexdump, printMessages: printMessages, jsonLog: jsonLog
         )
         let service = RelayService(configuration: configuration) { renderer.render($0) }
 
