@@ -207,7 +207,7 @@ complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_option
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl send" hexdump' -l 'hexdump' -d 'Print all traffic on stderr as tcpdump -X style hex and ASCII, with direction and time.'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl send" version' -l 'version' -d 'Show the version.'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl send" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl proxy" max-clients' -l 'max-clients' -d 'Refuse clients beyond this many at once (UDP: flows).' -rfka ''
+complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl proxy" max-clients' -l 'max-clients' -d 'Refuse clients beyond this many at once.' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl proxy"' -l 'allow' -d 'Only admit clients from this network (repeatable); wins over --deny.' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl proxy"' -l 'deny' -d 'Refuse clients from this network (repeatable).' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl proxy" upstream-connect-timeout' -l 'upstream-connect-timeout' -d 'Give up on an upstream connection (resolving, connecting, TLS, WebSocket upgrade) after this long; the client is closed.' -rfka ''

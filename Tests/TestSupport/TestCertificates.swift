@@ -23,3 +23,17 @@ public actor TestCertificates {
         return try await task.value
     }
 }
+
+/// `openssl s_server` with the test certificate NAME.pem/NAME.key on a port the kernel picks
+/// (it says which: `ACCEPT 127.0.0.1:PORT`), its stdin held open (it quits at EOF); what it
+/// decrypts goes to its stdout. The caller stops it.
+public func openSSLServer(_ name: String, _ extra: [String] = []) async throws -> (Child, Int) {
+    let dir = try await TestCertificates.shared.directory()
+    let server = try await Child(try tool("openssl"), ["s_server", "-accept", "127.0.0.1:0", "-cert", "\(dir)/\(name).pem", "-key", "\(dir)/\(name).key"] + extra,
+                                 stdin: .pipe, name: "s_server")
+    let text = try await server.waitForStdout("ACCEPT ")
+    guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT ") }),
+          let port = line.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) })
+    else { throw HarnessError("no port in s_server's: \(text)") }
+    return (server, port)
+}

@@ -19,18 +19,6 @@ struct ProxyTLSTests {
         return (child, try await child.listeningPort())
     }
 
-    /// `openssl s_server` on a port the kernel picks (it prints `ACCEPT 127.0.0.1:PORT`).
-    func openSSLServer(_ name: String) async throws -> (Child, Int) {
-        let dir = try await certs()
-        let server = try await Child(try tool("openssl"), ["s_server", "-accept", "127.0.0.1:0", "-cert", "\(dir)/\(name).pem", "-key", "\(dir)/\(name).key"],
-                                     stdin: .pipe, name: "s_server")
-        let text = try await server.waitForStdout("ACCEPT ")
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT ") }),
-              let port = line.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) })
-        else { throw HarnessError("no port in s_server's: \(text)") }
-        return (server, port)
-    }
-
     @Test func tlsClientsAreTerminatedAndRelayedToAPlainServer() async throws {
         let dir = try await certs()
         let (echo, upstream) = try await start(["listen", "127.0.0.1:0", "--echo", "-k"], name: "echo")

@@ -15,19 +15,6 @@ import Glibc
 struct TLSCommandTests {
     func certs() async throws -> String { try await TestCertificates.shared.directory() }
 
-    /// `openssl s_server` with NAME.pem/NAME.key on the port the kernel picks (it says which:
-    /// `ACCEPT 127.0.0.1:PORT`); its stdin held open (it quits at EOF). Killed by the caller.
-    func openSSLServer(_ name: String, _ extra: [String] = []) async throws -> (Child, Int) {
-        let dir = try await certs()
-        let server = try await Child(try tool("openssl"), ["s_server", "-accept", "127.0.0.1:0", "-cert", "\(dir)/\(name).pem", "-key", "\(dir)/\(name).key"] + extra,
-                               stdin: .pipe, name: "s_server")
-        let text = try await server.waitForStdout("ACCEPT ")
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("ACCEPT ") }),
-              let port = line.split(separator: ":").last.flatMap({ Int($0.prefix { $0.isNumber }) })
-        else { throw HarnessError("no port in s_server's: \(text)") }
-        return (server, port)
-    }
-
     func send(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let result = try await run(try sockctlPath(), ["send"] + arguments)
         return (result.status, String(decoding: result.stdout, as: UTF8.self), result.stderr)

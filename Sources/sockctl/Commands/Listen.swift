@@ -82,14 +82,7 @@ struct Listen: AsyncParsableCommand {
     @Flag(name: [.customShort("k"), .long], help: "Keep accepting clients after the first one leaves.")
     var keepOpen = false
 
-    @Option(name: .long, help: ArgumentHelp("Refuse clients beyond this many at once.", valueName: "n"))
-    var maxClients: Int = 100
-
-    @Option(name: .long, help: ArgumentHelp("Only admit clients from this network (repeatable); wins over --deny.", valueName: "cidr"))
-    var allow: [AddressRange] = []
-
-    @Option(name: .long, help: ArgumentHelp("Refuse clients from this network (repeatable).", valueName: "cidr"))
-    var deny: [AddressRange] = []
+    @OptionGroup var admission: AdmissionOptions
 
     @Option(name: .long, help: ArgumentHelp("Write every client's session to this pcap file (made-up Ethernet/IP/TCP headers, real payload and times).", valueName: "file.pcap"))
     var record: String?
@@ -137,11 +130,7 @@ struct Listen: AsyncParsableCommand {
             configuration.delay = delay
         }
         configuration.keepOpen = keepOpen || broadcast
-        configuration.options.maximumClients = try checkedCount(maxClients, "--max-clients", within: 1...1_000_000)
-        configuration.options.access = AccessPolicy(allow: allow, deny: deny)
-        if endpoint.transport == .unix && !configuration.options.access.isEmpty {
-            throw UsageError("--allow and --deny need an IP listener, not a Unix socket")
-        }
+        try admission.apply(to: &configuration.options, endpoint: endpoint)
         configuration.options.tap = observability.tap
         if let record {
             if endpoint.transport == .unix {
@@ -186,20 +175,7 @@ struct Listen: AsyncParsableCommand {
             ListenEventRenderer.render(event, diagnostics: diagnostics, printMode: printMode)
         }
 
-        // Watched before the listener says where it listens: a signal sent as soon as it
-        // does (a script, a test) must meet the orderly shutdown, not the default action.
-        let signalCount = Mutex(0)
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-            // A second signal ends the process at once, even if output is stalled (a paused
-            // pager) and the orderly shutdown cannot make progress.
-            if signalCount.withLock({ $0 += 1; return $0 }) > 1 {
-                diagnostics.note("\(name) again: exiting without waiting")
-                Glibc._exit(130)  // not exit(): flushing stdio could block on the stalled output
-            }
-            diagnostics.note("\(name): shutting down (again to exit at once)")
-            service.stop()
-        }
+        let signals = SignalWatcher.orderlyShutdown(diagnostics) { service.stop() }
         let bound: [SocketAddress]
         do {
             bound = try await service.bind()

@@ -21,7 +21,7 @@ struct Proxy: AsyncParsableCommand {
             stream and a WebSocket or UDP side each message becomes one framed message: with \
             --framing line, ws://:8080 → tcp://127.0.0.1:7000 turns every WebSocket message \
             into a line and every line into a message. A UDP listener keeps one flow per \
-            client address, closed after --udp-idle-timeout without traffic.
+            client address (--max-clients counts flows), closed after --udp-idle-timeout without traffic.
 
             Each direction ends on its own: a FIN (or WebSocket close) is passed on and the \
             other direction goes on; a reset on one side resets the other. A slow reader \
@@ -70,14 +70,7 @@ struct Proxy: AsyncParsableCommand {
     )
     var upstream: Endpoint
 
-    @Option(name: .long, help: ArgumentHelp("Refuse clients beyond this many at once (UDP: flows).", valueName: "n"))
-    var maxClients: Int = 100
-
-    @Option(name: .long, help: ArgumentHelp("Only admit clients from this network (repeatable); wins over --deny.", valueName: "cidr"))
-    var allow: [AddressRange] = []
-
-    @Option(name: .long, help: ArgumentHelp("Refuse clients from this network (repeatable).", valueName: "cidr"))
-    var deny: [AddressRange] = []
+    @OptionGroup var admission: AdmissionOptions
 
     @Option(name: .long, help: ArgumentHelp("Give up on an upstream connection (resolving, connecting, TLS, WebSocket upgrade) after this long; the client is closed.", valueName: "dur"))
     var upstreamConnectTimeout: Duration = .seconds(10)
@@ -121,11 +114,7 @@ struct Proxy: AsyncParsableCommand {
         var configuration = RelayConfiguration(listen: listen, upstream: upstream)
         configuration.framing = framing.framing
         configuration.maximumFrameSize = try framing.maximumFrameSize()
-        configuration.listenOptions.maximumClients = try checkedCount(maxClients, "--max-clients", within: 1...1_000_000)
-        configuration.listenOptions.access = AccessPolicy(allow: allow, deny: deny)
-        if listen.transport == .unix && !configuration.listenOptions.access.isEmpty {
-            throw UsageError("--allow and --deny need an IP listener, not a Unix socket")
-        }
+        try admission.apply(to: &configuration.listenOptions, endpoint: listen)
         configuration.connectOptions.connectTimeout = try checkedPositive(upstreamConnectTimeout, "--upstream-connect-timeout")
         configuration.datagramIdleTimeout = try checkedPositive(udpIdleTimeout, "--udp-idle-timeout")
         configuration.listenOptions.secureTransport = try tls.layer(for: listen)
@@ -170,16 +159,7 @@ struct Proxy: AsyncParsableCommand {
         )
         let service = RelayService(configuration: configuration) { renderer.render($0) }
 
-        let signalCount = Mutex(0)
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
-            if signalCount.withLock({ $0 += 1; return $0 }) > 1 {
-                diagnostics.note("\(name) again: exiting without waiting")
-                Glibc._exit(130)
-            }
-            diagnostics.note("\(name): shutting down (again to exit at once)")
-            service.stop()
-        }
+        let signals = SignalWatcher.orderlyShutdown(diagnostics) { service.stop() }
         let bound: [SocketAddress]
         do {
             bound = try await service.bind()

@@ -34,16 +34,33 @@ struct TLSOptions: ParsableArguments {
     }
 
     func clientOptions() throws -> TLSClientOptions {
+        try Self.clientOptions(insecure: insecure, cafile: cafile, servername: servername, cert: cert, key: key, pins: pin.flatMap { $0 })
+    }
+
+    /// The client TLS options these values give; `prefix` names the flags in errors (`--cert`
+    /// or `--upstream-cert`).
+    static func clientOptions(
+        insecure: Bool, cafile: String?, servername: String?, cert: String?, key: String?, pins: [[UInt8]] = [], prefix: String = "--"
+    ) throws -> TLSClientOptions {
+        if cert != nil && key == nil { throw UsageError("\(prefix)cert needs \(prefix)key") }
+        if key != nil && cert == nil { throw UsageError("\(prefix)key needs \(prefix)cert") }
         var options = TLSClientOptions()
         options.verify = !insecure
         options.caFile = cafile
         options.serverName = servername
         options.certificateFile = cert
         options.keyFile = key
-        if cert != nil && key == nil { throw UsageError("--cert needs --key") }
-        if key != nil && cert == nil { throw UsageError("--key needs --cert") }
-        options.pins = pin.flatMap { $0 }
+        options.pins = pins
         return options
+    }
+
+    /// The TLS layer for `options`, a bad file or key reported as a usage error.
+    static func layer(_ options: TLSClientOptions) throws -> TLSLayer {
+        do {
+            return try TLSLayer(client: options)
+        } catch {
+            throw UsageError(error.message)
+        }
     }
 
     /// The TLS layer for `endpoint` (nil unless it is `tls://` or `wss://`); refuses TLS
@@ -53,11 +70,7 @@ struct TLSOptions: ParsableArguments {
             if isUsed { throw UsageError("TLS options need a tls:// or wss:// endpoint") }
             return nil
         }
-        do {
-            return try TLSLayer(client: clientOptions())
-        } catch let error as SocketEngineError {
-            throw UsageError(error.message)
-        }
+        return try Self.layer(clientOptions())
     }
 }
 

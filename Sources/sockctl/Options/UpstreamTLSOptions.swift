@@ -29,18 +29,8 @@ struct UpstreamTLSOptions: ParsableArguments {
             if isUsed { throw UsageError("--upstream-* TLS options need a tls:// or wss:// upstream") }
             return nil
         }
-        if cert != nil && key == nil { throw UsageError("--upstream-cert needs --upstream-key") }
-        if key != nil && cert == nil { throw UsageError("--upstream-key needs --upstream-cert") }
-        var options = TLSClientOptions()
-        options.verify = !insecure
-        options.caFile = cafile
-        options.serverName = servername
-        options.certificateFile = cert
-        options.keyFile = key
-        do {
-            return try TLSLayer(client: options)
-        } catch {
-            throw UsageError(error.message)
-        }
+        return try TLSOptions.layer(TLSOptions.clientOptions(
+            insecure: insecure, cafile: cafile, servername: servername, cert: cert, key: key, prefix: "--upstream-"
+        ))
     }
 }
