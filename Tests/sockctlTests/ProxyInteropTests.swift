@@ -184,7 +184,11 @@ struct ProxyInteropTests {
             // What went on: everything not dropped up, and back only what the client got.
             #expect(summary?["bytes_up"] as? Int == 5 * (sent - droppedUp), "round \(round)")
             #expect(summary?["bytes_down"] as? Int == 5 * returned.count, "round \(round)")
-            #expect(proxy.child.stderr.contains("summary: 1 client, \(5 * (sent - droppedUp)) bytes up, \(5 * returned.count) bytes down, \(dropped) dropped in "), "\(proxy.child.stderr)")
+            // Every dropped datagram's bytes are accounted as discarded, not lost silently.
+            #expect(summary?["discarded_bytes"] as? Int == 5 * dropped)
+            #expect(proxy.child.stderr.contains(
+                "summary: 1 client, \(5 * (sent - droppedUp)) bytes up, \(5 * returned.count) bytes down, \(dropped) dropped, \(5 * dropped) bytes discarded by faults in "
+            ), "\(proxy.child.stderr)")
             patterns.append(returned)
         }
         #expect(patterns[0] == patterns[1], "--fault-seed 7 drops the same datagrams each run")

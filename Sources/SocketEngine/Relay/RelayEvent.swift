@@ -56,6 +56,8 @@ public struct RelaySummary: Sendable, Equatable {
     public var bytesDown = 0
     /// Datagrams or messages dropped: by a `drop` fault, or because a UDP flow's queue was full.
     public var dropped = 0
+    /// Bytes read from one side and, by a fault (`drop`, `timeout`), never sent to the other.
+    public var discardedBytes = 0
     /// Connections reset, by a fault or because one side reset.
     public var resets = 0
     /// From the start of ``RelayService/run()`` to its end.

@@ -93,10 +93,12 @@ struct FaultedWriter {
                     timedOut.insert(entry.id)
                     note(entry, "forwards nothing more")
                 }
+                pump.counters.discard(unit.wire.readableBytes)
                 return nil
             case .drop(let share) where unit.isMessage:
                 if faults.random.nextUnit() < share {
                     pump.counters.dropped()
+                    pump.counters.discard(unit.wire.readableBytes)
                     note(entry, "dropped a message of \(unit.body.readableBytes) bytes")
                     return nil
                 }

@@ -179,6 +179,7 @@ final class RelayCounters: Sendable {
     private let up = Atomic<Int>(0)
     private let down = Atomic<Int>(0)
     private let droppedCount = Atomic<Int>(0)
+    private let discarded = Atomic<Int>(0)
 
     func forwarded(_ bytes: Int, _ direction: RelayDirection) {
         if direction == .up {
@@ -190,9 +191,13 @@ final class RelayCounters: Sendable {
 
     func dropped() { droppedCount.wrappingAdd(1, ordering: .relaxed) }
 
+    /// Bytes read and thrown away by a fault (`drop`, `timeout`): accounted, never silently lost.
+    func discard(_ bytes: Int) { discarded.wrappingAdd(bytes, ordering: .relaxed) }
+
     var bytesUp: Int { up.load(ordering: .relaxed) }
     var bytesDown: Int { down.load(ordering: .relaxed) }
     var droppedMessages: Int { droppedCount.load(ordering: .relaxed) }
+    var discardedBytes: Int { discarded.load(ordering: .relaxed) }
 }
 
 /// Whether the relay has begun to end a client itself (a fault, a reset, a failure, the idle

@@ -178,6 +178,7 @@ public final class RelayService: Sendable {
             state.summary.bytesUp += counters.bytesUp
             state.summary.bytesDown += counters.bytesDown
             state.summary.dropped += counters.droppedMessages
+            state.summary.discardedBytes += counters.discardedBytes
             if reset { state.summary.resets += 1 }
         }
         onEvent(.clientDisconnected(

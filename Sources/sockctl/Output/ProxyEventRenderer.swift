@@ -74,6 +74,7 @@ final class ProxyEventRenderer: Sendable {
         if summary.upstreamFailures > 0 { parts.append("\(summary.upstreamFailures) upstream connections failed") }
         if summary.rejected > 0 { parts.append("\(summary.rejected) refused") }
         if summary.dropped > 0 { parts.append("\(summary.dropped) dropped") }
+        if summary.discardedBytes > 0 { parts.append("\(summary.discardedBytes) bytes discarded by faults") }
         if summary.resets > 0 { parts.append("\(plural(summary.resets, "reset"))") }
         diagnostics.note("summary: " + parts.joined(separator: ", ") + " in \(summary.duration.formatted)")
         guard jsonLog else { return }
@@ -81,7 +82,7 @@ final class ProxyEventRenderer: Sendable {
             ("time", .string(Timestamp.now())), ("event", .string("summary")),
             ("clients", .int(summary.clients)), ("bytes_up", .int(summary.bytesUp)), ("bytes_down", .int(summary.bytesDown)),
             ("upstream_failures", .int(summary.upstreamFailures)), ("refused", .int(summary.rejected)),
-            ("dropped", .int(summary.dropped)), ("resets", .int(summary.resets)),
+            ("dropped", .int(summary.dropped)), ("discarded_bytes", .int(summary.discardedBytes)), ("resets", .int(summary.resets)),
             ("duration_ms", .double(summary.duration.milliseconds)),
         ])
         write(Array((json.rendered + "\n").utf8))
