@@ -190,7 +190,12 @@ struct RelayTests {
             $0.framing = .line
             $0.reportsMessages = true
         }
-        let client = try await connect("ws://127.0.0.1:\(relay.port)/")
+        // The client's close frame goes first and the answers come after it: the client waits
+        // for them as long as it takes (its default 2 s for the server's close is a real-time
+        // bound a busy machine can miss).
+        var options = ConnectOptions.patient
+        options.webSocket.closeTimeout = .seconds(3600)
+        let client = try await connect("ws://127.0.0.1:\(relay.port)/", options: options)
         for message in ["hello", "two words", "{\"json\":true}"] { try await client.write(ByteBuffer(string: message)) }
         try await client.closeWrite()
         var answers: [String] = []
