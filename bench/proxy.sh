@@ -3,7 +3,7 @@
 # Usage: bench/proxy.sh path/to/release/sockctl [bulk-MiB] [runs]
 #  1. Bulk: MiB (default 1024) from `sockctl connect --send-only` to `sockctl listen --discard`,
 #     direct and through each relay; median wall time of RUNS (default 3), MB/s, the relay's CPU.
-#  2. Added round-trip latency: sockperf ping-pong (64-byte messages, one connection, 10 s,
+#  2. Added round-trip latency: sockperf ping-pong (64-byte messages, one connection, 3 rounds of 5 s,
 #     full round trip) direct and through each relay; p50 and p99, and what each relay adds.
 #  3. 10,000 concurrent connections through sockctl proxy for 20 s (sockctl loadtest, one
 #     message per connection per second): errors, and the proxy's peak RSS. A proxied connection
@@ -122,21 +122,30 @@ printf 'sockctl proxy: %.2fx socat, %.2fx haproxy (MB/s; goals: >= 2x socat, >= 
     "$(echo "${BULK[socat]} / ${BULK[sockctl proxy]}" | bc -l)" "$(echo "${BULK[haproxy]} / ${BULK[sockctl proxy]}" | bc -l)"
 
 echo
-echo "== 2. round trip of 64-byte messages, one connection, sockperf ping-pong 10 s (microseconds)"
+echo "== 2. round trip of 64-byte messages, one connection, sockperf ping-pong (microseconds): 3 rounds of"
+echo "   5 s through each relay in turn, the median of the rounds (loopback latency drifts between runs)"
 declare -A P50 P99
+declare -A P50S P99S
+for round in 1 2 3; do
+    for name in "${RELAYS[@]}"; do
+        server=$(port)
+        sockperf server --tcp -i 127.0.0.1 -p "$server" > "$WORK/sps.log" 2>&1 &
+        sps=$!
+        PIDS+=("$sps")
+        wait_listen "$server"
+        listen=$server
+        if [ "$name" != direct ]; then listen=$(port); start_relay "$name" "$listen" "$server"; else RELAY=""; fi
+        sockperf ping-pong --tcp -i 127.0.0.1 -p "$listen" -m 64 -t 5 --full-rtt > "$WORK/pp.log" 2>&1 || true
+        P50S[$name]+="$(sed -n 's/.*percentile 50.000 = *\([0-9.]*\).*/\1/p' "$WORK/pp.log") "
+        P99S[$name]+="$(sed -n 's/.*percentile 99.000 = *\([0-9.]*\).*/\1/p' "$WORK/pp.log") "
+        stop_relay
+        kill "$sps" 2>/dev/null || true; wait "$sps" 2>/dev/null || true
+    done
+done
+median() { printf '%s\n' $1 | sort -n | sed -n 2p; }
 for name in "${RELAYS[@]}"; do
-    server=$(port)
-    sockperf server --tcp -i 127.0.0.1 -p "$server" > "$WORK/sps.log" 2>&1 &
-    sps=$!
-    PIDS+=("$sps")
-    wait_listen "$server"
-    listen=$server
-    if [ "$name" != direct ]; then listen=$(port); start_relay "$name" "$listen" "$server"; else RELAY=""; fi
-    sockperf ping-pong --tcp -i 127.0.0.1 -p "$listen" -m 64 -t 10 --full-rtt > "$WORK/pp.log" 2>&1 || true
-    P50[$name]=$(sed -n 's/.*percentile 50.000 = *\([0-9.]*\).*/\1/p' "$WORK/pp.log")
-    P99[$name]=$(sed -n 's/.*percentile 99.000 = *\([0-9.]*\).*/\1/p' "$WORK/pp.log")
-    stop_relay
-    kill "$sps" 2>/dev/null || true; wait "$sps" 2>/dev/null || true
+    P50[$name]=$(median "${P50S[$name]}")
+    P99[$name]=$(median "${P99S[$name]}")
 done
 printf '%-16s %10s %10s %12s %12s\n' relay p50 p99 "added p50" "added p99"
 for name in "${RELAYS[@]}"; do
