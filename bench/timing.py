@@ -53,12 +53,14 @@ def start(args, **kw):
     return child
 
 
-def listening_port(child):
+def listening_port(child, drain=True):
     """The port in sockctl listen's `listening on ADDR:PORT` line. The rest of its stderr (a line
-    per client) is drained by a thread of its own: a full pipe would stall the listener."""
+    per client) is drained by a thread of its own (a full pipe would stall the listener), unless
+    the caller reads it (`drain=False`)."""
     for line in child.stderr:
         if "listening on" in line:
-            threading.Thread(target=lambda: [None for _ in child.stderr], daemon=True).start()
+            if drain:
+                threading.Thread(target=lambda: [None for _ in child.stderr], daemon=True).start()
             return int(re.search(r":(\d+)[, ]", line).group(1))
     raise SystemExit(f"no listening line from {child.args}")
 
@@ -232,7 +234,7 @@ def tls_close():
     certs = os.path.join(WORK, "certs")
     subprocess.run(["bash", os.path.join(os.path.dirname(__file__), "..", "scripts", "make-test-certs.sh"), certs], check=True, capture_output=True)
     listener = start([SOCKCTL, "listen", "tls://127.0.0.1:0", "--cert", f"{certs}/server.pem", "--key", f"{certs}/server.key", "--echo", "-v"])
-    port = listening_port(listener)
+    port = listening_port(listener, drain=False)
     script = (
         "import socket, ssl, sys\n"
         "c = ssl.create_default_context(cafile=sys.argv[2]); t = c.wrap_socket(socket.create_connection(('127.0.0.1', int(sys.argv[1]))), server_hostname='localhost')\n"
