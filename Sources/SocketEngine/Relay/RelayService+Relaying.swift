@@ -107,7 +107,8 @@ extension RelayService {
                 case .timeout(let after?): due = (faults.firstSeen(entry.id).advanced(by: after), .faultClose(name))
                 default: continue
                 }
-                if earliest == nil || due.0 < earliest!.at { earliest = due }
+                if let current = earliest, current.at <= due.0 { continue }
+                earliest = due
             }
             do {
                 try await withThrowingTaskGroup(of: Void.self) { group in
