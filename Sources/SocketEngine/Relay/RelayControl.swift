@@ -63,7 +63,7 @@ public final class RelayControl: Sendable {
     public static func execute(_ line: String, on faults: RelayFaultSet) -> String {
         let words = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
         guard let verb = words.first else { return "error: empty command (expected add, remove, list or clear)" }
-        let argument = words.count > 1 ? String(words[1]).trimmingCharacters(in: " \t") : ""
+        let argument = words.count > 1 ? words[1].trimming([" ", "\t"]) : ""
         switch verb {
         case "add":
             guard !argument.isEmpty else { return "error: add needs a fault, e.g. add latency=50ms" }
@@ -88,12 +88,5 @@ public final class RelayControl: Sendable {
         default:
             return "error: unknown command '\(verb)' (expected add, remove, list or clear)"
         }
-    }
-}
-
-extension String {
-    fileprivate func trimmingCharacters(in set: String) -> String {
-        let skip = Set(set)
-        return String(drop(while: { skip.contains($0) }).reversed().drop(while: { skip.contains($0) }).reversed())
     }
 }

@@ -4,7 +4,7 @@ extension RelayFault {
         func fail(_ why: String) -> SocketEngineError {
             SocketEngineError(.invalidConfiguration, "invalid fault '\(text)': \(why)")
         }
-        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingSpaces }
+        let items = text.split(separator: ",", omittingEmptySubsequences: false).map { $0.trimming([" "]) }
         guard let head = items.first, !head.isEmpty else { throw fail("empty (expected e.g. latency=50ms or drop=2%)") }
         var settings: [String: String] = [:]
         for item in items.dropFirst() {
@@ -107,11 +107,5 @@ extension RelayFault {
         let share = isPercent ? value / 100 : value
         guard (0...1).contains(share) else { throw fail("\(what) '\(text)' is not between 0 and 100%") }
         return share
-    }
-}
-
-extension Substring {
-    fileprivate var trimmingSpaces: String {
-        String(drop(while: { $0 == " " }).reversed().drop(while: { $0 == " " }).reversed())
     }
 }

@@ -7,11 +7,7 @@ extension RelayService {
     /// client limit counts flows; datagrams of a flow that falls 1024 behind are dropped and
     /// counted.
     func runDatagram(_ listener: DatagramListener) async {
-        let watcher = Task {
-            for await event in listener.events {
-                if case .rejected(let peer, let reason) = event { self.onEvent(.rejected(peer: peer, reason: reason)) }
-            }
-        }
+        let watcher = reportRefusals(listener.events)
         let flows = FlowTable()
         let limit = configuration.listenOptions.maximumClients
         await withDiscardingTaskGroup { group in

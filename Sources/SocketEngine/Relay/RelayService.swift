@@ -90,11 +90,7 @@ public final class RelayService: Sendable {
     // MARK: Stream clients
 
     private func runStream(_ listener: Listener) async {
-        let watcher = Task {
-            for await event in listener.events {
-                if case .rejected(let peer, let reason) = event { self.onEvent(.rejected(peer: peer, reason: reason)) }
-            }
-        }
+        let watcher = reportRefusals(listener.events)
         await withDiscardingTaskGroup { group in
             for await connection in listener.connections {
                 guard let client = admit(peer: connection.label, side: connection) else {
@@ -107,6 +103,16 @@ public final class RelayService: Sendable {
         await listener.close()
         await watcher.value
         state.withLock { $0.summary.rejected += listener.rejectedCount }
+    }
+
+    /// Reports every refusal of either listener kind as ``RelayEvent/rejected(peer:reason:)``
+    /// until the listener closes.
+    func reportRefusals(_ events: AsyncStream<ListenerEvent>) -> Task<Void, Never> {
+        Task {
+            for await event in events {
+                if case .rejected(let peer, let reason) = event { self.onEvent(.rejected(peer: peer, reason: reason)) }
+            }
+        }
     }
 
     /// Numbers a new client and registers its side for ``stop()``; nil once stopped.

@@ -37,3 +37,11 @@ package func padded(_ value: Int, _ width: Int) -> String {
     let text = String(value)
     return String(repeating: "0", count: max(0, width - text.count)) + text
 }
+
+extension StringProtocol {
+    /// The text without the given characters at either end (the relay's fault specifications and
+    /// control commands allow spaces around their parts).
+    package func trimming(_ characters: Set<Character>) -> String {
+        String(drop(while: { characters.contains($0) }).reversed().drop(while: { characters.contains($0) }).reversed())
+    }
+}
