@@ -75,3 +75,24 @@ import TestSupport
         #expect(error?.description.contains("\n") == false)
     }
 }
+
+/// capture's filter parts and its closing statistics, as tcpdump words them.
+@Suite(.hangGuard) struct CaptureWordingTests {
+    @Test func filterPartsAreParenthesisedAndJoinedWithAnd() {
+        #expect(PacketFilter.combining(port: nil, expression: nil, words: []) == nil)
+        #expect(PacketFilter.combining(port: nil, expression: "", words: []) == nil)
+        #expect(PacketFilter.combining(port: 80, expression: nil, words: []) == "tcp port 80")
+        #expect(PacketFilter.combining(port: nil, expression: nil, words: ["udp", "or", "icmp"]) == "udp or icmp")
+        #expect(PacketFilter.combining(port: 80, expression: "host 127.0.0.1", words: ["not", "udp"])
+            == "(tcp port 80) and (host 127.0.0.1) and (not udp)")
+    }
+
+    @Test func statisticsLinesFollowTcpdump() {
+        #expect(CaptureStatistics.tcpdumpLines(captured: 1, nil) == "1 packet captured\n")
+        let counters = CaptureStatistics(received: 1, droppedByKernel: 0, droppedByInterface: 0)
+        #expect(CaptureStatistics.tcpdumpLines(captured: 2, counters)
+            == "2 packets captured\n1 packet received by filter\n0 packets dropped by kernel\n")
+        let dropped = CaptureStatistics(received: 5, droppedByKernel: 2, droppedByInterface: 1)
+        #expect(CaptureStatistics.tcpdumpLines(captured: 3, dropped).hasSuffix("2 packets dropped by kernel\n1 packet dropped by interface\n"))
+    }
+}

@@ -79,3 +79,15 @@ final class CompiledProgram: @unchecked Sendable {
         program.deallocate()
     }
 }
+
+extension PacketFilter {
+    /// One BPF expression out of capture's `--port`, `-f` and trailing filter words, each part
+    /// parenthesised and joined with `and`; nil when there is none.
+    package static func combining(port: Int?, expression: String?, words: [String]) -> String? {
+        var parts: [String] = []
+        if let port { parts.append("tcp port \(port)") }
+        if let expression, !expression.isEmpty { parts.append(expression) }
+        if !words.isEmpty { parts.append(words.joined(separator: " ")) }
+        return parts.count > 1 ? parts.map { "(\($0))" }.joined(separator: " and ") : parts.first
+    }
+}

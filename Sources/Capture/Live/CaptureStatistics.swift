@@ -16,4 +16,19 @@ public struct CaptureStatistics: Sendable, Equatable {
         self.droppedByKernel = droppedByKernel
         self.droppedByInterface = droppedByInterface
     }
+
+    /// tcpdump's closing lines: `N packets captured`, then, when the kernel's counters are
+    /// known, `received by filter`, `dropped by kernel` and (when not zero) `dropped by interface`.
+    public static func tcpdumpLines(captured: Int, _ statistics: CaptureStatistics?) -> String {
+        func count(_ value: some BinaryInteger, _ what: String) -> String {
+            "\(value) packet\(value == 1 ? "" : "s") \(what)\n"
+        }
+        var lines = count(captured, "captured")
+        if let statistics {
+            lines += count(statistics.received, "received by filter")
+            lines += count(statistics.droppedByKernel, "dropped by kernel")
+            if statistics.droppedByInterface != 0 { lines += count(statistics.droppedByInterface, "dropped by interface") }
+        }
+        return lines
+    }
 }

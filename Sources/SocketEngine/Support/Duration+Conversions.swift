@@ -73,3 +73,8 @@ extension Duration {
         return text
     }
 }
+
+extension Duration {
+    /// Milliseconds as a double, for reports and JSON.
+    public var milliseconds: Double { Double(nanosecondsClamped) / 1e6 }
+}

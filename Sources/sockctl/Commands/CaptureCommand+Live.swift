@@ -77,15 +77,6 @@ extension CaptureCommand {
         if let writeError {
             throw diagnostics.fail(writeError)
         }
-        let statistics = capture.statistics()
-        var lines = "\(captured) packet\(captured == 1 ? "" : "s") captured\n"
-        if let statistics {
-            lines += "\(statistics.received) packet\(statistics.received == 1 ? "" : "s") received by filter\n"
-            lines += "\(statistics.droppedByKernel) packet\(statistics.droppedByKernel == 1 ? "" : "s") dropped by kernel\n"
-            if statistics.droppedByInterface != 0 {
-                lines += "\(statistics.droppedByInterface) packet\(statistics.droppedByInterface == 1 ? "" : "s") dropped by interface\n"
-            }
-        }
-        FileDescriptorWriter.standardError.write(lines)
+        FileDescriptorWriter.standardError.write(CaptureStatistics.tcpdumpLines(captured: captured, capture.statistics()))
     }
 }

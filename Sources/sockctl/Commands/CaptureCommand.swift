@@ -183,17 +183,7 @@ struct CaptureCommand: ParsableCommand {
     }
 
     /// The BPF expression: `--port`, `-f` and trailing words, joined with `and`.
-    var filter: String? {
-        var parts: [String] = []
-        if let port { parts.append("tcp port \(port)") }
-        if let filterExpression, !filterExpression.isEmpty { parts.append(filterExpression) }
-        if !filterWords.isEmpty { parts.append(filterWords.joined(separator: " ")) }
-        switch parts.count {
-        case 0: return nil
-        case 1: return parts[0]
-        default: return parts.map { "(\($0))" }.joined(separator: " and ")
-        }
-    }
+    var filter: String? { PacketFilter.combining(port: port, expression: filterExpression, words: filterWords) }
 
     var printOptions: PrintOptions {
         var flags = TcpdumpFlags()
@@ -215,7 +205,7 @@ struct CaptureCommand: ParsableCommand {
         let diagnostics = Diagnostics(command: "capture", verbose: false)
         let output = PacketOutput(
             lineBuffered: lineBuffered || FileDescriptorWriter.standardOutput.isTerminal,
-            mode: outputMode()
+            format: outputFormat()
         )
         if let readFile {
             try readCapture(from: readFile, output: output, diagnostics: diagnostics)
@@ -224,7 +214,7 @@ struct CaptureCommand: ParsableCommand {
         }
     }
 
-    private func outputMode() -> PacketOutput.Mode {
+    private func outputFormat() -> PacketFormat {
         if writeFile != nil && !print { return .none }
         if json { return .json(PacketJSONWriter()) }
         if follow { return .follow(StreamFollower(framing: framing)) }

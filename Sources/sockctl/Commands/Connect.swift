@@ -195,26 +195,12 @@ struct Connect: AsyncParsableCommand {
             input: input,
             output: FileDescriptorWriter.standardOutput
         ) { event in
-            SessionEventRenderer.render(event, diagnostics: diagnostics, webSocket: webSocket)
+            diagnostics.log(event.logLines(webSocket: webSocket))
         }
         let summary = await session.run()
-        if let recorder { diagnostics.report(recording: recorder.finish(), of: recorder) }
-        if summary.datagramsDropped > 0 {
-            diagnostics.warning("\(plural(summary.datagramsDropped, "datagram")) dropped: they arrived faster than the output took them")
-        }
-        if summary.heartbeatsSkipped > 0 {
-            diagnostics.event("\(plural(summary.heartbeatsSkipped, "heartbeat")) skipped: the send buffer was full")
-        }
-        diagnostics.event(
-            "done: sent \(summary.bytesSent) bytes, received \(summary.bytesReceived) bytes"
-                + " over \(plural(summary.connections, "connection")) in \(summary.duration.formatted)"
-        )
-        if let error = summary.error {
-            if summary.bytesLost > 0 {
-                diagnostics.warning("\(summary.bytesLost) bytes queued for sending never reached the peer's connection")
-            }
-            throw diagnostics.fail(error)
-        }
+        if let recorder { diagnostics.log(recorder.finishAndReport()) }
+        diagnostics.log(summary.logLines)
+        if let error = summary.error { throw diagnostics.fail(error) }
         if summary.bytesLost > 0 {
             // Not an error on the socket, but the input did not all get through: not a success.
             diagnostics.error("\(summary.bytesLost) bytes queued for sending were lost when the connection ended")

@@ -155,7 +155,7 @@ struct Listen: AsyncParsableCommand {
         var configuration = try makeConfiguration()
         let diagnostics = Diagnostics(command: "listen", verbose: observability.verbose)
         if observability.verbose {
-            configuration.options.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
+            configuration.options.webSocket.onEvent = { diagnostics.log($0.logLine) }
         }
         let descriptors = DescriptorLimit.raiseToHardLimit()
         if let clients = configuration.options.maximumClients, clients + 64 > descriptors {
@@ -172,7 +172,7 @@ struct Listen: AsyncParsableCommand {
             output: FileDescriptorWriter.standardOutput,
             input: readsInput ? FileDescriptorSource(descriptor: 0) : nil
         ) { event in
-            ListenEventRenderer.render(event, diagnostics: diagnostics, printMode: printMode)
+            diagnostics.log(event.logLine(printMode: printMode))
         }
 
         let signals = SignalWatcher.orderlyShutdown(diagnostics) { service.stop() }
@@ -191,20 +191,7 @@ struct Listen: AsyncParsableCommand {
 
         let summary = await service.run()
         signals.cancel()
-        if let recorder { diagnostics.report(recording: recorder.finish(), of: recorder) }
-
-        var parts = [plural(summary.clients, "client")]
-        if transport == .udp {
-            parts = ["\(plural(summary.datagramsIn, "datagram")) in", "\(summary.datagramsOut) out"]
-        }
-        parts.append("\(summary.bytesIn) bytes in")
-        parts.append("\(summary.bytesOut) bytes out")
-        if summary.rejected > 0 {
-            let unlogged = summary.rejectedUnlogged > 0 ? " (\(summary.rejectedUnlogged) not logged: they came too fast)" : ""
-            parts.append("\(summary.rejected) refused\(unlogged)")
-        }
-        if summary.messagesDropped > 0 { parts.append("\(summary.messagesDropped) broadcast messages dropped for slow clients") }
-        if summary.datagramsDropped > 0 { parts.append("\(summary.datagramsDropped) datagrams dropped (queue full)") }
-        diagnostics.note("summary: " + parts.joined(separator: ", ") + " in \(summary.duration.formatted)")
+        if let recorder { diagnostics.log(recorder.finishAndReport()) }
+        diagnostics.note(summary.text(transport: transport))
     }
 }

@@ -223,17 +223,9 @@ struct LoadTest: AsyncParsableCommand {
     /// `--json FILE` (`-` for stdout).
     static func writeJSON(_ report: LoadReport, to path: String, diagnostics: Diagnostics) throws {
         do {
-            let data = try report.jsonData()
-            if path == "-" {
-                FileDescriptorWriter.standardOutput.write(Array(data))
-                return
-            }
-            try data.write(to: URL(fileURLWithPath: path))
-        } catch let error as LoadGenError {
-            throw diagnostics.fail(error)
+            if let data = try report.writeJSON(to: path) { FileDescriptorWriter.standardOutput.write(Array(data)) }
         } catch {
-            diagnostics.error("--json \(path): \((error as NSError).localizedDescription)")
-            throw CommandFailed()
+            throw diagnostics.fail(error)
         }
     }
 }

@@ -188,7 +188,7 @@ struct Proxy: AsyncParsableCommand {
         signals.cancel()
         await controlServer?.close()
         await controlTask?.value
-        if let recorder { diagnostics.report(recording: recorder.finish(), of: recorder) }
+        if let recorder { diagnostics.log(recorder.finishAndReport()) }
         renderer.summary(summary)
     }
 }

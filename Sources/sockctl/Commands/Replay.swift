@@ -209,7 +209,7 @@ struct Replay: AsyncParsableCommand {
         ))
         let outcome = await client.run(
             onConnected: { report, local, remote in
-                SessionEventRenderer.render(.connected(report, local: local, remote: remote), diagnostics: diagnostics)
+                diagnostics.log(SessionEvent.connected(report, local: local, remote: remote).logLines())
             },
             onEvent: { diagnostics.event($0) }
         )
@@ -217,13 +217,7 @@ struct Replay: AsyncParsableCommand {
             throw diagnostics.fail(error)
         }
         let unit = framed ? "frame" : "segment"
-        var summary = "sent \(plural(outcome.messagesSent, "message")) (\(outcome.bytesSent) bytes) to \(endpoint)"
-            + " in \(outcome.duration.formatted); received \(outcome.bytesReceived) bytes"
-        if let verifier = outcome.verifier, verify {
-            let mismatched = verifier.mismatch == nil ? 0 : 1
-            summary += "; verify: \(plural(verifier.expectedFrames, "\(unit)")) expected, \(verifier.matched) matched, \(mismatched) mismatched"
-        }
-        summary += "; timing drift: max \(outcome.maximumDrift.formatted), mean \(outcome.meanDrift.formatted)"
+        let summary = outcome.summary(target: endpoint, unit: unit, verify: verify)
         if verify, let mismatch = outcome.verifier?.mismatch {
             FileDescriptorWriter.standardOutput.write(ReplayVerifier.render(mismatch, target: endpoint.description, unit: unit))
             diagnostics.note(summary)
@@ -268,21 +262,9 @@ struct Replay: AsyncParsableCommand {
             script: ReplayServer.script(for: recorded, framing: frameFraming, maximumFrameSize: maximumFrameSize),
             framing: frameFraming, maximumFrameSize: maximumFrameSize, speed: try parsedSpeed(),
             timeout: timeout
-        ) { event in
-            switch event {
-            case .clientConnected(let id, let peer):
-                diagnostics.note("client \(id) connected from \(peer)")
-            case .clientDisconnected(let id, let peer, let after, let bytesIn, let bytesOut, let error):
-                let reason = error.map { ": \($0.message)" } ?? ""
-                diagnostics.note("client \(id) from \(peer) disconnected after \(after.formatted) (\(bytesIn) bytes in, \(bytesOut) bytes out)\(reason)")
-            }
-        }
+        ) { diagnostics.log($0.logLine) }
         await server.serve(listener)
         signals.cancel()
-        let result = server.served
-        diagnostics.note(
-            "summary: \(plural(result.clients, "client")), \(result.bytesIn) bytes in, \(result.bytesOut) bytes out"
-                + (result.errors > 0 ? ", \(result.errors) failed" : "")
-        )
+        diagnostics.note(server.served.text)
     }
 }

@@ -116,59 +116,17 @@ struct Send: AsyncParsableCommand {
             try await FileDescriptorWriter.standardOutput.write(line)
         }
         if let report = result.report {
-            SessionEventRenderer.render(.connected(report, local: result.localAddress, remote: result.remoteAddress), diagnostics: diagnostics)
+            diagnostics.log(SessionEvent.connected(report, local: result.localAddress, remote: result.remoteAddress).logLines())
         }
         diagnostics.event(
             "sent \(plural(result.messagesSent, "message")) (\(result.bytesSent) bytes), received \(plural(result.responsesReceived, "response"))"
                 + " (\(result.bytesReceived) bytes) in \(result.total.formatted)"
         )
         if json {
-            FileDescriptorWriter.standardOutput.write(Self.json(for: result, configuration: configuration).rendered + "\n")
+            FileDescriptorWriter.standardOutput.write(result.json(configuration: configuration).rendered + "\n")
         }
         if let error = result.error {
             throw diagnostics.fail(error)
         }
-    }
-
-    static func json(for result: ExchangeResult, configuration: ExchangeConfiguration) -> JSONValue {
-        func milliseconds(_ duration: Duration?) -> JSONValue {
-            duration.map { .double($0.milliseconds) } ?? .null
-        }
-        let report = result.report
-        var members: [(String, JSONValue)] = [
-            ("ok", .bool(result.succeeded)),
-            ("endpoint", .string(configuration.endpoint.description)),
-            ("remote", result.remoteAddress.map { .string($0.displayString) } ?? .null),
-            ("local", result.localAddress.map { .string($0.displayString) } ?? .null),
-            ("resolved", .array((report?.resolved ?? []).map { .string($0.ipAddress ?? $0.displayString) })),
-            ("tls", report?.security.map { security in
-                .object([
-                    ("version", security.protocolVersion.map(JSONValue.string) ?? .null),
-                    ("cipher", security.cipher.map(JSONValue.string) ?? .null),
-                    ("peer", security.peerSubject.map(JSONValue.string) ?? .null),
-                    ("verification", .string(security.verification)),
-                ])
-            } ?? .null),
-            ("timings_ms", .object([
-                ("resolve", milliseconds(report?.resolveDuration)),
-                ("connect", milliseconds(report?.connectDuration)),
-                ("tls", milliseconds(report?.security?.handshakeDuration)),
-                ("first_byte", milliseconds(result.firstByte)),
-                ("total", .double(result.total.milliseconds)),
-            ])),
-            ("messages_sent", .int(result.messagesSent)),
-            ("bytes_sent", .int(result.bytesSent)),
-            ("responses_expected", .int(configuration.readsUntilClose ? min(1, configuration.responses) : configuration.responses * configuration.rounds)),
-            ("responses_received", .int(result.responsesReceived)),
-            ("bytes_received", .int(result.bytesReceived)),
-            ("responses", .array(result.responses.map(JSONValue.body))),
-            ("responses_truncated", .bool(result.responsesTruncated)),
-        ]
-        if let error = result.error {
-            members.append(("error", .object([("kind", .string(error.code.name)), ("message", .string(error.message))])))
-        } else {
-            members.append(("error", .null))
-        }
-        return .object(members)
     }
 }

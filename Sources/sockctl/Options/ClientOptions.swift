@@ -16,7 +16,7 @@ struct ClientOptions: ParsableArguments {
         var options = try transport.connectOptions(for: endpoint)
         options.tap = observability.tap
         if let diagnostics, diagnostics.verbose, endpoint.transport.isWebSocket {
-            options.webSocket.onEvent = { WebSocketEventRenderer.render($0, diagnostics: diagnostics) }
+            options.webSocket.onEvent = { diagnostics.log($0.logLine) }
         }
         return options
     }

@@ -45,6 +45,21 @@ struct Diagnostics: Sendable {
         FileDescriptorWriter.standardError.write("sockctl \(command): \(label): \(text)\n")
     }
 
+    /// Prints an engine event's lines, each at its level.
+    func log(_ lines: [LogLine]) {
+        for line in lines {
+            switch line.level {
+            case .note: note(line.text)
+            case .event: event(line.text)
+            case .warning: warning(line.text)
+            }
+        }
+    }
+
+    func log(_ line: LogLine?) {
+        if let line { log([line]) }
+    }
+
     /// Prints a failure and returns the error to throw, with the status ``ExitStatus`` gives it.
     /// `labelled: false` prints it as tcpdump does, without the `error:` label (capture).
     func fail(_ error: any Error, labelled: Bool = true) -> CommandFailed {
@@ -52,26 +67,5 @@ struct Diagnostics: Sendable {
         if labelled { self.error(line) } else { note(line) }
         if let detail { FileDescriptorWriter.standardError.write(detail) }
         return CommandFailed(status: ExitStatus.of(error))
-    }
-}
-
-extension Duration {
-    /// Milliseconds with three decimals, for reports.
-    var milliseconds: Double { Double(nanosecondsClamped) / 1e6 }
-}
-
-extension Diagnostics {
-    /// What a `--record` file holds (`-v`) and, always, what it lost.
-    func report(recording totals: SessionRecorder.Totals, of recorder: SessionRecorder) {
-        event("recorded \(plural(totals.connections, "connection")), \(plural(totals.packets, "packet")) to \(recorder.name)")
-        if totals.droppedBytes > 0 {
-            warning(
-                "--record: \(totals.droppedBytes) bytes in \(plural(totals.droppedEvents, "chunk")) were not written to \(recorder.name)"
-                    + " (the writer fell more than \(formatBytes(recorder.bufferLimit)) behind); the file shows them as missing"
-            )
-        }
-        if let error = totals.writeError {
-            warning("--record: writing \(recorder.name) failed: \(error); the file is incomplete")
-        }
     }
 }

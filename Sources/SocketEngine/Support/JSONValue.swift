@@ -1,9 +1,8 @@
 import Foundation
 import NIOCore
-import SocketEngine
 
 /// A small JSON value with ordered object keys, rendered compactly, for stable script output.
-indirect enum JSONValue: Sendable {
+public indirect enum JSONValue: Sendable {
     case null
     case bool(Bool)
     case int(Int)
@@ -12,7 +11,8 @@ indirect enum JSONValue: Sendable {
     case array([JSONValue])
     case object([(String, JSONValue)])
 
-    var rendered: String {
+    /// The compact text, keys in the order given.
+    public var rendered: String {
         var out = ""
         render(into: &out)
         return out
@@ -44,7 +44,8 @@ indirect enum JSONValue: Sendable {
         }
     }
 
-    static func quote(_ text: String, into out: inout String) {
+    /// Appends `text` as a JSON string literal.
+    public static func quote(_ text: String, into out: inout String) {
         out += "\""
         for scalar in text.unicodeScalars {
             switch scalar {
@@ -63,7 +64,7 @@ indirect enum JSONValue: Sendable {
     }
 
     /// A message body: `{"bytes":N,"text":"..."}` when it is valid UTF-8, else `{"bytes":N,"base64":"..."}`.
-    static func body(_ buffer: ByteBuffer) -> JSONValue {
+    public static func body(_ buffer: ByteBuffer) -> JSONValue {
         let bytes = buffer.readableBytesView
         if let text = String(validating: bytes, as: UTF8.self) {
             return .object([("bytes", .int(bytes.count)), ("text", .string(text))])
@@ -71,7 +72,8 @@ indirect enum JSONValue: Sendable {
         return .object([("bytes", .int(bytes.count)), ("base64", .string(base64(Array(bytes))))])
     }
 
-    static func base64(_ bytes: [UInt8]) -> String {
+    /// Standard base64 with padding.
+    public static func base64(_ bytes: [UInt8]) -> String {
         Data(bytes).base64EncodedString()
     }
 }

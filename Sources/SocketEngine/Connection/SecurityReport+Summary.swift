@@ -1,8 +1,7 @@
-import SocketEngine
 
 extension SecurityReport {
     /// `TLSv1.3, TLS_AES_128_GCM_SHA256, peer CN=localhost, verified (chain and host name), handshake 2.1ms`
-    var summary: String {
+    public var summary: String {
         var parts: [String] = []
         if let protocolVersion { parts.append(protocolVersion) }
         if let cipher { parts.append(cipher) }

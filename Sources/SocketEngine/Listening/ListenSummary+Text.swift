@@ -1,0 +1,19 @@
+extension ListenSummary {
+    /// The shutdown summary line: `summary: 3 clients, 120 bytes in, 120 bytes out in 2.5s`
+    /// (datagrams in and out instead of clients for a UDP listener).
+    public func text(transport: Endpoint.Transport) -> String {
+        var parts = [plural(clients, "client")]
+        if transport == .udp {
+            parts = ["\(plural(datagramsIn, "datagram")) in", "\(datagramsOut) out"]
+        }
+        parts.append("\(bytesIn) bytes in")
+        parts.append("\(bytesOut) bytes out")
+        if rejected > 0 {
+            let unlogged = rejectedUnlogged > 0 ? " (\(rejectedUnlogged) not logged: they came too fast)" : ""
+            parts.append("\(rejected) refused\(unlogged)")
+        }
+        if messagesDropped > 0 { parts.append("\(messagesDropped) broadcast messages dropped for slow clients") }
+        if datagramsDropped > 0 { parts.append("\(datagramsDropped) datagrams dropped (queue full)") }
+        return "summary: " + parts.joined(separator: ", ") + " in \(duration.formatted)"
+    }
+}

@@ -1,0 +1,46 @@
+extension ExchangeResult {
+    /// What `send --json` prints: the outcome, the addresses, TLS, the timings in milliseconds,
+    /// the counts and the responses kept.
+    public func json(configuration: ExchangeConfiguration) -> JSONValue {
+        let result = self
+        func milliseconds(_ duration: Duration?) -> JSONValue {
+            duration.map { .double($0.milliseconds) } ?? .null
+        }
+        let report = result.report
+        var members: [(String, JSONValue)] = [
+            ("ok", .bool(result.succeeded)),
+            ("endpoint", .string(configuration.endpoint.description)),
+            ("remote", result.remoteAddress.map { .string($0.displayString) } ?? .null),
+            ("local", result.localAddress.map { .string($0.displayString) } ?? .null),
+            ("resolved", .array((report?.resolved ?? []).map { .string($0.ipAddress ?? $0.displayString) })),
+            ("tls", report?.security.map { security in
+                .object([
+                    ("version", security.protocolVersion.map(JSONValue.string) ?? .null),
+                    ("cipher", security.cipher.map(JSONValue.string) ?? .null),
+                    ("peer", security.peerSubject.map(JSONValue.string) ?? .null),
+                    ("verification", .string(security.verification)),
+                ])
+            } ?? .null),
+            ("timings_ms", .object([
+                ("resolve", milliseconds(report?.resolveDuration)),
+                ("connect", milliseconds(report?.connectDuration)),
+                ("tls", milliseconds(report?.security?.handshakeDuration)),
+                ("first_byte", milliseconds(result.firstByte)),
+                ("total", .double(result.total.milliseconds)),
+            ])),
+            ("messages_sent", .int(result.messagesSent)),
+            ("bytes_sent", .int(result.bytesSent)),
+            ("responses_expected", .int(configuration.readsUntilClose ? min(1, configuration.responses) : configuration.responses * configuration.rounds)),
+            ("responses_received", .int(result.responsesReceived)),
+            ("bytes_received", .int(result.bytesReceived)),
+            ("responses", .array(result.responses.map(JSONValue.body))),
+            ("responses_truncated", .bool(result.responsesTruncated)),
+        ]
+        if let error = result.error {
+            members.append(("error", .object([("kind", .string(error.code.name)), ("message", .string(error.message))])))
+        } else {
+            members.append(("error", .null))
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,17 @@
+extension SessionSummary {
+    /// The end-of-session lines: what was dropped or skipped, then the totals (`-v`).
+    public var logLines: [LogLine] {
+        var lines: [LogLine] = []
+        if datagramsDropped > 0 {
+            lines.append(.warning("\(plural(datagramsDropped, "datagram")) dropped: they arrived faster than the output took them"))
+        }
+        if heartbeatsSkipped > 0 {
+            lines.append(.event("\(plural(heartbeatsSkipped, "heartbeat")) skipped: the send buffer was full"))
+        }
+        lines.append(.event("done: sent \(bytesSent) bytes, received \(bytesReceived) bytes over \(plural(connections, "connection")) in \(duration.formatted)"))
+        if error != nil && bytesLost > 0 {
+            lines.append(.warning("\(bytesLost) bytes queued for sending never reached the peer's connection"))
+        }
+        return lines
+    }
+}
