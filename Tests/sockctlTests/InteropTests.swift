@@ -49,7 +49,7 @@ import Glibc
     }
 
     @Test func sendAgainstSocatCatEchoes() async throws {
-        let socat = try await Child(try tool("socat"), ["-d", "-d", "TCP-LISTEN:0,bind=127.0.0.1,reuseaddr,fork", "EXEC:cat"])
+        let socat = try await Child(try tool("socat"), ["-d", "-d", "-t", "3600", "TCP-LISTEN:0,bind=127.0.0.1,reuseaddr,fork", "EXEC:cat"])
         let port = try await socat.socatPort()
         let raw = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "hello socat"])
         #expect(raw.status == 0)
@@ -110,7 +110,7 @@ import Glibc
 
         // sockctl send → socat echo on a Unix socket
         let socatPath = scratch.path("socat.sock")
-        let socat = try await Child(try tool("socat"), ["-d", "-d", "UNIX-LISTEN:\(socatPath),fork", "EXEC:cat"])
+        let socat = try await Child(try tool("socat"), ["-d", "-d", "-t", "3600", "UNIX-LISTEN:\(socatPath),fork", "EXEC:cat"])
         try await socat.waitForStderr("listening on")
         let sent = try await run(try sockctlPath(), ["send", "unix:\(socatPath)", "hello unix"])
         #expect(sent.status == 0)

@@ -23,9 +23,11 @@ struct ProxyInteropTests {
         let scratch = try Scratch()
         let request = try await randomFile(scratch.path("request"), bytes: Self.size)
         let reply = try await randomFile(scratch.path("reply"), bytes: Self.size)
+        // `-t 3600`: once the client's end has arrived, socat by default gives the other way only
+        // 0.5 s more before it closes, and a loaded machine may need longer for 16 MiB.
         let server = try await Child(
             try tool("socat"),
-            ["-d", "-d", "TCP-LISTEN:0,bind=127.0.0.1,reuseaddr", "SYSTEM:cat > \(scratch.path("received")); cat \(scratch.path("reply"))"],
+            ["-d", "-d", "-t", "3600", "TCP-LISTEN:0,bind=127.0.0.1,reuseaddr", "SYSTEM:cat > \(scratch.path("received")); cat \(scratch.path("reply"))"],
             name: "socat-server"
         )
         defer { server.signal(SIGKILL) }
@@ -91,7 +93,7 @@ struct ProxyInteropTests {
     @Test func webSocketMessagesCrossALineServerAndComeBackAsMessages() async throws {
         let big = String(repeating: "0123456789", count: 10_000)
         let messages = ["one", "two", #"{"x": 3, "y": [1, 2]}"#, "", big]
-        let socat = try await Child(try tool("socat"), ["-d", "-d", "TCP-LISTEN:0,bind=127.0.0.1,reuseaddr,fork", "EXEC:cat"], name: "socat-echo")
+        let socat = try await Child(try tool("socat"), ["-d", "-d", "-t", "3600", "TCP-LISTEN:0,bind=127.0.0.1,reuseaddr,fork", "EXEC:cat"], name: "socat-echo")
         defer { socat.signal(SIGKILL) }
         let lineEcho = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "--framing", "line", "-k"], name: "line-echo")
         for upstream in [try await socat.socatPort(), try await lineEcho.listeningPort()] {
