@@ -3,8 +3,9 @@
 # Usage: bench/proxy.sh path/to/release/sockctl [bulk-MiB] [runs]
 #  1. Bulk: MiB (default 1024) from `sockctl connect --send-only` to `sockctl listen --discard`,
 #     direct and through each relay; median wall time of RUNS (default 3), MB/s, the relay's CPU.
-#  2. Added round-trip latency: sockperf ping-pong (64-byte messages, one connection, 3 rounds of 5 s,
-#     full round trip) direct and through each relay; p50 and p99, and what each relay adds.
+#  2. Added round-trip latency: sockperf ping-pong (64-byte messages, one connection, RTT_ROUNDS (7) rounds of RTT_SECONDS (3 s),
+#     full round trip) direct and through each relay; p50 and p99, and what each relay adds over the
+#     direct run of the same round (median over the rounds).
 #  3. 10,000 concurrent connections through sockctl proxy for 20 s (sockctl loadtest, one
 #     message per connection per second): errors, and the proxy's peak RSS. A proxied connection
 #     costs the proxy two descriptors: where the hard limit is lower than 20,100 and cannot be
@@ -12,6 +13,7 @@
 #  4. A latency=100ms fault (towards the upstream) measured by sockctl loadtest: p50 next to
 #     the injected delay and the direct p50.
 #  5. Memory: a client sends 1 GiB to an upstream that reads nothing; the proxy's peak RSS.
+# SECTIONS="2" (for example) runs only those sections.
 # Traffic stays on 127.0.0.1; every process started here is stopped by its PID.
 set -euo pipefail
 SOCKCTL=$(realpath "${1:?usage: bench/proxy.sh path/to/sockctl [MiB] [runs]}")
@@ -85,6 +87,9 @@ peak_rss() {
 }
 
 RELAYS=("direct" "sockctl proxy" "socat" "haproxy")
+want() { [[ " ${SECTIONS:-1 2 3 4 5} " == *" $1 "* ]]; }
+
+if want 1; then
 
 echo "== 1. bulk: $MIB MiB through each relay, median of $RUNS runs; sockctl: $SOCKCTL"
 declare -A BULK RELAY_CPU
@@ -121,6 +126,9 @@ done
 printf 'sockctl proxy: %.2fx socat, %.2fx haproxy (MB/s; goals: >= 2x socat, >= 0.8x haproxy)\n' \
     "$(echo "${BULK[socat]} / ${BULK[sockctl proxy]}" | bc -l)" "$(echo "${BULK[haproxy]} / ${BULK[sockctl proxy]}" | bc -l)"
 
+fi
+
+if want 2; then
 echo
 RTT_ROUNDS=${RTT_ROUNDS:-7}
 RTT_SECONDS=${RTT_SECONDS:-3}
@@ -166,15 +174,19 @@ printf 'sockctl proxy adds %.2fx what haproxy adds at p50, %.2fx at p99 (goal: <
     "$(echo "$(median "${ADDED50[sockctl proxy]}") / $(median "${ADDED50[haproxy]}")" | bc -l)" \
     "$(echo "$(median "${ADDED99[sockctl proxy]}") / $(median "${ADDED99[haproxy]}")" | bc -l)"
 
+fi
+
 json() { python3 -c "import json,sys; r=json.load(open('$1')); print(eval(sys.argv[1]))" "$2"; }
 
-echo
-echo "== 3. $HELD concurrent connections through sockctl proxy for 20 s (descriptor limit $(ulimit -n))"
 server=$(port)
 "$SOCKCTL" listen "127.0.0.1:$server" --echo -k --framing line --max-clients 20000 2>"$WORK/echo.err" &
 echo_pid=$!
 PIDS+=("$echo_pid")
 wait_listen "$server"
+
+if want 3; then
+echo
+echo "== 3. $HELD concurrent connections through sockctl proxy for 20 s (descriptor limit $(ulimit -n))"
 listen=$(port)
 start_relay "sockctl proxy" "$listen" "$server"
 "$SOCKCTL" loadtest "127.0.0.1:$listen" --connections "$HELD" --connect-rate 2000 --rate "$HELD" --duration 20s \
@@ -185,7 +197,9 @@ printf 'connections open at peak: %s, failed: %s, messages sent %s, answered %s,
     "$(json "$WORK/held.json" "r['connections']['peak_open']")" "$(json "$WORK/held.json" "r['connections']['failed']")" \
     "$(json "$WORK/held.json" "r['messages']['sent']")" "$(json "$WORK/held.json" "r['messages']['received']")" \
     "$(json "$WORK/held.json" "r['errors'] or 'none'")" "$held_rss"
+fi
 
+if want 4; then
 echo
 echo "== 4. latency=100ms (towards the upstream) measured by sockctl loadtest, 1 connection, 50 msg/s, 10 s"
 "$SOCKCTL" loadtest "127.0.0.1:$server" --connections 1 --rate 50 --duration 10s --framing line \
@@ -202,8 +216,10 @@ direct_p50=$(json "$WORK/direct.json" "r['latency']['uncorrected']['p50'] / 1000
 fault_p50=$(json "$WORK/latency.json" "r['latency']['uncorrected']['p50'] / 1000")
 printf 'p50 direct %.3f ms, through latency=100ms %.3f ms: %+.3f ms from the injected 100 ms (goal: +0/-2 ms)\n' \
     "$direct_p50" "$fault_p50" "$(echo "$fault_p50 - 100" | bc -l)"
+fi
 kill "$echo_pid" 2>/dev/null || true; wait "$echo_pid" 2>/dev/null || true
 
+if want 5; then
 echo
 echo "== 5. memory: 1 GiB sent towards an upstream that reads nothing"
 server=$(port)
@@ -228,3 +244,4 @@ printf 'proxy peak RSS %.0f MB while the upstream read nothing (goal: < 64 MB)\n
 kill "$sender" 2>/dev/null || true
 stop_relay
 kill "$sink" 2>/dev/null || true
+fi
