@@ -64,7 +64,10 @@ let package = Package(
                 "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                // SHA-1 for the WebSocket handshake of --io threads (Sec-WebSocket-Accept).
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: hotPath
         ),

@@ -273,9 +273,10 @@ import Glibc
         #expect(listener.stderr.contains("(wss)"), "\(listener.stderr)")
     }
 
-    /// loadtest over ws:// and wss://: each message is one WebSocket message and each echoed
-    /// message one reply (`{{seq}}` makes them distinct, and the server sees exactly what was
-    /// sent); wss:// reports TLS handshakes apart; a refused upgrade is a `websocket` error.
+    /// loadtest over ws:// (on event loops and on threads) and wss://: each message is one
+    /// WebSocket message and each echoed message one reply (`{{seq}}` makes them distinct, and
+    /// the server sees exactly what was sent); wss:// reports TLS handshakes apart; a refused
+    /// upgrade is a `websocket` error on either I/O path.
     @Test func loadtestOverWebSocketMatchesEachMessage() async throws {
         let scratch = try Scratch()
         let dir = try await TestCertificates.shared.directory()
@@ -283,7 +284,8 @@ import Glibc
         defer { plain.signal(SIGKILL) }
         let (secure, securePort) = try await Self.listener("wss://127.0.0.1:0/load", ["--echo", "-k", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key"])
         defer { secure.signal(SIGKILL) }
-        for (target, extra) in [("ws://127.0.0.1:\(plainPort)/load", [String]()), ("wss://127.0.0.1:\(securePort)/load", ["--cafile", "\(dir)/ca.pem"])] {
+        let plainTarget = "ws://127.0.0.1:\(plainPort)/load"
+        for (target, extra) in [(plainTarget, ["--io", "events"]), (plainTarget, ["--io", "threads"]), ("wss://127.0.0.1:\(securePort)/load", ["--cafile", "\(dir)/ca.pem"])] {
             let json = scratch.path("ws.json")
             let result = try await run(try sockctlPath(), ["loadtest", target, "-c", "4", "--requests", "400", "--pipeline", "3", "--framing", "raw",
                                                            "--message", "msg {{seq}} on {{conn}}", "--json", json] + extra)
@@ -292,24 +294,31 @@ import Glibc
             let messages = try #require(report["messages"] as? [String: Int])
             #expect(messages["sent"] == 400 && messages["received"] == 400 && messages["lost"] == 0 && messages["timed_out"] == 0, "\(messages)")
             #expect((report["errors"] as? [String: Int])?.isEmpty == true, "\(String(describing: report["errors"]))")
-            #expect(report["transport"] as? String == (extra.isEmpty ? "ws" : "wss"))
-            if extra.isEmpty {
+            let secure = target.hasPrefix("wss")
+            #expect(report["transport"] as? String == (secure ? "wss" : "ws"))
+            if !secure { #expect((report["config"] as? [String: Any])?["io"] as? String == extra[1], "\(String(describing: report["config"]))") }
+            if !secure {
                 #expect(report["tls_handshake"] == nil || report["tls_handshake"] is NSNull)
             } else {
                 #expect((report["tls_handshake"] as? [String: Any])?["count"] as? Int == 4)
             }
         }
-        // The echo server saw the messages unchanged (no delimiter added): 400 of 8-12 bytes.
+        // The echo server saw the messages unchanged (no delimiter added): twice 400 of 8-12 bytes.
         plain.signal(SIGINT)
         #expect(try await plain.wait() == 0)
-        let bytes = (1...400).reduce(0) { total, seq in total + "msg \(seq) on \((seq - 1) % 4 + 1)".utf8.count }
+        let bytes = 2 * (1...400).reduce(0) { total, seq in total + "msg \(seq) on \((seq - 1) % 4 + 1)".utf8.count }
         #expect(plain.stderr.contains("\(bytes) bytes in, \(bytes) bytes out"), "\(plain.stderr)")
 
-        let refused = try await run(try sockctlPath(), ["loadtest", "ws://127.0.0.1:\(securePort)/load", "-c", "2", "--duration", "1s", "--framing", "raw",
-                                                        "--json", scratch.path("refused.json")])
-        #expect(refused.status == 1)
-        let errors = (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path("refused.json")))) as? [String: Any])?["errors"] as? [String: Int] ?? [:]
-        #expect((errors["websocket"] ?? 0) >= 2, "\(errors)")
+        for io in ["events", "threads"] {
+            let refused = try await run(try sockctlPath(), ["loadtest", "ws://127.0.0.1:\(securePort)/load", "-c", "2", "--duration", "1s", "--framing", "raw",
+                                                            "--io", io, "--json", scratch.path("refused.json")])
+            #expect(refused.status == 1)
+            let errors = (try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path("refused.json")))) as? [String: Any])?["errors"] as? [String: Int] ?? [:]
+            #expect((errors["websocket"] ?? 0) >= 2, "\(io): \(errors)")
+        }
+        // TLS stays on the event loops: asked for threads, wss:// is a usage error.
+        let tlsThreads = try await run(try sockctlPath(), ["loadtest", "wss://127.0.0.1:\(securePort)/load", "--io", "threads", "--framing", "raw", "--requests", "1"])
+        #expect(tlsThreads.status == 2 && tlsThreads.stderr.contains("wss:// run on event loops"), "\(tlsThreads.stderr)")
     }
 
     /// Hostile frames on an upgraded connection: each ends that connection with the right

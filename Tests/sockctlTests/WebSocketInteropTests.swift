@@ -74,6 +74,31 @@ let webSocketPeerScript = packageRoot.appendingPathComponent("Tests/sockctlTests
         #expect(closes == [4002, 1000], "\(server.stdoutText) \(server.stderr)")
     }
 
+    /// loadtest on threads (`--io threads`, frames by hand on a blocking socket) against the
+    /// websockets server: the upgrade with its subprotocol passes websockets' checks, text and
+    /// binary messages come back (its greeting is one extra message, so every message sent is
+    /// answered), and each connection ends with a close frame websockets accepts (1000).
+    @Test func loadtestOnThreadsAgainstTheWebsocketsServer() async throws {
+        let server = try await Child(try venvTool("python"), [webSocketPeerScript, "server", "chat.v2"], name: "websockets-server")
+        defer { server.signal(SIGKILL) }
+        let port = try await Self.serverPort(server)
+        let scratch = try Scratch()
+        for kind in [[], ["--binary"]] {
+            let json = scratch.path("threads.json")
+            let result = try await run(try sockctlPath(), ["loadtest", "ws://127.0.0.1:\(port)/", "--io", "threads", "-c", "2", "--requests", "200",
+                                                           "--framing", "raw", "--subprotocol", "chat.v2", "--message", "m {{seq}}", "--json", json] + kind)
+            #expect(result.status == 0, "\(kind): \(result.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json))) as? [String: Any])
+            #expect((report["config"] as? [String: Any])?["io"] as? String == "threads")
+            let messages = try #require(report["messages"] as? [String: Int])
+            #expect(messages["sent"] == 200 && messages["received"] == 200 && messages["lost"] == 0, "\(kind): \(messages)")
+            #expect((report["errors"] as? [String: Int])?.isEmpty == true, "\(kind): \(String(describing: report["errors"]))")
+        }
+        try await server.waitForStdout("\"closed\"", count: 4)
+        let closes = Self.jsonLines(server.stdoutText).compactMap { $0["closed"] as? Int }
+        #expect(closes == [1000, 1000, 1000, 1000], "\(server.stdoutText) \(server.stderr)")
+    }
+
     @Test func websocketsClientAgainstSockctlListen() async throws {
         let listener = try await Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/echo", "--echo", "-k", "-v"], name: "listen")
         let port = try await listener.listeningPort()

@@ -84,7 +84,7 @@ public struct LoadPlan: Sendable {
         case events
         /// One thread per connection with plain system calls (``BlockingSocket``); with fewer
         /// connections than cores it polls for a reply for a few microseconds before it sleeps,
-        /// so a reply is seen without a wake-up. Closed loop with replies, tcp:// or unix:.
+        /// so a reply is seen without a wake-up. Closed loop with replies, tcp://, ws:// or unix:.
         case threads
     }
 
@@ -93,8 +93,11 @@ public struct LoadPlan: Sendable {
 
     /// Why this run cannot use `--io threads` (nil: it can).
     package var threadIOObstacle: String? {
-        guard endpoint.transport == .tcp || endpoint.transport == .unix else { return "it works over tcp:// and unix: only" }
+        guard [.tcp, .unix, .ws].contains(endpoint.transport) else {
+            return "it works over tcp://, ws:// and unix: only (tls:// and wss:// run on event loops)"
+        }
         if framing == nil { return "it needs --framing (a connection waits for each reply)" }
+        if connectOptions.webSocket.pingInterval != nil { return "--ping-interval runs on event loops" }
         if isOpenLoop { return "it runs closed loop only (no --rate or --stages)" }
         if connections > Self.maximumThreadConnections { return "it runs at most \(Self.maximumThreadConnections) connections" }
         return nil

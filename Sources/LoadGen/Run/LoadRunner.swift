@@ -82,7 +82,9 @@ public final class LoadRunner: Sendable {
         if plan.resolvedIO == .threads {
             clock = RunClock(loop: MultiThreadedEventLoopGroup.singleton.next())
             workers = (0..<plan.connections).map { slot in
-                LoadThread(slot: slot, context: context, address: addresses[slot % addresses.count], source: source, spin: plan.threadsSpin)
+                LoadThread(
+                    slot: slot, context: context, endpoint: plan.endpoints[slot % plan.endpoints.count],
+                    address: addresses[slot % addresses.count], source: source, spin: plan.threadsSpin)
             }
         } else {
             let loops = MultiThreadedEventLoopGroup(numberOfThreads: plan.threads)

@@ -23,6 +23,8 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
 
     private let slot: Int
     private let context: RunContext
+    /// The target this connection's slot goes to; `ws://`: the upgrade's path and host.
+    private let endpoint: Endpoint
     private let address: SocketAddress
     private let source: SocketAddress?
     private let spin: Bool
@@ -41,9 +43,10 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
     private let exit = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
     private let started = Atomic<Bool>(false)
 
-    init(slot: Int, context: RunContext, address: SocketAddress, source: SocketAddress?, spin: Bool) {
+    init(slot: Int, context: RunContext, endpoint: Endpoint, address: SocketAddress, source: SocketAddress?, spin: Bool) {
         self.slot = slot
         self.context = context
+        self.endpoint = endpoint
         self.address = address
         self.source = source
         self.spin = spin
@@ -107,10 +110,21 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         while !context.isFinished {
             shared.withLock { $0.stats.counters.connectAttempts += 1 }
             let socket: BlockingSocket
+            var leftover = ByteBuffer()
             do {
+                let timeout = context.plan.connectOptions.connectTimeout
+                let deadline = monotonicNanos() &+ timeout.nanosecondsClamped
                 socket = try BlockingSocket.connect(
-                    to: address, source: source, interface: context.plan.connectOptions.interface,
-                    timeout: context.plan.connectOptions.connectTimeout)
+                    to: address, source: source, interface: context.plan.connectOptions.interface, timeout: timeout)
+                if endpoint.transport == .ws {
+                    do {
+                        try BlockingWebSocket.upgrade(
+                            socket, endpoint: endpoint, options: context.plan.connectOptions.webSocket, deadline: deadline, leftover: &leftover)
+                    } catch {
+                        socket.close()
+                        throw error
+                    }
+                }
             } catch {
                 shared.withLock { shared in
                     shared.stats.counters.connectsFailed += 1
@@ -128,7 +142,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                 shared.open = true
             }
             context.connectionOpened()
-            let failure = serve(socket, state: &state)
+            let failure = serve(socket, inbound: leftover, state: &state)
             socket.close()
             context.connectionClosed()
             let lost = failure != nil && !context.isFinished
@@ -157,7 +171,8 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
     }
 
     /// Runs one connection until the run ends (nil) or the connection fails (the error).
-    private func serve(_ socket: BlockingSocket, state: inout LoadSlot) -> (any Error)? {
+    /// `inbound`: what came before (a WebSocket server's first frames, behind its 101).
+    private func serve(_ socket: BlockingSocket, inbound: ByteBuffer, state: inout LoadSlot) -> (any Error)? {
         while !begun.load(ordering: .acquiring) {
             if context.isFinished { return nil }
             _ = beginSignal.wait(timeout: .now() + .milliseconds(50))
@@ -169,7 +184,8 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         let limit = plan.replyTimeout.nanosecondsClamped
         let pipeline = context.pipeline
         var decoder = FrameDecoder(framing: plan.framing ?? .raw, maximumFrameSize: plan.maximumFrameSize)
-        var inbound = ByteBuffer()
+        var webSocket = endpoint.transport == .ws ? ThreadWebSocket(slot: slot, options: plan.connectOptions.webSocket, maximumFrameSize: plan.maximumFrameSize) : nil
+        var inbound = inbound
         var outbound = ByteBuffer()
         inbound.reserveCapacity(65536)
         outbound.reserveCapacity(4096)
@@ -177,13 +193,18 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
             while true {
                 if context.isFinished {
                     shared.withLock { state.dropPending(timeout: nil, stats: &$0.stats) }
+                    if var close = webSocket?.closeFrame() { _ = try? socket.sendAvailable(&close) }  // best effort: the run is over
                     return nil
                 }
                 var now = monotonicNanos()
                 if now < stopAt && state.pending.count < pipeline && !state.isExhausted(context) {
                     shared.withLock { shared in
                         while state.pending.count < pipeline && !state.isExhausted(context) {
-                            _ = state.append(dueAt: now, now: now, start: start, to: &outbound, stats: &shared.stats)
+                            if webSocket != nil {
+                                webSocket?.send(into: &outbound) { state.append(dueAt: now, now: now, start: start, to: &$0, stats: &shared.stats) }
+                            } else {
+                                _ = state.append(dueAt: now, now: now, start: start, to: &outbound, stats: &shared.stats)
+                            }
                         }
                         shared.outstanding = state.pending.count
                     }
@@ -202,11 +223,16 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                 switch got {
                 case .bytes:
                     try shared.withLock { shared in
-                        var consumedFrom = inbound.readerIndex
-                        while try decoder.decode(&inbound) != nil {
-                            // Wire bytes: the frame with its delimiter or length prefix.
-                            state.reply(bytes: inbound.readerIndex - consumedFrom, now: now, stats: &shared.stats)
-                            consumedFrom = inbound.readerIndex
+                        if webSocket != nil {
+                            // A message's payload bytes, as the event loops count them.
+                            try webSocket?.receive(from: &inbound, answers: &outbound) { state.reply(bytes: $0, now: now, stats: &shared.stats) }
+                        } else {
+                            var consumedFrom = inbound.readerIndex
+                            while try decoder.decode(&inbound) != nil {
+                                // Wire bytes: the frame with its delimiter or length prefix.
+                                state.reply(bytes: inbound.readerIndex - consumedFrom, now: now, stats: &shared.stats)
+                                consumedFrom = inbound.readerIndex
+                            }
                         }
                         shared.outstanding = state.pending.count
                     }

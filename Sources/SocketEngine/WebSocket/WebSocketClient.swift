@@ -21,7 +21,7 @@ import Darwin
 /// names it: `server answered 404 Not Found`), on a missing or wrong `Sec-WebSocket-Accept`
 /// (NIO's upgrader checks it), on a subprotocol that was not offered, on an extension that
 /// was not offered (none is), or when it takes longer than the time left.
-enum WebSocketClient {
+package enum WebSocketClient {
     /// What the HTTP upgrade came to.
     enum Outcome: Sendable {
         case upgraded(WebSocketHandshake)
@@ -209,7 +209,7 @@ enum WebSocketClient {
 
     /// `GET /path?query HTTP/1.1` with Host, Origin, the subprotocols offered and the user's
     /// headers (which may replace Host or Origin). NIO adds Upgrade, Connection and the key.
-    static func requestHead(for endpoint: Endpoint, options: WebSocketOptions) -> HTTPRequestHead {
+    package static func requestHead(for endpoint: Endpoint, options: WebSocketOptions) -> HTTPRequestHead {
         var headers = HTTPHeaders()
         let defaultPort = endpoint.transport == .wss ? 443 : 80
         headers.add(name: "Host", value: endpoint.port == defaultPort ? endpoint.hostForDisplay : "\(endpoint.hostForDisplay):\(endpoint.port)")
@@ -228,7 +228,7 @@ enum WebSocketClient {
     }
 
     /// The subprotocol the server chose: nil, or one of those offered (anything else fails).
-    static func checkedSubprotocol(_ response: HTTPResponseHead, offered: [String]) throws -> String? {
+    package static func checkedSubprotocol(_ response: HTTPResponseHead, offered: [String]) throws -> String? {
         let chosen = response.headers["Sec-WebSocket-Protocol"]
         guard let first = chosen.first else { return nil }
         let name = first.trimmingSpaces()

@@ -1,0 +1,89 @@
+import NIOCore
+import SocketEngine
+
+/// The WebSocket layer of a `--io threads` connection (``LoadThread``) once upgraded: each
+/// message goes out as one final masked frame of the run's message kind (`--binary`: binary,
+/// else text), and each whole message that comes back — its fragments joined by count, not
+/// copied — is one reply. Pings are answered with pongs, and a close from the server ends the
+/// connection after the close is answered. Every frame is checked (``WebSocketWire``); a
+/// message over the size limit fails the connection.
+struct ThreadWebSocket {
+    private let opcode: UInt8
+    private let maximumMessageSize: Int
+    /// The close frame's payload at the end of the run: `--close-code` and `--close-reason`.
+    private let closePayload: ByteBuffer
+    /// The message being framed.
+    private var scratch = ByteBuffer()
+    /// SplitMix64 state for the masking keys (RFC 6455 §5.3 wants them unpredictable to the
+    /// peer's intermediaries, not cryptographic).
+    private var random: UInt64
+    /// Payload bytes of the data message being received so far; nil between messages.
+    private var receiving: Int?
+
+    init(slot: Int, options: WebSocketOptions, maximumFrameSize: Int) {
+        opcode = options.messageKind == .binary ? WebSocketWire.binary : WebSocketWire.text
+        maximumMessageSize = min(options.maximumMessageSize, maximumFrameSize)
+        var close = ByteBuffer()
+        close.writeInteger(options.closeCode)
+        close.writeString(options.closeReason)
+        closePayload = close
+        random = UInt64(truncatingIfNeeded: BlockingSocket.now()) &+ UInt64(truncatingIfNeeded: slot) &* 0x9E37_79B9_7F4A_7C15
+        scratch.reserveCapacity(512)
+    }
+
+    /// Frames the message `append` writes (it returns its size) onto `outbound`.
+    mutating func send(into outbound: inout ByteBuffer, _ append: (inout ByteBuffer) -> Int) {
+        scratch.clear()
+        _ = append(&scratch)
+        WebSocketWire.appendClientFrame(opcode: opcode, payload: scratch, key: nextKey(), into: &outbound)
+    }
+
+    /// Takes every whole frame off `inbound`: `reply` is called with each whole data message's
+    /// payload size; pongs and the close answer are appended to `answers`. Throws when the
+    /// server closed (after its close is answered) or broke the protocol.
+    mutating func receive(from inbound: inout ByteBuffer, answers: inout ByteBuffer, reply: (Int) -> Void) throws {
+        while let frame = try WebSocketWire.nextServerFrame(&inbound, maximumSize: maximumMessageSize) {
+            switch frame.opcode {
+            case WebSocketWire.text, WebSocketWire.binary, WebSocketWire.continuation:
+                let isContinuation = frame.opcode == WebSocketWire.continuation
+                guard isContinuation == (receiving != nil) else {
+                    throw SocketEngineError(.webSocketProtocol, isContinuation ? "a continuation frame with no message begun" : "a new message before the last one ended")
+                }
+                let size = (receiving ?? 0) + frame.payload.readableBytes
+                guard size <= maximumMessageSize else {
+                    throw SocketEngineError(.frameTooLarge, "a WebSocket message over the \(maximumMessageSize)-byte limit")
+                }
+                if frame.final {
+                    receiving = nil
+                    reply(size)
+                } else {
+                    receiving = size
+                }
+            case WebSocketWire.ping:
+                WebSocketWire.appendClientFrame(opcode: WebSocketWire.pong, payload: frame.payload, key: nextKey(), into: &answers)
+            case WebSocketWire.close:
+                // The answer carries the server's status code back (§5.5.1).
+                let echo = frame.payload.getSlice(at: frame.payload.readerIndex, length: min(2, frame.payload.readableBytes)) ?? ByteBuffer()
+                WebSocketWire.appendClientFrame(opcode: WebSocketWire.close, payload: echo, key: nextKey(), into: &answers)
+                throw SocketEngineError(.webSocketClosed, "the server closed the WebSocket")
+            default:
+                break  // pong: nothing to do
+            }
+        }
+    }
+
+    /// The close frame for the end of the run (1000 unless `--close-code`).
+    mutating func closeFrame() -> ByteBuffer {
+        var frame = ByteBuffer()
+        WebSocketWire.appendClientFrame(opcode: WebSocketWire.close, payload: closePayload, key: nextKey(), into: &frame)
+        return frame
+    }
+
+    private mutating func nextKey() -> UInt32 {
+        random &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = random
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return UInt32(truncatingIfNeeded: mixed ^ (mixed >> 31))
+    }
+}
