@@ -153,3 +153,38 @@ for connections in 1 100 1000; do
     printf ' c=%s %.2fx' "$connections" "$(echo "${RATE[sockctl-ws-$connections]} / (${RATE[sockctl-echo-$connections]} + 0.000001)" | bc -l)"
 done
 echo
+
+# Send-only: no replies expected. sockperf's throughput client never reads, so the server is one
+# that reads and discards (`sockctl listen --discard`, the same for both, which counts what it
+# was served); sockctl sends sockperf's own 64-byte message (without the pong-request flag).
+echo
+echo "Send-only, 64-byte messages, ${SECONDS_PER_RUN}s per run, into \`sockctl listen --discard\` (bytes in = what the server was served)"
+printf '%-6s %-34s %14s %16s %12s\n' conns client "msgs/s (client)" "served MB/s" "vs sockperf"
+for connections in 1 100; do
+    declare -A SERVED SENT
+    for client in sockperf sockctl; do
+        port=$(free_block 1)
+        "$SOCKCTL" listen "127.0.0.1:$port" --discard -k --max-clients $((connections + 16)) 2>"$WORK/discard.log" &
+        sink=$!
+        PIDS+=("$sink")
+        wait_listen "$port"
+        if [ "$client" = sockperf ]; then
+            for _ in $(seq "$connections"); do echo "T:127.0.0.1:$port"; done > "$WORK/send-feed.txt"
+            sockperf throughput -f "$WORK/send-feed.txt" -m 64 -t "$SECONDS_PER_RUN" > "$WORK/send-sp.log" 2>&1 || true
+            SENT[$client]=$(sed -n 's/.*Message Rate is \([0-9]*\).*/\1/p' "$WORK/send-sp.log")
+        else
+            "$SOCKCTL" loadtest "127.0.0.1:$port" -c "$connections" --connect-rate 0 --duration "${SECONDS_PER_RUN}s" \
+                --message-file "$WORK/sockperf-64.bin" --json "$WORK/send-sc.json" > /dev/null 2>&1 || true
+            SENT[$client]=$(json "$WORK/send-sc.json" throughput sent_per_second)
+        fi
+        kill -INT "$sink" 2>/dev/null || true
+        wait "$sink" 2>/dev/null || true
+        SERVED[$client]=$(sed -n 's/.* \([0-9]*\) bytes in,.*/\1/p' "$WORK/discard.log" | tail -1)
+    done
+    for client in sockperf sockctl; do
+        printf '%-6s %-34s %14.0f %16.1f %11.2fx\n' "$connections" "$client" "${SENT[$client]:-0}" \
+            "$(echo "${SERVED[$client]:-0} / 1000000 / $SECONDS_PER_RUN" | bc -l)" \
+            "$(echo "${SERVED[$client]:-0} / (${SERVED[sockperf]:-0} + 0.000001)" | bc -l)"
+    done
+done
+echo "(served MB/s counts the server's bytes over the run's length; the ratio is of bytes served; goal >= 1.0x)"
