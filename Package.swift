@@ -61,6 +61,8 @@ let package = Package(
             name: "LoadGen",
             dependencies: [
                 "SocketEngine",
+                "Recording",
+                "PacketDecoding",
                 "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
