@@ -142,7 +142,7 @@ let package = Package(
         .testTarget(
             name: "LoadGenTests",
             dependencies: [
-                "LoadGen", "SocketEngine", "TestSupport",
+                "LoadGen", "SocketEngine", "TestSupport", "Recording", "PacketDecoding",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

@@ -14,11 +14,6 @@ extension ReplayLoadRunner {
         let copies = scripts.count * options.scale
         let messageCount = scripts.reduce(0) { $0 + $1.messages.count }
         let messageBytes = scripts.reduce(0) { sum, script in sum + script.messages.reduce(0) { $0 + $1.bytes.readableBytes } }
-        var warnings = warnings
-        if tally.peak < copies && !options.loop && options.speed == nil {
-            // At top speed every copy is open at once unless it ended before the last one opened.
-            warnings.append("at most \(tally.peak) of the \(copies) connections were open at once")
-        }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
         let framed = scripts.first?.framed ?? false

@@ -68,7 +68,7 @@ extension LoadReport {
 
         /// The rows a replay adds to the report: `replay`, and `verify` when sampled.
         var rows: [(String, String)] {
-            var rows = [("replay", "\(plural(runs, "run")) started, \(runsCompleted) completed; \(plural(messagesPerRound, "message")) a round; \(oneWay) expected no reply")]
+            var rows = [("replay", "\(ReportText.grouped(runs)) \(runs == 1 ? "run" : "runs") started, \(ReportText.grouped(runsCompleted)) completed; \(ReportText.grouped(messagesPerRound)) messages a round, \(ReportText.grouped(oneWay)) of them expecting no reply")]
             if let verify {
                 var text = "\(decimal(verify.samplePercent, places: verify.samplePercent == verify.samplePercent.rounded() ? 0 : 2))% of replies sampled: \(ReportText.grouped(verify.checked)) checked, \(ReportText.grouped(verify.mismatched)) mismatched"
                 if verify.mismatched > 0 { text += " (the first is shown below)" }
