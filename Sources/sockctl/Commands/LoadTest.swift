@@ -41,15 +41,14 @@ struct LoadTest: AsyncParsableCommand {
             --json -); --json FILE writes every figure and both histograms (HdrHistogram \
             encoding) for `sockctl report merge` and other tools.
 
-            --from-pcap FILE replays every TCP stream of a capture (UDP flows against udp://; \
-            --streams 1,3,5-9 picks some, numbered as replay --list numbers them) \
-            concurrently, each on its own connection with its recorded timing (--speed X, or \
-            --topspeed: each message once the previous reply is in); --scale N plays N copies \
-            of each, --loop starts each again until --duration or --requests. A message is a \
-            recorded segment (a frame with --framing); its reply is what the recorded server \
-            sent before the next message, and its latency runs to the reply's last byte. \
-            --verify-sample 10% compares that share of the replies with the recording \
-            (--ignore REGEX as in replay): a mismatch is printed and exits 1.
+            --from-pcap FILE replays every TCP stream of a capture (UDP flows against udp://), \
+            or --streams 1,3,5-9 (as replay --list numbers them), concurrently, each on its own \
+            connection with its recorded timing (--speed X; --topspeed: each message once the \
+            previous reply is in); --scale N plays N copies, --loop repeats until --duration or \
+            --requests. A message is a recorded segment (a frame with --framing); its latency \
+            runs to the last byte of what the recorded server sent before the next message. \
+            --verify-sample 10% checks that share of the replies (--ignore REGEX): a mismatch \
+            is printed and exits 1.
 
             Exit status: 0; 1 when a --threshold is violated, or the requested connections \
             could not be opened; 2 usage error.
@@ -166,8 +165,7 @@ struct LoadTest: AsyncParsableCommand {
 
     func replayOptions() throws -> ReplayLoadOptions? {
         try ReplayLoadOptions.parse(
-            path: fromPcap, streams: streams, speed: speed, topspeed: topspeed, scale: scale, loop: loop, duration: duration, requests: requests,
-            verifySample: verifySample, ignore: ignore,
+            path: fromPcap, streams: streams, speed: speed, topspeed: topspeed, scale: scale, loop: loop, duration: duration, requests: requests, verifySample: verifySample, ignore: ignore,
             conflicting: ["--message": message != nil || messageFile != nil, "--rate": rate != nil || stages != nil, "--pipeline": pipeline != nil, "--warmup": warmup > .zero])
     }
 
@@ -196,7 +194,7 @@ struct LoadTest: AsyncParsableCommand {
         plan.connectOptions = try transport.connectOptions(for: first)
         plan.connections = try checkedCount(connections, "--connections", within: 1...1_000_000)
         plan.connectRate = connectRate.value == 0 ? nil : connectRate.value
-        plan.framing = framing
+        plan.framing = framing ?? (fromPcap == nil ? nil : .raw)  // --from-pcap: no framing is recorded segments
         plan.maximumFrameSize = maximumFrame
         plan.requests = try requests.map { try checkedCount($0, "--requests", within: 1...1_000_000_000_000) }
         if duration != nil && requests != nil { throw UsageError("give --duration or --requests, not both") }
