@@ -38,6 +38,7 @@ import Testing
         (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--loop"], "--loop needs --duration or --requests"),
         (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--message", "hi"], "--message does not apply to --from-pcap"),
         (["loadtest", "127.0.0.1:1", "--duration", "1s", "--scale", "2"], "--scale needs --from-pcap FILE"),
+        (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--ignore", "id=[0-9]+"], "--ignore applies to --verify-sample"),
         (["connect", "unix:/tmp/x.sock", "--record", "x.pcap"], "--record records IP sessions (tcp, tls, udp, ws, wss), not unix:"),
         (["listen", "unix:/tmp/x.sock", "--record", "x.pcap"], "listen --record records IP clients (tcp, tls, udp, ws, wss), not unix:"),
         (["send", "127.0.0.1:abc", "x"], "port 'abc' is not a number"),

@@ -90,6 +90,40 @@ struct LoadTestFromPcapTests {
         #expect(differ.stdout.contains("stream 1, message 1 (copy 1, round 1): the reply differs from the recording\nmismatch in reply frame 1: "), "\(differ.stdout)")
         #expect(differ.stdout.contains("  ! 0x0000:  504f 4e47"), "the received PONG beside the recorded ping: \(differ.stdout)")
         #expect(differ.stderr.contains("--verify-sample: 150 of 150 sampled replies differ from the recording"), "\(differ.stderr)")
+
+        // --ignore: the differing text left out of both sides, the replies match.
+        let ignored = try await loadtest([
+            changed.target, "--from-pcap", recorded.capture, "--framing", "line", "--topspeed", "--verify-sample", "100%", "--ignore", "^.*$",
+        ])
+        #expect(ignored.status == 0, "\(ignored.stderr)")
+        #expect(ignored.int("replay/verify/checked") == total && ignored.int("replay/verify/mismatched") == 0)
+    }
+
+    /// UDP flows replay against a udp:// target, datagram for datagram: a session recorded by
+    /// `listen udp://… --echo --record` checks out against a fresh UDP echo server.
+    @Test func udpFlowsReplayAgainstAUDPTarget() async throws {
+        let scratch = try Scratch()
+        let capture = scratch.path("udp.pcap")
+        let recorder = try await Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo", "--record", capture], name: "udp-echo")
+        let port = try await recorder.listeningPort()
+        try "one\ntwo!\nthree\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
+        let client = try await run(try sockctlPath(), ["connect", "udp://127.0.0.1:\(port)", "--framing", "line"], stdin: .file(scratch.path("input")))
+        #expect(client.status == 0, "\(client.stderr)")
+        #expect(String(decoding: client.stdout, as: UTF8.self) == "one\ntwo!\nthree\n")
+        recorder.signal(SIGINT)
+        #expect(try await recorder.wait() == 0, "\(recorder.stderr)")
+
+        let echo = try await Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "--echo"], name: "udp-echo-2")
+        defer { echo.signal(SIGKILL) }
+        let echoPort = try await echo.listeningPort()
+        let result = try await loadtest(["udp://127.0.0.1:\(echoPort)", "--from-pcap", capture, "--topspeed", "--verify-sample", "100%"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.int("replay/streams") == 1 && result.int("messages/sent") == 3 && result.int("messages/received") == 3, "\(result.json["messages"] ?? "")")
+        // Every message whose recorded reply is not empty is checked (datagrams sent before any
+        // echo came share the echoes that follow: the last of them waits for all).
+        let checked = result.int("replay/verify/checked")
+        #expect(checked >= 1 && checked + result.int("replay/one_way") == 3, "\(result.json["replay"] ?? "")")
+        #expect(result.int("replay/verify/mismatched") == 0)
     }
 
     /// `--scale 2`: two connections per stream, every message twice.
