@@ -110,4 +110,33 @@ import TestSupport
         #expect(state.checked == 3 && state.mismatched == 0)
         await server.stop()
     }
+
+    /// At top speed a message waits for the previous reply; a reply that does not come within
+    /// the timeout ends the copy exactly then: that message timed out, the rest are unsent, and
+    /// its sampled reply is a mismatch (it never came).
+    @Test func anUnansweredMessageEndsTheCopyAtTheTimeout() async throws {
+        let clock = VirtualClock()
+        let server = try await TestServer.start { connection in
+            while try await connection.read() != nil {}
+        }
+        let recorded = Self.stream([
+            (0, .client, "one\n"), (1, .server, "one\n"), (100, .client, "two\n"), (101, .server, "two\n"), (250, .client, "three\n"),
+        ])
+        let script = try StreamScript(stream: recorded, start: .zero, framing: .line, messageTarget: false, maximumFrameSize: 1 << 20, sample: try VerifySample(parsing: "100%"))
+        var connect = ConnectOptions.patient
+        connect.clock = clock.engine
+        let tally = ReplayTally(requests: nil, target: "test")
+        let replayer = StreamReplayer(
+            script: script, endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), connect: connect, framing: .line,
+            maximumFrameSize: 1 << 20, speed: nil, timeout: .seconds(5), ignore: IgnorePatterns(), tally: tally, copy: 0, round: 0, stopAt: nil)
+        let running = Task { await replayer.run() }
+        #expect(try await clock.nextDeadline(unlessItEnds: running) == .seconds(5), "the first message's reply is awaited 5 s")
+        await clock.advance(to: .seconds(5))
+        #expect(await running.value == .timedOut)
+        let state = tally.update { $0 }
+        #expect(state.stats.counters.messagesSent == 1 && state.stats.counters.timedOut == 1 && state.stats.counters.unsent == 2)
+        #expect(state.stats.counters.errors[.timeout] == 1)
+        #expect(state.checked == 1 && state.mismatched == 1)
+        await server.stop()
+    }
 }

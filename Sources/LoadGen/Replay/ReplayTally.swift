@@ -21,6 +21,7 @@ final class ReplayTally: Sendable {
         }
     }
 
+    /// Everything counted, under ``state``'s lock.
     struct State: Sendable {
         var stats = LoadStats()
         var runs = 0
@@ -58,14 +59,17 @@ final class ReplayTally: Sendable {
     /// No `--requests` left.
     var ticketsExhausted: Bool { limited && tickets.load(ordering: .relaxed) <= 0 }
 
+    /// Changes the counts under the lock; returns what `change` returns.
     func update<R>(_ change: (inout State) -> R) -> R {
         state.withLock { change(&$0) }
     }
 
+    /// Counts an error by its kind, keeping the first message of each kind.
     func record(error: any Error) {
         update { $0.stats.record(error: ErrorKind.of(error), error, target: target) }
     }
 
+    /// A copy's connection is up: counts it open, and the peak.
     func connectionOpened() {
         let open = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
         var peak = peakOpen.load(ordering: .relaxed)
@@ -76,7 +80,9 @@ final class ReplayTally: Sendable {
         }
     }
 
+    /// A copy's connection is closed.
     func connectionClosed() { openConnections.wrappingSubtract(1, ordering: .relaxed) }
+    /// Connections open now, and the most open at once.
     var open: Int { openConnections.load(ordering: .relaxed) }
     var peak: Int { peakOpen.load(ordering: .relaxed) }
 

@@ -55,6 +55,8 @@ struct StreamReplayer: Sendable {
         var units = 0
         /// Counts every arrival, so a waiter can tell that something came.
         var arrivals = 0
+        /// Counts the wait timers that went off (a deadline came).
+        var ticks = 0
         var ended = false
         var sent = 0
         var answered = 0
@@ -258,18 +260,22 @@ struct StreamReplayer: Sendable {
             let expiry = (state.oldestPending ?? (target == nil ? began : nil)).map { $0.advanced(by: timeout) }
             if let expiry, now >= expiry { return .timedOut }
             let arrivals = state.arrivals
-            let changed: @Sendable (inout Progress) -> Void? = { $0.arrivals != arrivals || $0.ended || ready($0) ? () : nil }
+            let ticks = state.ticks
             guard let deadline = [target, expiry].compactMap({ $0 }).min() else { return .timedOut }
+            // One timer per wait: when the deadline comes it bumps `ticks`, which wakes the wait
+            // to look at the clock again.
+            let timer = Task {
+                guard (try? await clock.sleep(until: deadline)) != nil else { return }
+                progress.update { $0.ticks += 1 }
+            }
+            defer { timer.cancel() }
             do {
-                try await withDeadline(deadline, on: clock, expired: { WaitExpired() }) { try await progress.wait(changed) }
-            } catch is WaitExpired {
+                try await progress.wait { $0.arrivals != arrivals || $0.ticks != ticks || $0.ended || ready($0) ? () : nil }
             } catch {
                 return .ended  // cancelled
             }
         }
     }
-
-    private struct WaitExpired: Error {}
 
     /// Adds the answered messages to the statistics.
     private static func count(_ answers: [(corrected: Int64, uncorrected: Int64)?], into state: inout ReplayTally.State) {
