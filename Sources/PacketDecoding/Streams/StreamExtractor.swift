@@ -16,12 +16,12 @@
 /// a capture with no stream at all gives an empty list (the caller says so).
 ///
 /// Limits: ``maximumStreams`` streams are listed (the rest are counted in ``streamsNotListed``);
-/// the kept stream holds at most `messageLimit` payload bytes — beyond that ``add(_:_:)``
+/// the kept streams hold at most `messageLimit` payload bytes together — beyond that ``add(_:_:)``
 /// throws `.limitExceeded` — and the reassembler's own buffer limits apply.
 public struct StreamExtractor {
     /// The most streams described; the rest are counted only.
     public static let maximumStreams = 100_000
-    /// Payload bytes of the kept stream held in memory by default: 256 MiB.
+    /// Payload bytes of the kept streams held in memory by default: 256 MiB.
     public static let defaultMessageLimit = 256 * 1024 * 1024
 
     private var reassembler = TCPReassembler()
