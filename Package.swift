@@ -61,6 +61,8 @@ let package = Package(
             name: "LoadGen",
             dependencies: [
                 "SocketEngine",
+                "Recording",
+                "PacketDecoding",
                 "CZlib",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
@@ -143,7 +145,7 @@ let package = Package(
         .testTarget(
             name: "LoadGenTests",
             dependencies: [
-                "LoadGen", "SocketEngine", "TestSupport",
+                "LoadGen", "SocketEngine", "TestSupport", "Recording", "PacketDecoding",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),

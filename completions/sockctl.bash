@@ -564,9 +564,9 @@ _sockctl_replay() {
 
 _sockctl_loadtest() {
     repeating_flags=()
-    non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --version -h --help)
-    repeating_options=(--threshold --resolve --subprotocol --header --pin)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
+    non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --topspeed --loop --version -h --help)
+    repeating_options=(--threshold --resolve --subprotocol --header --pin --ignore)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --from-pcap --streams --speed --scale --verify-sample)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -672,6 +672,24 @@ _sockctl_loadtest() {
         return
         ;;
     '--max-frame')
+        return
+        ;;
+    '--from-pcap')
+        return
+        ;;
+    '--streams')
+        return
+        ;;
+    '--speed')
+        return
+        ;;
+    '--scale')
+        return
+        ;;
+    '--verify-sample')
+        return
+        ;;
+    '--ignore')
         return
         ;;
     esac

@@ -55,6 +55,7 @@ extension LoadReport {
             merged.connections.peakOpen += report.connections.peakOpen
             merged.messages.intended = sum(merged.messages.intended, report.messages.intended)
             merged.messages.sent += report.messages.sent
+            merged.replay = Replay.merged(merged.replay, report.replay)
             merged.messages.received += report.messages.received
             merged.messages.timedOut += report.messages.timedOut
             merged.messages.lost += report.messages.lost

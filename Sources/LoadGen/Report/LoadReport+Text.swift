@@ -21,7 +21,7 @@ extension LoadReport {
         if report.config.framing != nil { plan += ", pipeline \(report.config.pipeline == LoadPlan.maximumPipeline ? "unlimited" : String(report.config.pipeline))" }
         plan += ", \(report.config.framing.map { "framing \($0)" } ?? "send-only"), \(report.config.messageBytes)-byte messages"
         if report.config.io == "threads" { plan += ", a thread per connection" }
-        row("plan", plan)
+        row("plan", report.replay?.plan(report.config) ?? plan)
         var elapsed = "\(decimal(report.elapsedSeconds, places: 2)) s measured"
         if report.config.warmupSeconds > 0 { elapsed += " after \(decimal(report.config.warmupSeconds, places: 2)) s warm-up (\(ReportText.grouped(report.messages.warmupSent)) messages, not counted)" }
         row("duration", elapsed)
@@ -34,6 +34,7 @@ extension LoadReport {
         }
         if let intended = m.intended { messages += ", unsent \(ReportText.grouped(m.unsent)) of \(ReportText.grouped(intended)) due" }
         row("messages", messages)
+        for (label, text) in report.replay?.rows ?? [] { row(label, text) }
         let t = report.throughput
         var throughput = ""
         if let offered = t.offeredPerSecond { throughput += "offered \(ReportText.grouped(Int(offered.rounded())))/s, " }

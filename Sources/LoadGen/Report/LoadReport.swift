@@ -49,6 +49,8 @@ public struct LoadReport: Codable, Sendable {
     package var peakRSSBytes: Int
     /// The verdicts of the `--threshold` rules, set by the caller after the run (dropped by a merge).
     public var thresholds: [ThresholdResult] = []
+    /// `loadtest --from-pcap`: the replay and its verification (absent from other runs).
+    public var replay: Replay? = nil
 
     package struct Config: Codable, Sendable, Equatable {
         package var connections: Int
@@ -221,6 +223,7 @@ public struct LoadReport: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case schema, target, address, transport, hosts, config, connections, messages, bytes, throughput, latency
         case histograms, errors, timeline, warnings, thresholds
+        case replay
         case startedAt = "started_at"
         case elapsedSeconds = "elapsed_seconds"
         case errorExamples = "error_examples"

@@ -16,12 +16,12 @@
 /// a capture with no stream at all gives an empty list (the caller says so).
 ///
 /// Limits: ``maximumStreams`` streams are listed (the rest are counted in ``streamsNotListed``);
-/// the kept stream holds at most `messageLimit` payload bytes — beyond that ``add(_:_:)``
+/// the kept streams hold at most `messageLimit` payload bytes together — beyond that ``add(_:_:)``
 /// throws `.limitExceeded` — and the reassembler's own buffer limits apply.
 public struct StreamExtractor {
     /// The most streams described; the rest are counted only.
     public static let maximumStreams = 100_000
-    /// Payload bytes of the kept stream held in memory by default: 256 MiB.
+    /// Payload bytes of the kept streams held in memory by default: 256 MiB.
     public static let defaultMessageLimit = 256 * 1024 * 1024
 
     private var reassembler = TCPReassembler()
@@ -30,7 +30,13 @@ public struct StreamExtractor {
 
     /// `keepingMessagesOf`: the stream number (1-based) whose messages are kept, or nil for none.
     public init(keepingMessagesOf stream: Int?, messageLimit: Int = StreamExtractor.defaultMessageLimit) {
-        catalog = Catalog(kept: stream, messageLimit: max(0, messageLimit))
+        catalog = Catalog(keeps: { $0 == stream }, describing: stream.map { "stream \($0) holds" } ?? "", messageLimit: max(0, messageLimit))
+    }
+
+    /// Keeps the messages of every stream whose number (1-based) `keeps` accepts (`loadtest
+    /// --from-pcap` replays many); `messageLimit` bounds their payload together.
+    public init(keepingMessagesWhere keeps: @escaping @Sendable (Int) -> Bool, messageLimit: Int = StreamExtractor.defaultMessageLimit) {
+        catalog = Catalog(keeps: keeps, describing: "the streams kept hold", messageLimit: max(0, messageLimit))
     }
 
     /// The reassembler's counters (retransmissions, missing bytes …) over every stream.
@@ -54,7 +60,7 @@ public struct StreamExtractor {
             try catalog.datagram(segment, payload: payload, time: time)
             return
         }
-        var catalog = Catalog(kept: nil, messageLimit: 0)
+        var catalog = Catalog.empty
         swap(&catalog, &self.catalog)
         var failure: PacketDecodingError?
         reassembler.process(segment, payload: payload) { event in
@@ -71,7 +77,7 @@ public struct StreamExtractor {
 
     /// Ends every open stream (buffered data delivered, holes counted) and returns the streams.
     public mutating func finish() -> [RecordedStream] {
-        var catalog = Catalog(kept: nil, messageLimit: 0)
+        var catalog = Catalog.empty
         swap(&catalog, &self.catalog)
         let time = catalog.streams.map(\.lastTime).max() ?? 0
         reassembler.finish { event in
@@ -82,9 +88,12 @@ public struct StreamExtractor {
     }
 }
 
-/// The streams found so far and the kept stream's messages.
+/// The streams found so far and the kept streams' messages.
 private struct Catalog {
-    let kept: Int?
+    /// Whether stream N's (1-based) messages are kept.
+    let keeps: @Sendable (Int) -> Bool
+    /// The start of the limit's error message: `stream 3 holds`.
+    let describing: String
     let messageLimit: Int
     var keptBytes = 0
     var streams: [RecordedStream] = []
@@ -98,10 +107,14 @@ private struct Catalog {
     var streamsNotListed = 0
     var otherPackets = 0
 
-    init(kept: Int?, messageLimit: Int) {
-        self.kept = kept
+    init(keeps: @escaping @Sendable (Int) -> Bool, describing: String, messageLimit: Int) {
+        self.keeps = keeps
+        self.describing = describing
         self.messageLimit = messageLimit
     }
+
+    /// A placeholder swapped in while the real catalog is lent to the reassembler's callback.
+    static var empty: Catalog { Catalog(keeps: { _ in false }, describing: "", messageLimit: 0) }
 
     mutating func datagram(_ segment: TransportSegment, payload: UnsafeRawBufferPointer, time: Int64) throws(PacketDecodingError) {
         let source = TCPReassembler.Endpoint(address: segment.source, port: segment.sourcePort)
@@ -193,9 +206,9 @@ private struct Catalog {
     }
 
     private mutating func keep(_ index: Int, side: RecordedStream.Side, _ bytes: UnsafeRawBufferPointer, time: Int64) throws(PacketDecodingError) {
-        guard let kept, kept == index + 1, bytes.count > 0 || streams[index].transport == .udp else { return }
+        guard keeps(index + 1), bytes.count > 0 || streams[index].transport == .udp else { return }
         keptBytes += bytes.count
-        if keptBytes > messageLimit { throw PacketDecodingError(.limitExceeded, phase: .record, "stream \(kept) holds more than \(messageLimit) bytes of payload, more than replay keeps in memory") }
+        if keptBytes > messageLimit { throw PacketDecodingError(.limitExceeded, phase: .record, "\(describing) more than \(messageLimit) bytes of payload, more than replay keeps in memory") }
         if streams[index].transport == .tcp, lastMessagePacket == packetNumber, let last = streams[index].messages.last, last.side == side {
             streams[index].messages[streams[index].messages.count - 1].bytes.append(contentsOf: bytes)
         } else {

@@ -37,6 +37,9 @@ public struct ReplayPlan: Sendable {
     /// The recording's server output as units of comparison: frame bodies with `--framing`,
     /// datagrams for UDP, else the server's segments.
     package var expected: [ByteBuffer] = []
+    /// When each of ``expected`` was complete in the recording, from the start of the stream
+    /// (the packet holding its last byte): which client message it answered.
+    package var expectedDue: [Duration] = []
     /// Every byte the recording's server sent, in order.
     public var expectedStream = ByteBuffer()
     /// When the recorded client half-closed (TCP), from the start of the stream.
@@ -53,6 +56,7 @@ public struct ReplayPlan: Sendable {
     public init(sends: [Send], expected: [ByteBuffer] = []) {
         self.sends = sends
         self.expected = expected
+        expectedDue = expected.map { _ in .zero }
         for answer in expected { expectedStream.writeImmutableBuffer(answer) }
     }
 
@@ -72,6 +76,7 @@ public struct ReplayPlan: Sendable {
         var clientBuffer = ByteBuffer()
         var serverBuffer = ByteBuffer()
         var lastClientTime = start
+        var lastServerTime = start
         var serverBytes = 0
         let clientFIN = stream.clientCounters.finTime
         for message in stream.messages {
@@ -88,16 +93,19 @@ public struct ReplayPlan: Sendable {
                     sends.append(Send(due: offset(message.time), bytes: messageTarget ? body : wire))
                 }
             case .server:
+                lastServerTime = message.time
                 if let clientFIN, message.time < clientFIN { serverBytes += message.bytes.count }
                 if clientFIN == nil { serverBytes += message.bytes.count }
                 expectedStream.writeImmutableBuffer(bytes)
                 if datagrams || serverDecoder == nil {
                     expected.append(bytes)
+                    expectedDue.append(offset(message.time))
                     continue
                 }
                 serverBuffer.writeImmutableBuffer(bytes)
                 try Self.cut(&serverBuffer, with: &serverDecoder, atEnd: false, side: "server") { body, _ in
                     expected.append(body)
+                    expectedDue.append(offset(message.time))
                 }
             }
         }
@@ -113,8 +121,12 @@ public struct ReplayPlan: Sendable {
         if serverDecoder != nil {
             try Self.cut(&serverBuffer, with: &serverDecoder, atEnd: true, side: "server") { body, _ in
                 expected.append(body)
+                expectedDue.append(offset(lastServerTime))
             }
-            if serverBuffer.readableBytes > 0 { expected.append(serverBuffer) }
+            if serverBuffer.readableBytes > 0 {
+                expected.append(serverBuffer)
+                expectedDue.append(offset(lastServerTime))
+            }
         }
         if !datagrams {
             clientFinishedAt = clientFIN.map(offset)

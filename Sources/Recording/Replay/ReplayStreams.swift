@@ -10,7 +10,17 @@ import SocketEngine
 public enum ReplayStreams {
     /// Reads `path` (`-` is stdin) and returns every stream, with the messages of `keep` (1-based).
     public static func load(_ path: String, keep: Int?) throws(RecordingError) -> (streams: [RecordedStream], extractor: StreamExtractor) {
-        var extractor = StreamExtractor(keepingMessagesOf: keep)
+        try load(path, extractor: StreamExtractor(keepingMessagesOf: keep))
+    }
+
+    /// Reads `path` and returns every stream, with the messages of those `keeps` accepts
+    /// (1-based numbers): the many streams `loadtest --from-pcap` replays at once.
+    public static func load(_ path: String, keeping keeps: @escaping @Sendable (Int) -> Bool) throws(RecordingError) -> [RecordedStream] {
+        try load(path, extractor: StreamExtractor(keepingMessagesWhere: keeps)).streams
+    }
+
+    private static func load(_ path: String, extractor: StreamExtractor) throws(RecordingError) -> (streams: [RecordedStream], extractor: StreamExtractor) {
+        var extractor = extractor
         let reader: CaptureFileReader
         do {
             reader = try CaptureFileReader(path: path)

@@ -41,6 +41,15 @@ struct LoadTest: AsyncParsableCommand {
             --json -); --json FILE writes every figure and both histograms (HdrHistogram \
             encoding) for `sockctl report merge` and other tools.
 
+            --from-pcap FILE replays every TCP stream of a capture (UDP flows against udp://), \
+            or --streams 1,3,5-9 (as replay --list numbers them), concurrently, each on its own \
+            connection with its recorded timing (--speed X; --topspeed: each message once the \
+            previous reply is in); --scale N plays N copies, --loop repeats until --duration or \
+            --requests. A message is a recorded segment (a frame with --framing); its latency \
+            runs to the last byte of what the recorded server sent before the next message. \
+            --verify-sample 10% checks that share of the replies (--ignore REGEX): a mismatch \
+            is printed and exits 1.
+
             Exit status: 0; 1 when a --threshold is violated, or the requested connections \
             could not be opened; 2 usage error.
 
@@ -53,6 +62,8 @@ struct LoadTest: AsyncParsableCommand {
               sockctl loadtest udp://127.0.0.1:5353 --rate 1000 --duration 10s --framing raw --json result.json
               sockctl loadtest 127.0.0.1:7000 127.0.0.1:7001 -c 200 --duration 30s --framing line   # 100 each
               sockctl loadtest wss://localhost:8443/echo -c 50 --duration 30s --framing raw --cafile ca.pem
+              sockctl loadtest 127.0.0.1:7000 --from-pcap prod.pcap --scale 4 --speed 2 --verify-sample 10%
+              sockctl loadtest 127.0.0.1:7000 --from-pcap prod.pcap --streams 1,3,5-9 --topspeed --loop --duration 1m
             """
     )
 
@@ -135,8 +146,32 @@ struct LoadTest: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print the plan, the target address and warnings on stderr.")
     var verbose = false
 
+    @Option(name: .long, help: ArgumentHelp("Replay the client streams of this capture as the load (see replay --list).", valueName: "file"))
+    var fromPcap: String?
+    @Option(name: .long, help: ArgumentHelp("With --from-pcap: only these streams, e.g. 1,3,5-9.", valueName: "list"))
+    var streams: String?
+    @Option(name: .long, help: ArgumentHelp("With --from-pcap: this many times faster than recorded.", valueName: "x"))
+    var speed: Double?
+    @Flag(name: .long, help: "With --from-pcap: no recorded gaps; each message once the previous reply is in.")
+    var topspeed = false
+    @Option(name: .long, help: ArgumentHelp("With --from-pcap: copies of each stream, each on its own connection.", valueName: "n"))
+    var scale: Int?
+    @Flag(name: .long, help: "With --from-pcap: start each stream again when it ends, until --duration or --requests.")
+    var loop = false
+    @Option(name: .long, help: ArgumentHelp("With --from-pcap: compare this share of the replies with the recording, e.g. 10%.", valueName: "p%"))
+    var verifySample: String?
+    @Option(name: .long, help: ArgumentHelp("With --verify-sample: leave text matching this out of the comparison (repeatable).", valueName: "regex"))
+    var ignore: [String] = []
+
+    func replayOptions() throws -> ReplayLoadOptions? {
+        try ReplayLoadOptions.parse(
+            path: fromPcap, streams: streams, speed: speed, topspeed: topspeed, scale: scale, loop: loop, duration: duration, requests: requests, verifySample: verifySample, ignore: ignore,
+            conflicting: ["--message": message != nil || messageFile != nil, "--rate": rate != nil || stages != nil, "--pipeline": pipeline != nil, "--warmup": warmup > .zero])
+    }
+
     func validate() throws {
         _ = try validating { try makePlan(loadingMessage: false) }
+        _ = try validating { try replayOptions() }
         if let reportEvery { _ = try checkedPositive(reportEvery, "--report-every") }
     }
 
@@ -159,7 +194,7 @@ struct LoadTest: AsyncParsableCommand {
         plan.connectOptions = try transport.connectOptions(for: first)
         plan.connections = try checkedCount(connections, "--connections", within: 1...1_000_000)
         plan.connectRate = connectRate.value == 0 ? nil : connectRate.value
-        plan.framing = framing
+        plan.framing = framing ?? (fromPcap == nil ? nil : .raw)  // --from-pcap: no framing is recorded segments
         plan.maximumFrameSize = maximumFrame
         plan.requests = try requests.map { try checkedCount($0, "--requests", within: 1...1_000_000_000_000) }
         if duration != nil && requests != nil { throw UsageError("give --duration or --requests, not both") }
@@ -200,18 +235,22 @@ struct LoadTest: AsyncParsableCommand {
 
         var report: LoadReport
         do {
-            report = try await LoadRunner(plan: plan).run { display.update($0) }
+            if let replay = try replayOptions() {
+                report = try await ReplayLoadRunner(plan: plan, options: replay).run { display.update($0) }
+            } else {
+                report = try await LoadRunner(plan: plan).run { display.update($0) }
+            }
         } catch {
             display.clear()
             throw diagnostics.fail(error)
         }
         display.clear()
         report.thresholds = thresholds.map { $0.evaluate(report) }
-        out.write(report.text)
+        out.write(report.text + (report.replay?.verify?.firstMismatch ?? ""))
         for warning in report.warnings { diagnostics.warning(warning) }
         if let json { try Self.writeJSON(report, to: json, diagnostics: diagnostics) }
-        var failures: [String] = report.thresholds.filter { !$0.passed }.map { "threshold \($0.threshold) violated" }
-        if report.connections.peakOpen < plan.connections {
+        var failures: [String] = report.thresholds.filter { !$0.passed }.map { "threshold \($0.threshold) violated" } + report.replayFailures
+        if report.replay == nil, report.connections.peakOpen < plan.connections {
             failures.append("only \(report.connections.peakOpen) of \(plan.connections) connections could be opened")
         }
         if !failures.isEmpty {
