@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoadGen
+import MetricsExport
 import NIOCore
 import SocketEngine
 
@@ -41,6 +42,12 @@ struct LoadTest: AsyncParsableCommand {
             --json -); --json FILE writes every figure and both histograms (HdrHistogram \
             encoding) for `sockctl report merge` and other tools.
 
+            Live metrics: --metrics-listen ADDR serves Prometheus metrics at \
+            http://ADDR/metrics from before the first connection until the summary (a bare port \
+            binds loopback; the address is printed on stderr). The last numbers are the \
+            summary's; --metrics-linger DUR keeps serving until a scraper has read them and \
+            come back (at most DUR), so Prometheus holds the run's final counts.
+
             Exit status: 0; 1 when a --threshold is violated, or the requested connections \
             could not be opened; 2 usage error.
 
@@ -53,6 +60,7 @@ struct LoadTest: AsyncParsableCommand {
               sockctl loadtest udp://127.0.0.1:5353 --rate 1000 --duration 10s --framing raw --json result.json
               sockctl loadtest 127.0.0.1:7000 127.0.0.1:7001 -c 200 --duration 30s --framing line   # 100 each
               sockctl loadtest wss://localhost:8443/echo -c 50 --duration 30s --framing raw --cafile ca.pem
+              sockctl loadtest 127.0.0.1:7000 --rate 500 --duration 1h --framing line --metrics-listen 9464 --metrics-linger 30s
             """
     )
 
@@ -120,6 +128,14 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Print a progress line this often when stdout is not a terminal.", valueName: "dur"))
     var reportEvery: Duration?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Serve live Prometheus metrics at http://ADDR/metrics, e.g. 9464, 0.0.0.0:9464, :0 (a bare port: loopback).", valueName: "addr"),
+        transform: { try MetricsListenAddress(parsing: $0) })
+    var metricsListen: MetricsListenAddress?
+
+    @Option(name: .long, help: ArgumentHelp("After the run, serve the final metrics until scraped (at most this long).", valueName: "dur"))
+    var metricsLinger: Duration?
+
     @OptionGroup var transport: TransportOptions
 
     @Option(
@@ -138,6 +154,8 @@ struct LoadTest: AsyncParsableCommand {
     func validate() throws {
         _ = try validating { try makePlan(loadingMessage: false) }
         if let reportEvery { _ = try checkedPositive(reportEvery, "--report-every") }
+        if let metricsLinger { _ = try checkedPositive(metricsLinger, "--metrics-linger") }
+        if metricsLinger != nil && metricsListen == nil { throw UsageError("--metrics-linger needs --metrics-listen") }
     }
 
     func makePlan(loadingMessage: Bool) throws -> LoadPlan {
@@ -198,18 +216,26 @@ struct LoadTest: AsyncParsableCommand {
             output: out)
         diagnostics.event(plan.summary)
 
+        let metrics: LoadMetricsEndpoint? = if let metricsListen { try await LoadMetricsEndpoint.start(metricsListen, plan: plan) } else { nil }
+        if let metrics { diagnostics.note("metrics on \(metrics.url)") }
         var report: LoadReport
         do {
-            report = try await LoadRunner(plan: plan).run { display.update($0) }
+            report = try await LoadRunner(plan: plan, metrics: metrics).run { display.update($0) }
         } catch {
             display.clear()
             throw diagnostics.fail(error)
         }
         display.clear()
         report.thresholds = thresholds.map { $0.evaluate(report) }
+        metrics?.finish(report)
+        if let metrics, let metricsLinger {
+            diagnostics.note("the run is over: serving its final metrics at \(metrics.url) until scraped (at most \(metricsLinger.formatted))")
+            if await !metrics.linger(metricsLinger) { diagnostics.warning("the final metrics were not scraped within --metrics-linger") }
+        }
         out.write(report.text)
         for warning in report.warnings { diagnostics.warning(warning) }
         if let json { try Self.writeJSON(report, to: json, diagnostics: diagnostics) }
+        await metrics?.close()
         var failures: [String] = report.thresholds.filter { !$0.passed }.map { "threshold \($0.threshold) violated" }
         if report.connections.peakOpen < plan.connections {
             failures.append("only \(report.connections.peakOpen) of \(plan.connections) connections could be opened")
