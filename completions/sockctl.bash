@@ -566,7 +566,7 @@ _sockctl_loadtest() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --version -h --help)
     repeating_options=(--threshold --resolve --subprotocol --header --pin)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -618,6 +618,12 @@ _sockctl_loadtest() {
         return
         ;;
     '--report-every')
+        return
+        ;;
+    '--metrics-listen')
+        return
+        ;;
+    '--metrics-linger')
         return
         ;;
     '--source')

@@ -33,7 +33,7 @@ function __sockctl_parse_tokens -S
         case 'replay'
             __sockctl_parse_subcommand 2 'list' 'stream=' 'speed=' 'topspeed' 'verify' 'ignore=+' 'as-server=' 'timeout=' '4' '6' 'source=' 'interface=' 'connect-timeout=' 'resolve=+' 'binary' 'subprotocol=+' 'ping-interval=' 'close-code=' 'close-reason=' 'max-message=' 'header=+' 'origin=' 'k/insecure' 'cafile=' 'servername=' 'pin=+' 'cert=' 'key=' 'framing=' 'max-frame=' 'v/verbose' 'hexdump' 'version' 'h/help'
         case 'loadtest'
-            __sockctl_parse_subcommand -r 1 'c/connections=' 'connect-rate=' 'duration=' 'requests=' 'rate=' 'stages=' 'message=' 'message-file=' 'pipeline=' 'threads=' 'io=' 'warmup=' 'timeout=' 'json=' 'threshold=+' 'report-every=' '4' '6' 'source=' 'interface=' 'connect-timeout=' 'resolve=+' 'binary' 'subprotocol=+' 'ping-interval=' 'close-code=' 'close-reason=' 'max-message=' 'header=+' 'origin=' 'k/insecure' 'cafile=' 'servername=' 'pin=+' 'cert=' 'key=' 'framing=' 'max-frame=' 'v/verbose' 'version' 'h/help'
+            __sockctl_parse_subcommand -r 1 'c/connections=' 'connect-rate=' 'duration=' 'requests=' 'rate=' 'stages=' 'message=' 'message-file=' 'pipeline=' 'threads=' 'io=' 'warmup=' 'timeout=' 'json=' 'threshold=+' 'report-every=' 'metrics-listen=' 'metrics-linger=' '4' '6' 'source=' 'interface=' 'connect-timeout=' 'resolve=+' 'binary' 'subprotocol=+' 'ping-interval=' 'close-code=' 'close-reason=' 'max-message=' 'header=+' 'origin=' 'k/insecure' 'cafile=' 'servername=' 'pin=+' 'cert=' 'key=' 'framing=' 'max-frame=' 'v/verbose' 'version' 'h/help'
         case 'report'
             __sockctl_parse_subcommand 0 'version' 'h/help'
             switch $unparsed_tokens[1]
@@ -282,6 +282,8 @@ complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_option
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest" json' -l 'json' -d 'Write the full result as JSON to FILE (- for stdout).' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest"' -l 'threshold' -d 'Fail (exit 1) unless this holds, e.g. p99<50ms, errors<0.1%, rate>10000 (repeatable).' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest" report-every' -l 'report-every' -d 'Print a progress line this often when stdout is not a terminal.' -rfka ''
+complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest" metrics-listen' -l 'metrics-listen' -d 'Serve live Prometheus metrics at http://ADDR/metrics, e.g. 9464, 0.0.0.0:9464, :0 (a bare port: loopback).' -rfka ''
+complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest" metrics-linger' -l 'metrics-linger' -d 'After the run, serve the final metrics until scraped (at most this long).' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest" 4' -s '4' -d 'Use IPv4 addresses only.'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest" 6' -s '6' -d 'Use IPv6 addresses only.'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest" source' -l 'source' -d 'Bind the local end to this address (or name), optionally with a port.' -rfka ''
