@@ -22,6 +22,8 @@ public final class MetricsRegistry: Sendable {
         var nextWaiter = 0
         /// Waiters whose time ran out before they were listed.
         var expired: Set<Int> = []
+        /// Sets the metrics from their source before each scrape, until the final update.
+        var refresh: (@Sendable () -> Void)?
     }
 
     /// A ``waitForFinalScrapes(_:timeout:on:)`` in progress.
@@ -43,6 +45,12 @@ public final class MetricsRegistry: Sendable {
         prometheus = PrometheusCollectorRegistry()
     }
 
+    /// Makes every scrape before ``finish(_:)`` run `body` first (which sets the metrics from
+    /// their source, as ``update(_:)`` would): for numbers read when asked for, not on a period.
+    public func refreshOnScrape(_ body: @escaping @Sendable () -> Void) {
+        state.withLock { $0.refresh = body }
+    }
+
     /// Runs `body` (which sets metrics) so that no scrape sees part of it.
     public func update(_ body: () -> Void) {
         state.withLock { _ in body() }
@@ -62,6 +70,7 @@ public final class MetricsRegistry: Sendable {
     /// Every metric now, in the text exposition format, and whether these are the final numbers.
     public func render() -> (text: [UInt8], final: Bool) {
         state.withLock { state in
+            if !state.finished { state.refresh?() }
             var buffer: [UInt8] = []
             buffer.reserveCapacity(8192)
             prometheus.emit(into: &buffer)

@@ -42,11 +42,9 @@ struct LoadTest: AsyncParsableCommand {
             --json -); --json FILE writes every figure and both histograms (HdrHistogram \
             encoding) for `sockctl report merge` and other tools.
 
-            Live metrics: --metrics-listen ADDR serves Prometheus metrics at \
-            http://ADDR/metrics from before the first connection until the summary (a bare port \
-            binds loopback; the address is printed on stderr). The last numbers are the \
-            summary's; --metrics-linger DUR keeps serving until a scraper has read them and \
-            come back (at most DUR), so Prometheus holds the run's final counts.
+            Live metrics: --metrics-listen ADDR serves Prometheus metrics at http://ADDR/metrics \
+            until the summary, whose numbers the last scrape shows; --metrics-linger DUR waits (at \
+            most DUR) for a scraper to read them and come back before printing it.
 
             Exit status: 0; 1 when a --threshold is violated, or the requested connections \
             could not be opened; 2 usage error.
