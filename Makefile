@@ -8,7 +8,7 @@ BIN_DEBUG   = .build/debug/sockctl
 BIN_RELEASE = .build/release/sockctl
 
 # Peers the tests talk to, and what the benchmark compares against.
-TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv
+TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv prometheus
 
 # Python peers, pinned, in a venv of their own: the reference HdrHistogram decoder; kosoku
 # (the Autobahn WebSocket test suite on Python 3), the websockets library (server and client)

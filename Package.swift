@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
         .target(
@@ -57,13 +59,30 @@ let package = Package(
         .systemLibrary(name: "CLibpcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
         .target(name: "Capture", dependencies: ["CLibpcap", "PacketDecoding"], swiftSettings: strict),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The /metrics endpoint (Prometheus text exposition by swift-prometheus, served over NIO
+        // HTTP/1) that loadtest, listen and proxy share; metric objects come from a registry each
+        // run owns, never from the global MetricsSystem.
+        .target(
+            name: "MetricsExport",
+            dependencies: [
+                "SocketEngine",
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
+            ],
+            swiftSettings: strict
+        ),
         .target(
             name: "LoadGen",
             dependencies: [
                 "SocketEngine",
                 "Recording",
                 "PacketDecoding",
+                "MetricsExport",
                 "CZlib",
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -92,6 +111,7 @@ let package = Package(
                 "PacketDecoding",
                 "Capture",
                 "LoadGen",
+                "MetricsExport",
                 "Recording",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -145,8 +165,9 @@ let package = Package(
         .testTarget(
             name: "LoadGenTests",
             dependencies: [
-                "LoadGen", "SocketEngine", "TestSupport", "Recording", "PacketDecoding",
+                "LoadGen", "SocketEngine", "TestSupport", "Recording", "PacketDecoding", "MetricsExport",
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],

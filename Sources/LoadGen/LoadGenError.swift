@@ -24,6 +24,8 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
         case unmergeableReports = "unmergeable-reports"
         /// A `--json` file that cannot be read or written, or does not hold a report.
         case unreadableReport = "unreadable-report"
+        /// The `--metrics-listen` address cannot be bound (in use, not local, no permission).
+        case metricsUnavailable = "metrics-unavailable"
     }
 
     /// What kind of input was refused.
@@ -45,7 +47,7 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
     public var isUsageError: Bool {
         switch code {
         case .invalidPlan, .invalidMessage, .invalidThreshold, .invalidStages: true
-        case .unreachableTarget, .invalidHistogram, .unmergeableReports, .unreadableReport: false
+        case .unreachableTarget, .invalidHistogram, .unmergeableReports, .unreadableReport, .metricsUnavailable: false
         }
     }
 }

@@ -18,6 +18,8 @@ import SocketEngine
 public final class LoadRunner: Sendable {
     /// The plan this runner runs.
     public let plan: LoadPlan
+    /// `--metrics-listen`: set from the run once a second.
+    let metrics: LoadMetrics?
     /// Descriptors a run leaves free for the process (output files, /proc, reconnects, the
     /// runtime's own), however many connections are asked for.
     static let descriptorReserve = 16
@@ -41,9 +43,12 @@ public final class LoadRunner: Sendable {
         package var p99: Double?
     }
 
-    /// A runner for `plan`; nothing happens until ``run(progress:)``.
-    public init(plan: LoadPlan) {
+    /// A runner for `plan`; nothing happens until ``run(progress:)``. With `metrics`, its
+    /// metrics follow the run once a second (``LoadMetricsEndpoint/finish(_:)`` sets the final
+    /// numbers).
+    public init(plan: LoadPlan, metrics: LoadMetricsEndpoint? = nil) {
         self.plan = plan
+        self.metrics = metrics?.metrics
     }
 
     /// Runs the plan to the end and returns its report, passing `progress` a sample once a second.
@@ -178,6 +183,7 @@ public final class LoadRunner: Sendable {
         var second = 0
         var lastSample = context.start
         var interval = LoadStats.makeHistogram()
+        let live = metrics != nil
         while true {
             let nextTick = context.start + Int64(second + 1) * 1_000_000_000
             let stopAt = context.stopNanos == .max ? Int64.max : context.start + context.stopNanos
@@ -189,12 +195,20 @@ public final class LoadRunner: Sendable {
             var counters = LoadCounters()
             var outstanding = 0
             var open = 0
+            // The whole histograms, for the metrics, only at the sample of each second.
+            let whole = live && (now >= nextTick || now >= stopAt)
+            var corrected = whole ? LoadStats.makeHistogram() : nil
+            var uncorrected = whole ? LoadStats.makeHistogram() : nil
             for worker in workers {
-                let snapshot = try await worker.snapshot()
+                let snapshot = try await worker.snapshot(cumulative: whole)
                 counters.add(snapshot.counters)
                 interval.add(snapshot.interval)
                 outstanding += snapshot.outstanding
                 open += snapshot.open
+                if let cumulative = snapshot.cumulative {
+                    corrected?.add(cumulative.corrected)
+                    uncorrected?.add(cumulative.uncorrected)
+                }
             }
             let done = plan.requests.map { counters.messagesSent >= $0 && outstanding == 0 } ?? false
             let ending = now >= stopAt || done
@@ -216,6 +230,13 @@ public final class LoadRunner: Sendable {
                     errors: counters.errorCount - previous.errorCount,
                     p50: interval.totalCount > 0 ? Double(interval.valueAtPercentile(50)) / 1000 : nil,
                     p99: interval.totalCount > 0 ? Double(interval.valueAtPercentile(99)) / 1000 : nil)
+                // The metrics first: a scrape after the progress line shows at least its numbers.
+                if let corrected, let uncorrected {
+                    metrics?.update(LoadLiveSample(
+                        counters: counters, open: open, sentPerSecond: sample.sentPerSecond,
+                        targetRate: context.schedule?.rate(at: Double(now - context.start) / 1e9),
+                        elapsedSeconds: Double(elapsed.nanosecondsClamped) / 1e9, corrected: corrected, uncorrected: uncorrected))
+                }
                 progress(sample)
                 if elapsed >= .zero {
                     timeline.append(LoadReport.Interval(

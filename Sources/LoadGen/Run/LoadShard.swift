@@ -175,8 +175,11 @@ final class LoadShard: @unchecked Sendable {
         return EventLoopFuture.andAllComplete(futures, on: loop)
     }
 
-    /// The totals so far and the latencies since the previous snapshot.
-    func takeSnapshot() -> LoadSnapshot {
-        LoadSnapshot(counters: stats.counters, interval: stats.takeInterval(), outstanding: outstanding, open: handlers.count)
+    /// The totals so far and the latencies since the previous snapshot (and all of them, when
+    /// `cumulative`).
+    func takeSnapshot(cumulative: Bool = false) -> LoadSnapshot {
+        LoadSnapshot(
+            counters: stats.counters, interval: stats.takeInterval(), outstanding: outstanding, open: handlers.count,
+            cumulative: cumulative ? (stats.corrected, stats.uncorrected) : nil)
     }
 }

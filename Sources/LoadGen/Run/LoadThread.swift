@@ -77,9 +77,11 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         beginSignal.signal()
     }
 
-    func snapshot() async throws -> LoadSnapshot {
+    func snapshot(cumulative: Bool) async throws -> LoadSnapshot {
         shared.withLock { state in
-            LoadSnapshot(counters: state.stats.counters, interval: state.stats.takeInterval(), outstanding: state.outstanding, open: state.open ? 1 : 0)
+            LoadSnapshot(
+                counters: state.stats.counters, interval: state.stats.takeInterval(), outstanding: state.outstanding, open: state.open ? 1 : 0,
+                cumulative: cumulative ? (state.stats.corrected, state.stats.uncorrected) : nil)
         }
     }
 

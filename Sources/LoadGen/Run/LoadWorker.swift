@@ -10,8 +10,9 @@ protocol LoadWorker: AnyObject, Sendable {
     func attemptedCount() async throws -> Int
     /// The ramp-up is over: start sending.
     func begin()
-    /// The totals so far and the latencies since the previous snapshot.
-    func snapshot() async throws -> LoadSnapshot
+    /// The totals so far and the latencies since the previous snapshot; `cumulative`: with
+    /// copies of the whole latency histograms too (for `--metrics-listen`).
+    func snapshot(cumulative: Bool) async throws -> LoadSnapshot
     /// Unanswered messages, plus connections with a message due that has not gone yet.
     func unfinishedCount() async throws -> Int
     /// Closes every connection (the run is over, ``RunContext/finish()`` was called): their
@@ -26,6 +27,8 @@ struct LoadSnapshot: Sendable {
     var interval: Histogram<UInt64>
     var outstanding: Int
     var open: Int
+    /// Every latency so far (corrected, uncorrected), when asked for.
+    var cumulative: (corrected: Histogram<UInt64>, uncorrected: Histogram<UInt64>)? = nil
 }
 
 extension LoadShard: LoadWorker {
@@ -41,8 +44,8 @@ extension LoadShard: LoadWorker {
         loop.execute { [self] in beginSending() }
     }
 
-    func snapshot() async throws -> LoadSnapshot {
-        try await loop.submit { [self] in takeSnapshot() }.get()
+    func snapshot(cumulative: Bool) async throws -> LoadSnapshot {
+        try await loop.submit { [self] in takeSnapshot(cumulative: cumulative) }.get()
     }
 
     func unfinishedCount() async throws -> Int {

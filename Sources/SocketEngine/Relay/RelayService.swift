@@ -25,6 +25,8 @@ public final class RelayService: Sendable {
         var nextID = 0
         var stopped = false
         var summary = RelaySummary()
+        /// The counters of the clients being relayed, for ``liveSummary()``.
+        var liveCounters: [Int: RelayCounters] = [:]
     }
 
     /// A relay that reports through `onEvent`. Call ``bind()``, then ``run()``.
@@ -145,6 +147,7 @@ public final class RelayService: Sendable {
         options.group = connection.channel.eventLoop
         guard let upstream = await connectUpstream(for: client, options: options, started: started, closing: connection) else { return }
         let counters = RelayCounters()
+        state.withLock { $0.liveCounters[client.id] = counters }
         let activity = upstream.carriesMessages && upstream.transport == .udp ? RelayActivity(clock: configuration.clock) : nil
         let outcome = await relay(client, connection, upstream, counters: counters, activity: activity)
         finish(client, counters: counters, started: started, error: outcome.error, reset: outcome.reset)
@@ -181,6 +184,7 @@ public final class RelayService: Sendable {
     func finish(_ client: RelayClient, counters: RelayCounters, started: EngineClock.Instant, error: SocketEngineError?, reset: Bool = false) {
         state.withLock { state in
             state.open[client.id] = nil
+            state.liveCounters[client.id] = nil
             state.summary.bytesUp += counters.bytesUp
             state.summary.bytesDown += counters.bytesDown
             state.summary.dropped += counters.droppedMessages

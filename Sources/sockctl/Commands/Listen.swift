@@ -1,5 +1,6 @@
 import ArgumentParser
 import Dispatch
+import MetricsExport
 import NIOCore
 import Recording
 import SocketEngine
@@ -54,6 +55,7 @@ struct Listen: AsyncParsableCommand {
               sockctl listen udp://:5353
               sockctl listen 7000 --echo -k --record clients.pcap
               sockctl listen unix:/tmp/app.sock --discard -k
+              sockctl listen 7000 --echo -k --metrics-listen 9464   # Prometheus: clients, bytes, datagrams
               sockctl listen ws://127.0.0.1:8080/chat --broadcast --allow-origin http://localhost:3000
             """
     )
@@ -95,6 +97,10 @@ struct Listen: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("WebSocket: admit only clients whose Origin header is this (repeatable); others get 403.", valueName: "origin"))
     var allowOrigin: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Serve Prometheus metrics at http://ADDR/metrics, e.g. 9464 or :0 (a bare port: loopback).", valueName: "addr"),
+            transform: { try MetricsListenAddress(parsing: $0) })
+    var metricsListen: MetricsListenAddress?
 
     @OptionGroup(title: "Observability") var observability: ObservabilityOptions
     @OptionGroup(title: "TLS (tls:// and wss://)") var tls: ListenTLSOptions
@@ -185,13 +191,17 @@ struct Listen: AsyncParsableCommand {
         let transport = configuration.endpoint.transport
         let names = bound.map(\.displayString).joined(separator: ", ")
         diagnostics.note("listening on \(names) (\(transport.rawValue))")
+        let metrics: ListenMetrics? = if let metricsListen { try await ListenMetrics.start(metricsListen, service: service) } else { nil }
+        if let metrics { diagnostics.note("metrics on \(metrics.url)") }
         if bound.contains(where: { !$0.isLoopback && transport != .unix }) {
             diagnostics.warning("listening beyond loopback: anyone who can reach this host can connect")
         }
 
         let summary = await service.run()
+        metrics?.finish(summary)
         signals.cancel()
         if let recorder { diagnostics.log(recorder.finishAndReport()) }
         diagnostics.note(summary.text(transport: transport))
+        await metrics?.close()
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoadGen
+import MetricsExport
 import NIOCore
 import SocketEngine
 
@@ -50,6 +51,10 @@ struct LoadTest: AsyncParsableCommand {
             --verify-sample 10% checks that share of the replies (--ignore REGEX): a mismatch \
             is printed and exits 1.
 
+            Live metrics: --metrics-listen ADDR serves Prometheus metrics at http://ADDR/metrics \
+            until the summary, whose numbers the last scrape shows; --metrics-linger DUR waits (at \
+            most DUR) for a scraper to read them and come back before printing it.
+
             Exit status: 0; 1 when a --threshold is violated, or the requested connections \
             could not be opened; 2 usage error.
 
@@ -64,6 +69,7 @@ struct LoadTest: AsyncParsableCommand {
               sockctl loadtest wss://localhost:8443/echo -c 50 --duration 30s --framing raw --cafile ca.pem
               sockctl loadtest 127.0.0.1:7000 --from-pcap prod.pcap --scale 4 --speed 2 --verify-sample 10%
               sockctl loadtest 127.0.0.1:7000 --from-pcap prod.pcap --streams 1,3,5-9 --topspeed --loop --duration 1m
+              sockctl loadtest 127.0.0.1:7000 --rate 500 --duration 1h --framing line --metrics-listen 9464 --metrics-linger 30s
             """
     )
 
@@ -131,6 +137,14 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Print a progress line this often when stdout is not a terminal.", valueName: "dur"))
     var reportEvery: Duration?
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Serve live Prometheus metrics at http://ADDR/metrics, e.g. 9464, 0.0.0.0:9464, :0 (a bare port: loopback).", valueName: "addr"),
+        transform: { try MetricsListenAddress(parsing: $0) })
+    var metricsListen: MetricsListenAddress?
+
+    @Option(name: .long, help: ArgumentHelp("After the run, serve the final metrics until scraped (at most this long).", valueName: "dur"))
+    var metricsLinger: Duration?
+
     @OptionGroup var transport: TransportOptions
 
     @Option(
@@ -173,6 +187,8 @@ struct LoadTest: AsyncParsableCommand {
         _ = try validating { try makePlan(loadingMessage: false) }
         _ = try validating { try replayOptions() }
         if let reportEvery { _ = try checkedPositive(reportEvery, "--report-every") }
+        if let metricsLinger { _ = try checkedPositive(metricsLinger, "--metrics-linger") }
+        if metricsLinger != nil && metricsListen == nil { throw UsageError("--metrics-linger needs --metrics-listen") }
     }
 
     func makePlan(loadingMessage: Bool) throws -> LoadPlan {
@@ -233,12 +249,14 @@ struct LoadTest: AsyncParsableCommand {
             output: out)
         diagnostics.event(plan.summary)
 
+        let metrics: LoadMetricsEndpoint? = if let metricsListen { try await LoadMetricsEndpoint.start(metricsListen, plan: plan) } else { nil }
+        if let metrics { diagnostics.note("metrics on \(metrics.url)") }
         var report: LoadReport
         do {
             if let replay = try replayOptions() {
                 report = try await ReplayLoadRunner(plan: plan, options: replay).run { display.update($0) }
             } else {
-                report = try await LoadRunner(plan: plan).run { display.update($0) }
+                report = try await LoadRunner(plan: plan, metrics: metrics).run { display.update($0) }
             }
         } catch {
             display.clear()
@@ -246,9 +264,15 @@ struct LoadTest: AsyncParsableCommand {
         }
         display.clear()
         report.thresholds = thresholds.map { $0.evaluate(report) }
+        metrics?.finish(report)
+        if let metrics, let metricsLinger {
+            diagnostics.note("the run is over: serving its final metrics at \(metrics.url) until scraped (at most \(metricsLinger.formatted))")
+            if await !metrics.linger(metricsLinger) { diagnostics.warning("the final metrics were not scraped within --metrics-linger") }
+        }
         out.write(report.text + (report.replay?.verify?.firstMismatch ?? ""))
         for warning in report.warnings { diagnostics.warning(warning) }
         if let json { try Self.writeJSON(report, to: json, diagnostics: diagnostics) }
+        await metrics?.close()
         var failures: [String] = report.thresholds.filter { !$0.passed }.map { "threshold \($0.threshold) violated" } + report.replayFailures
         if report.replay == nil, report.connections.peakOpen < plan.connections {
             failures.append("only \(report.connections.peakOpen) of \(plan.connections) connections could be opened")

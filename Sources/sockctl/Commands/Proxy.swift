@@ -1,4 +1,5 @@
 import ArgumentParser
+import MetricsExport
 import NIOCore
 import Recording
 import SocketEngine
@@ -55,6 +56,7 @@ struct Proxy: AsyncParsableCommand {
               sockctl proxy :8000 127.0.0.1:7000 --fault latency=100ms,dir=down --fault reset-after=30s,p=20%
               sockctl proxy :8000 127.0.0.1:7000 --control unix:/tmp/proxy.ctl --record session.pcap
               sockctl send unix:/tmp/proxy.ctl 'add timeout' --framing line
+              sockctl proxy :8000 127.0.0.1:7000 --metrics-listen 9464   # Prometheus: clients, bytes each way, resets
             """
     )
 
@@ -71,6 +73,10 @@ struct Proxy: AsyncParsableCommand {
     var upstream: Endpoint
 
     @OptionGroup var admission: AdmissionOptions
+
+    @Option(name: .long, help: ArgumentHelp("Serve Prometheus metrics at http://ADDR/metrics, e.g. 9464 or :0 (a bare port: loopback).", valueName: "addr"),
+            transform: { try MetricsListenAddress(parsing: $0) })
+    var metricsListen: MetricsListenAddress?
 
     @Option(name: .long, help: ArgumentHelp("Give up on an upstream connection (resolving, connecting, TLS, WebSocket upgrade) after this long; the client is closed.", valueName: "dur"))
     var upstreamConnectTimeout: Duration = .seconds(10)
@@ -179,16 +185,20 @@ struct Proxy: AsyncParsableCommand {
         let names = bound.map(\.displayString).joined(separator: ", ")
         diagnostics.note("listening on \(names) (\(listen.transport.rawValue)), relaying to \(upstream)")
         if let controlServer { diagnostics.note("control socket on unix:\(controlServer.path)") }
+        let metrics: RelayMetrics? = if let metricsListen { try await RelayMetrics.start(metricsListen, service: service) } else { nil }
+        if let metrics { diagnostics.note("metrics on \(metrics.url)") }
         for entry in service.faults.entries { diagnostics.note("fault \(entry.id): \(entry.fault)") }
         if bound.contains(where: { !$0.isLoopback && listen.transport != .unix }) {
             diagnostics.warning("listening beyond loopback: anyone who can reach this host can connect")
         }
 
         let summary = await service.run()
+        metrics?.finish(summary)
         signals.cancel()
         await controlServer?.close()
         await controlTask?.value
         if let recorder { diagnostics.log(recorder.finishAndReport()) }
         renderer.summary(summary)
+        await metrics?.close()
     }
 }
