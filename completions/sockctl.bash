@@ -278,7 +278,7 @@ _sockctl_listen() {
     repeating_flags=()
     non_repeating_flags=(--echo --discard --broadcast -k --keep-open --recv-only --binary --verbose -v --hexdump --version -h --help)
     repeating_options=(--allow --deny --subprotocol --allow-origin)
-    non_repeating_options=(--respond --delay --max-clients --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --cert --key --client-ca)
+    non_repeating_options=(--respond --delay --max-clients --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --cert --key --client-ca)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
@@ -323,6 +323,9 @@ _sockctl_listen() {
         return
         ;;
     '--allow-origin')
+        return
+        ;;
+    '--metrics-listen')
         return
         ;;
     '--cert')
@@ -419,7 +422,7 @@ _sockctl_proxy() {
     repeating_flags=()
     non_repeating_flags=(--print-messages --json-log --verbose -v --hexdump --upstream-insecure --version -h --help)
     repeating_options=(--allow --deny --fault)
-    non_repeating_options=(--max-clients --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --framing --max-frame --cert --key --client-ca --upstream-cafile --upstream-servername --upstream-cert --upstream-key)
+    non_repeating_options=(--max-clients --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --framing --max-frame --cert --key --client-ca --upstream-cafile --upstream-servername --upstream-cert --upstream-key)
     __sockctl_offer_flags_options 2
 
     # Offer option value completions
@@ -431,6 +434,9 @@ _sockctl_proxy() {
         return
         ;;
     '--deny')
+        return
+        ;;
+    '--metrics-listen')
         return
         ;;
     '--upstream-connect-timeout')
@@ -566,7 +572,7 @@ _sockctl_loadtest() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --topspeed --loop --version -h --help)
     repeating_options=(--threshold --resolve --subprotocol --header --pin --ignore)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --from-pcap --streams --speed --scale --verify-sample)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --from-pcap --streams --speed --scale --verify-sample)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -618,6 +624,12 @@ _sockctl_loadtest() {
         return
         ;;
     '--report-every')
+        return
+        ;;
+    '--metrics-listen')
+        return
+        ;;
+    '--metrics-linger')
         return
         ;;
     '--source')
