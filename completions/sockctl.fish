@@ -268,7 +268,7 @@ complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_option
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl replay" hexdump' -l 'hexdump' -d 'Print all traffic on stderr as tcpdump -X style hex and ASCII, with direction and time.'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl replay" version' -l 'version' -d 'Show the version.'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl replay" h help' -s 'h' -l 'help' -d 'Show help information.'
-complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest" c connections' -s 'c' -l 'connections' -d 'Connections to open and keep open.' -rfka ''
+complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest" c connections' -s 'c' -l 'connections' -d 'Connections to open and keep open (default 10).' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest" connect-rate' -l 'connect-rate' -d 'New connections per second while ramping up (0: all at once).' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest" duration' -l 'duration' -d 'How long to send after the warm-up (default 10s unless --requests).' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl loadtest" requests' -l 'requests' -d 'Send this many messages in all, then stop.' -rfka ''

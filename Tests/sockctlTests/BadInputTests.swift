@@ -33,6 +33,7 @@ import Testing
         (["loadtest", "127.0.0.1:1", "--from-pcap", GoldenCase.directory.appendingPathComponent("live-lo-tcp4.pcap").path, "--streams", "99"], "has no stream 99"),
         (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--streams", "5-1"], "invalid --streams '5-1': '5-1' runs backwards"),
         (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--streams", "1,,2"], "invalid --streams '1,,2': an empty item"),
+        (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "-c", "5"], "--connections does not apply to --from-pcap"),
         (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--scale", "0"], "--scale must be a whole number from 1 to 100000, not 0"),
         (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--verify-sample", "150%"], "invalid --verify-sample '150%': give a share from 0% to 100%"),
         (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--loop"], "--loop needs --duration or --requests"),

@@ -79,8 +79,8 @@ struct LoadTest: AsyncParsableCommand {
     )
     var endpoints: [Endpoint] = []
 
-    @Option(name: [.customShort("c"), .long], help: ArgumentHelp("Connections to open and keep open.", valueName: "n"))
-    var connections: Int = 10
+    @Option(name: [.customShort("c"), .long], help: ArgumentHelp("Connections to open and keep open (default 10).", valueName: "n"))
+    var connections: Int?
 
     @Option(name: .long, help: ArgumentHelp("New connections per second while ramping up (0: all at once).", valueName: "r"))
     var connectRate: PerSecond = PerSecond(1000)
@@ -180,7 +180,7 @@ struct LoadTest: AsyncParsableCommand {
     func replayOptions() throws -> ReplayLoadOptions? {
         try ReplayLoadOptions.parse(
             path: fromPcap, streams: streams, speed: speed, topspeed: topspeed, scale: scale, loop: loop, duration: duration, requests: requests, verifySample: verifySample, ignore: ignore,
-            conflicting: ["--message": message != nil || messageFile != nil, "--rate": rate != nil || stages != nil, "--pipeline": pipeline != nil, "--warmup": warmup > .zero])
+            conflicting: ["--connections": connections != nil, "--message": message != nil || messageFile != nil, "--rate": rate != nil || stages != nil, "--pipeline": pipeline != nil, "--warmup": warmup > .zero])
     }
 
     func validate() throws {
@@ -208,7 +208,7 @@ struct LoadTest: AsyncParsableCommand {
         let messageFraming = deferred || first.transport.isWebSocket ? .raw : framing ?? .raw
         var plan = try LoadPlan(endpoints: endpoints, message: try MessageTemplate(body, framing: messageFraming))
         plan.connectOptions = try transport.connectOptions(for: first)
-        plan.connections = try checkedCount(connections, "--connections", within: 1...1_000_000)
+        plan.connections = try checkedCount(connections ?? 10, "--connections", within: 1...1_000_000)
         plan.connectRate = connectRate.value == 0 ? nil : connectRate.value
         plan.framing = framing ?? (fromPcap == nil ? nil : .raw)  // --from-pcap: no framing is recorded segments
         plan.maximumFrameSize = maximumFrame
