@@ -193,7 +193,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                     if outbound.readableBytes == 0 { outbound.clear() } else { outbound.discardReadBytes() }
                 }
                 let waiting = !state.pending.isEmpty
-                let oldestDeadline = state.pending.first.map { $0.sent + limit + 1 } ?? .max
+                let oldestDeadline = state.pending.oldest.map { $0.sent + limit + 1 } ?? .max
                 let got = try socket.receive(
                     into: &inbound, spinUntil: spin && waiting ? now + Self.spinNanos : 0,
                     waitUntil: min(oldestDeadline, now + (waiting ? 100_000_000 : 10_000_000)),
@@ -203,9 +203,9 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                 case .bytes:
                     try shared.withLock { shared in
                         var consumedFrom = inbound.readerIndex
-                        while try decoder.decode(&inbound) != nil {
+                        while let frame = try decoder.decode(&inbound) {
                             // Wire bytes: the frame with its delimiter or length prefix.
-                            state.reply(bytes: inbound.readerIndex - consumedFrom, now: now, stats: &shared.stats)
+                            state.reply(frame, bytes: inbound.readerIndex - consumedFrom, now: now, stats: &shared.stats)
                             consumedFrom = inbound.readerIndex
                         }
                         shared.outstanding = state.pending.count

@@ -23,6 +23,11 @@ public struct ExchangeConfiguration: Sendable {
     public static let defaultTimeout: Duration = .seconds(5)
     /// Keep received responses in the result (for JSON), up to this many bytes in total.
     public var collectLimit = 0
+    /// `send --correlate`: the key of a message body (nil: it has none). With it, each round
+    /// waits for every message's own reply — the response with the message's key — however
+    /// the replies are ordered and whatever else arrives; ``responses`` is not used. Each
+    /// message needs a key of its own within its round.
+    public var correlate: (@Sendable (ByteBuffer) -> String?)?
 
     /// An exchange with `endpoint` with the defaults: no messages, one response, one round, a 5 s timeout.
     public init(endpoint: Endpoint) {
