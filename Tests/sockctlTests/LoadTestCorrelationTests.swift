@@ -148,6 +148,7 @@ struct LoadTestCorrelationTests {
         #expect(replies.allSatisfy { ($0["ms"] as? Double ?? -1) >= 0 })
         #expect(object["unmatched"] as? Int == 1)
         #expect(object["responses_received"] as? Int == 3)
+        #expect(object["responses_expected"] as? Int == 2)
         #expect(json.stderr.contains("replies by key: 1 in "), "\(json.stderr)")
         #expect(json.stderr.contains("; 1 unmatched"))
 

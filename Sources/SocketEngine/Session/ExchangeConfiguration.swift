@@ -34,6 +34,13 @@ public struct ExchangeConfiguration: Sendable {
         self.endpoint = endpoint
     }
 
+    /// The responses the whole exchange waits for: one per message with ``correlate``; else
+    /// ``responses`` per round, or one when reading until the peer closes.
+    public var expectedResponses: Int {
+        if correlate != nil { return messages.count * rounds }
+        return readsUntilClose ? min(1, responses) : responses * rounds
+    }
+
     /// True when responses are read until the peer closes instead of counted.
     public var readsUntilClose: Bool {
         framing == .raw && !endpoint.transport.isMessageOriented

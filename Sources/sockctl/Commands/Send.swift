@@ -171,7 +171,7 @@ struct Send: AsyncParsableCommand {
             ])),
             ("messages_sent", .int(result.messagesSent)),
             ("bytes_sent", .int(result.bytesSent)),
-            ("responses_expected", .int(configuration.readsUntilClose ? min(1, configuration.responses) : configuration.responses * configuration.rounds)),
+            ("responses_expected", .int(configuration.expectedResponses)),
             ("responses_received", .int(result.responsesReceived)),
             ("bytes_received", .int(result.bytesReceived)),
             ("responses", .array(result.responses.map(JSONValue.body))),
