@@ -194,6 +194,29 @@ import TestSupport
     }
 }
 
+/// The per-connection key table: the same answers as a `Dictionary` over any mix of inserts,
+/// replacements, lookups and removals, through growth and wrap-around.
+@Suite(.hangGuard) struct KeyIndexTests {
+    @Test func agreesWithADictionary() {
+        var index = KeyIndex(capacity: 4)
+        var oracle: [FieldKey: Int] = [:]
+        var generator = SystemRandomNumberGenerator()
+        for step in 0..<50_000 {
+            // Few distinct keys, so that replacements, misses and long probe runs all happen.
+            let key = FieldKey(Array("k\(Int.random(in: 0..<300, using: &generator))".utf8))
+            switch Int.random(in: 0..<3, using: &generator) {
+            case 0: #expect(index.updateValue(step, forKey: key) == oracle.updateValue(step, forKey: key))
+            case 1: #expect(index.removeValue(forKey: key) == oracle.removeValue(forKey: key))
+            default: #expect(index[key] == oracle[key])
+            }
+            #expect(index.count == oracle.count)
+        }
+        for (key, value) in oracle { #expect(index[key] == value) }
+        index.removeAll()
+        #expect(index.count == 0 && oracle.keys.allSatisfy { index[$0] == nil })
+    }
+}
+
 /// `unmatched<…` thresholds, and what a report without `--correlate` says to them.
 @Suite(.hangGuard) struct UnmatchedThresholdTests {
     @Test func unmatchedIsACountOrAShareOfReplies() throws {

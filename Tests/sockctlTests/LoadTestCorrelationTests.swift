@@ -101,6 +101,25 @@ struct LoadTestCorrelationTests {
         #expect(correlated.int("messages/timed_out") == 0 && correlated.int("messages/lost") == 0)
     }
 
+    /// Open loop against an echo server: every reply echoes its message's key, so every message
+    /// sent is answered by its own reply (latency from its due time) and none is unmatched.
+    @Test func anOpenLoopRunMatchesEveryEchoedReplyByKey() async throws {
+        let server = try await LoadTestCommandTests.Server.start(["--echo", "--framing", "line"])
+        defer { server.child.signal(SIGKILL) }
+        let result = try await loadtest([
+            server.target, "-c", "4", "--rate", "1000", "--duration", "1s", "--framing", "line", "--timeout", "600s",
+            "--message", #"{"op":"get","id":"c{{conn}}-{{seq}}"}"#, "--correlate", "json:$.id",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.int("messages/intended") == 1000)
+        let sent = result.int("messages/sent")
+        #expect(sent > 0 && sent + result.int("messages/unsent") == 1000)
+        #expect(result.int("messages/received") == sent)
+        #expect(result.int("messages/unmatched") == 0)
+        #expect(result.int("latency/corrected/count") == sent)
+        #expect(result.stdout.contains("open loop at 1,000/s"))
+    }
+
     /// `report merge` adds the unmatched replies and the label sections of correlated runs.
     @Test func reportMergeAddsUnmatchedAndLabels() async throws {
         let scratch = try Scratch()

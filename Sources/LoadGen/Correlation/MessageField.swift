@@ -60,6 +60,13 @@ public struct MessageField: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The same rule, sharing no storage with this one: each event loop or connection thread
+    /// reads keys with its own copy, so that no reference count is shared between cores on the
+    /// hot path.
+    package func copy() -> MessageField {
+        (try? MessageField(parsing: description)) ?? self
+    }
+
     // MARK: Keys
 
     /// The key of the value in `bytes` (a message body), or nil when it has none.

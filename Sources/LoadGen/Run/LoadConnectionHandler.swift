@@ -48,7 +48,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         self.shard = shard
         run = shard.context
         self.datagram = datagram
-        state = LoadSlot(slot: slot, run: run)
+        state = LoadSlot(slot: slot, run: run, rules: shard.rules)
         expectsReplies = run.plan.framing != nil
         schedule = run.schedule
         openLoop = schedule != nil

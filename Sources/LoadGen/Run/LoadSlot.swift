@@ -96,7 +96,9 @@ struct LoadSlot {
     /// This slot's next message (its `k`).
     private(set) var nextIndex = 0
 
-    init(slot: Int, run: RunContext) {
+    /// The slot's state; `rules` are the run's `--correlate` and `--label` rules, as copied
+    /// for the thread that serves the slot (``MessageField/copy()``).
+    init(slot: Int, run: RunContext, rules: (correlation: MessageField?, label: MessageField?)) {
         self.slot = slot
         context = run
         stride = run.plan.connections
@@ -104,8 +106,8 @@ struct LoadSlot {
         template = run.plan.message
         expectsReplies = run.plan.framing != nil
         warmupNanos = run.warmupNanos
-        correlation = expectsReplies ? run.plan.correlation : nil
-        label = expectsReplies ? run.plan.label : nil
+        correlation = expectsReplies ? rules.correlation : nil
+        label = expectsReplies ? rules.label : nil
         (bodyHeader, bodyTrailer) = template.framing.bodyMargins
     }
 

@@ -102,7 +102,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
     private var target: String { context.plan.endpoint.description }
 
     private func main() {
-        var state = LoadSlot(slot: slot, run: context)
+        var state = LoadSlot(slot: slot, run: context, rules: (context.plan.correlation?.copy(), context.plan.label?.copy()))
         var failures = 0
         while !context.isFinished {
             shared.withLock { $0.stats.counters.connectAttempts += 1 }

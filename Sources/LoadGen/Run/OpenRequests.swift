@@ -30,7 +30,7 @@ struct OpenRequests {
     /// they were queued).
     private var frontNumber = 0
     /// Open messages by key, to their number.
-    private var byKey: [FieldKey: Int] = [:]
+    private var byKey = KeyIndex()
     /// Unanswered messages.
     private(set) var count = 0
 
@@ -59,7 +59,7 @@ struct OpenRequests {
     /// Removes and returns the oldest unanswered message (in-order matching, timeouts).
     mutating func popOldest() -> Request? {
         guard let first = queue.popFirst() else { return nil }
-        if let key = first.key, byKey[key] == frontNumber { byKey[key] = nil }
+        if let key = first.key, byKey[key] == frontNumber { _ = byKey.removeValue(forKey: key) }
         frontNumber += 1
         count -= 1
         dropAnsweredFront()
@@ -100,6 +100,6 @@ struct OpenRequests {
         }
         frontNumber = 0
         count = 0
-        byKey.removeAll(keepingCapacity: true)
+        byKey.removeAll()
     }
 }
