@@ -22,6 +22,9 @@ package struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     }
 
     let steps: [Step]
+    /// The steps as the scanner reads them: plain values, member names in ``names``.
+    private let flatSteps: [FlatStep]
+    private let names: [UInt8]
     /// The path as written.
     package let description: String
 
@@ -69,6 +72,27 @@ package struct JSONPath: Sendable, Equatable, CustomStringConvertible {
             }
         }
         self.steps = steps
+        var flat: [FlatStep] = []
+        var names: [UInt8] = []
+        for step in steps {
+            switch step {
+            case .member(let name):
+                flat.append(FlatStep(index: -1, nameStart: names.count, nameLength: name.count))
+                names += name
+            case .index(let index):
+                flat.append(FlatStep(index: index, nameStart: 0, nameLength: 0))
+            }
+        }
+        flatSteps = flat
+        self.names = names
+    }
+
+    /// A step without references: an array index, or (index -1) the member whose name is
+    /// `names[nameStart..<nameStart + nameLength]`.
+    private struct FlatStep: Sendable {
+        var index: Int
+        var nameStart: Int
+        var nameLength: Int
     }
 
     package static func == (lhs: JSONPath, rhs: JSONPath) -> Bool { lhs.steps == rhs.steps }
@@ -86,12 +110,18 @@ package struct JSONPath: Sendable, Equatable, CustomStringConvertible {
 
     /// The value this path names in `bytes`, or nil.
     func locate(in bytes: UnsafeRawBufferPointer) -> Span? {
+        flatSteps.withUnsafeBufferPointer { steps in
+            names.withUnsafeBytes { names in Self.locate(in: bytes, steps: steps, names: names) }
+        }
+    }
+
+    private static func locate(in bytes: UnsafeRawBufferPointer, steps: UnsafeBufferPointer<FlatStep>, names: UnsafeRawBufferPointer) -> Span? {
         let end = bytes.count
         var at = Self.skipSpace(bytes, 0)
         for step in steps {
             guard at < end else { return nil }
-            switch step {
-            case .member(let name):
+            if step.index < 0 {
+                let name = UnsafeRawBufferPointer(rebasing: names[step.nameStart..<(step.nameStart + step.nameLength)])
                 guard bytes[at] == UInt8(ascii: "{") else { return nil }
                 at = Self.skipSpace(bytes, at + 1)
                 var found = false
@@ -111,7 +141,8 @@ package struct JSONPath: Sendable, Equatable, CustomStringConvertible {
                     at = Self.skipSpace(bytes, at + 1)
                 }
                 guard found else { return nil }
-            case .index(let index):
+            } else {
+                let index = step.index
                 guard bytes[at] == UInt8(ascii: "[") else { return nil }
                 at = Self.skipSpace(bytes, at + 1)
                 var skipped = 0
@@ -218,10 +249,15 @@ package struct JSONPath: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Whether the string content in `range` is `name`, escapes decoded.
-    static func equals(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, escaped: Bool, _ name: [UInt8]) -> Bool {
+    static func equals(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, escaped: Bool, _ name: UnsafeRawBufferPointer) -> Bool {
         if !escaped {
             guard range.count == name.count else { return false }
-            return UnsafeRawBufferPointer(rebasing: bytes[range]).elementsEqual(name)
+            var offset = 0
+            while offset < name.count {
+                if bytes[range.lowerBound + offset] != name[offset] { return false }
+                offset += 1
+            }
+            return true
         }
         var position = 0
         var same = true

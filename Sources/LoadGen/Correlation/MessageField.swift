@@ -20,13 +20,11 @@ import NIOCore
 /// ``FieldKey`` without allocating; `regex:` makes a `String` of each message (NSRegularExpression
 /// works on strings), so it is the slow choice under load.
 public struct MessageField: Sendable, CustomStringConvertible {
-    enum Rule: Sendable {
-        case json(JSONPath)
-        case regex(RegularExpression)
-        case bytes(offset: Int, length: Int)
-    }
-
-    let rule: Rule
+    // One of the three is set. (Stored apart rather than as an enum's payloads, so that the
+    // hot path reads them in place instead of copying a payload out, with its reference count.)
+    private let jsonPath: JSONPath?
+    private let expression: RegularExpression?
+    private let slice: (offset: Int, length: Int)?
     /// The rule as written (`json:$.id`).
     public let description: String
 
@@ -45,16 +43,16 @@ public struct MessageField: Sendable, CustomStringConvertible {
         let argument = String(text[text.index(after: colon)...])
         switch kind {
         case "json":
-            rule = .json(try JSONPath(parsing: argument, option: option))
+            (jsonPath, expression, slice) = (try JSONPath(parsing: argument, option: option), nil, nil)
         case "regex":
-            rule = .regex(try RegularExpression(parsing: argument, option: option))
+            (jsonPath, expression, slice) = (nil, try RegularExpression(parsing: argument, option: option), nil)
         case "bytes":
             let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, let offset = Int(parts[0]), let length = Int(parts[1]),
                   (0...Self.maximumBytes).contains(offset), (1...Self.maximumBytes).contains(length) else {
                 throw LoadGenError(.invalidPlan, "invalid \(option) bytes:\(argument): give OFFSET:LENGTH, an offset from 0 and a length from 1 (each at most \(Self.maximumBytes)), e.g. bytes:4:8")
             }
-            rule = .bytes(offset: offset, length: length)
+            (jsonPath, expression, slice) = (nil, nil, (offset, length))
         default:
             throw LoadGenError(.invalidPlan, "invalid \(option) '\(text)': unknown kind '\(kind)' \(expected)")
         }
@@ -71,9 +69,8 @@ public struct MessageField: Sendable, CustomStringConvertible {
 
     /// The key of the value in `bytes` (a message body), or nil when it has none.
     package func key(in bytes: UnsafeRawBufferPointer) -> FieldKey? {
-        switch rule {
-        case .json(let path):
-            guard let span = path.locate(in: bytes) else { return nil }
+        if jsonPath != nil {
+            guard let span = jsonPath?.locate(in: bytes) else { return nil }
             var builder = FieldKey.Builder()
             if span.escaped {
                 guard JSONPath.unescape(bytes, span.range, into: { builder.append($0) }) else { return nil }
@@ -81,14 +78,14 @@ public struct MessageField: Sendable, CustomStringConvertible {
                 builder.append(UnsafeRawBufferPointer(rebasing: bytes[span.range]))
             }
             return builder.key
-        case .bytes(let offset, let length):
+        }
+        if let (offset, length) = slice {
             guard offset <= bytes.count, length <= bytes.count - offset else { return nil }
             var builder = FieldKey.Builder()
             builder.append(UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + length)]))
             return builder.key
-        case .regex(let expression):
-            return expression.firstGroup(in: bytes).map { FieldKey($0) }
         }
+        return expression?.firstGroup(in: bytes).map { FieldKey($0) }
     }
 
     /// The key of the value in `buffer`'s readable bytes.
@@ -103,8 +100,7 @@ public struct MessageField: Sendable, CustomStringConvertible {
     /// that is not printable UTF-8 (`bytes:` of a binary id) is shown as `0x` and hex digits.
     package func value(in bytes: UnsafeRawBufferPointer) -> String? {
         let raw: [UInt8]
-        switch rule {
-        case .json(let path):
+        if let path = jsonPath {
             guard let span = path.locate(in: bytes) else { return nil }
             if span.escaped {
                 var decoded: [UInt8] = []
@@ -113,11 +109,11 @@ public struct MessageField: Sendable, CustomStringConvertible {
             } else {
                 raw = Array(bytes[span.range])
             }
-        case .bytes(let offset, let length):
+        } else if let (offset, length) = slice {
             guard offset <= bytes.count, length <= bytes.count - offset else { return nil }
             raw = Array(bytes[offset..<(offset + length)])
-        case .regex(let expression):
-            guard let group = expression.firstGroup(in: bytes) else { return nil }
+        } else {
+            guard let group = expression?.firstGroup(in: bytes) else { return nil }
             raw = group
         }
         return Self.display(raw)
