@@ -18,10 +18,11 @@ import NIOCore
 ///
 /// Cost per message: `json:` and `bytes:` read the message's bytes in place and make a
 /// ``FieldKey`` without allocating; `regex:` makes a `String` of each message (NSRegularExpression
-/// works on strings), so it is the slow choice under load.
-public struct MessageField: Sendable, CustomStringConvertible {
+/// works on strings), so it is the slow choice under load. Immutable once made.
+public final class MessageField: Sendable, CustomStringConvertible {
     // One of the three is set. (Stored apart rather than as an enum's payloads, so that the
-    // hot path reads them in place instead of copying a payload out, with its reference count.)
+    // hot path reads them in place instead of copying a payload out, with its reference counts;
+    // and a class, so that passing the rule around is one reference, not one per array.)
     private let jsonPath: JSONPath?
     private let expression: RegularExpression?
     private let slice: (offset: Int, length: Int)?

@@ -188,11 +188,11 @@ struct LoadSlot {
     /// with `--correlate` it answers the unanswered message with its key, else the oldest.
     @inline(__always)
     mutating func reply(_ frame: ByteBuffer, bytes: Int, now: Int64, stats: inout LoadStats) {
-        guard let correlation else {
+        if correlation == nil {
             reply(bytes: bytes, now: now, stats: &stats)
             return
         }
-        guard let key = correlation.key(in: frame), let message = pending.answer(key: key) else {
+        guard let key = correlation?.key(in: frame), let message = pending.answer(key: key) else {
             stats.counters.bytesReceived += bytes
             if now - context.start >= warmupNanos { stats.counters.unmatched += 1 }
             return
