@@ -14,8 +14,9 @@
 /// - an object or an array: its bytes as written;
 /// - `null`, a missing member or index, or a message that is not JSON: no value.
 ///
-/// So `{"id":7}` and `{"id":"7"}` give the same key, `7`; `7` and `7.0` do not.
-package struct JSONPath: Sendable, Equatable, CustomStringConvertible {
+/// So `{"id":7}` and `{"id":"7"}` give the same key, `7`; `7` and `7.0` do not. (A class, so
+/// that the hot path holds it by one reference rather than one per array.)
+package final class JSONPath: Sendable, Equatable, CustomStringConvertible {
     enum Step: Sendable, Equatable {
         case member([UInt8])
         case index(Int)
@@ -168,8 +169,10 @@ package struct JSONPath: Sendable, Equatable, CustomStringConvertible {
             return nil
         default:
             let tokenEnd = Self.tokenEnd(bytes, at)
-            let token = UnsafeRawBufferPointer(rebasing: bytes[at..<tokenEnd])
-            if token.elementsEqual("null".utf8) { return nil }
+            if tokenEnd - at == 4 && bytes[at] == UInt8(ascii: "n") && bytes[at + 1] == UInt8(ascii: "u")
+                && bytes[at + 2] == UInt8(ascii: "l") && bytes[at + 3] == UInt8(ascii: "l") {
+                return nil
+            }
             return Span(range: at..<tokenEnd, escaped: false)
         }
     }
