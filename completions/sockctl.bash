@@ -341,7 +341,7 @@ _sockctl_send() {
     repeating_flags=()
     non_repeating_flags=(-e --escapes --json -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--resolve --subprotocol --header --pin)
-    non_repeating_options=(--file --responses --timeout --repeat --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
+    non_repeating_options=(--file --responses --timeout --repeat --correlate --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -356,6 +356,9 @@ _sockctl_send() {
         return
         ;;
     '--repeat')
+        return
+        ;;
+    '--correlate')
         return
         ;;
     '--source')
@@ -566,7 +569,7 @@ _sockctl_loadtest() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --version -h --help)
     repeating_options=(--threshold --resolve --subprotocol --header --pin)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --correlate --label)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -672,6 +675,12 @@ _sockctl_loadtest() {
         return
         ;;
     '--max-frame')
+        return
+        ;;
+    '--correlate')
+        return
+        ;;
+    '--label')
         return
         ;;
     esac
