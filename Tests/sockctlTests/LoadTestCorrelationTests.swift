@@ -120,6 +120,21 @@ struct LoadTestCorrelationTests {
         #expect(result.stdout.contains("open loop at 1,000/s"))
     }
 
+    /// Over ws:// each WebSocket message is a reply whose key is read from its payload.
+    @Test func webSocketRepliesAreMatchedByKey() async throws {
+        let child = try await Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/", "--echo", "-k"], name: "ws-listener")
+        defer { child.signal(SIGKILL) }
+        let port = try await child.listeningPort()
+        let result = try await loadtest([
+            "ws://127.0.0.1:\(port)/", "-c", "2", "--requests", "400", "--pipeline", "4", "--framing", "raw", "--timeout", "600s",
+            "--message", #"{"id":{{seq}}}"#, "--correlate", "json:$.id",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.int("messages/sent") == 400)
+        #expect(result.int("messages/received") == 400)
+        #expect(result.int("messages/unmatched") == 0)
+    }
+
     /// `report merge` adds the unmatched replies and the label sections of correlated runs.
     @Test func reportMergeAddsUnmatchedAndLabels() async throws {
         let scratch = try Scratch()
