@@ -1,7 +1,8 @@
 /// A hash table from ``FieldKey`` to a message number, for one connection's open requests
 /// (``OpenRequests``): open addressing with linear probing and backward-shift deletion, in one
 /// array that grows (doubling) only when it is half full, so an insert, a lookup or a removal
-/// allocates nothing once it has grown to the connection's pipeline.
+/// allocates nothing once it has grown to the connection's pipeline. Empty until the first key
+/// (a connection without `--correlate` pays nothing for it).
 ///
 /// Why not `Dictionary`: its SipHash costs more per message than everything else `--correlate`
 /// does; a key is already a well-spread value, so a multiply–xorshift mix of it is enough
@@ -18,12 +19,10 @@ struct KeyIndex {
     private var mask: Int
     private(set) var count = 0
 
-    /// A table for about `capacity` keys before it first grows.
-    init(capacity: Int = 16) {
-        var size = 16
-        while size < capacity * 2 && size < 1 << 30 { size <<= 1 }
-        slots = Array(repeating: Self.empty, count: size)
-        mask = size - 1
+    /// An empty table; its slots are made with the first key.
+    init() {
+        slots = []
+        mask = 0
     }
 
     @inline(__always)
@@ -56,6 +55,7 @@ struct KeyIndex {
     /// The number of `key`, or nil.
     @inline(__always)
     subscript(key: FieldKey) -> Int? {
+        guard !slots.isEmpty else { return nil }
         var index = Self.home(of: key, mask: mask)
         while slots[index].value >= 0 {
             if slots[index].key == key { return slots[index].value }
@@ -67,6 +67,7 @@ struct KeyIndex {
     /// Removes `key`; returns its number, or nil when it was not there.
     @inline(__always)
     mutating func removeValue(forKey key: FieldKey) -> Int? {
+        guard !slots.isEmpty else { return nil }
         var index = Self.home(of: key, mask: mask)
         while slots[index].value >= 0 {
             if slots[index].key == key {
@@ -107,7 +108,7 @@ struct KeyIndex {
 
     private mutating func grow() {
         let old = slots
-        slots = Array(repeating: Self.empty, count: old.count * 2)
+        slots = Array(repeating: Self.empty, count: max(16, old.count * 2))
         mask = slots.count - 1
         count = 0
         for slot in old where slot.value >= 0 { _ = updateValue(slot.value, forKey: slot.key) }
