@@ -117,6 +117,7 @@ bench: deps-bench .venv-test/.installed release
 	./bench/bulk.sh $(BIN_RELEASE)
 	./bench/capture.sh $(BIN_RELEASE)
 	./bench/loadtest.sh $(BIN_RELEASE)
+	./bench/correlate.sh $(BIN_RELEASE)
 	./bench/proxy.sh $(BIN_RELEASE)
 	./bench/timing.py $(BIN_RELEASE)
 

@@ -176,7 +176,7 @@ let package = Package(
         .testTarget(
             name: "sockctlTests",
             dependencies: ["SocketEngine", "PacketDecoding", "TestSupport", .product(name: "NIOCore", package: "swift-nio")],
-            exclude: ["WebSocketPeers"],
+            exclude: ["WebSocketPeers", "CorrelationPeers"],
             swiftSettings: strict
         ),
     ]

@@ -55,6 +55,11 @@ public struct LoadPlan: Sendable {
     public static let defaultReplyTimeout: Duration = .seconds(5)
     /// How long to wait for outstanding replies after sending stops.
     public var drainTimeout: Duration = .seconds(5)
+    /// `--correlate`: a reply answers the unanswered message with the same key (found by this
+    /// rule in both), not the oldest; replies with no such message are counted as unmatched.
+    public var correlation: MessageField?
+    /// `--label`: the report splits counts and latency by this value of each request.
+    public var label: MessageField?
 
     /// The largest pipeline accepted (unanswered messages per connection).
     public static let maximumPipeline = 65_536
@@ -169,5 +174,6 @@ public struct LoadPlan: Sendable {
         if endpoints.count > connections {
             throw LoadGenError(.invalidPlan, "\(endpoints.count) targets need at least as many --connections")
         }
+        try validateCorrelation()
     }
 }

@@ -1,4 +1,5 @@
-/// A pass/fail rule for CI: `p99<50ms`, `p50<=5ms`, `errors<0.1%`, `errors<5`, `rate>10000`.
+/// A pass/fail rule for CI: `p99<50ms`, `p50<=5ms`, `errors<0.1%`, `errors<5`, `rate>10000`,
+/// `unmatched<1%`.
 ///
 /// Metrics:
 /// - `min`, `mean`, `p50`, `p90`, `p99`, `p99.9`, `p99.99`, `max`: corrected latency (from
@@ -6,6 +7,8 @@
 /// - `errors`: messages timed out or lost plus failed connection attempts; as a count, or with
 ///   `%` as a share of messages sent plus connection attempts.
 /// - `rate`: messages answered per second (sent per second in a send-only run).
+/// - `unmatched` (`--correlate`): replies that answered no message; as a count, or with `%` as
+///   a share of every reply (answered plus unmatched). Not measured without `--correlate`.
 ///
 /// A latency threshold on a run that measured no latency fails (nothing was shown to be fast).
 public struct Threshold: Sendable, Equatable, CustomStringConvertible {
@@ -13,7 +16,7 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         case min, mean, p50, p90, p99
         case p99_9 = "p99.9"
         case p99_99 = "p99.99"
-        case max, errors, rate
+        case max, errors, rate, unmatched
     }
 
     /// How the measured value must compare with ``Threshold/limit``: `<`, `<=`, `>` or `>=`.
@@ -25,7 +28,7 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
     public let text: String
     package let metric: Metric
     package let comparison: Comparison
-    /// Microseconds for latency, a count or a fraction (0…1) for errors, messages/s for rate.
+    /// Microseconds for latency, a count or a fraction (0…1) for errors and unmatched, messages/s for rate.
     public let limit: Double
     package let isPercentage: Bool
 
@@ -40,7 +43,7 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         let operators: [Comparison] = [.lessOrEqual, .greaterOrEqual, .less, .greater]
         guard let comparison = operators.first(where: { trimmed.contains($0.rawValue) }),
               let range = trimmed.range(of: comparison.rawValue) else {
-            throw LoadGenError(.invalidThreshold, "invalid --threshold '\(text)' (expected e.g. p99<50ms, errors<0.1%, rate>10000)")
+            throw LoadGenError(.invalidThreshold, "invalid --threshold '\(text)' (expected e.g. p99<50ms, errors<0.1%, rate>10000, unmatched<1%)")
         }
         let name = String(trimmed[..<range.lowerBound])
         var value = String(trimmed[range.upperBound...])
@@ -53,7 +56,7 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         var scale = 1.0
         var percentage = false
         switch metric {
-        case .errors:
+        case .errors, .unmatched:
             if value.hasSuffix("%") {
                 value.removeLast()
                 scale = 0.01
@@ -96,6 +99,11 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
             return denominator > 0 ? failures / denominator : (failures > 0 ? 1 : 0)
         case .rate:
             return report.config.framing == nil ? report.throughput.sentPerSecond : report.throughput.receivedPerSecond
+        case .unmatched:
+            guard let unmatched = report.messages.unmatched.map(Double.init) else { return nil }
+            guard isPercentage else { return unmatched }
+            let replies = Double(report.messages.received) + unmatched
+            return replies > 0 ? unmatched / replies : 0
         }
     }
 

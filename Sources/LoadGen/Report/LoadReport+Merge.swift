@@ -61,6 +61,7 @@ extension LoadReport {
             merged.messages.lost += report.messages.lost
             merged.messages.unsent += report.messages.unsent
             merged.messages.warmupSent += report.messages.warmupSent
+            merged.messages.unmatched = sum(merged.messages.unmatched, report.messages.unmatched)
             merged.bytes.sent += report.bytes.sent
             merged.bytes.received += report.bytes.received
             for (kind, count) in report.errors { merged.errors[kind, default: 0] += count }
@@ -91,6 +92,11 @@ extension LoadReport {
             merged.histograms = nil
         }
         if let handshakes { merged.setHandshakes(handshakes) }
+        do {
+            merged.labels = try Labels.merge(reports.compactMap(\.labels))
+        } catch {
+            throw LoadGenError(.unmergeableReports, "--label section: \(error.description)")
+        }
         merged.thresholds = []
         return merged
     }

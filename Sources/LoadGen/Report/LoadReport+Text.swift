@@ -31,6 +31,7 @@ extension LoadReport {
         var messages = "sent \(ReportText.grouped(m.sent))"
         if report.config.framing != nil {
             messages += ", received \(ReportText.grouped(m.received)), timed out \(ReportText.grouped(m.timedOut)), lost \(ReportText.grouped(m.lost))"
+            if let unmatched = m.unmatched { messages += "; \(ReportText.grouped(unmatched)) unmatched replies (by \(report.config.correlate ?? "key"))" }
         }
         if let intended = m.intended { messages += ", unsent \(ReportText.grouped(m.unsent)) of \(ReportText.grouped(intended)) due" }
         row("messages", messages)
@@ -53,6 +54,7 @@ extension LoadReport {
         } else if report.config.framing != nil {
             row("latency", "none measured (no reply came back)")
         }
+        for (index, line) in report.labelLines.enumerated() { lines.append(ReportText.pad(index == 0 ? "labels" : "", 12) + line) }
         if let handshake = report.tlsHandshake {
             row("tls", "\(ReportText.grouped(handshake.count)) handshakes: " + Self.percentiles(handshake))
         }
@@ -82,7 +84,7 @@ extension LoadReport {
         guard let value = result.measured else { return "not measured" }
         let name = result.threshold.prefix { $0.isLetter || $0.isNumber || $0 == "." }
         switch name {
-        case "errors": return result.threshold.contains("%") ? "\(decimal(value * 100, places: 3))%" : ReportText.grouped(Int(value))
+        case "errors", "unmatched": return result.threshold.contains("%") ? "\(decimal(value * 100, places: 3))%" : ReportText.grouped(Int(value))
         case "rate": return "\(ReportText.grouped(Int(value.rounded())))/s"
         default: return ReportText.latency(value)
         }

@@ -51,6 +51,8 @@ public struct LoadReport: Codable, Sendable {
     public var thresholds: [ThresholdResult] = []
     /// `loadtest --from-pcap`: the replay and its verification (absent from other runs).
     public var replay: Replay? = nil
+    /// `--label`: counts and latency per label value.
+    package var labels: Labels?
 
     package struct Config: Codable, Sendable, Equatable {
         package var connections: Int
@@ -68,6 +70,10 @@ public struct LoadReport: Codable, Sendable {
         /// `events` (event loops) or `threads` (a thread per connection); absent in reports
         /// older than the field.
         package var io: String? = nil
+        /// The `--correlate` rule (absent: replies matched in order).
+        package var correlate: String? = nil
+        /// The `--label` rule.
+        package var label: String? = nil
     }
 
     /// The connections of a run, ramp-up included; reopening a connection is another attempt.
@@ -100,6 +106,9 @@ public struct LoadReport: Codable, Sendable {
         public var lost: Int
         package var unsent: Int
         package var warmupSent: Int
+        /// `--correlate`: replies that answered no unanswered message (no key, or a key none
+        /// had): pushed by the server, or duplicates. Absent without `--correlate`.
+        package var unmatched: Int? = nil
     }
 
     /// Bytes of the measured part with their framing (over WebSocket, the message payloads).
@@ -222,7 +231,7 @@ public struct LoadReport: Codable, Sendable {
 
     enum CodingKeys: String, CodingKey {
         case schema, target, address, transport, hosts, config, connections, messages, bytes, throughput, latency
-        case histograms, errors, timeline, warnings, thresholds
+        case histograms, errors, timeline, warnings, thresholds, labels
         case replay
         case startedAt = "started_at"
         case elapsedSeconds = "elapsed_seconds"
@@ -235,7 +244,7 @@ public struct LoadReport: Codable, Sendable {
 
 extension LoadReport.Config {
     enum CodingKeys: String, CodingKey {
-        case connections, requests, rate, stages, pipeline, threads, framing, io
+        case connections, requests, rate, stages, pipeline, threads, framing, io, correlate, label
         case connectRate = "connect_rate"
         case durationSeconds = "duration_seconds"
         case warmupSeconds = "warmup_seconds"
@@ -253,7 +262,7 @@ extension LoadReport.Connections {
 
 extension LoadReport.Messages {
     enum CodingKeys: String, CodingKey {
-        case intended, sent, received, lost, unsent
+        case intended, sent, received, lost, unsent, unmatched
         case timedOut = "timed_out"
         case warmupSent = "warmup_sent"
     }

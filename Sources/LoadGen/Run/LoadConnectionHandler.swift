@@ -48,7 +48,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         self.shard = shard
         run = shard.context
         self.datagram = datagram
-        state = LoadSlot(slot: slot, run: run)
+        state = LoadSlot(slot: slot, run: run, rules: shard.rules)
         expectsReplies = run.plan.framing != nil
         schedule = run.schedule
         openLoop = schedule != nil
@@ -274,7 +274,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         }
         let now = shard.now
         if datagram || messages {
-            state.reply(bytes: buffer.readableBytes, now: now, stats: &shard.stats)
+            state.reply(buffer, bytes: buffer.readableBytes, now: now, stats: &shard.stats)
         } else if var decoder {
             do {
                 if received.readableBytes == 0 {
@@ -302,9 +302,9 @@ final class LoadConnectionHandler: ChannelInboundHandler {
 
     private func decodeFrames(from buffer: inout ByteBuffer, decoder: inout FrameDecoder, now: Int64) throws {
         var consumedFrom = buffer.readerIndex
-        while try decoder.decode(&buffer) != nil {
+        while let frame = try decoder.decode(&buffer) {
             // Wire bytes: the frame with its delimiter or length prefix.
-            state.reply(bytes: buffer.readerIndex - consumedFrom, now: now, stats: &shard.stats)
+            state.reply(frame, bytes: buffer.readerIndex - consumedFrom, now: now, stats: &shard.stats)
             consumedFrom = buffer.readerIndex
         }
     }

@@ -68,6 +68,12 @@ package struct LoadCounters: Sendable, Equatable, Codable {
     package var unsent = 0
     /// Sent during `--warmup`: not in any other number.
     package var warmupSent = 0
+    /// `--correlate`: replies after the warm-up with no key, or whose key no unanswered message
+    /// of their connection had (pushed by the server, or answering one already answered).
+    package var unmatched = 0
+    /// `--correlate`: messages sent while an unanswered one on their connection had the same
+    /// key; the older one is counted as lost.
+    package var duplicateKeys = 0
     package var bytesSent = 0
     package var bytesReceived = 0
     package var connectAttempts = 0
@@ -88,6 +94,8 @@ package struct LoadCounters: Sendable, Equatable, Codable {
         lost += other.lost
         unsent += other.unsent
         warmupSent += other.warmupSent
+        unmatched += other.unmatched
+        duplicateKeys += other.duplicateKeys
         bytesSent += other.bytesSent
         bytesReceived += other.bytesReceived
         connectAttempts += other.connectAttempts

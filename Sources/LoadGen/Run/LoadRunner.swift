@@ -167,6 +167,7 @@ public final class LoadRunner: Sendable {
             elapsedNanos: measuredEnd - measuredStart, warnings: warnings, timeline: timeline
         )
         result.setHandshakes(stats.handshakes)
+        result.addCorrelation(plan: plan, counters: stats.counters, labels: stats.labels)
         return result
     }
 

@@ -94,12 +94,16 @@ final class LoadShard: @unchecked Sendable {
     var attemptedSlots = Set<Int>()
     /// The message state of slots whose connection ended, for the one that replaces it.
     var slotStates: [Int: LoadSlot] = [:]
+    /// `--correlate` and `--label`, this loop's own copies (no reference count shared with
+    /// another loop's thread on the hot path).
+    let rules: (correlation: MessageField?, label: MessageField?)
     private var sweeper: RepeatedTask?
 
     init(loop: any EventLoop, context: RunContext, connect: @escaping @Sendable (Int, LoadShard) -> Void) {
         self.loop = loop
         self.context = context
         self.connect = connect
+        rules = (context.plan.correlation?.copy(), context.plan.label?.copy())
     }
 
     /// The loop's time in nanoseconds: the clock every message on this shard is stamped and

@@ -16,6 +16,8 @@ struct LoadStats: Sendable {
     var handshakes = LoadStats.makeHistogram()
     /// The first message of each error kind, for the report.
     var firstErrors: [ErrorKind: String] = [:]
+    /// Per `--label` value: counts and latency.
+    var labels = LabelTable()
 
     /// Values up to one hour, in nanoseconds, 3 significant digits (1 µs resolution at 1 ms).
     static let highestTrackableNanos: UInt64 = 3_600_000_000_000
@@ -31,12 +33,13 @@ struct LoadStats: Sendable {
     }
 
     @inline(__always)
-    mutating func recordLatency(corrected correctedNanos: Int64, uncorrected uncorrectedNanos: Int64) {
+    mutating func recordLatency(corrected correctedNanos: Int64, uncorrected uncorrectedNanos: Int64, label: Int32 = -1) {
         let correctedValue = min(UInt64(clamping: max(0, correctedNanos)), Self.highestTrackableNanos)
         let uncorrectedValue = min(UInt64(clamping: max(0, uncorrectedNanos)), Self.highestTrackableNanos)
         corrected.record(correctedValue)
         interval.record(correctedValue)
         uncorrected.record(uncorrectedValue)
+        if label >= 0 { labels.countReceived(label, correctedNanos: correctedValue) }
     }
 
     mutating func recordHandshake(_ nanos: Int64) {
@@ -56,25 +59,24 @@ struct LoadStats: Sendable {
         corrected.add(other.corrected)
         uncorrected.add(other.uncorrected)
         handshakes.add(other.handshakes)
+        labels.add(other.labels)
         for (kind, text) in other.firstErrors where firstErrors[kind] == nil { firstErrors[kind] = text }
     }
 }
 
 /// The messages of one connection slot, whatever does its I/O: which message goes next, the
-/// unanswered ones in order, and how each send, reply, timeout and loss is counted.
+/// unanswered ones, and how each send, reply, timeout and loss is counted.
 ///
 /// Message numbering: slot `s` of `c` connections sends the run's messages `s`, `s + c`,
 /// `s + 2c`, … (its `k`-th message is number `k·c + s`), so the open-loop schedule is spread
 /// evenly over the connections and `{{seq}}` is unique in the run.
 ///
 /// Replies are matched in order (the first unanswered message gets the first reply), which is
-/// right for TCP and Unix streams; over UDP a lost datagram is noticed by its timeout.
+/// right for TCP and Unix streams; over UDP a lost datagram is noticed by its timeout. With
+/// `--correlate` a reply answers the unanswered message with its key instead, wherever that
+/// one is; a reply with no key, or whose key no unanswered message has, is `unmatched`.
 struct LoadSlot {
-    struct Pending {
-        var due: Int64
-        var sent: Int64
-        var measured: Bool
-    }
+    typealias Pending = OpenRequests.Request
 
     let slot: Int
     private let stride: Int
@@ -82,17 +84,31 @@ struct LoadSlot {
     private let template: MessageTemplate
     let expectsReplies: Bool
     private let warmupNanos: Int64
-    private(set) var pending = CircularBuffer<Pending>(initialCapacity: 16)
+    private let context: RunContext
+    /// `--correlate`: the rule that finds a message's key.
+    private let correlation: MessageField?
+    /// `--label`: the rule that finds a request's label.
+    private let label: MessageField?
+    /// The framing's bytes before and after a message's body (a length prefix, a delimiter).
+    private let bodyHeader: Int
+    private let bodyTrailer: Int
+    private(set) var pending = OpenRequests()
     /// This slot's next message (its `k`).
     private(set) var nextIndex = 0
 
-    init(slot: Int, run: RunContext) {
+    /// The slot's state; `rules` are the run's `--correlate` and `--label` rules, as copied
+    /// for the thread that serves the slot (``MessageField/copy()``).
+    init(slot: Int, run: RunContext, rules: (correlation: MessageField?, label: MessageField?)) {
         self.slot = slot
+        context = run
         stride = run.plan.connections
         budget = run.requestBudget(slot: slot)
         template = run.plan.message
         expectsReplies = run.plan.framing != nil
         warmupNanos = run.warmupNanos
+        correlation = expectsReplies ? rules.correlation : nil
+        label = expectsReplies ? rules.label : nil
+        (bodyHeader, bodyTrailer) = template.framing.bodyMargins
     }
 
     /// The run's number of this slot's next message.
@@ -124,47 +140,108 @@ struct LoadSlot {
         } else {
             stats.counters.warmupSent += 1
         }
-        if expectsReplies { pending.append(Pending(due: due, sent: now, measured: measured)) }
+        guard expectsReplies else { return size }
+        var request = Pending(due: due, sent: now, measured: measured, label: -1)
+        if correlation == nil && label == nil {
+            pending.append(request, key: nil)
+            return size
+        }
+        // The body: the message as written, without its framing.
+        let bodyStart = before + bodyHeader
+        let bodyLength = max(0, size - bodyHeader - bodyTrailer)
+        let (key, labelKey): (FieldKey?, FieldKey?) = buffer.withUnsafeReadableBytes { raw in
+            let offset = bodyStart - buffer.readerIndex
+            guard offset >= 0, offset + bodyLength <= raw.count else { return (nil, nil) }
+            let body = UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + bodyLength)])
+            return (correlation?.key(in: body), label?.key(in: body))
+        }
+        if let label {
+            request.label = stats.labels.index(for: labelKey) {
+                buffer.withUnsafeReadableBytes { raw in
+                    let offset = bodyStart - buffer.readerIndex
+                    guard offset >= 0, offset + bodyLength <= raw.count else { return nil }
+                    return label.value(in: UnsafeRawBufferPointer(rebasing: raw[offset..<(offset + bodyLength)]))
+                }
+            }
+            if measured { stats.labels.countSent(request.label) }
+        }
+        if let displaced = pending.append(request, key: key) {
+            // Two open messages with one key: the older can no longer be told apart.
+            stats.counters.duplicateKeys += 1
+            Self.count(lost: displaced, stats: &stats)
+        }
         return size
     }
 
     /// A reply of `bytes` wire bytes came at `now`: it answers the oldest unanswered message.
     @inline(__always)
     mutating func reply(bytes: Int, now: Int64, stats: inout LoadStats) {
-        guard let message = pending.popFirst() else {
+        guard let message = pending.popOldest() else {
             // A reply to nothing: the server sent more frames than we asked for.
             stats.counters.bytesReceived += bytes
             return
         }
+        answered(message, bytes: bytes, now: now, stats: &stats)
+    }
+
+    /// A reply `frame` (its body, as the framing cut it) of `bytes` wire bytes came at `now`:
+    /// with `--correlate` it answers the unanswered message with its key, else the oldest.
+    @inline(__always)
+    mutating func reply(_ frame: ByteBuffer, bytes: Int, now: Int64, stats: inout LoadStats) {
+        if correlation == nil {
+            reply(bytes: bytes, now: now, stats: &stats)
+            return
+        }
+        guard let key = correlation?.key(in: frame), let message = pending.answer(key: key) else {
+            stats.counters.bytesReceived += bytes
+            if now - context.start >= warmupNanos { stats.counters.unmatched += 1 }
+            return
+        }
+        answered(message, bytes: bytes, now: now, stats: &stats)
+    }
+
+    @inline(__always)
+    private func answered(_ message: Pending, bytes: Int, now: Int64, stats: inout LoadStats) {
         guard message.measured else { return }
         stats.counters.messagesReceived += 1
         stats.counters.bytesReceived += bytes
-        stats.recordLatency(corrected: now - message.due, uncorrected: now - message.sent)
+        stats.recordLatency(corrected: now - message.due, uncorrected: now - message.sent, label: message.label)
+    }
+
+    private static func count(lost message: Pending, stats: inout LoadStats) {
+        guard message.measured else { return }
+        stats.counters.lost += 1
+        stats.labels.countLost(message.label)
+    }
+
+    private static func count(timedOut message: Pending, stats: inout LoadStats) {
+        guard message.measured else { return }
+        stats.counters.timedOut += 1
+        stats.labels.countTimedOut(message.label)
     }
 
     /// The oldest unanswered message has waited longer than `limit` at `now`.
     func hasTimedOut(now: Int64, limit: Int64) -> Bool {
-        guard let oldest = pending.first else { return false }
+        guard let oldest = pending.oldest else { return false }
         return now - oldest.sent > limit
     }
 
     /// Datagrams: forgets the unanswered messages older than `limit` (they timed out).
     mutating func dropTimedOut(now: Int64, limit: Int64, stats: inout LoadStats) {
-        while let first = pending.first, now - first.sent > limit {
-            _ = pending.popFirst()
-            if first.measured { stats.counters.timedOut += 1 }
+        while let first = pending.oldest, now - first.sent > limit {
+            _ = pending.popOldest()
+            Self.count(timedOut: first, stats: &stats)
         }
     }
 
     /// Forgets every unanswered message: those older than the timeout (when given) timed out,
     /// the rest are lost.
     mutating func dropPending(timeout: (now: Int64, limit: Int64)?, stats: inout LoadStats) {
-        while let message = pending.popFirst() {
-            guard message.measured else { continue }
+        pending.removeAll { message in
             if let timeout, timeout.now - message.sent > timeout.limit {
-                stats.counters.timedOut += 1
+                Self.count(timedOut: message, stats: &stats)
             } else {
-                stats.counters.lost += 1
+                Self.count(lost: message, stats: &stats)
             }
         }
     }

@@ -107,7 +107,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
     private var target: String { context.plan.endpoint.description }
 
     private func main() {
-        var state = LoadSlot(slot: slot, run: context)
+        var state = LoadSlot(slot: slot, run: context, rules: (context.plan.correlation?.copy(), context.plan.label?.copy()))
         var failures = 0
         while !context.isFinished {
             shared.withLock { $0.stats.counters.connectAttempts += 1 }
@@ -216,7 +216,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                     if outbound.readableBytes == 0 { outbound.clear() } else { outbound.discardReadBytes() }
                 }
                 let waiting = !state.pending.isEmpty
-                let oldestDeadline = state.pending.first.map { $0.sent + limit + 1 } ?? .max
+                let oldestDeadline = state.pending.oldest.map { $0.sent + limit + 1 } ?? .max
                 let got = try socket.receive(
                     into: &inbound, spinUntil: spin && waiting ? now + Self.spinNanos : 0,
                     waitUntil: min(oldestDeadline, now + (waiting ? 100_000_000 : 10_000_000)),
@@ -227,12 +227,12 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                     try shared.withLock { shared in
                         if webSocket != nil {
                             // A message's payload bytes, as the event loops count them.
-                            try webSocket?.receive(from: &inbound, answers: &outbound) { state.reply(bytes: $0, now: now, stats: &shared.stats) }
+                            try webSocket?.receive(from: &inbound, answers: &outbound) { state.reply($0, bytes: $0.readableBytes, now: now, stats: &shared.stats) }
                         } else {
                             var consumedFrom = inbound.readerIndex
-                            while try decoder.decode(&inbound) != nil {
+                            while let frame = try decoder.decode(&inbound) {
                                 // Wire bytes: the frame with its delimiter or length prefix.
-                                state.reply(bytes: inbound.readerIndex - consumedFrom, now: now, stats: &shared.stats)
+                                state.reply(frame, bytes: inbound.readerIndex - consumedFrom, now: now, stats: &shared.stats)
                                 consumedFrom = inbound.readerIndex
                             }
                         }

@@ -17,8 +17,9 @@ struct ThreadWebSocket {
     /// SplitMix64 state for the masking keys (RFC 6455 §5.3 wants them unpredictable to the
     /// peer's intermediaries, not cryptographic).
     private var random: UInt64
-    /// Payload bytes of the data message being received so far; nil between messages.
-    private var receiving: Int?
+    /// The fragments of the data message being received so far; nil between messages. (A
+    /// message in one frame, the usual case, is handed on as it lies in the read buffer.)
+    private var receiving: ByteBuffer?
 
     init(slot: Int, options: WebSocketOptions, maximumFrameSize: Int) {
         opcode = options.messageKind == .binary ? WebSocketWire.binary : WebSocketWire.text
@@ -39,9 +40,9 @@ struct ThreadWebSocket {
     }
 
     /// Takes every whole frame off `inbound`: `reply` is called with each whole data message's
-    /// payload size; pongs and the close answer are appended to `answers`. Throws when the
-    /// server closed (after its close is answered) or broke the protocol.
-    mutating func receive(from inbound: inout ByteBuffer, answers: inout ByteBuffer, reply: (Int) -> Void) throws {
+    /// payload; pongs and the close answer are appended to `answers`. Throws when the server
+    /// closed (after its close is answered) or broke the protocol.
+    mutating func receive(from inbound: inout ByteBuffer, answers: inout ByteBuffer, reply: (ByteBuffer) -> Void) throws {
         while let frame = try WebSocketWire.nextServerFrame(&inbound, maximumSize: maximumMessageSize) {
             switch frame.opcode {
             case WebSocketWire.text, WebSocketWire.binary, WebSocketWire.continuation:
@@ -49,15 +50,19 @@ struct ThreadWebSocket {
                 guard isContinuation == (receiving != nil) else {
                     throw SocketEngineError(.webSocketProtocol, isContinuation ? "a continuation frame with no message begun" : "a new message before the last one ended")
                 }
-                let size = (receiving ?? 0) + frame.payload.readableBytes
-                guard size <= maximumMessageSize else {
+                guard (receiving?.readableBytes ?? 0) + frame.payload.readableBytes <= maximumMessageSize else {
                     throw SocketEngineError(.frameTooLarge, "a WebSocket message over the \(maximumMessageSize)-byte limit")
                 }
+                var payload = frame.payload
+                if var joined = receiving {
+                    receiving = nil  // so that appending does not copy a shared buffer
+                    joined.writeBuffer(&payload)
+                    payload = joined
+                }
                 if frame.final {
-                    receiving = nil
-                    reply(size)
+                    reply(payload)
                 } else {
-                    receiving = size
+                    receiving = payload
                 }
             case WebSocketWire.ping:
                 WebSocketWire.appendClientFrame(opcode: WebSocketWire.pong, payload: frame.payload, key: nextKey(), into: &answers)

@@ -22,6 +22,13 @@ public struct Exchange: Sendable {
         let clock = configuration.connect.clock
         let started = clock.now
         var result = ExchangeResult()
+        var keys: [String] = []
+        do {
+            keys = try messageKeys()
+        } catch {
+            result.error = error
+            return result
+        }
         let connection: Connection
         do {
             let (opened, report) = try await Connector(endpoint: configuration.endpoint, options: configuration.connect).connect()
@@ -40,15 +47,23 @@ public struct Exchange: Sendable {
         do {
             let isDatagram = connection.transport.isMessageOriented
             for round in 1...max(1, configuration.rounds) {
+                var sentAt: [EngineClock.Instant] = []
                 for message in configuration.messages {
                     let wire = isDatagram ? message : try configuration.framing.encode(message)
                     if sendStarted == nil { sendStarted = clock.now }
+                    sentAt.append(clock.now)
                     try await withDeadline(deadline, on: clock, expired: { [timeout = configuration.timeout, label = connection.label] in
                         SocketEngineError(.writeTimeout, "\(label): write not completed within \(timeout.formatted)")
                     }) {
                         try await connection.write(wire)
                     }
                     result.messagesSent += 1
+                }
+                if let correlate = configuration.correlate {
+                    try await readOwnReplies(
+                        connection, keys: keys, sentAt: sentAt, correlate: correlate, deadline: deadline, clock: clock, sendStarted: sendStarted,
+                        result: &result, onResponse: onResponse)
+                    continue
                 }
                 if configuration.readsUntilClose {
                     if round == configuration.rounds {
@@ -121,7 +136,7 @@ public struct Exchange: Sendable {
         if configuration.collectLimit > 0 { result.responses.append(collected) }
     }
 
-    private func keep(_ frame: ByteBuffer, in result: inout ExchangeResult) {
+    func keep(_ frame: ByteBuffer, in result: inout ExchangeResult) {
         guard configuration.collectLimit > 0 else { return }
         let kept = result.responses.reduce(0) { $0 + $1.readableBytes }
         if kept + frame.readableBytes <= configuration.collectLimit {

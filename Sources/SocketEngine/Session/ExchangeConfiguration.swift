@@ -23,10 +23,22 @@ public struct ExchangeConfiguration: Sendable {
     public static let defaultTimeout: Duration = .seconds(5)
     /// Keep received responses in the result (for JSON), up to this many bytes in total.
     public var collectLimit = 0
+    /// `send --correlate`: the key of a message body (nil: it has none). With it, each round
+    /// waits for every message's own reply — the response with the message's key — however
+    /// the replies are ordered and whatever else arrives; ``responses`` is not used. Each
+    /// message needs a key of its own within its round.
+    public var correlate: (@Sendable (ByteBuffer) -> String?)?
 
     /// An exchange with `endpoint` with the defaults: no messages, one response, one round, a 5 s timeout.
     public init(endpoint: Endpoint) {
         self.endpoint = endpoint
+    }
+
+    /// The responses the whole exchange waits for: one per message with ``correlate``; else
+    /// ``responses`` per round, or one when reading until the peer closes.
+    public var expectedResponses: Int {
+        if correlate != nil { return messages.count * rounds }
+        return readsUntilClose ? min(1, responses) : responses * rounds
     }
 
     /// True when responses are read until the peer closes instead of counted.

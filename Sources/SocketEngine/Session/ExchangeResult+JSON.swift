@@ -30,12 +30,16 @@ extension ExchangeResult {
             ])),
             ("messages_sent", .int(result.messagesSent)),
             ("bytes_sent", .int(result.bytesSent)),
-            ("responses_expected", .int(configuration.readsUntilClose ? min(1, configuration.responses) : configuration.responses * configuration.rounds)),
+            ("responses_expected", .int(configuration.expectedResponses)),
             ("responses_received", .int(result.responsesReceived)),
             ("bytes_received", .int(result.bytesReceived)),
             ("responses", .array(result.responses.map(JSONValue.body))),
             ("responses_truncated", .bool(result.responsesTruncated)),
         ]
+        if configuration.correlate != nil {
+            members.append(("replies", .array(result.correlated.map { .object([("key", .string($0.key)), ("ms", .double($0.latency.milliseconds))]) })))
+            members.append(("unmatched", .int(result.unmatched)))
+        }
         if let error = result.error {
             members.append(("error", .object([("kind", .string(error.code.name)), ("message", .string(error.message))])))
         } else {

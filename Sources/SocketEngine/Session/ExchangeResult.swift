@@ -26,6 +26,29 @@ public struct ExchangeResult: Sendable {
     public var total: Duration = .zero
     /// Why the exchange failed; nil when it succeeded.
     public var error: SocketEngineError?
+    /// `--correlate`: each message's reply, in the order the messages were sent (round after
+    /// round), with its key and the time from its message's write to its arrival.
+    public var correlated: [CorrelatedReply] = []
+    /// `--correlate`: responses that answered no waiting message (no key, or a key no message
+    /// of the round was waiting for): pushed by the server, or repeated.
+    public var unmatched = 0
+
+    /// One message's own reply (``ExchangeConfiguration/correlate``).
+    public struct CorrelatedReply: Sendable {
+        /// The key the message and its reply share.
+        public var key: String
+        /// From the message's write to its reply's arrival.
+        public var latency: Duration
+    }
+
+    /// `--correlate`: one line for `-v` — each reply's key and latency, and the unmatched
+    /// responses (nil without `--correlate`).
+    public var correlationSummary: String? {
+        guard !correlated.isEmpty || unmatched > 0 else { return nil }
+        let replies = correlated.prefix(20).map { "\($0.key) in \($0.latency.formatted)" }.joined(separator: ", ")
+        let more = correlated.count > 20 ? " and \(correlated.count - 20) more" : ""
+        return "replies by key: \(replies.isEmpty ? "none" : replies)\(more); \(unmatched) unmatched"
+    }
 
     /// True when no error ended the exchange.
     public var succeeded: Bool { error == nil }

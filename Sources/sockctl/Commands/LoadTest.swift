@@ -31,6 +31,13 @@ struct LoadTest: AsyncParsableCommand {
             reopened. Lost connections are reopened with back-off. Every message sent is \
             answered, timed out or lost; messages due but never sent are unsent.
 
+            --correlate KEY matches each reply to the unanswered message with the same key, \
+            wherever it is (json:$.id, json:$.a.b, regex:id=(\\d+), bytes:OFFSET:LENGTH; the \
+            message's key is read after {{seq}} is filled in): out-of-order and pipelined replies \
+            are timed right, and replies that answer nothing (pushed by the server) are counted \
+            as unmatched (--threshold 'unmatched<1%'). --label json:$.op splits counts and \
+            latency by a value of each request (at most 100 values; the rest as (other)).
+
             Over udp:// each message is one datagram and so is each reply; over ws:// and \
             wss:// each message is one WebSocket message (nothing is appended to it) and so \
             is each reply: give --framing (raw will do) to expect replies. A connection counts \
@@ -70,6 +77,8 @@ struct LoadTest: AsyncParsableCommand {
               sockctl loadtest 127.0.0.1:7000 --from-pcap prod.pcap --scale 4 --speed 2 --verify-sample 10%
               sockctl loadtest 127.0.0.1:7000 --from-pcap prod.pcap --streams 1,3,5-9 --topspeed --loop --duration 1m
               sockctl loadtest 127.0.0.1:7000 --rate 500 --duration 1h --framing line --metrics-listen 9464 --metrics-linger 30s
+              sockctl loadtest 127.0.0.1:7000 --framing line --pipeline 8 --message '{"id":{{seq}},"op":"get"}' \\
+                  --correlate 'json:$.id' --label 'json:$.op' --threshold 'unmatched<10'
             """
     )
 
@@ -157,6 +166,15 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Largest reply accepted; a longer one closes that connection.", valueName: "size"))
     var maxFrame: ByteSize = .mebibytes(16)
 
+    @Option(name: .long, help: ArgumentHelp(
+        "Match replies to messages by key, not order: json:PATH, regex:RE (first group) or bytes:OFFSET:LENGTH, e.g. json:$.id.", valueName: "key"),
+        transform: { try MessageField(parsing: $0, option: "--correlate") })
+    var correlate: MessageField?
+
+    @Option(name: .long, help: ArgumentHelp("Split counts and latency by this value of each request, e.g. json:$.op.", valueName: "key"),
+            transform: { try MessageField(parsing: $0, option: "--label") })
+    var label: MessageField?
+
     @Flag(name: .shortAndLong, help: "Print the plan, the target address and warnings on stderr.")
     var verbose = false
 
@@ -234,6 +252,7 @@ struct LoadTest: AsyncParsableCommand {
         plan.warmup = warmup
         plan.replyTimeout = try checkedPositive(timeout, "--timeout")
         plan.drainTimeout = plan.replyTimeout
+        (plan.correlation, plan.label) = (deferred ? nil : correlate, label)
         try plan.validate()
         return plan
     }

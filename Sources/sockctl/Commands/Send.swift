@@ -1,4 +1,5 @@
 import ArgumentParser
+import LoadGen
 import NIOCore
 import SocketEngine
 
@@ -30,8 +31,14 @@ struct Send: AsyncParsableCommand {
             first_byte (first message sent to first response byte), total — and the \
             responses (text, or base64 when not UTF-8).
 
+            --correlate KEY (json:PATH, regex:RE, bytes:OFFSET:LENGTH) waits for each message's \
+            own reply, found by the same key in both, whatever order the replies come in; they \
+            are printed in the order of the messages, other messages are counted as unmatched, \
+            and --json adds each reply's key and latency ("replies") and "unmatched".
+
             Examples:
               sockctl send 127.0.0.1:7000 --framing crlf '{"op":"ping"}'
+              sockctl send 127.0.0.1:7000 --framing line '{"id":1}' '{"id":2}' --correlate 'json:$.id' --json
               sockctl send 127.0.0.1:7000 --framing length:4 --file request.bin --responses 2
               printf 'GET / HTTP/1.0\\r\\n\\r\\n' | sockctl send example.com:80
               sockctl send udp://127.0.0.1:5353 -e 'ping\\n' --timeout 500ms --json
@@ -66,6 +73,10 @@ struct Send: AsyncParsableCommand {
     @Flag(name: .long, help: "Print timings and responses as one JSON object.")
     var json = false
 
+    @Option(name: .long, help: ArgumentHelp("Wait for each message's own reply, by this key in both: json:PATH, regex:RE or bytes:OFFSET:LENGTH.", valueName: "key"),
+            transform: { try MessageField(parsing: $0, option: "--correlate") })
+    var correlate: MessageField?
+
     @OptionGroup var client: ClientOptions
 
     func validate() throws {
@@ -80,6 +91,7 @@ struct Send: AsyncParsableCommand {
         configuration.responses = try checkedCount(responses, "--responses", within: 0...1_000_000)
         configuration.rounds = try checkedCount(rounds, "--repeat", within: 1...1_000_000)
         configuration.timeout = try checkedPositive(timeout, "--timeout")
+        configuration.correlate = correlate.map { field in { @Sendable body in field.value(in: body) } }
         if configuration.readsUntilClose && configuration.responses > 1 {
             throw UsageError("with raw framing the response is everything until the peer closes; use --framing to wait for \(configuration.responses) messages")
         }
@@ -122,6 +134,7 @@ struct Send: AsyncParsableCommand {
             "sent \(plural(result.messagesSent, "message")) (\(result.bytesSent) bytes), received \(plural(result.responsesReceived, "response"))"
                 + " (\(result.bytesReceived) bytes) in \(result.total.formatted)"
         )
+        if let line = result.correlationSummary { diagnostics.event(line) }
         if json {
             FileDescriptorWriter.standardOutput.write(result.json(configuration: configuration).rendered + "\n")
         }
