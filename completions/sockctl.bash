@@ -344,7 +344,7 @@ _sockctl_send() {
     repeating_flags=()
     non_repeating_flags=(-e --escapes --json -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--resolve --subprotocol --header --pin)
-    non_repeating_options=(--file --responses --timeout --repeat --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
+    non_repeating_options=(--file --responses --timeout --repeat --correlate --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -359,6 +359,9 @@ _sockctl_send() {
         return
         ;;
     '--repeat')
+        return
+        ;;
+    '--correlate')
         return
         ;;
     '--source')
@@ -572,7 +575,7 @@ _sockctl_loadtest() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --topspeed --loop --version -h --help)
     repeating_options=(--threshold --resolve --subprotocol --header --pin --ignore)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --from-pcap --streams --speed --scale --verify-sample)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --correlate --label --from-pcap --streams --speed --scale --verify-sample)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -684,6 +687,12 @@ _sockctl_loadtest() {
         return
         ;;
     '--max-frame')
+        return
+        ;;
+    '--correlate')
+        return
+        ;;
+    '--label')
         return
         ;;
     '--from-pcap')
