@@ -84,6 +84,33 @@ import TestSupport
         #expect(scrape.value("sockctl_loadtest_rate_target_messages_per_second") == nil, "a closed loop has no target rate")
     }
 
+    /// With `--label`, each value has its own messages and corrected latency under
+    /// `sockctl_loadtest_label_…{label=…}`, equal to the report's per-label table; the run's own
+    /// metrics are unchanged (nothing is counted twice under one name).
+    @Test func eachLabelValueHasItsOwnMessagesAndLatency() async throws {
+        let server = try await Self.echoServer()
+        var plan = try Self.plan(port: server.port, requests: 300)
+        plan.message = try MessageTemplate(Array("ping {{seq}} c{{conn}}".utf8), framing: .line)
+        plan.label = try MessageField(parsing: "regex:c(\\d+)$", option: "--label")
+        let (report, endpoint) = try await Self.run(plan)
+        await server.stop()
+        endpoint.finish(report)
+        let scrape = try await Self.scrape(endpoint)
+        await endpoint.close()
+
+        let values = try #require(report.labels?.values)
+        #expect(values.map(\.label).sorted() == ["1", "2"], "\(values.map(\.label))")
+        for value in values {
+            let label = ["label": value.label]
+            #expect(scrape.count("sockctl_loadtest_label_messages_sent_total", label) == value.sent)
+            #expect(scrape.count("sockctl_loadtest_label_messages_received_total", label) == value.received)
+            #expect(scrape.count("sockctl_loadtest_label_messages_lost_total", label) == value.lost)
+            #expect(scrape.count("sockctl_loadtest_label_latency_seconds_count", label) == value.received)
+        }
+        #expect(values.map(\.sent).reduce(0, +) == 300)
+        #expect(scrape.count("sockctl_loadtest_messages_sent_total") == 300)
+    }
+
     /// Two runs side by side in one process, each with its endpoint: each scrape shows its own
     /// run's numbers (nothing goes through a process-wide metrics system).
     @Test func twoRunsInOneProcessKeepTheirMetricsApart() async throws {

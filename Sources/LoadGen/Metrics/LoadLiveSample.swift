@@ -16,4 +16,6 @@ struct LoadLiveSample: Sendable {
     /// Every latency so far, corrected and uncorrected.
     var corrected: Histogram<UInt64>
     var uncorrected: Histogram<UInt64>
+    /// Each `--label` value's figures so far (none without `--label`).
+    var labels: [LabelTable.Entry] = []
 }

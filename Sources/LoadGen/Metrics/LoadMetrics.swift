@@ -10,12 +10,14 @@ import Prometheus
 /// counts. Every name starts `sockctl_loadtest_` and says its unit (`_seconds`, `_bytes`,
 /// `_total` for counters); the README lists them.
 ///
-/// `--label json:PATH` (per-label latency and counts, issue 20 point 1) adds a `label` label:
-/// make one more ``Figures`` per label value with `labels + [("label", value)]` and set it from
-/// that value's figures, the way ``update(_:)`` sets the run's.
+/// With `--label json:PATH` each label value also has its own messages and corrected latency,
+/// under names of their own (`sockctl_loadtest_label_…`, labelled `target` and `label`), so that
+/// summing the run's metrics never counts a message twice. Values appear as the run meets them
+/// (at most ``LabelTable/maximumLabels``, then `(other)`).
 package final class LoadMetrics: Sendable {
     package let registry: MetricsRegistry
     private let figures: Figures
+    private let labelFigures: LabelFigures.Set
 
     /// The metric objects of one label set. Touched only inside the registry's updates.
     fileprivate final class Figures: @unchecked Sendable {
@@ -75,6 +77,7 @@ package final class LoadMetrics: Sendable {
         self.registry = registry
         let labels = [("target", LoadRunner.describe(plan.endpoints))]
         figures = Figures(registry, labels: labels, openLoop: plan.schedule != nil)
+        labelFigures = LabelFigures.Set(registry, labels: labels)
     }
 
     /// Sets every metric from the runner's sample.
@@ -88,6 +91,7 @@ package final class LoadMetrics: Sendable {
             figures.elapsed.set(sample.elapsedSeconds)
             figures.corrected.feed(sample.corrected)
             figures.uncorrected.feed(sample.uncorrected)
+            labelFigures.set(sample.labels)
         }
     }
 
@@ -95,7 +99,10 @@ package final class LoadMetrics: Sendable {
     package func finish(_ report: LoadReport) {
         let figures = self.figures
         let histograms = try? report.decodedHistograms()
+        let labelEntries = report.labelEntries
+        let labelFigures = self.labelFigures
         registry.finish {
+            labelFigures.set(labelEntries)
             figures.sent.set(report.messages.sent)
             figures.received.set(report.messages.received)
             figures.timedOut.set(report.messages.timedOut)

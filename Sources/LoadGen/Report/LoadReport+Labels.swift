@@ -52,11 +52,7 @@ extension LoadReport {
             var table = LabelTable()
             for section in sections {
                 for value in section.values {
-                    var entry = LabelTable.Entry(name: value.label)
-                    entry.sent = value.sent
-                    entry.received = value.received
-                    entry.timedOut = value.timedOut
-                    entry.lost = value.lost
+                    var entry = value.entry
                     if let encoded = value.histogram { entry.corrected = try HistogramCodec.decode(encoded) }
                     table.add(entry)
                 }
@@ -89,5 +85,29 @@ extension LoadReport {
             lines.append(line)
         }
         return lines
+    }
+}
+
+extension LoadReport {
+    /// The `--label` section as table entries (histograms decoded; one that does not decode is
+    /// left out), for the final metrics.
+    var labelEntries: [LabelTable.Entry] {
+        (labels?.values ?? []).map { value in
+            var entry = value.entry
+            entry.corrected = value.histogram.flatMap { try? HistogramCodec.decode($0) }
+            return entry
+        }
+    }
+}
+
+extension LoadReport.Labels.Value {
+    /// The counts as a table entry (without the histogram, which the caller decodes).
+    var entry: LabelTable.Entry {
+        var entry = LabelTable.Entry(name: label)
+        entry.sent = sent
+        entry.received = received
+        entry.timedOut = timedOut
+        entry.lost = lost
+        return entry
     }
 }

@@ -200,6 +200,7 @@ public final class LoadRunner: Sendable {
             let whole = live && (now >= nextTick || now >= stopAt)
             var corrected = whole ? LoadStats.makeHistogram() : nil
             var uncorrected = whole ? LoadStats.makeHistogram() : nil
+            var labels = whole ? LabelTable() : nil
             for worker in workers {
                 let snapshot = try await worker.snapshot(cumulative: whole)
                 counters.add(snapshot.counters)
@@ -210,6 +211,7 @@ public final class LoadRunner: Sendable {
                     corrected?.add(cumulative.corrected)
                     uncorrected?.add(cumulative.uncorrected)
                 }
+                if let table = snapshot.labels { labels?.add(table) }
             }
             let done = plan.requests.map { counters.messagesSent >= $0 && outstanding == 0 } ?? false
             let ending = now >= stopAt || done
@@ -236,7 +238,8 @@ public final class LoadRunner: Sendable {
                     metrics?.update(LoadLiveSample(
                         counters: counters, open: open, sentPerSecond: sample.sentPerSecond,
                         targetRate: context.schedule?.rate(at: Double(now - context.start) / 1e9),
-                        elapsedSeconds: Double(elapsed.nanosecondsClamped) / 1e9, corrected: corrected, uncorrected: uncorrected))
+                        elapsedSeconds: Double(elapsed.nanosecondsClamped) / 1e9, corrected: corrected, uncorrected: uncorrected,
+                        labels: labels?.entries ?? []))
                 }
                 progress(sample)
                 if elapsed >= .zero {

@@ -184,6 +184,6 @@ final class LoadShard: @unchecked Sendable {
     func takeSnapshot(cumulative: Bool = false) -> LoadSnapshot {
         LoadSnapshot(
             counters: stats.counters, interval: stats.takeInterval(), outstanding: outstanding, open: handlers.count,
-            cumulative: cumulative ? (stats.corrected, stats.uncorrected) : nil)
+            cumulative: cumulative ? (stats.corrected, stats.uncorrected) : nil, labels: cumulative ? stats.labels : nil)
     }
 }

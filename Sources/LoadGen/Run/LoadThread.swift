@@ -81,7 +81,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         shared.withLock { state in
             LoadSnapshot(
                 counters: state.stats.counters, interval: state.stats.takeInterval(), outstanding: state.outstanding, open: state.open ? 1 : 0,
-                cumulative: cumulative ? (state.stats.corrected, state.stats.uncorrected) : nil)
+                cumulative: cumulative ? (state.stats.corrected, state.stats.uncorrected) : nil, labels: cumulative ? state.stats.labels : nil)
         }
     }
 

@@ -29,6 +29,8 @@ struct LoadSnapshot: Sendable {
     var open: Int
     /// Every latency so far (corrected, uncorrected), when asked for.
     var cumulative: (corrected: Histogram<UInt64>, uncorrected: Histogram<UInt64>)? = nil
+    /// Every `--label` value's figures so far, with ``cumulative``.
+    var labels: LabelTable? = nil
 }
 
 extension LoadShard: LoadWorker {
