@@ -292,10 +292,7 @@ struct LoadTest: AsyncParsableCommand {
         for warning in report.warnings { diagnostics.warning(warning) }
         if let json { try Self.writeJSON(report, to: json, diagnostics: diagnostics) }
         await metrics?.close()
-        var failures: [String] = report.thresholds.filter { !$0.passed }.map { "threshold \($0.threshold) violated" } + report.replayFailures
-        if report.replay == nil, report.connections.peakOpen < plan.connections {
-            failures.append("only \(report.connections.peakOpen) of \(plan.connections) connections could be opened")
-        }
+        let failures = report.failures(requestedConnections: plan.connections)
         if !failures.isEmpty {
             diagnostics.error(failures.joined(separator: "; "))
             throw CommandFailed()

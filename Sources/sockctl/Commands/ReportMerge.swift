@@ -20,8 +20,9 @@ struct Report: ParsableCommand {
                 rates are totals over the longest run, peak connections add. Per-second \
                 latency columns cannot be added and are left out of the merged timeline.
 
-                Exit status: 0; 1 when a --threshold is violated or a file is not a \
-                sockctl load-test result of the same target; 2 usage error.
+                Exit status: 0; 1 when a --threshold is violated, merged --from-pcap runs \
+                saw replies differ from the recording, or a file is not a sockctl load-test \
+                result of the same target; 2 usage error.
 
                 Examples:
                   sockctl report merge part-0.json part-1.json part-2.json
@@ -58,9 +59,9 @@ struct Report: ParsableCommand {
             let out = json == "-" ? FileDescriptorWriter.standardError : FileDescriptorWriter.standardOutput
             out.write(merged.text)
             if let json { try LoadTest.writeJSON(merged, to: json, diagnostics: diagnostics) }
-            let violated = merged.thresholds.filter { !$0.passed }
-            if !violated.isEmpty {
-                diagnostics.error(violated.map { "threshold \($0.threshold) violated" }.joined(separator: "; "))
+            let failures = merged.failures()
+            if !failures.isEmpty {
+                diagnostics.error(failures.joined(separator: "; "))
                 throw CommandFailed()
             }
         }
