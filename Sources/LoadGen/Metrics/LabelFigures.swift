@@ -9,15 +9,13 @@ final class LabelFigures: @unchecked Sendable {
     let corrected: LatencyFeed
 
     init(_ registry: MetricsRegistry, labels: [(String, String)]) {
-        func named(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
-            MetricNameDescriptor(namespace: "sockctl", subsystem: "loadtest", metricName: "label_" + name, unitName: unit, helpText: help)
-        }
-        sent = TotalCounter(registry, named("messages_sent", "total", "Messages sent with this --label value."), labels: labels)
-        received = TotalCounter(registry, named("messages_received", "total", "Messages with this --label value answered."), labels: labels)
-        timedOut = TotalCounter(registry, named("messages_timed_out", "total", "Messages with this --label value that timed out."), labels: labels)
-        lost = TotalCounter(registry, named("messages_lost", "total", "Messages with this --label value lost."), labels: labels)
+        let make = MetricFactory(registry, subsystem: "loadtest", labels: labels)
+        sent = make.counter("label_messages_sent", "total", "Messages sent with this --label value.")
+        received = make.counter("label_messages_received", "total", "Messages with this --label value answered.")
+        timedOut = make.counter("label_messages_timed_out", "total", "Messages with this --label value that timed out.")
+        lost = make.counter("label_messages_lost", "total", "Messages with this --label value lost.")
         corrected = LatencyFeed(histogram: registry.prometheus.makeDurationHistogram(
-            descriptor: named("latency", "seconds", "Corrected latency of the messages with this --label value."),
+            descriptor: make.named("label_latency", "seconds", "Corrected latency of the messages with this --label value."),
             labels: labels, buckets: LatencyFeed.buckets))
     }
 

@@ -29,19 +29,12 @@ package final class LoadMetrics: Sendable {
         let corrected, uncorrected: LatencyFeed
 
         init(_ registry: MetricsRegistry, labels: [(String, String)], openLoop: Bool) {
-            /// `sockctl_loadtest_NAME_UNIT`.
-            func named(_ name: String, _ unit: String, _ help: String) -> MetricNameDescriptor {
-                MetricNameDescriptor(namespace: "sockctl", subsystem: "loadtest", metricName: name, unitName: unit, helpText: help)
-            }
-            func counter(_ name: String, _ unit: String, _ help: String) -> TotalCounter {
-                TotalCounter(registry, named(name, unit, help), labels: labels)
-            }
-            func gauge(_ name: String, _ unit: String, _ help: String) -> Gauge {
-                registry.prometheus.makeGauge(descriptor: named(name, unit, help), labels: labels)
-            }
+            let make = MetricFactory(registry, subsystem: "loadtest", labels: labels)
+            func counter(_ name: String, _ unit: String, _ help: String) -> TotalCounter { make.counter(name, unit, help) }
+            func gauge(_ name: String, _ unit: String, _ help: String) -> Gauge { make.gauge(name, unit, help) }
             func latency(_ kind: String) -> LatencyFeed {
                 LatencyFeed(histogram: registry.prometheus.makeDurationHistogram(
-                    descriptor: named("latency", "seconds", "Time from a message (corrected: its due time; uncorrected: its send) to its reply."),
+                    descriptor: make.named("latency", "seconds", "Time from a message (corrected: its due time; uncorrected: its send) to its reply."),
                     labels: labels + [("latency", kind)], buckets: LatencyFeed.buckets))
             }
             sent = counter("messages_sent", "total", "Messages sent after the warm-up.")
@@ -56,7 +49,7 @@ package final class LoadMetrics: Sendable {
             connectionsLost = counter("connections_lost", "total", "Established connections that ended before the run did.")
             errors = ErrorKind.allCases.map { kind in
                 (kind.rawValue, TotalCounter(
-                    registry, named("errors", "total", "Errors by kind: refused, connect-timeout, reset, closed-by-peer, timeout, framing, tls, websocket, fd-exhausted, ports-exhausted, other."),
+                    registry, make.named("errors", "total", "Errors by kind: refused, connect-timeout, reset, closed-by-peer, timeout, framing, tls, websocket, fd-exhausted, ports-exhausted, other."),
                     labels: labels + [("kind", kind.rawValue)]))
             }
             open = gauge("connections_open", "", "Connections open now.")

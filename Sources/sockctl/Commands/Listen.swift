@@ -191,7 +191,7 @@ struct Listen: AsyncParsableCommand {
         let transport = configuration.endpoint.transport
         let names = bound.map(\.displayString).joined(separator: ", ")
         diagnostics.note("listening on \(names) (\(transport.rawValue))")
-        let metrics: ListenMetrics? = if let metricsListen { try await ListenMetrics.start(metricsListen, service: service) } else { nil }
+        let metrics: ServiceMetrics<ListenSummary>? = if let metricsListen { try await ListenMetrics.start(metricsListen, service: service) } else { nil }
         if let metrics { diagnostics.note("metrics on \(metrics.url)") }
         if bound.contains(where: { !$0.isLoopback && transport != .unix }) {
             diagnostics.warning("listening beyond loopback: anyone who can reach this host can connect")

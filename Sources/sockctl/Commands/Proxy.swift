@@ -185,7 +185,7 @@ struct Proxy: AsyncParsableCommand {
         let names = bound.map(\.displayString).joined(separator: ", ")
         diagnostics.note("listening on \(names) (\(listen.transport.rawValue)), relaying to \(upstream)")
         if let controlServer { diagnostics.note("control socket on unix:\(controlServer.path)") }
-        let metrics: RelayMetrics? = if let metricsListen { try await RelayMetrics.start(metricsListen, service: service) } else { nil }
+        let metrics: ServiceMetrics<RelaySummary>? = if let metricsListen { try await RelayMetrics.start(metricsListen, service: service) } else { nil }
         if let metrics { diagnostics.note("metrics on \(metrics.url)") }
         for entry in service.faults.entries { diagnostics.note("fault \(entry.id): \(entry.fault)") }
         if bound.contains(where: { !$0.isLoopback && listen.transport != .unix }) {
