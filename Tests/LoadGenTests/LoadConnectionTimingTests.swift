@@ -12,47 +12,7 @@ import TestSupport
 /// goes out, when an unanswered one times out, and what a stalled server does to the corrected
 /// and the uncorrected latencies.
 @Suite(.hangGuard) struct LoadConnectionTimingTests {
-    /// A shard with one connection on an embedded loop whose clock starts at 1 s (a run's start
-    /// must not be 0, which means "not begun").
-    struct Fixture {
-        let loop = EmbeddedEventLoop()
-        let channel: EmbeddedChannel
-        let shard: LoadShard
-        let context: RunContext
-
-        init(_ configure: (inout LoadPlan) -> Void) throws {
-            var plan = LoadPlan(endpoint: try Endpoint(parsing: "127.0.0.1:7000"), message: try MessageTemplate(Array("m{{seq}}".utf8), framing: .line))
-            plan.connections = 1
-            plan.framing = .line
-            configure(&plan)
-            context = RunContext(plan: plan, addresses: [try SocketAddress(ipAddress: "127.0.0.1", port: 7000)])
-            shard = LoadShard(loop: loop, context: context) { _, _ in }
-            loop.advanceTime(to: .uptimeNanoseconds(1_000_000_000))
-            channel = EmbeddedChannel(loop: loop)
-            try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: 0, shard: shard, datagram: false))
-            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 7000)).wait()
-            context.begin(at: shard.now)
-            shard.beginSending()
-        }
-
-        /// Milliseconds since the run began.
-        func advance(toMilliseconds milliseconds: Int64) {
-            loop.advanceTime(to: .uptimeNanoseconds(1_000_000_000 + UInt64(milliseconds) * 1_000_000))
-        }
-
-        /// The messages written since the last look.
-        func sent() throws -> [String] {
-            var text = ""
-            while let buffer = try channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: buffer) }
-            return text.split(separator: "\n").map(String.init)
-        }
-
-        func reply(_ text: String) throws {
-            try channel.writeInbound(ByteBuffer(string: text))
-        }
-
-        var counters: LoadCounters { shard.stats.counters }
-    }
+    typealias Fixture = LoadConnectionFixture
 
     /// `--rate 1000` on one connection: message n is due at n ms, and goes then — not earlier.
     @Test func anOpenLoopSendsEachMessageWhenItIsDue() throws {

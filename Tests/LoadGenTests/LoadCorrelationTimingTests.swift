@@ -11,49 +11,14 @@ import TestSupport
 /// virtual clock, so every latency can be checked to the nanosecond — each one its own
 /// request's — and set beside what in-order matching makes of the same replies.
 @Suite(.hangGuard) struct LoadCorrelationTimingTests {
-    struct Fixture {
-        let loop = EmbeddedEventLoop()
-        let channel: EmbeddedChannel
-        let shard: LoadShard
-        let context: RunContext
-
-        init(message: String = #"{"id":{{seq}}}"#, correlate: String? = "json:$.id", label: String? = nil, _ configure: (inout LoadPlan) -> Void) throws {
-            var plan = LoadPlan(endpoint: try Endpoint(parsing: "127.0.0.1:7000"), message: try MessageTemplate(Array(message.utf8), framing: .line))
-            plan.connections = 1
-            plan.framing = .line
+    /// One connection whose messages are `{"id":N}` lines, `correlate` and `label` the rules.
+    static func fixture(
+        message: String = #"{"id":{{seq}}}"#, correlate: String? = "json:$.id", label: String? = nil, _ configure: (inout LoadPlan) -> Void
+    ) throws -> LoadConnectionFixture {
+        try LoadConnectionFixture(message: message) { plan in
             plan.correlation = try correlate.map { try MessageField(parsing: $0) }
             plan.label = try label.map { try MessageField(parsing: $0, option: "--label") }
             configure(&plan)
-            context = RunContext(plan: plan, addresses: [try SocketAddress(ipAddress: "127.0.0.1", port: 7000)])
-            shard = LoadShard(loop: loop, context: context) { _, _ in }
-            loop.advanceTime(to: .uptimeNanoseconds(1_000_000_000))
-            channel = EmbeddedChannel(loop: loop)
-            try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: 0, shard: shard, datagram: false))
-            try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 7000)).wait()
-            context.begin(at: shard.now)
-            shard.beginSending()
-        }
-
-        func advance(toMilliseconds milliseconds: Int64) {
-            loop.advanceTime(to: .uptimeNanoseconds(1_000_000_000 + UInt64(milliseconds) * 1_000_000))
-        }
-
-        /// The ids of the messages written since the last look.
-        func sentIDs() throws -> [Int] {
-            var text = ""
-            while let buffer = try channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: buffer) }
-            return text.split(separator: "\n").compactMap { line in Int(line.drop { !$0.isNumber }.prefix { $0.isNumber }) }
-        }
-
-        func reply(_ text: String) throws {
-            try channel.writeInbound(ByteBuffer(string: text + "\n"))
-        }
-
-        var stats: LoadStats { shard.stats }
-
-        /// Every latency recorded, ns, in increasing order (a value per answered message).
-        func latencies(_ histogram: Histogram<UInt64>) -> [UInt64] {
-            histogram.recordedValues().flatMap { [UInt64](repeating: histogram.highestEquivalentForValue($0.value), count: Int($0.count)) }
         }
     }
 
@@ -61,16 +26,16 @@ import TestSupport
     /// each message is timed to its own reply (10, 20 and 35 ms), the push is unmatched, and
     /// each message's label (its id) shows its own latency.
     @Test func outOfOrderRepliesAreTimedToTheirOwnMessage() throws {
-        let fixture = try Fixture(label: "json:$.id") { $0.pipeline = 3 }
+        let fixture = try Self.fixture(label: "json:$.id") { $0.pipeline = 3 }
         #expect(try fixture.sentIDs() == [1, 2, 3])
         fixture.advance(toMilliseconds: 10)
-        try fixture.reply(#"{"id":3}"#)
+        try fixture.replyLine(#"{"id":3}"#)
         #expect(try fixture.sentIDs() == [4], "a reply frees the pipeline")
         fixture.advance(toMilliseconds: 20)
-        try fixture.reply(#"{"id":1}"#)
-        try fixture.reply(#"{"push":"news"}"#)
+        try fixture.replyLine(#"{"id":1}"#)
+        try fixture.replyLine(#"{"push":"news"}"#)
         fixture.advance(toMilliseconds: 35)
-        try fixture.reply(#"{"id":"2","late":true}"#)
+        try fixture.replyLine(#"{"id":"2","late":true}"#)
         let stats = fixture.stats
         #expect(stats.counters.messagesReceived == 3)
         #expect(stats.counters.unmatched == 1)
@@ -90,15 +55,15 @@ import TestSupport
     /// so four are "received" for three replies, and the latencies are other messages' (10, 20,
     /// 20 and 25 ms instead of 10, 20 and 35).
     @Test func inOrderMatchingTimesTheWrongMessages() throws {
-        let fixture = try Fixture(correlate: nil) { $0.pipeline = 3 }
+        let fixture = try Self.fixture(correlate: nil) { $0.pipeline = 3 }
         #expect(try fixture.sentIDs() == [1, 2, 3])
         fixture.advance(toMilliseconds: 10)
-        try fixture.reply(#"{"id":3}"#)
+        try fixture.replyLine(#"{"id":3}"#)
         fixture.advance(toMilliseconds: 20)
-        try fixture.reply(#"{"id":1}"#)
-        try fixture.reply(#"{"push":"news"}"#)
+        try fixture.replyLine(#"{"id":1}"#)
+        try fixture.replyLine(#"{"push":"news"}"#)
         fixture.advance(toMilliseconds: 35)
-        try fixture.reply(#"{"id":2}"#)
+        try fixture.replyLine(#"{"id":2}"#)
         let stats = fixture.stats
         #expect(stats.counters.messagesReceived == 4)
         #expect(stats.counters.unmatched == 0)
@@ -112,7 +77,7 @@ import TestSupport
     /// message's corrected latency counts from its own due time, its uncorrected one from when
     /// it actually went.
     @Test func openLoopCorrectedLatencyCountsFromEachKeysDueTime() throws {
-        let fixture = try Fixture {
+        let fixture = try Self.fixture {
             $0.rate = 1000
             $0.pipeline = 2
             $0.duration = .seconds(1)
@@ -122,12 +87,12 @@ import TestSupport
         #expect(try fixture.sentIDs() == [2])
         fixture.advance(toMilliseconds: 10)
         #expect(try fixture.sentIDs() == [], "the pipeline is full")
-        try fixture.reply(#"{"id":2}"#)  // due at 1 ms: 9 ms both ways
+        try fixture.replyLine(#"{"id":2}"#)  // due at 1 ms: 9 ms both ways
         #expect(try fixture.sentIDs() == [3], "due at 2 ms, sent at 10 ms")
         fixture.advance(toMilliseconds: 12)
-        try fixture.reply(#"{"id":3}"#)  // 10 ms from its due time, 2 ms from its send
+        try fixture.replyLine(#"{"id":3}"#)  // 10 ms from its due time, 2 ms from its send
         fixture.advance(toMilliseconds: 15)
-        try fixture.reply(#"{"id":1}"#)  // due and sent at 0: 15 ms
+        try fixture.replyLine(#"{"id":1}"#)  // due and sent at 0: 15 ms
         let stats = fixture.stats
         #expect(stats.counters.messagesReceived == 3)
         let corrected = fixture.latencies(stats.corrected)
@@ -140,16 +105,16 @@ import TestSupport
     /// A message whose reply never comes times out as before, even when later ones were
     /// answered: the oldest unanswered message is what the sweep looks at.
     @Test func aMessageWhoseReplyNeverComesTimesOut() throws {
-        let fixture = try Fixture(label: "json:$.id") {
+        let fixture = try Self.fixture(label: "json:$.id") {
             $0.pipeline = 2
             $0.replyTimeout = .milliseconds(200)
         }
         #expect(try fixture.sentIDs() == [1, 2])
         fixture.advance(toMilliseconds: 10)
-        try fixture.reply(#"{"id":2}"#)
+        try fixture.replyLine(#"{"id":2}"#)
         #expect(try fixture.sentIDs() == [3])
         fixture.advance(toMilliseconds: 50)
-        try fixture.reply(#"{"id":3}"#)
+        try fixture.replyLine(#"{"id":3}"#)
         fixture.advance(toMilliseconds: 219)
         #expect(fixture.stats.counters.timedOut == 0)
         fixture.advance(toMilliseconds: 220)
@@ -165,12 +130,12 @@ import TestSupport
     /// A reply to a message already answered, a reply without a key, and one before any
     /// message: unmatched, their bytes counted as received.
     @Test func repliesToNothingAreUnmatched() throws {
-        let fixture = try Fixture { $0.pipeline = 1 }
+        let fixture = try Self.fixture { $0.pipeline = 1 }
         #expect(try fixture.sentIDs() == [1])
         fixture.advance(toMilliseconds: 1)
-        try fixture.reply(#"{"id":1}"#)
-        try fixture.reply(#"{"id":1}"#)
-        try fixture.reply("not json")
+        try fixture.replyLine(#"{"id":1}"#)
+        try fixture.replyLine(#"{"id":1}"#)
+        try fixture.replyLine("not json")
         #expect(fixture.stats.counters.messagesReceived == 1)
         #expect(fixture.stats.counters.unmatched == 2)
         #expect(fixture.stats.counters.bytesReceived == 9 + 9 + 9)
@@ -219,5 +184,17 @@ import TestSupport
         plan.correlation = nil
         plan.label = try MessageField(parsing: "json:$.op", option: "--label")
         #expect(throws: LoadGenError(.invalidPlan, "--label json:$.op needs --framing (it splits the latency of replies)")) { try plan.validate() }
+    }
+}
+
+extension LoadConnectionFixture {
+    /// The ids of the messages written since the last look.
+    func sentIDs() throws -> [Int] {
+        try sent().compactMap { line in Int(line.drop { !$0.isNumber }.prefix { $0.isNumber }) }
+    }
+
+    /// One reply line.
+    func replyLine(_ text: String) throws {
+        try reply(text + "\n")
     }
 }
