@@ -70,6 +70,19 @@ import TestSupport
         }
     }
 
+    /// One copy of `recorded` (line framing, every reply sampled, a 5 s reply timeout) against
+    /// 127.0.0.1:`port`, timed by `clock`, with the tally it reports into.
+    static func replayer(of recorded: RecordedStream, to port: Int, speed: Double?, clock: VirtualClock) throws -> (StreamReplayer, ReplayTally) {
+        let script = try StreamScript(stream: recorded, start: .zero, framing: .line, messageTarget: false, maximumFrameSize: 1 << 20, sample: try VerifySample(parsing: "100%"))
+        var connect = ConnectOptions.patient
+        connect.clock = clock.engine
+        let tally = ReplayTally(requests: nil, target: "test")
+        let replayer = StreamReplayer(
+            script: script, endpoint: try Endpoint(parsing: "127.0.0.1:\(port)"), connect: connect, framing: .line,
+            maximumFrameSize: 1 << 20, speed: speed, timeout: .seconds(5), ignore: IgnorePatterns(), tally: tally, copy: 0, round: 0, stopAt: nil)
+        return (replayer, tally)
+    }
+
     /// With `--speed`, message N goes out at its recorded time ÷ the speed from the moment the
     /// connection is up, and not a moment before — checked in virtual time against a real echo
     /// server that notes the virtual time each line arrives.
@@ -86,13 +99,7 @@ import TestSupport
         let recorded = Self.stream([
             (0, .client, "one\n"), (1, .server, "one\n"), (100, .client, "two\n"), (101, .server, "two\n"), (250, .client, "three\n"), (251, .server, "three\n"),
         ])
-        let script = try StreamScript(stream: recorded, start: .zero, framing: .line, messageTarget: false, maximumFrameSize: 1 << 20, sample: try VerifySample(parsing: "100%"))
-        var connect = ConnectOptions.patient
-        connect.clock = clock.engine
-        let tally = ReplayTally(requests: nil, target: "test")
-        let replayer = StreamReplayer(
-            script: script, endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), connect: connect, framing: .line,
-            maximumFrameSize: 1 << 20, speed: speed, timeout: .seconds(5), ignore: IgnorePatterns(), tally: tally, copy: 0, round: 0, stopAt: nil)
+        let (replayer, tally) = try Self.replayer(of: recorded, to: server.port, speed: speed, clock: clock)
         let running = Task { await replayer.run() }
         try await arrivals.wait { $0.count == 1 ? () : nil }
         for due in [Duration.milliseconds(100), .milliseconds(250)].map({ $0 / speed }) {
@@ -122,13 +129,7 @@ import TestSupport
         let recorded = Self.stream([
             (0, .client, "one\n"), (1, .server, "one\n"), (100, .client, "two\n"), (101, .server, "two\n"), (250, .client, "three\n"),
         ])
-        let script = try StreamScript(stream: recorded, start: .zero, framing: .line, messageTarget: false, maximumFrameSize: 1 << 20, sample: try VerifySample(parsing: "100%"))
-        var connect = ConnectOptions.patient
-        connect.clock = clock.engine
-        let tally = ReplayTally(requests: nil, target: "test")
-        let replayer = StreamReplayer(
-            script: script, endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), connect: connect, framing: .line,
-            maximumFrameSize: 1 << 20, speed: nil, timeout: .seconds(5), ignore: IgnorePatterns(), tally: tally, copy: 0, round: 0, stopAt: nil)
+        let (replayer, tally) = try Self.replayer(of: recorded, to: server.port, speed: nil, clock: clock)
         let running = Task { await replayer.run() }
         #expect(try await clock.nextDeadline(unlessItEnds: running) == .seconds(5), "the first message's reply is awaited 5 s")
         await clock.advance(to: .seconds(5))

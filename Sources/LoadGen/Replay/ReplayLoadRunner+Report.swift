@@ -34,10 +34,7 @@ extension ReplayLoadRunner {
                 intended: counters.messagesSent + counters.unsent, sent: counters.messagesSent, received: counters.messagesReceived,
                 timedOut: counters.timedOut, lost: counters.lost, unsent: counters.unsent, warmupSent: 0),
             bytes: LoadReport.Bytes(sent: counters.bytesSent, received: counters.bytesReceived),
-            throughput: LoadReport.Throughput(
-                offeredPerSecond: nil, sentPerSecond: Double(counters.messagesSent) / seconds,
-                receivedPerSecond: Double(counters.messagesReceived) / seconds,
-                sentBytesPerSecond: Double(counters.bytesSent) / seconds, receivedBytesPerSecond: Double(counters.bytesReceived) / seconds),
+            throughput: LoadReport.Throughput(counters, seconds: seconds, offered: nil),
             latency: LoadReport.Latency?.none, histograms: LoadReport.Histograms?.none,
             errors: Dictionary(uniqueKeysWithValues: counters.errors.map { ($0.key.rawValue, $0.value) }),
             errorExamples: Dictionary(uniqueKeysWithValues: state.stats.firstErrors.map { ($0.key.rawValue, $0.value) }),

@@ -461,10 +461,7 @@ public final class LoadRunner: Sendable {
                 intended: intended, sent: counters.messagesSent, received: counters.messagesReceived, timedOut: counters.timedOut,
                 lost: counters.lost, unsent: counters.unsent, warmupSent: counters.warmupSent),
             bytes: LoadReport.Bytes(sent: counters.bytesSent, received: counters.bytesReceived),
-            throughput: LoadReport.Throughput(
-                offeredPerSecond: offered, sentPerSecond: Double(counters.messagesSent) / seconds,
-                receivedPerSecond: Double(counters.messagesReceived) / seconds,
-                sentBytesPerSecond: Double(counters.bytesSent) / seconds, receivedBytesPerSecond: Double(counters.bytesReceived) / seconds),
+            throughput: LoadReport.Throughput(counters, seconds: seconds, offered: offered),
             latency: LoadReport.Latency?.none, histograms: LoadReport.Histograms?.none,
             errors: Dictionary(uniqueKeysWithValues: counters.errors.map { ($0.key.rawValue, $0.value) }),
             errorExamples: examples, timeline: timeline, warnings: warnings,
