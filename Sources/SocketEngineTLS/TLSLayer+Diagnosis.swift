@@ -16,11 +16,13 @@ extension TLSLayer {
     /// Connects once more without verification and says what is wrong with the certificate
     /// the server sends; nil if that cannot be found out within 2 s.
     func diagnose(address: SocketAddress, serverName: String?, on loop: any EventLoop) -> EventLoopFuture<String?> {
-        guard let diagnosticContext else { return loop.makeSucceededFuture(nil) }
+        // A layer run without sockets (loadtest's thread path drives it in an EmbeddedChannel)
+        // has no loop to connect on: then the refusal goes undiagnosed.
+        guard let diagnosticContext, let bootstrap = ClientBootstrap(validatingGroup: loop) else { return loop.makeSucceededFuture(nil) }
         let sni = serverName.flatMap { Self.isAddressLiteral($0) ? nil : $0 }
         let promise = loop.makePromise(of: String?.self)
         let timeout = loop.scheduleTask(in: .seconds(2)) { promise.succeed(nil) }
-        ClientBootstrap(group: loop)
+        bootstrap
             .connectTimeout(.seconds(2))
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {

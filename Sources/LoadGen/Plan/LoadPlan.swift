@@ -89,7 +89,7 @@ public struct LoadPlan: Sendable {
         case events
         /// One thread per connection with plain system calls (``BlockingSocket``); with fewer
         /// connections than cores it polls for a reply for a few microseconds before it sleeps,
-        /// so a reply is seen without a wake-up. Closed loop with replies, tcp://, ws:// or unix:.
+        /// so a reply is seen without a wake-up. Closed loop with replies, tcp://, ws://, wss:// or unix:.
         case threads
     }
 
@@ -98,8 +98,8 @@ public struct LoadPlan: Sendable {
 
     /// Why this run cannot use `--io threads` (nil: it can).
     package var threadIOObstacle: String? {
-        guard [.tcp, .unix, .ws].contains(endpoint.transport) else {
-            return "it works over tcp://, ws:// and unix: only (tls:// and wss:// run on event loops)"
+        guard [.tcp, .unix, .ws, .wss].contains(endpoint.transport) else {
+            return "it works over tcp://, ws://, wss:// and unix: only (tls:// runs on event loops)"
         }
         if framing == nil { return "it needs --framing (a connection waits for each reply)" }
         if connectOptions.webSocket.pingInterval != nil { return "--ping-interval runs on event loops" }

@@ -14,12 +14,12 @@ enum BlockingWebSocket {
 
     /// Upgrades `socket` before `deadline` (monotonic ns). Bytes the server sent behind its
     /// answer (its first frames) are left in `leftover`.
-    static func upgrade(_ socket: BlockingSocket, endpoint: Endpoint, options: WebSocketOptions, deadline: Int64, leftover: inout ByteBuffer) throws {
+    static func upgrade(_ socket: some ThreadStream, endpoint: Endpoint, options: WebSocketOptions, deadline: Int64, leftover: inout ByteBuffer) throws {
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         var request = ByteBuffer(string: requestText(for: endpoint, options: options, key: key))
         while request.readableBytes > 0 {
             try socket.sendAvailable(&request)
-            if request.readableBytes > 0, try !socket.wait(for: Int16(POLLOUT), until: deadline) { throw notUpgraded(endpoint, "timed out sending the request") }
+            if request.readableBytes > 0, try !socket.waitWritable(until: deadline) { throw notUpgraded(endpoint, "timed out sending the request") }
         }
         var answer = ByteBuffer()
         while true {
@@ -31,7 +31,7 @@ enum BlockingWebSocket {
                 return
             }
             guard answer.readableBytes <= maximumHeadSize else { throw notUpgraded(endpoint, "the answer's head is over \(maximumHeadSize) bytes") }
-            switch try socket.receive(into: &answer, spinUntil: 0, waitUntil: deadline) {
+            switch try socket.receive(into: &answer, spinUntil: 0, waitUntil: deadline, alsoWritable: false) {
             case .bytes: continue
             case .end: throw notUpgraded(endpoint, "the connection closed before the server answered")
             case .nothing: throw SocketEngineError(.webSocketHandshake, "WebSocket connection to \(endpoint) not upgraded in time")

@@ -111,22 +111,10 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         var failures = 0
         while !context.isFinished {
             shared.withLock { $0.stats.counters.connectAttempts += 1 }
-            let socket: BlockingSocket
+            let socket: any ThreadStream
             var leftover = ByteBuffer()
             do {
-                let timeout = context.plan.connectOptions.connectTimeout
-                let deadline = monotonicNanos() &+ timeout.nanosecondsClamped
-                socket = try BlockingSocket.connect(
-                    to: address, source: source, interface: context.plan.connectOptions.interface, timeout: timeout)
-                if endpoint.transport == .ws {
-                    do {
-                        try BlockingWebSocket.upgrade(
-                            socket, endpoint: endpoint, options: context.plan.connectOptions.webSocket, deadline: deadline, leftover: &leftover)
-                    } catch {
-                        socket.close()
-                        throw error
-                    }
-                }
+                socket = try openStream(leftover: &leftover)
             } catch {
                 shared.withLock { shared in
                     shared.stats.counters.connectsFailed += 1
@@ -161,6 +149,33 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         }
     }
 
+    /// Connects, and for `wss://` runs the TLS handshake (timed, for the report) and for `ws://`
+    /// and `wss://` the upgrade, all within the connect timeout. `leftover`: what the server sent
+    /// behind its 101.
+    private func openStream(leftover: inout ByteBuffer) throws -> any ThreadStream {
+        let options = context.plan.connectOptions
+        let started = monotonicNanos()
+        let deadline = started &+ options.connectTimeout.nanosecondsClamped
+        let socket = try BlockingSocket.connect(to: address, source: source, interface: options.interface, timeout: options.connectTimeout)
+        var stream: any ThreadStream = socket
+        do {
+            if endpoint.transport == .wss, let secure = options.secureTransport {
+                let handshakeStart = monotonicNanos()
+                let serverName = Endpoint.isIPLiteral(endpoint.host) ? nil : endpoint.host
+                stream = try BlockingTLS.connect(socket, address: address, serverName: serverName, secure: secure, deadline: deadline).0
+                let nanos = monotonicNanos() - handshakeStart
+                shared.withLock { $0.stats.recordHandshake(nanos) }
+            }
+            if endpoint.transport.isWebSocket {
+                try BlockingWebSocket.upgrade(stream, endpoint: endpoint, options: options.webSocket, deadline: deadline, leftover: &leftover)
+            }
+            return stream
+        } catch {
+            stream.close()
+            throw error
+        }
+    }
+
     /// Sleeps 100 ms, doubling per consecutive failure up to 2 s (the event loops' back-off);
     /// false when the run ended meanwhile.
     private func backOff(after failures: Int) -> Bool {
@@ -174,7 +189,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
 
     /// Runs one connection until the run ends (nil) or the connection fails (the error).
     /// `inbound`: what came before (a WebSocket server's first frames, behind its 101).
-    private func serve(_ socket: BlockingSocket, inbound: ByteBuffer, state: inout LoadSlot) -> (any Error)? {
+    private func serve(_ socket: some ThreadStream, inbound: ByteBuffer, state: inout LoadSlot) -> (any Error)? {
         while !begun.load(ordering: .acquiring) {
             if context.isFinished { return nil }
             _ = beginSignal.wait(timeout: .now() + .milliseconds(50))
@@ -186,7 +201,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         let limit = plan.replyTimeout.nanosecondsClamped
         let pipeline = context.pipeline
         var decoder = FrameDecoder(framing: plan.framing ?? .raw, maximumFrameSize: plan.maximumFrameSize)
-        var webSocket = endpoint.transport == .ws ? ThreadWebSocket(slot: slot, options: plan.connectOptions.webSocket, maximumFrameSize: plan.maximumFrameSize) : nil
+        var webSocket = endpoint.transport.isWebSocket ? ThreadWebSocket(slot: slot, options: plan.connectOptions.webSocket, maximumFrameSize: plan.maximumFrameSize) : nil
         var inbound = inbound
         var outbound = ByteBuffer()
         inbound.reserveCapacity(65536)

@@ -10,7 +10,7 @@ import Darwin
 
 extension Endpoint {
     /// True for an IPv4 or IPv6 address literal (no name to check a certificate against).
-    static func isIPLiteral(_ host: String) -> Bool {
+    package static func isIPLiteral(_ host: String) -> Bool {
         if isIPv6Literal(Substring(host)) { return true }
         var storage = in_addr()
         return inet_pton(AF_INET, host, &storage) == 1

@@ -123,7 +123,7 @@ struct LoadTest: AsyncParsableCommand {
     var threads: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "How connections do I/O: events (event loops, --threads of them), threads (one thread per connection, plain system calls, polling a few µs for each reply while the connections leave a core free; closed loop over tcp://, ws:// or unix: with --framing), auto (threads when the run allows it and has fewer connections than cores).",
+        "How connections do I/O: events (event loops, --threads of them), threads (one thread per connection, plain system calls, polling a few µs for each reply while the connections leave a core free; closed loop over tcp://, ws://, wss:// or unix: with --framing), auto (threads when the run allows it and has fewer connections than cores).",
         valueName: "auto|events|threads"))
     var io: LoadPlan.IOMode = .auto
 
