@@ -35,8 +35,7 @@ final class ReplayTally: Sendable {
     let state = Mutex(State())
     private let tickets: Atomic<Int>
     private let limited: Bool
-    private let openConnections = Atomic<Int>(0)
-    private let peakOpen = Atomic<Int>(0)
+    private let connections = OpenConnections()
     let target: String
 
     /// `requests`: the most messages the run sends (nil: no limit).
@@ -70,21 +69,13 @@ final class ReplayTally: Sendable {
     }
 
     /// A copy's connection is up: counts it open, and the peak.
-    func connectionOpened() {
-        let open = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
-        var peak = peakOpen.load(ordering: .relaxed)
-        while open > peak {
-            let (exchanged, current) = peakOpen.compareExchange(expected: peak, desired: open, ordering: .relaxed)
-            if exchanged { break }
-            peak = current
-        }
-    }
+    func connectionOpened() { connections.opened() }
 
     /// A copy's connection is closed.
-    func connectionClosed() { openConnections.wrappingSubtract(1, ordering: .relaxed) }
+    func connectionClosed() { connections.closed() }
     /// Connections open now, and the most open at once.
-    var open: Int { openConnections.load(ordering: .relaxed) }
-    var peak: Int { peakOpen.load(ordering: .relaxed) }
+    var open: Int { connections.current }
+    var peak: Int { connections.peak }
 
     /// A sampled reply was compared: `mismatch` nil when it matched.
     func checked(_ mismatch: ReplayVerifier.Mismatch?, at place: Place) {

@@ -433,7 +433,7 @@ public final class LoadRunner: Sendable {
         if let intended { counters.unsent = max(0, intended - counters.messagesSent) }
         let offered: Double? = context.schedule != nil ? intended.map { Double($0) / seconds } : nil
         var warnings = warnings
-        let peak = context.peakOpenConnections.load(ordering: .relaxed)
+        let peak = context.connectionsOpen.peak
         if peak < plan.connections {
             warnings.append("could not open the \(plan.connections == 1 ? "connection" : "\(plan.connections) connections") asked for: at most \(peak) were open at once")
         }

@@ -20,8 +20,7 @@ final class RunContext: Sendable {
     let stopNanos: Int64
     /// Set when the run is over: no more sending, no reconnecting.
     private let finishedStorage = Atomic<Bool>(false)
-    let openConnections = Atomic<Int>(0)
-    let peakOpenConnections = Atomic<Int>(0)
+    let connectionsOpen = OpenConnections()
 
     init(plan: LoadPlan, addresses: [SocketAddress]) {
         self.plan = plan
@@ -56,19 +55,9 @@ final class RunContext: Sendable {
         return requests / connections + (slot < requests % connections ? 1 : 0)
     }
 
-    func connectionOpened() {
-        let open = openConnections.wrappingAdd(1, ordering: .relaxed).newValue
-        var peak = peakOpenConnections.load(ordering: .relaxed)
-        while open > peak {
-            let (exchanged, current) = peakOpenConnections.compareExchange(expected: peak, desired: open, ordering: .relaxed)
-            if exchanged { break }
-            peak = current
-        }
-    }
+    func connectionOpened() { connectionsOpen.opened() }
 
-    func connectionClosed() {
-        openConnections.wrappingSubtract(1, ordering: .relaxed)
-    }
+    func connectionClosed() { connectionsOpen.closed() }
 }
 
 /// Monotonic nanoseconds (CLOCK_MONOTONIC, the time base of NIO's deadlines and of every real
