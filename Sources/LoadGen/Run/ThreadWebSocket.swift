@@ -14,9 +14,9 @@ struct ThreadWebSocket {
     private let closePayload: ByteBuffer
     /// The message being framed.
     private var scratch = ByteBuffer()
-    /// SplitMix64 state for the masking keys (RFC 6455 §5.3 wants them unpredictable to the
-    /// peer's intermediaries, not cryptographic).
-    private var random: UInt64
+    /// The masking keys (RFC 6455 §5.3 wants them unpredictable to the peer's intermediaries,
+    /// not cryptographic).
+    private var random: SplitMix64
     /// The fragments of the data message being received so far; nil between messages. (A
     /// message in one frame, the usual case, is handed on as it lies in the read buffer.)
     private var receiving: ByteBuffer?
@@ -28,7 +28,7 @@ struct ThreadWebSocket {
         close.writeInteger(options.closeCode)
         close.writeString(options.closeReason)
         closePayload = close
-        random = UInt64(truncatingIfNeeded: BlockingSocket.now()) &+ UInt64(truncatingIfNeeded: slot) &* 0x9E37_79B9_7F4A_7C15
+        random = SplitMix64(seed: UInt64(truncatingIfNeeded: BlockingSocket.now()) &+ UInt64(truncatingIfNeeded: slot) &* 0x9E37_79B9_7F4A_7C15)
         scratch.reserveCapacity(512)
     }
 
@@ -85,10 +85,6 @@ struct ThreadWebSocket {
     }
 
     private mutating func nextKey() -> UInt32 {
-        random &+= 0x9E37_79B9_7F4A_7C15
-        var mixed = random
-        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-        return UInt32(truncatingIfNeeded: mixed ^ (mixed >> 31))
+        UInt32(truncatingIfNeeded: random.next())
     }
 }

@@ -46,21 +46,15 @@ final class ClientFaults: Sendable {
 /// The relay's source of chance (fault probabilities, drops, jitter): SplitMix64, seeded with
 /// `--fault-seed` for a run that can be repeated exactly, or from the system otherwise.
 final class RelayRandom: Sendable {
-    private let state: Mutex<UInt64>
+    private let state: Mutex<SplitMix64>
 
     init(seed: UInt64? = nil) {
-        state = Mutex(seed ?? UInt64.random(in: .min ... .max))
+        state = Mutex(SplitMix64(seed: seed ?? UInt64.random(in: .min ... .max)))
     }
 
     /// A number in 0 ..< 1.
     func nextUnit() -> Double {
-        let value = state.withLock { seed -> UInt64 in
-            seed &+= 0x9E37_79B9_7F4A_7C15
-            var mixed = seed
-            mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
-            return mixed ^ (mixed >> 31)
-        }
+        let value = state.withLock { $0.next() }
         return Double(value >> 11) / Double(1 << 53)
     }
 }

@@ -1,0 +1,18 @@
+/// SplitMix64: a fast, small, seedable stream of 64-bit numbers — chance for the relay's faults
+/// and masking keys for WebSocket frames. Not cryptographic.
+package struct SplitMix64: Sendable {
+    private var state: UInt64
+
+    package init(seed: UInt64) {
+        state = seed
+    }
+
+    /// The next number.
+    package mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94D0_49BB_1331_11EB
+        return mixed ^ (mixed >> 31)
+    }
+}
