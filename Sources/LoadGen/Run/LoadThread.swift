@@ -159,7 +159,8 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         let socket = try BlockingSocket.connect(to: address, source: source, interface: options.interface, timeout: options.connectTimeout)
         var stream: any ThreadStream = socket
         do {
-            if endpoint.transport == .wss, let secure = options.secureTransport {
+            if endpoint.transport == .wss {
+                guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: .wss) }
                 let handshakeStart = monotonicNanos()
                 let serverName = Endpoint.isIPLiteral(endpoint.host) ? nil : endpoint.host
                 stream = try BlockingTLS.connect(socket, address: address, serverName: serverName, secure: secure, deadline: deadline).0

@@ -40,7 +40,7 @@ package enum WebSocketClient {
         try channel.pipeline.syncOperations.addHandler(HandshakeNote(security: security, upgrade: upgrade))
     }
 
-    static func missingTLS(for transport: Endpoint.Transport) -> SocketEngineError {
+    package static func missingTLS(for transport: Endpoint.Transport) -> SocketEngineError {
         SocketEngineError(.unsupported, "\(transport.rawValue):// needs a TLS layer, and this build has none")
     }
 
