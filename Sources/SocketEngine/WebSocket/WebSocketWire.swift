@@ -27,12 +27,14 @@ package enum WebSocketWire {
             out.writeInteger(UInt64(length))
         }
         out.writeInteger(key)
-        let mask = [UInt8(truncatingIfNeeded: key >> 24), UInt8(truncatingIfNeeded: key >> 16),
-                    UInt8(truncatingIfNeeded: key >> 8), UInt8(truncatingIfNeeded: key)]
-        _ = payload.withUnsafeReadableBytes { source in
-            out.writeWithUnsafeMutableBytes(minimumWritableBytes: length) { target in
-                for index in 0..<length { target[index] = source[index] ^ mask[index & 3] }
-                return length
+        // The key's bytes in wire order, without an array per frame (this runs once per message).
+        let mask = key.bigEndian
+        withUnsafeBytes(of: mask) { mask in
+            _ = payload.withUnsafeReadableBytes { source in
+                out.writeWithUnsafeMutableBytes(minimumWritableBytes: length) { target in
+                    for index in 0..<length { target[index] = source[index] ^ mask[index & 3] }
+                    return length
+                }
             }
         }
     }
