@@ -39,9 +39,12 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Clocks", package: "swift-clocks"),
+                "CEpoll",
             ],
             swiftSettings: strict
         ),
+        // epoll and eventfd for the relay's splice loop (Glibc does not import them).
+        .systemLibrary(name: "CEpoll"),
         // TLS in a target of its own (BoringSSL doubles a cold build): only what needs it builds it.
         .target(
             name: "SocketEngineTLS",

@@ -31,6 +31,8 @@ public final class Listener: Sendable {
     /// Every peer refused so far.
     package var rejectedCount: Int { refusals.count.count }
     private let refusals: Refusals
+    /// Admitted clients whose place is taken (``ListenOptions/maximumClients``).
+    private let active: SharedCounter
 
     private let channels: [any Channel]
     private let connectionSink: AsyncStream<Connection>.Continuation
@@ -40,9 +42,11 @@ public final class Listener: Sendable {
         channels: [any Channel],
         connections: (AsyncStream<Connection>, AsyncStream<Connection>.Continuation),
         refusals: Refusals,
+        active: SharedCounter,
         socketPath: String?
     ) {
         self.refusals = refusals
+        self.active = active
         self.channels = channels
         self.localAddresses = channels.compactMap(\.localAddress)
         self.connections = connections.0
@@ -66,12 +70,13 @@ public final class Listener: Sendable {
         if endpoint.transport == .wss && options.secureTransport == nil { throw WebSocketClient.missingTLS(for: .wss) }
         let connections = AsyncStream<Connection>.makeStream()
         let refusals = Refusals()
+        let active = SharedCounter()
         let bootstrap = makeBootstrap(
             endpoint: endpoint,
             options: options,
             connections: connections.1,
             refusals: refusals,
-            active: SharedCounter()
+            active: active
         )
 
         if endpoint.transport == .unix {
@@ -80,7 +85,7 @@ public final class Listener: Sendable {
             defer { umask(previous) }
             do {
                 let channel = try await bootstrap.bind(unixDomainSocketPath: endpoint.path).get()
-                return Listener(channels: [channel], connections: connections, refusals: refusals, socketPath: endpoint.path)
+                return Listener(channels: [channel], connections: connections, refusals: refusals, active: active, socketPath: endpoint.path)
             } catch {
                 throw SocketEngineError.wrapping(error, context: "bind unix:\(endpoint.path)")
             }
@@ -93,7 +98,13 @@ public final class Listener: Sendable {
             bind: { try await bootstrap.bind(to: $0).get() },
             port: { $0.localAddress?.port }
         )
-        return Listener(channels: channels, connections: connections, refusals: refusals, socketPath: nil)
+        return Listener(channels: channels, connections: connections, refusals: refusals, active: active, socketPath: nil)
+    }
+
+    /// Keeps one more client's place until ``ListenerPlace/release()``: for a client that goes
+    /// on after its channel is closed (the relay's ``SplicedClient``).
+    package func keepPlace() -> ListenerPlace {
+        ListenerPlace(counter: active)
     }
 
     private static func makeBootstrap(

@@ -4,7 +4,7 @@ import Synchronization
 /// One side of a relayed client, as a ``RelayPump`` sees it: the accepted client or its upstream
 /// connection. A stream ``Connection`` is one; so is a ``DatagramFlow`` (one UDP client of a
 /// UDP listener).
-protocol RelayPeer: Sendable {
+protocol RelayPeer: RelayClosable {
     /// True when every read is one message (WebSocket, UDP), false for byte streams.
     var carriesMessages: Bool { get }
     /// Waits for the next chunk or message; nil when the peer has finished sending.
@@ -15,6 +15,11 @@ protocol RelayPeer: Sendable {
     func finish() async throws
     /// Ends the connection with a reset (RST) where the transport has one; closes otherwise.
     func abort() async
+}
+
+/// What ``RelayService/stop()`` closes: a side of a client, or a client spliced outside the
+/// event loop (``SplicedClient``).
+protocol RelayClosable: Sendable {
     /// Closes both directions.
     func close() async
 }

@@ -21,7 +21,7 @@ public final class RelayService: Sendable {
         var listener: Listener?
         var datagramListener: DatagramListener?
         /// Both sides of every client being relayed, for ``stop()``.
-        var open: [Int: [any RelayPeer]] = [:]
+        var open: [Int: [any RelayClosable]] = [:]
         var nextID = 0
         var stopped = false
         var summary = RelaySummary()
@@ -78,7 +78,7 @@ public final class RelayService: Sendable {
     /// Stops accepting and closes every client and its upstream (SIGINT). Safe to call more than
     /// once, and before or during ``bind()``.
     public func stop() {
-        let (listener, datagramListener, peers) = state.withLock { state -> (Listener?, DatagramListener?, [any RelayPeer]) in
+        let (listener, datagramListener, peers) = state.withLock { state -> (Listener?, DatagramListener?, [any RelayClosable]) in
             state.stopped = true
             return (state.listener, state.datagramListener, state.open.values.flatMap { $0 })
         }

@@ -1,0 +1,71 @@
+#if os(Linux)
+import Glibc
+import NIOCore
+
+/// A connection's socket taken out of its event loop (see ``Connection/handOver(with:)``).
+struct HandedOverSocket: Sendable {
+    /// A descriptor of the socket that the taker owns (close-on-exec); the channel is closed.
+    let descriptor: Int32
+    /// Bytes the event loop had received and nobody had read yet: the first to forward.
+    let unread: [UInt8]
+    /// Whether the peer had already finished sending.
+    let inputClosed: Bool
+}
+
+extension Connection {
+    /// Takes this connection's socket and `other`'s out of their event loop, both or neither:
+    /// each socket's descriptor is duplicated, what was received and not read is taken along,
+    /// and the two channels are closed (the duplicates keep the sockets open; NIO's close is a
+    /// plain `close`, no shutdown, no reset).
+    ///
+    /// Nil when they cannot be: not two plain byte streams on one event loop (TLS, WebSocket,
+    /// UDP), a live view or recorder attached to either, a read or forward already running, a
+    /// failure already seen. The connections are then untouched.
+    func handOver(with other: Connection) async -> (HandedOverSocket, HandedOverSocket)? {
+        let plain: Set<Endpoint.Transport> = [.tcp, .unix]
+        guard plain.contains(transport), plain.contains(other.transport), security == nil, other.security == nil,
+              canForward(to: other) else { return nil }
+        let mine = (channel, handler)
+        let theirs = (other.channel, other.handler)
+        return try? await channel.eventLoop.submit { () -> (HandedOverSocket, HandedOverSocket)? in
+            guard mine.1.value.canHandOver, theirs.1.value.canHandOver,
+                  let first = Self.duplicate(mine.0) else { return nil }
+            guard let second = Self.duplicate(theirs.0) else {
+                Glibc.close(first)
+                return nil
+            }
+            let taken = (mine.1.value.takeUnread(descriptor: first), theirs.1.value.takeUnread(descriptor: second))
+            mine.0.close(promise: nil)
+            theirs.0.close(promise: nil)
+            return taken
+        }.get()
+    }
+
+    /// A close-on-exec duplicate of the channel's socket; on the event loop.
+    private static func duplicate(_ channel: any Channel) -> Int32? {
+        let duplicate = try? channel.pipeline.syncOperations.withUnsafeTransportIfAvailable(of: NIOBSDSocket.Handle.self) {
+            fcntl($0, F_DUPFD_CLOEXEC, 0)
+        }
+        guard let descriptor = duplicate ?? nil, descriptor >= 0 else { return nil }
+        return descriptor
+    }
+}
+
+extension ConnectionHandler {
+    /// Whether nothing but the socket itself holds state that handing it over would lose.
+    var canHandOver: Bool {
+        !isDatagram && forwarding == nil && discarding == nil && answering == nil && pending.isEmpty
+            && failure == nil && tap == nil && recorder == nil && context != nil
+    }
+
+    /// Everything received and not yet read, as one handed-over socket; the buffer is emptied.
+    func takeUnread(descriptor: Int32) -> HandedOverSocket {
+        var unread: [UInt8] = []
+        unread.reserveCapacity(buffered)
+        while let chunk = chunks.popFirst() { unread.append(contentsOf: chunk.readableBytesView) }
+        buffered = 0
+        scannedChunks = 0
+        return HandedOverSocket(descriptor: descriptor, unread: unread, inputClosed: inputClosed)
+    }
+}
+#endif

@@ -1,0 +1,220 @@
+#if os(Linux)
+import CEpoll
+import Glibc
+import NIOCore
+
+/// What a spliced client reports to the task waiting for it.
+enum SpliceEvent: Sendable {
+    /// One direction ended in order: its source finished and the sink's output was shut.
+    case finished(RelayDirection)
+    /// Both sockets are closed; how the client ended. The last event.
+    case ended(RelayPump.End)
+}
+
+/// One relayed client on the ``SpliceLoop``: its socket, its upstream's, and each direction's
+/// state. Created on the relay's task, then owned by the loop's thread alone.
+///
+/// - A direction reads only while nothing it read is still waiting for its sink: a slow reader
+///   holds at most one read (``SpliceLoop/readSize``) per direction, the rest stays in the
+///   kernel's buffers (back-pressure), and the socket is not even watched meanwhile.
+/// - A source's end is passed on as a shutdown of the sink's output once what it sent is
+///   written (half-close each way); both directions ended closes the pair.
+/// - A reset (`ECONNRESET`, `EPIPE`) on either side resets both; any other error closes both.
+final class SplicePair: @unchecked Sendable {
+    let client: Int32
+    let upstream: Int32
+    private let label: String
+    private let counters: RelayCounters
+    private let report: AsyncStream<SpliceEvent>.Continuation
+    private let up: Direction
+    private let down: Direction
+    /// The epoll instance, once the loop has started the pair.
+    private var loop: Int32 = -1
+    /// The epoll interest each socket is registered with (0: not registered).
+    private var watched: (client: UInt32, upstream: UInt32) = (0, 0)
+    private(set) var isClosed = false
+
+    private final class Direction {
+        let name: RelayDirection
+        /// Read from the source, not yet taken by the sink.
+        var pending: [UInt8]
+        var offset = 0
+        var sourceEnded: Bool
+        var sinkShut = false
+
+        init(name: RelayDirection, pending: [UInt8], sourceEnded: Bool) {
+            self.name = name
+            self.pending = pending
+            self.sourceEnded = sourceEnded
+        }
+
+        var hasPending: Bool { offset < pending.count }
+        var wantsToRead: Bool { !sourceEnded && !hasPending }
+    }
+
+    /// `client`, `upstream`: descriptors this pair now owns. `unread…`: what the event loop had
+    /// received and not yet forwarded; `…Ended`: whether that side had already finished sending.
+    init(client: HandedOverSocket, upstream: HandedOverSocket, label: String, counters: RelayCounters,
+         report: AsyncStream<SpliceEvent>.Continuation) {
+        self.client = client.descriptor
+        self.upstream = upstream.descriptor
+        self.label = label
+        self.counters = counters
+        self.report = report
+        up = Direction(name: .up, pending: client.unread, sourceEnded: client.inputClosed)
+        down = Direction(name: .down, pending: upstream.unread, sourceEnded: upstream.inputClosed)
+    }
+
+    // MARK: Driven by the loop
+
+    func start(loop: Int32) {
+        self.loop = loop
+        counters.forwarded(up.pending.count, .up)
+        counters.forwarded(down.pending.count, .down)
+        passOnEnd(up, to: upstream)
+        if !isClosed { passOnEnd(down, to: client) }
+        if !isClosed { watch() }
+    }
+
+    func handle(_ events: UInt32, on descriptor: Int32, buffer: UnsafeMutableRawBufferPointer) {
+        guard !isClosed else { return }
+        let fromClient = descriptor == client
+        let problem = events & (EPOLLHUP.rawValue | EPOLLERR.rawValue) != 0
+        if events & EPOLLIN.rawValue != 0 || problem {
+            if fromClient, up.wantsToRead {
+                forward(up, from: client, to: upstream, buffer: buffer)
+            } else if !fromClient, down.wantsToRead {
+                forward(down, from: upstream, to: client, buffer: buffer)
+            }
+        }
+        if !isClosed, events & EPOLLOUT.rawValue != 0 || problem {
+            if fromClient, down.hasPending {
+                drain(down, to: client)
+            } else if !fromClient, up.hasPending {
+                drain(up, to: upstream)
+            }
+        }
+        if !isClosed { watch() }
+    }
+
+    /// ``RelayService/stop()``: closes both sockets.
+    func stop() {
+        end(.failed(SocketEngineError(.connectionClosed, "\(label): relay stopped")))
+    }
+
+    // MARK: Moving bytes
+
+    private func forward(_ direction: Direction, from source: Int32, to sink: Int32, buffer: UnsafeMutableRawBufferPointer) {
+        let count = read(source, buffer.baseAddress, buffer.count)
+        if count > 0 {
+            counters.forwarded(count, direction.name)
+            var sent = send(sink, buffer.baseAddress, count, Int32(MSG_NOSIGNAL))
+            if sent < 0 {
+                guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
+                    return fail(direction.name, errno: errno, operation: "write")
+                }
+                sent = 0
+            }
+            if sent < count {
+                direction.pending = Array(UnsafeRawBufferPointer(rebasing: buffer[sent..<count]))
+                direction.offset = 0
+            }
+        } else if count == 0 {
+            direction.sourceEnded = true
+            passOnEnd(direction, to: sink)
+        } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+            fail(direction.name, errno: errno, operation: "read")
+        }
+    }
+
+    private func drain(_ direction: Direction, to sink: Int32) {
+        let remaining = direction.pending.count - direction.offset
+        let sent = direction.pending.withUnsafeBytes {
+            send(sink, $0.baseAddress! + direction.offset, remaining, Int32(MSG_NOSIGNAL))
+        }
+        if sent < 0 {
+            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
+                return fail(direction.name, errno: errno, operation: "write")
+            }
+            return
+        }
+        direction.offset += sent
+        guard !direction.hasPending else { return }
+        direction.pending = []
+        direction.offset = 0
+        passOnEnd(direction, to: sink)
+    }
+
+    /// Shuts the sink's output once the source has ended and everything it sent is written;
+    /// closes the pair when both directions have.
+    private func passOnEnd(_ direction: Direction, to sink: Int32) {
+        guard direction.sourceEnded, !direction.hasPending, !direction.sinkShut else { return }
+        direction.sinkShut = true
+        if shutdown(sink, Int32(SHUT_WR)) != 0, errno != ENOTCONN {
+            return fail(direction.name, errno: errno, operation: "shutdown")
+        }
+        report.yield(.finished(direction.name))
+        if up.sinkShut && down.sinkShut { end(.finished) }
+    }
+
+    // MARK: Ends
+
+    private func fail(_ direction: RelayDirection, errno code: Int32, operation: String) {
+        let error = SocketEngineError.wrapping(IOError(errnoCode: code, reason: operation), context: "\(label) \(direction.arrow)")
+        if error.code == .connectionReset {
+            var linger = linger(l_onoff: 1, l_linger: 0)
+            for descriptor in [client, upstream] {
+                _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+            }
+            end(.reset(error))
+        } else {
+            end(.failed(error))
+        }
+    }
+
+    /// Closes both sockets (a reset when SO_LINGER 0 was set) and reports how the pair ended.
+    private func end(_ outcome: RelayPump.End) {
+        guard !isClosed else { return }
+        isClosed = true
+        unwatch(client, current: watched.client)
+        unwatch(upstream, current: watched.upstream)
+        close(client)
+        close(upstream)
+        report.yield(.ended(outcome))
+        report.finish()
+    }
+
+    // MARK: epoll interest
+
+    /// Registers each socket for what its directions wait for now; a socket that waits for
+    /// nothing is not registered at all (so a hung-up socket held by back-pressure does not
+    /// wake the loop again and again).
+    private func watch() {
+        let clientWants = (up.wantsToRead ? EPOLLIN.rawValue : 0) | (down.hasPending ? EPOLLOUT.rawValue : 0)
+        let upstreamWants = (down.wantsToRead ? EPOLLIN.rawValue : 0) | (up.hasPending ? EPOLLOUT.rawValue : 0)
+        if !update(client, from: watched.client, to: clientWants) { return }
+        watched.client = clientWants
+        if !update(upstream, from: watched.upstream, to: upstreamWants) { return }
+        watched.upstream = upstreamWants
+    }
+
+    private func update(_ descriptor: Int32, from current: UInt32, to wanted: UInt32) -> Bool {
+        guard current != wanted else { return true }
+        var event = epoll_event()
+        event.events = wanted
+        event.data.u64 = UInt64(UInt32(bitPattern: descriptor))
+        let operation = current == 0 ? EPOLL_CTL_ADD : wanted == 0 ? EPOLL_CTL_DEL : EPOLL_CTL_MOD
+        guard epoll_ctl(loop, operation, descriptor, &event) == 0 else {
+            fail(descriptor == client ? .up : .down, errno: errno, operation: "epoll_ctl")
+            return false
+        }
+        return true
+    }
+
+    private func unwatch(_ descriptor: Int32, current: UInt32) {
+        guard current != 0, loop >= 0 else { return }
+        var event = epoll_event()
+        _ = epoll_ctl(loop, EPOLL_CTL_DEL, descriptor, &event)
+    }
+}
+#endif

@@ -1,0 +1,30 @@
+#if os(Linux)
+/// A client relayed by the ``SpliceLoop``: what ``RelayService/stop()`` closes, and the events
+/// its task waits for.
+final class SplicedClient: RelayClosable {
+    private let pair: SplicePair
+    private let loop: SpliceLoop
+    /// Each direction's orderly end, then how the client ended; finishes after that.
+    let events: AsyncStream<SpliceEvent>
+
+    private init(pair: SplicePair, loop: SpliceLoop, events: AsyncStream<SpliceEvent>) {
+        self.pair = pair
+        self.loop = loop
+        self.events = events
+    }
+
+    /// Takes `clientSide` and `upstream` out of their event loop and hands them to the splice
+    /// loop; nil, both untouched, when they cannot be (see ``Connection/handOver(with:)``).
+    static func start(_ client: RelayClient, _ clientSide: Connection, _ upstream: Connection, counters: RelayCounters) async -> SplicedClient? {
+        guard let loop = SpliceLoop.shared, let (mine, theirs) = await clientSide.handOver(with: upstream) else { return nil }
+        let (events, continuation) = AsyncStream.makeStream(of: SpliceEvent.self)
+        let pair = SplicePair(client: mine, upstream: theirs, label: client.peer, counters: counters, report: continuation)
+        loop.submit(.add(pair))
+        return SplicedClient(pair: pair, loop: loop, events: events)
+    }
+
+    func close() async {
+        loop.submit(.stop(pair))
+    }
+}
+#endif
