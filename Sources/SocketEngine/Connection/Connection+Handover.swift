@@ -2,7 +2,7 @@
 import Glibc
 import NIOCore
 
-/// A connection's socket taken out of its event loop (see ``Connection/handOver(with:)``).
+/// A connection's socket taken out of its event loop (see ``Connection/handOver(with:beforeClosing:)``).
 struct HandedOverSocket: Sendable {
     /// A descriptor of the socket that the taker owns (close-on-exec); the channel is closed.
     let descriptor: Int32
@@ -21,24 +21,36 @@ extension Connection {
     /// Nil when they cannot be: not two plain byte streams on one event loop (TLS, WebSocket,
     /// UDP), a live view or recorder attached to either, a read or forward already running, a
     /// failure already seen. The connections are then untouched.
-    func handOver(with other: Connection) async -> (HandedOverSocket, HandedOverSocket)? {
+    ///
+    /// `beforeClosing` runs on the event loop once the handover is certain, just before the
+    /// channels close (the relay keeps the client's `--max-clients` place there); its result
+    /// comes back with the sockets.
+    func handOver<Kept: Sendable>(
+        with other: Connection, beforeClosing: @escaping @Sendable () -> Kept
+    ) async -> (HandedOverSocket, HandedOverSocket, Kept)? {
         let plain: Set<Endpoint.Transport> = [.tcp, .unix]
         guard plain.contains(transport), plain.contains(other.transport), security == nil, other.security == nil,
               canForward(to: other) else { return nil }
         let mine = (channel, handler)
         let theirs = (other.channel, other.handler)
-        return try? await channel.eventLoop.submit { () -> (HandedOverSocket, HandedOverSocket)? in
-            guard mine.1.value.canHandOver, theirs.1.value.canHandOver,
-                  let first = Self.duplicate(mine.0) else { return nil }
+        return try? await channel.eventLoop.submit { () -> (HandedOverSocket, HandedOverSocket, Kept)? in
+            guard mine.1.value.canHandOver, theirs.1.value.canHandOver, Self.hasNothingQueued(mine.0),
+                  Self.hasNothingQueued(theirs.0), let first = Self.duplicate(mine.0) else { return nil }
             guard let second = Self.duplicate(theirs.0) else {
                 Glibc.close(first)
                 return nil
             }
-            let taken = (mine.1.value.takeUnread(descriptor: first), theirs.1.value.takeUnread(descriptor: second))
+            let kept = beforeClosing()
+            let taken = (mine.1.value.takeUnread(descriptor: first), theirs.1.value.takeUnread(descriptor: second), kept)
             mine.0.close(promise: nil)
             theirs.0.close(promise: nil)
             return taken
         }.get()
+    }
+
+    /// True when no write is waiting in the channel: closing it would drop one.
+    private static func hasNothingQueued(_ channel: any Channel) -> Bool {
+        (try? channel.syncOptions?.getOption(ChannelOptions.bufferedWritableBytes)) == 0
     }
 
     /// A close-on-exec duplicate of the channel's socket; on the event loop.

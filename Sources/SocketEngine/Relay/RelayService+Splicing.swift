@@ -1,12 +1,13 @@
 #if os(Linux)
 extension RelayService {
     /// Relays a client and its upstream on the ``SpliceLoop`` when both are plain byte streams
-    /// nobody else reads (see ``Connection/handOver(with:)``); nil, both untouched, when they
+    /// nobody else reads (see ``Connection/handOver(with:beforeClosing:)``); nil, both untouched, when they
     /// are not. The client keeps its place under `--max-clients` until it has really gone.
     func splice(_ client: RelayClient, _ clientSide: Connection, _ upstream: Connection, counters: RelayCounters) async -> Outcome? {
-        let place = state.withLock { $0.listener }?.keepPlace()
+        let listener = state.withLock { $0.listener }
+        guard let (spliced, place) = await SplicedClient.start(client, clientSide, upstream, counters: counters, place: { listener?.keepPlace() })
+        else { return nil }
         defer { place?.release() }
-        guard let spliced = await SplicedClient.start(client, clientSide, upstream, counters: counters) else { return nil }
         return await relaySpliced(client, spliced)
     }
 
@@ -18,21 +19,34 @@ extension RelayService {
             return state.stopped
         }
         if stopped { await spliced.close() }
-        var outcome = Outcome()
-        for await event in spliced.events {
-            switch event {
-            case .finished(let direction):
-                onEvent(.finished(client, direction))
-            case .ended(.reset(let error)):
-                outcome.error = error
-                outcome.reset = true
-            case .ended(.failed(let error)):
-                outcome.error = error
-            case .ended(.finished), .ended(.faultClose), .ended(.faultReset):
-                break
+        // Cancelled (the relay's task group going away), the client must not outlive its task:
+        // the pair is stopped, and the task does not wait for the report its stream then drops.
+        return await withTaskCancellationHandler {
+            var outcome = Outcome()
+            var ended = false
+            for await event in spliced.events {
+                if case .ended = event { ended = true }
+                note(event, of: client, into: &outcome)
             }
+            if !ended { outcome.error = SocketEngineError(.connectionClosed, "\(client.peer): relay stopped") }
+            return outcome
+        } onCancel: {
+            spliced.stop()
         }
-        return outcome
+    }
+
+    private func note(_ event: SpliceEvent, of client: RelayClient, into outcome: inout Outcome) {
+        switch event {
+        case .finished(let direction):
+            onEvent(.finished(client, direction))
+        case .ended(.reset(let error)):
+            outcome.error = error
+            outcome.reset = true
+        case .ended(.failed(let error)):
+            outcome.error = error
+        case .ended(.finished), .ended(.faultClose), .ended(.faultReset):
+            break
+        }
     }
 }
 #endif

@@ -14,16 +14,27 @@ final class SplicedClient: RelayClosable {
     }
 
     /// Takes `clientSide` and `upstream` out of their event loop and hands them to the splice
-    /// loop; nil, both untouched, when they cannot be (see ``Connection/handOver(with:)``).
-    static func start(_ client: RelayClient, _ clientSide: Connection, _ upstream: Connection, counters: RelayCounters) async -> SplicedClient? {
-        guard let loop = SpliceLoop.shared, let (mine, theirs) = await clientSide.handOver(with: upstream) else { return nil }
+    /// loop; nil, both untouched, when they cannot be (see ``Connection/handOver(with:beforeClosing:)``).
+    /// `place`: the client's `--max-clients` place, kept from the moment its channel closes
+    /// until the pair has ended.
+    static func start(
+        _ client: RelayClient, _ clientSide: Connection, _ upstream: Connection, counters: RelayCounters,
+        place: @escaping @Sendable () -> ListenerPlace?
+    ) async -> (SplicedClient, ListenerPlace?)? {
+        guard let loop = SpliceLoop.shared,
+              let (mine, theirs, kept) = await clientSide.handOver(with: upstream, beforeClosing: place) else { return nil }
         let (events, continuation) = AsyncStream.makeStream(of: SpliceEvent.self)
         let pair = SplicePair(client: mine, upstream: theirs, label: client.peer, counters: counters, report: continuation)
         loop.submit(.add(pair))
-        return SplicedClient(pair: pair, loop: loop, events: events)
+        return (SplicedClient(pair: pair, loop: loop, events: events), kept)
     }
 
     func close() async {
+        stop()
+    }
+
+    /// Asks the loop to close both sockets; the pair then reports its end.
+    func stop() {
         loop.submit(.stop(pair))
     }
 }
