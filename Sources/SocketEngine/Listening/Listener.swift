@@ -103,7 +103,7 @@ public final class Listener: Sendable {
 
     /// Keeps one more client's place until ``ListenerPlace/release()``: for a client that goes
     /// on after its channel is closed (the relay's ``SplicedClient``).
-    package func keepPlace() -> ListenerPlace {
+    func keepPlace() -> ListenerPlace {
         ListenerPlace(counter: active)
     }
 

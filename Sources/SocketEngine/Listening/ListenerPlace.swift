@@ -3,7 +3,7 @@ import Synchronization
 /// A client's place under ``ListenOptions/maximumClients``, kept after its channel has closed:
 /// the relay takes a client's socket out of the event loop (closing the channel, which gives
 /// the channel's own place back) and holds this one until the client really leaves.
-package final class ListenerPlace: Sendable {
+final class ListenerPlace: Sendable {
     private let counter: SharedCounter
     private let released = Atomic<Bool>(false)
 
@@ -13,7 +13,7 @@ package final class ListenerPlace: Sendable {
     }
 
     /// Gives the place back; only the first call counts.
-    package func release() {
+    func release() {
         if !released.exchange(true, ordering: .relaxed) { counter.subtract() }
     }
 }
