@@ -55,16 +55,18 @@ struct SpliceTests {
         await upstream.stop()
     }
 
-    /// Stopping the relay (SIGINT) closes a spliced client and its upstream: both see the end,
-    /// and the client is reported gone with what it had forwarded.
-    @Test func stoppingTheRelayClosesSplicedClients() async throws {
+    /// Stopping the relay (SIGINT) closes a client and its upstream: both see the end, and the
+    /// client is reported cut ("relay stopped") with what it had forwarded — spliced, or on the
+    /// event loop because a live view watches the bytes.
+    @Test(arguments: [false, true])
+    func stoppingTheRelayCutsItsClients(watched: Bool) async throws {
         let upstreamEnds = EventLog<String>()
         let upstream = try await TestServer.start { connection in
             let hello = try await connection.read(.exactly(5))
             try await connection.write(hello ?? ByteBuffer())
             upstreamEnds.record(await ending(connection))
         }
-        let relay = try await RelayUnderTest.start(to: "127.0.0.1:\(upstream.port)")
+        let relay = try await RelayUnderTest.start(to: "127.0.0.1:\(upstream.port)") { $0.reportsData = watched }
         let client = try await connect("127.0.0.1:\(relay.port)")
         try await client.write(ByteBuffer(string: "hello"))
         #expect(string(try await client.read(.exactly(5))) == "hello")

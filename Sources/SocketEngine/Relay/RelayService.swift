@@ -27,6 +27,8 @@ public final class RelayService: Sendable {
         var summary = RelaySummary()
         /// The counters of the clients being relayed, for ``liveSummary()``.
         var liveCounters: [Int: RelayCounters] = [:]
+        /// Clients still open when ``stop()`` closed them: they did not end by themselves.
+        var cut: Set<Int> = []
     }
 
     /// A relay that reports through `onEvent`. Call ``bind()``, then ``run()``.
@@ -80,6 +82,7 @@ public final class RelayService: Sendable {
     public func stop() {
         let (listener, datagramListener, peers) = state.withLock { state -> (Listener?, DatagramListener?, [any RelayClosable]) in
             state.stopped = true
+            state.cut.formUnion(state.open.keys)
             return (state.listener, state.datagramListener, state.open.values.flatMap { $0 })
         }
         Task {
@@ -182,7 +185,7 @@ public final class RelayService: Sendable {
 
     /// Unregisters a client, adds its counts to the summary and reports it gone.
     func finish(_ client: RelayClient, counters: RelayCounters, started: EngineClock.Instant, error: SocketEngineError?, reset: Bool = false) {
-        state.withLock { state in
+        let error = state.withLock { state -> SocketEngineError? in
             state.open[client.id] = nil
             state.liveCounters[client.id] = nil
             state.summary.bytesUp += counters.bytesUp
@@ -190,6 +193,14 @@ public final class RelayService: Sendable {
             state.summary.dropped += counters.droppedMessages
             state.summary.discardedBytes += counters.discardedBytes
             if reset { state.summary.resets += 1 }
+            // Cut by stop(): an end or an I/O error either side then saw came from the relay
+            // closing it, not from the client or its server. A reset or a fault that had already
+            // ended the client is what ended it.
+            let cut = state.cut.remove(client.id) != nil
+            if cut, error == nil || error?.code == .connectionClosed || error?.code == .ioError {
+                return SocketEngineError(.connectionClosed, "\(client.peer): relay stopped")
+            }
+            return error
         }
         onEvent(.clientDisconnected(
             client, bytesUp: counters.bytesUp, bytesDown: counters.bytesDown,
