@@ -76,7 +76,7 @@ package final class BlockingSocket {
             Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
         }
         if sent < 0 {
-            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return 0 }
+            if isRetryable(errno: errno) { return 0 }
             throw IOError(errnoCode: errno, reason: "send")
         }
         buffer.moveReaderIndex(forwardBy: sent)
@@ -125,7 +125,7 @@ package final class BlockingSocket {
         }
         if result > 0 { return .bytes(result) }
         if result == 0 { return .end }
-        if failure == EAGAIN || failure == EWOULDBLOCK || failure == EINTR { return nil }
+        if isRetryable(errno: failure) { return nil }
         throw IOError(errnoCode: failure, reason: "read")
     }
 

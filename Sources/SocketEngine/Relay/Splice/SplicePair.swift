@@ -110,7 +110,7 @@ final class SplicePair: @unchecked Sendable {
             counters.forwarded(count, direction.name)
             var sent = send(sink, buffer.baseAddress, count, Int32(MSG_NOSIGNAL))
             if sent < 0 {
-                guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
+                guard isRetryable(errno: errno) else {
                     return fail(direction.name, errno: errno, operation: "write")
                 }
                 sent = 0
@@ -122,7 +122,7 @@ final class SplicePair: @unchecked Sendable {
         } else if count == 0 {
             direction.sourceEnded = true
             passOnEnd(direction, to: sink)
-        } else if errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR {
+        } else if !isRetryable(errno: errno) {
             fail(direction.name, errno: errno, operation: "read")
         }
     }
@@ -133,7 +133,7 @@ final class SplicePair: @unchecked Sendable {
             send(sink, $0.baseAddress! + direction.offset, remaining, Int32(MSG_NOSIGNAL))
         }
         if sent < 0 {
-            guard errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR else {
+            guard isRetryable(errno: errno) else {
                 return fail(direction.name, errno: errno, operation: "write")
             }
             return
