@@ -68,6 +68,9 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
         package static let tlsFailed = Code("tls")
         /// A relay fault (`proxy --fault`) closed or reset the connection on purpose.
         package static let faultInjected = Code("fault")
+        /// A server closed a client to free its place: it was below the minimum rate when a
+        /// newcomer found the server full (the idle timeout has ``idleTimeout``).
+        package static let clientShed = Code("shed")
     }
 
     /// One failed connection attempt to one resolved address.
