@@ -37,6 +37,8 @@ struct SpliceTests {
         }
         let relay = try await RelayUnderTest.start(to: "127.0.0.1:\(upstream.port)") {
             $0.listenOptions.maximumClients = 1
+            // Refused however long the first client has been there (no room made for slowness).
+            $0.listenOptions.slotRules.minimumRate = 0
         }
         let first = try await connect("127.0.0.1:\(relay.port)")
         try await first.write(ByteBuffer(string: "ping"))

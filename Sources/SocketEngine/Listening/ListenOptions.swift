@@ -13,8 +13,12 @@ import Darwin
 public struct ListenOptions: Sendable {
     /// `--allow` / `--deny`: refused clients are closed on arrival, refused datagrams dropped.
     public var access = AccessPolicy()
-    /// At most this many clients at once; later ones are closed on arrival. `nil`: no limit.
+    /// At most this many clients at once; later ones are closed on arrival (unless a client
+    /// below the minimum rate makes room, see ``slotRules``). `nil`: no limit.
     public var maximumClients: Int? = 100
+    /// How long a stream client may hold its place: the handshake timeout, the idle timeout, and
+    /// the minimum rate below which a client makes room for a newcomer when the server is full.
+    public var slotRules = SlotRules()
     /// Connections the kernel completes before they are accepted. The kernel caps it at
     /// `net.core.somaxconn` (4096 on current Linux); a server under a connection burst (a load
     /// test ramping up) needs the room, or SYNs are dropped and clients wait seconds to retry.
@@ -36,6 +40,7 @@ public struct ListenOptions: Sendable {
     /// The clock clients' activity, the summary and delayed answers (broadcast, UDP) go by.
     package var clock: EngineClock = .system
 
-    /// The defaults: everyone admitted, at most 100 clients at once, no TLS layer.
+    /// The defaults: everyone admitted, at most 100 clients at once, the ``SlotRules`` defaults,
+    /// no TLS layer.
     public init() {}
 }

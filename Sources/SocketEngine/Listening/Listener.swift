@@ -20,6 +20,11 @@ public enum ListenerEvent: Sendable {
 /// or beyond ``ListenOptions/maximumClients`` are closed at once and reported through
 /// ``events``. Accept errors such as `EMFILE` back off instead of spinning (NIO's
 /// `AcceptBackoffHandler`).
+///
+/// A `tls://` client is handed out once its TLS handshake is done, a `ws://` or `wss://` client
+/// once upgraded; a handshake that fails, or is not done within
+/// ``SlotRules/handshakeTimeout`` of the accept, is a refusal with its reason. Places are kept
+/// by the ``SlotRules`` of ``ListenOptions/slotRules`` (see ``ClientSlots``).
 public final class Listener: Sendable {
     /// Where the listener is bound.
     public let localAddresses: [SocketAddress]
@@ -31,8 +36,8 @@ public final class Listener: Sendable {
     /// Every peer refused so far.
     package var rejectedCount: Int { refusals.count.count }
     private let refusals: Refusals
-    /// Admitted clients whose place is taken (``ListenOptions/maximumClients``).
-    private let active: SharedCounter
+    /// The places under ``ListenOptions/maximumClients`` and who holds them.
+    let slots: ClientSlots
 
     private let channels: [any Channel]
     private let connectionSink: AsyncStream<Connection>.Continuation
@@ -42,17 +47,21 @@ public final class Listener: Sendable {
         channels: [any Channel],
         connections: (AsyncStream<Connection>, AsyncStream<Connection>.Continuation),
         refusals: Refusals,
-        active: SharedCounter,
+        slots: ClientSlots,
         socketPath: String?
     ) {
         self.refusals = refusals
-        self.active = active
+        self.slots = slots
         self.channels = channels
         self.localAddresses = channels.compactMap(\.localAddress)
         self.connections = connections.0
         self.connectionSink = connections.1
         self.events = refusals.stream
         self.socketPath = socketPath
+        if slots.needsKeeper {
+            // Ends once the listener has closed and its last client has gone.
+            Task { await slots.keep() }
+        }
     }
 
     /// Binds and starts accepting.
@@ -70,13 +79,13 @@ public final class Listener: Sendable {
         if endpoint.transport == .wss && options.secureTransport == nil { throw WebSocketClient.missingTLS(for: .wss) }
         let connections = AsyncStream<Connection>.makeStream()
         let refusals = Refusals()
-        let active = SharedCounter()
+        let slots = ClientSlots(limit: options.maximumClients, rules: options.slotRules, clock: options.clock, refusals: refusals)
         let bootstrap = makeBootstrap(
             endpoint: endpoint,
             options: options,
             connections: connections.1,
             refusals: refusals,
-            active: active
+            slots: slots
         )
 
         if endpoint.transport == .unix {
@@ -85,7 +94,7 @@ public final class Listener: Sendable {
             defer { umask(previous) }
             do {
                 let channel = try await bootstrap.bind(unixDomainSocketPath: endpoint.path).get()
-                return Listener(channels: [channel], connections: connections, refusals: refusals, active: active, socketPath: endpoint.path)
+                return Listener(channels: [channel], connections: connections, refusals: refusals, slots: slots, socketPath: endpoint.path)
             } catch {
                 throw SocketEngineError.wrapping(error, context: "bind unix:\(endpoint.path)")
             }
@@ -98,13 +107,17 @@ public final class Listener: Sendable {
             bind: { try await bootstrap.bind(to: $0).get() },
             port: { $0.localAddress?.port }
         )
-        return Listener(channels: channels, connections: connections, refusals: refusals, active: active, socketPath: nil)
+        return Listener(channels: channels, connections: connections, refusals: refusals, slots: slots, socketPath: nil)
     }
 
-    /// Keeps one more client's place until ``ListenerPlace/release()``: for a client that goes
-    /// on after its channel is closed (the relay's ``SplicedClient``).
-    func keepPlace() -> ListenerPlace {
-        ListenerPlace(counter: active)
+    /// Keeps `connection`'s place until ``ClientSlot/release()`` rather than until its channel
+    /// closes: for a client that goes on after its channel is closed (the relay's
+    /// ``SplicedClient``). On the connection's event loop. Nil: it holds no place of this listener.
+    func keepSlot(of connection: Connection) -> ClientSlot? {
+        guard let slot = slots.slot(for: connection.channel) else { return nil }
+        slot.keep()
+        slots.handedOver(slot)
+        return slot
     }
 
     private static func makeBootstrap(
@@ -112,9 +125,14 @@ public final class Listener: Sendable {
         options: ListenOptions,
         connections: AsyncStream<Connection>.Continuation,
         refusals: Refusals,
-        active: SharedCounter
+        slots: ClientSlots
     ) -> ServerBootstrap {
         let transport = endpoint.transport
+        let phase: SlotPolicy<EngineClock.Instant>.Phase = switch transport {
+        case .tls, .wss: .tlsHandshake
+        case .ws: .webSocketHandshake
+        case .tcp, .unix, .udp: .serving
+        }
         return ServerBootstrap(group: options.group)
             .serverChannelOption(ChannelOptions.backlog, value: options.backlog)
             .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
@@ -123,7 +141,7 @@ public final class Listener: Sendable {
                     try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
                     // Before NIO's AcceptHandler: decides in accept order, on the server's loop.
                     try channel.pipeline.syncOperations.addHandler(
-                        AdmissionHandler(options: options, refusals: refusals, active: active)
+                        AdmissionHandler(access: options.access, refusals: refusals, slots: slots, phase: phase)
                     )
                 }
             }
@@ -133,28 +151,72 @@ public final class Listener: Sendable {
             .childChannelOption(ChannelOptions.socketOption(.tcp_nodelay), value: transport == .unix ? 0 : 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
-                    if transport.isWebSocket {
-                        // Handed out once upgraded (the channel is active by then).
-                        try WebSocketServer.prepare(channel, endpoint: endpoint, options: options, refusals: refusals) { connection in
-                            if case .terminated = connections.yield(connection) { channel.close(promise: nil) }
-                        }
-                        return
-                    }
-                    var security: EventLoopFuture<SecurityReport>?
-                    if transport == .tls, let secure = options.secureTransport {
-                        // A failed handshake reaches the connection as its error (and closes it).
-                        security = try secure.addServerLayer(to: channel)
-                    }
-                    try Connection.prepare(channel, transport: transport, setup: options.setup)
-                    let connection = try Connection.attach(to: channel, transport: transport, security: security)
-                    try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = {
+                    try prepareClient(channel, endpoint: endpoint, options: options, refusals: refusals, slot: slots.slot(for: channel)) { connection in
                         // Accepted just as the listener closed: nobody will serve it.
-                        if case .terminated = connections.yield(connection) {
-                            channel.close(promise: nil)
-                        }
+                        if case .terminated = connections.yield(connection) { channel.close(promise: nil) }
                     }
                 }
             }
+    }
+
+    /// Sets up an accepted client's channel, in its initializer: the TLS layer, the WebSocket
+    /// upgrade, the engine's handlers. `admit` receives the connection once it can be served:
+    /// when active (plain TCP and Unix), once the TLS handshake is done (`tls://`), once
+    /// upgraded (`ws://`, `wss://`). A handshake that fails or is not done within the handshake
+    /// timeout (in the loop's time, from now) is reported to `refusals` and the channel closed.
+    static func prepareClient(
+        _ channel: any Channel,
+        endpoint: Endpoint,
+        options: ListenOptions,
+        refusals: Refusals,
+        slot: ClientSlot?,
+        admit: @escaping @Sendable (Connection) -> Void
+    ) throws {
+        let transport = endpoint.transport
+        if transport.isWebSocket {
+            // Handed out once upgraded (the channel is active by then).
+            try WebSocketServer.prepare(channel, endpoint: endpoint, options: options, refusals: refusals, slot: slot, admit: admit)
+            return
+        }
+        guard transport == .tls, let secure = options.secureTransport else {
+            try Connection.prepare(channel, transport: transport, setup: options.setup)
+            let connection = try Connection.attach(to: channel, transport: transport)
+            slot?.watch(connection.statistics)
+            try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = { admit(connection) }
+            return
+        }
+        // Known from the accept; a closed channel no longer says.
+        let peer = channel.remoteAddress
+        let security = try secure.addServerLayer(to: channel)
+        try Connection.prepare(channel, transport: transport, setup: options.setup)
+        let connection = try Connection.attach(to: channel, transport: transport, security: security)
+        slot?.watch(connection.statistics)
+        let timeout = options.slotRules.handshakeTimeout
+        let timedOut = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
+        let timer = channel.eventLoop.assumeIsolated().scheduleTask(in: timeout.timeAmount) {
+            timedOut.value = true
+            // Closed (its place given back) before it is reported: whoever reads the report can connect.
+            channel.close(promise: nil)
+            refusals.refuse(peer ?? channel.remoteAddress, because: "no TLS handshake within \(timeout.formatted)")
+        }
+        security.assumeIsolated().whenComplete { result in
+            timer.cancel()
+            switch result {
+            case .success:
+                slot?.enter(.serving)
+                admit(connection)
+            case .failure(let error):
+                let remote = peer ?? channel.remoteAddress
+                channel.close(promise: nil)
+                if !timedOut.value { refusals.refuse(remote, because: Self.handshakeFailure(error)) }
+            }
+        }
+    }
+
+    /// The reason a failed TLS handshake is refused with: `TLS handshake failed: …`.
+    static func handshakeFailure(_ error: any Error) -> String {
+        let reason = SocketEngineError.classify(error).1
+        return reason.hasPrefix("TLS") ? reason : "TLS handshake failed: \(reason)"
     }
 
     /// Stops accepting; clients already handed out are not touched.
@@ -164,6 +226,7 @@ public final class Listener: Sendable {
         }
         connectionSink.finish()
         refusals.finish()
+        slots.finish()
         if let socketPath { unlink(socketPath) }
     }
 

@@ -2,10 +2,10 @@
 extension RelayService {
     /// Relays a client and its upstream on the ``SpliceLoop`` when both are plain byte streams
     /// nobody else reads (see ``Connection/handOver(with:beforeClosing:)``); nil, both untouched, when they
-    /// are not. The client keeps its place under `--max-clients` until it has really gone.
+    /// are not. The client keeps its place under the client limit until it has really gone.
     func splice(_ client: RelayClient, _ clientSide: Connection, _ upstream: Connection, counters: RelayCounters) async -> Outcome? {
         let listener = state.withLock { $0.listener }
-        guard let (spliced, place) = await SplicedClient.start(client, clientSide, upstream, counters: counters, place: { listener?.keepPlace() })
+        guard let (spliced, place) = await SplicedClient.start(client, clientSide, upstream, counters: counters, place: { listener?.keepSlot(of: clientSide) })
         else { return nil }
         defer { place?.release() }
         return await relaySpliced(client, spliced)

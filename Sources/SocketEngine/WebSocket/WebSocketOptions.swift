@@ -36,9 +36,6 @@ public struct WebSocketOptions: Sendable {
     public var messageKind: WebSocketMessageKind = .text
     /// Answer messages on the event loop instead of delivering them (nil: deliver them).
     public var answer: Answer?
-    /// How long to wait for the HTTP upgrade once connected (the client also stays within
-    /// the connect timeout).
-    package var handshakeTimeout: Duration = .seconds(10)
     /// How long to wait for the peer's close frame, or for the server to close the TCP
     /// connection, once this side has sent its close frame.
     package var closeTimeout: Duration = .seconds(2)

@@ -5,8 +5,8 @@ import NIOWebSocket
 /// The server side of the opening handshake on an accepted channel: HTTP/1.1 until the
 /// upgrade, then the WebSocket layer and the engine's connection handler. A request that is
 /// not upgraded gets its status (see ``WebSocketServerPolicy``), is reported as a refusal and
-/// is closed. A client that has not completed the handshake within the handshake timeout is
-/// closed too.
+/// is closed. A client that has not completed the handshake (TLS included, on `wss://`) within
+/// ``SlotRules/handshakeTimeout`` of the accept is closed too, and counted as refused.
 enum WebSocketServer {
     enum Outcome: Sendable {
         case upgraded(Connection)
@@ -19,15 +19,27 @@ enum WebSocketServer {
         endpoint: Endpoint,
         options: ListenOptions,
         refusals: Refusals,
+        slot: ClientSlot?,
         admit: @escaping @Sendable (Connection) -> Void
     ) throws {
         var secured: EventLoopFuture<SecurityReport>?
+        // Known from the accept; a closed channel no longer says.
+        let peer = channel.remoteAddress
+        let timeout = options.slotRules.handshakeTimeout
+        /// What the timer reports: the TLS handshake until it is done.
+        let stage = NIOLoopBoundBox(endpoint.transport == .wss ? "TLS" : "WebSocket", eventLoop: channel.eventLoop)
+        let timedOut = NIOLoopBoundBox(false, eventLoop: channel.eventLoop)
         if endpoint.transport == .wss {
             guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: .wss) }
             let report = try secure.addServerLayer(to: channel)
-            report.whenFailure { error in
-                let reason = SocketEngineError.classify(error).1
-                refusals.refuse(channel.remoteAddress, because: reason.hasPrefix("TLS") ? reason : "TLS handshake failed: \(reason)")
+            report.assumeIsolated().whenComplete { result in
+                switch result {
+                case .success:
+                    stage.value = "WebSocket"
+                    slot?.enter(.webSocketHandshake)
+                case .failure(let error):
+                    if !timedOut.value { refusals.refuse(peer ?? channel.remoteAddress, because: Listener.handshakeFailure(error)) }
+                }
             }
             secured = report
         }
@@ -81,20 +93,24 @@ enum WebSocketServer {
         )
         try channel.pipeline.syncOperations.addHandler(EndOfInputWatcher())
         let upgraded = try channel.pipeline.syncOperations.configureUpgradableHTTPServerPipeline(configuration: configuration)
-        let timer = channel.eventLoop.assumeIsolated().scheduleTask(in: webSocket.handshakeTimeout.timeAmount) {
-            refusals.refuse(channel.remoteAddress, because: "no WebSocket handshake within \(webSocket.handshakeTimeout.formatted)")
+        let timer = channel.eventLoop.assumeIsolated().scheduleTask(in: timeout.timeAmount) {
+            timedOut.value = true
+            // Closed (its place given back) before it is reported: whoever reads the report can connect.
             channel.close(promise: nil)
+            refusals.refuse(peer ?? channel.remoteAddress, because: "no \(stage.value) handshake within \(timeout.formatted)")
         }
         upgraded.assumeIsolated().whenComplete { result in
             switch result {
             case .success(.upgraded(let connection)):
                 timer.cancel()
+                slot?.watch(connection.statistics)
+                slot?.enter(.serving)
                 admit(connection)
             case .success(.notUpgraded):
                 timer.cancel()
             case .failure(let error):
                 timer.cancel()
-                if channel.isActive {
+                if channel.isActive && !timedOut.value {
                     refusals.refuse(channel.remoteAddress, because: "WebSocket handshake failed: \(WebSocketClient.describe(error))")
                 }
                 channel.close(promise: nil)

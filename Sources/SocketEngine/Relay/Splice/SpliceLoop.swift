@@ -29,8 +29,9 @@ final class SpliceLoop: Sendable {
     enum Command: @unchecked Sendable {
         /// Start relaying a pair (the loop owns it from now on).
         case add(SplicePair)
-        /// Close a pair's two sockets (``RelayService/stop()``).
-        case stop(SplicePair)
+        /// Close a pair's two sockets: ``RelayService/stop()`` (nil), or the listener's rules
+        /// (the reason the pair ends with).
+        case stop(SplicePair, SocketEngineError?)
     }
 
     /// Bytes one `read` may take: the most a direction ever holds for a sink that is full.
@@ -115,8 +116,8 @@ final class SpliceLoop: Sendable {
                 pairs[pair.upstream] = pair
                 pair.start(loop: epoll)
                 if pair.isClosed { forget(pair, in: &pairs) }
-            case .stop(let pair):
-                pair.stop()
+            case .stop(let pair, let reason):
+                pair.stop(because: reason)
                 forget(pair, in: &pairs)
             }
         }

@@ -25,6 +25,8 @@ final class SplicePair: @unchecked Sendable {
     let upstream: Int32
     private let label: String
     private let counters: RelayCounters
+    /// The client connection's counters, kept going: the listener's rules watch them.
+    private let activity: ConnectionStatistics?
     private let report: AsyncStream<SpliceEvent>.Continuation
     private let up: Direction
     private let down: Direction
@@ -55,11 +57,12 @@ final class SplicePair: @unchecked Sendable {
     /// `client`, `upstream`: descriptors this pair now owns. `unread…`: what the event loop had
     /// received and not yet forwarded; `…Ended`: whether that side had already finished sending.
     init(client: HandedOverSocket, upstream: HandedOverSocket, label: String, counters: RelayCounters,
-         report: AsyncStream<SpliceEvent>.Continuation) {
+         activity: ConnectionStatistics? = nil, report: AsyncStream<SpliceEvent>.Continuation) {
         self.client = client.descriptor
         self.upstream = upstream.descriptor
         self.label = label
         self.counters = counters
+        self.activity = activity
         self.report = report
         up = Direction(name: .up, pending: client.unread, sourceEnded: client.inputClosed)
         down = Direction(name: .down, pending: upstream.unread, sourceEnded: upstream.inputClosed)
@@ -97,9 +100,10 @@ final class SplicePair: @unchecked Sendable {
         if !isClosed { watch() }
     }
 
-    /// ``RelayService/stop()``: closes both sockets.
-    func stop() {
-        end(.failed(SocketEngineError(.connectionClosed, "\(label): relay stopped")))
+    /// Closes both sockets: ``RelayService/stop()`` (no reason: "relay stopped"), or the
+    /// listener's rules closing the client for `reason`.
+    func stop(because reason: SocketEngineError? = nil) {
+        end(.failed(reason ?? SocketEngineError(.connectionClosed, "\(label): relay stopped")))
     }
 
     // MARK: Moving bytes
@@ -108,6 +112,7 @@ final class SplicePair: @unchecked Sendable {
         let count = read(source, buffer.baseAddress, buffer.count)
         if count > 0 {
             counters.forwarded(count, direction.name)
+            if source == client { activity?.didReceive(count) }
             var sent = send(sink, buffer.baseAddress, count, Int32(MSG_NOSIGNAL))
             if sent < 0 {
                 guard isRetryable(errno: errno) else {
@@ -115,6 +120,7 @@ final class SplicePair: @unchecked Sendable {
                 }
                 sent = 0
             }
+            if sink == client { sentToClient(sent) }
             if sent < count {
                 direction.pending = Array(UnsafeRawBufferPointer(rebasing: buffer[sent..<count]))
                 direction.offset = 0
@@ -138,11 +144,18 @@ final class SplicePair: @unchecked Sendable {
             }
             return
         }
+        if sink == client { sentToClient(sent) }
         direction.offset += sent
         guard !direction.hasPending else { return }
         direction.pending = []
         direction.offset = 0
         passOnEnd(direction, to: sink)
+    }
+
+    private func sentToClient(_ count: Int) {
+        guard count > 0, let activity else { return }
+        activity.willSend()
+        activity.didSend(count)
     }
 
     /// Shuts the sink's output once the source has ended and everything it sent is written;

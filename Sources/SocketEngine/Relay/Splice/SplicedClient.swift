@@ -15,17 +15,23 @@ final class SplicedClient: RelayClosable {
 
     /// Takes `clientSide` and `upstream` out of their event loop and hands them to the splice
     /// loop; nil, both untouched, when they cannot be (see ``Connection/handOver(with:beforeClosing:)``).
-    /// `place`: the client's `--max-clients` place, kept from the moment its channel closes
-    /// until the pair has ended.
+    /// `place`: the client's place under the listener's client limit, kept from the moment its
+    /// channel closes until the pair has ended (the caller releases it); closing the place (the
+    /// listener's idle timeout, or making room for a newcomer) stops the pair with the reason.
+    /// The client connection's statistics go on counting what the pair moves to and from the
+    /// client, and when.
     static func start(
         _ client: RelayClient, _ clientSide: Connection, _ upstream: Connection, counters: RelayCounters,
-        place: @escaping @Sendable () -> ListenerPlace?
-    ) async -> (SplicedClient, ListenerPlace?)? {
+        place: @escaping @Sendable () -> ClientSlot?
+    ) async -> (SplicedClient, ClientSlot?)? {
         guard let loop = SpliceLoop.shared,
               let (mine, theirs, kept) = await clientSide.handOver(with: upstream, beforeClosing: place) else { return nil }
         let (events, continuation) = AsyncStream.makeStream(of: SpliceEvent.self)
-        let pair = SplicePair(client: mine, upstream: theirs, label: client.peer, counters: counters, report: continuation)
+        let pair = SplicePair(
+            client: mine, upstream: theirs, label: client.peer, counters: counters, activity: clientSide.statistics, report: continuation
+        )
         loop.submit(.add(pair))
+        kept?.closeWith { reason in loop.submit(.stop(pair, reason)) }
         return (SplicedClient(pair: pair, loop: loop, events: events), kept)
     }
 
@@ -35,7 +41,7 @@ final class SplicedClient: RelayClosable {
 
     /// Asks the loop to close both sockets; the pair then reports its end.
     func stop() {
-        loop.submit(.stop(pair))
+        loop.submit(.stop(pair, nil))
     }
 }
 #endif
