@@ -1,21 +1,61 @@
 import NIOCore
 import NIOHTTP1
+import SocketEngine
 
 /// Answers HTTP/1 requests on one scraper's connection: `GET /metrics` (and `HEAD`) with the
 /// registry's exposition, anything else with 404 or 405. Keep-alive as the scraper asks.
 ///
 /// Request bodies are read and dropped (a scrape has none); the HTTP decoder before this handler
 /// bounds the head. A response holding the final numbers is reported to the registry once it has
-/// been written in full.
+/// been written in full. A connection that has not completed a request within `idleTimeout` of
+/// connecting, or of its last response, is closed and reported (the timer is the event loop's).
 final class MetricsHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart
 
     private let registry: MetricsRegistry
+    private let idleTimeout: Duration
+    private let report: @Sendable (MetricsServerEvent) -> Void
     private var request: HTTPRequestHead?
+    /// Closes the connection unless a complete request arrives first.
+    private var idleTimer: Scheduled<Void>?
 
-    init(registry: MetricsRegistry) {
+    init(registry: MetricsRegistry, idleTimeout: Duration = MetricsServerLimits().idleTimeout,
+         report: @escaping @Sendable (MetricsServerEvent) -> Void = { _ in }) {
         self.registry = registry
+        self.idleTimeout = idleTimeout
+        self.report = report
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) {
+        if context.channel.isActive { waitForRequest(context: context) }
+    }
+
+    func channelActive(context: ChannelHandlerContext) {
+        waitForRequest(context: context)
+        context.fireChannelActive()
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+        idleTimer = nil
+    }
+
+    func channelInactive(context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+        idleTimer = nil
+        context.fireChannelInactive()
+    }
+
+    /// Starts the idle timer (from now, in the loop's time).
+    private func waitForRequest(context: ChannelHandlerContext) {
+        idleTimer?.cancel()
+        let channel = context.channel
+        let (timeout, report) = (idleTimeout, self.report)
+        idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: timeout.timeAmount) {
+            report(.closedIdle(peer: channel.remoteAddress?.displayString ?? "?", after: timeout))
+            channel.close(promise: nil)
+        }
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -27,6 +67,8 @@ final class MetricsHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
         case .end:
             guard let head = request else { return }
             request = nil
+            idleTimer?.cancel()
+            idleTimer = nil
             respond(to: head, context: context)
         }
     }
@@ -65,6 +107,9 @@ final class MetricsHTTPHandler: ChannelInboundHandler, RemovableChannelHandler {
             if case .success = result { registry.served(final: final && head.method == .GET) }
             if !keepAlive { channel.close(promise: nil) }
         }
+        // Kept alive: the next request must come within the idle timeout too (and a scraper that
+        // does not read this response is let go then).
+        if keepAlive { waitForRequest(context: context) }
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {

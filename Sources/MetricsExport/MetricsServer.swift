@@ -8,7 +8,9 @@ import Synchronization
 /// `--metrics-listen` starts before the run and closes after its summary.
 ///
 /// Every connection is answered by a ``MetricsHTTPHandler`` over the one ``MetricsRegistry``.
-/// ``close()`` closes the listening socket and every scraper's connection.
+/// ``close()`` closes the listening socket and every scraper's connection. The server keeps
+/// within its ``MetricsServerLimits`` (connections, idle time, descriptors left for the
+/// service) and reports what it refused or closed through `onEvent`.
 public final class MetricsServer: Sendable {
     /// What the server serves.
     public let registry: MetricsRegistry
@@ -18,54 +20,89 @@ public final class MetricsServer: Sendable {
     public let eventLoop: any EventLoop
     private let channel: any Channel
     private let connections: Connections
+    private let events: AsyncStream<MetricsServerEvent>.Continuation
 
     /// The scrapers' open connections, closed with the server.
-    private final class Connections: Sendable {
+    final class Connections: Sendable {
         private let open = Mutex<[ObjectIdentifier: any Channel]>([:])
 
-        func add(_ channel: any Channel) {
+        /// Adds `channel` unless `limit` are open already; it leaves when it closes.
+        func add(_ channel: any Channel, limit: Int) -> Bool {
             let key = ObjectIdentifier(channel)
-            open.withLock { $0[key] = channel }
-            channel.closeFuture.whenComplete { [self] _ in _ = open.withLock { $0.removeValue(forKey: key) } }
+            let added = open.withLock { open -> Bool in
+                guard open.count < limit else { return false }
+                open[key] = channel
+                return true
+            }
+            if added { channel.closeFuture.whenComplete { [self] _ in _ = open.withLock { $0.removeValue(forKey: key) } } }
+            return added
         }
+
+        var count: Int { open.withLock { $0.count } }
 
         func all() -> [any Channel] { open.withLock { Array($0.values) } }
     }
 
-    private init(registry: MetricsRegistry, channel: any Channel, connections: Connections) throws(MetricsExportError) {
+    private init(
+        registry: MetricsRegistry, channel: any Channel, connections: Connections, events: AsyncStream<MetricsServerEvent>.Continuation
+    ) throws(MetricsExportError) {
         guard let address = channel.localAddress else {
             throw MetricsExportError(.bindFailed, "the metrics socket has no local address")
         }
         self.registry = registry
         self.channel = channel
         self.connections = connections
+        self.events = events
         self.localAddress = address
         self.eventLoop = channel.eventLoop
     }
 
-    /// Binds `address` and serves `registry` there until ``close()``. Throws `.bindFailed` (in
-    /// use, not a local address, no permission) naming the address.
+    /// Binds `address` and serves `registry` there until ``close()``, within `limits`; `onEvent`
+    /// hears of every scraper refused or closed for idling (from a task of its own, never on
+    /// the event loop; under a flood the oldest unread events are dropped). Throws `.bindFailed`
+    /// (in use, not a local address, no permission) naming the address.
     public static func start(
-        _ address: MetricsListenAddress, registry: MetricsRegistry, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
+        _ address: MetricsListenAddress, registry: MetricsRegistry, group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton,
+        limits: MetricsServerLimits = MetricsServerLimits(), onEvent: @escaping @Sendable (MetricsServerEvent) -> Void = { _ in }
     ) async throws(MetricsExportError) -> MetricsServer {
         let connections = Connections()
+        let (stream, events) = AsyncStream<MetricsServerEvent>.makeStream(bufferingPolicy: .bufferingNewest(64))
+        var limits = limits
+        if limits.descriptorReserve == nil {
+            limits.descriptorReserve = MetricsServerLimits.reserve(forLimit: DescriptorLimit.current() ?? 1024)
+        }
+        let settled = limits
+        let report: @Sendable (MetricsServerEvent) -> Void = { events.yield($0) }
         let channel: any Channel
         do {
             channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
+                .serverChannelInitializer { channel in
+                    channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(AcceptBackoffHandler(shouldForwardIOErrorCaught: false))
+                        try channel.pipeline.syncOperations.addHandler(
+                            MetricsAdmissionHandler(limits: settled, connections: connections, available: DescriptorLimit.available, report: report)
+                        )
+                    }
+                }
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        connections.add(channel)
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)
-                        try channel.pipeline.syncOperations.addHandler(MetricsHTTPHandler(registry: registry))
+                        try channel.pipeline.syncOperations.addHandler(
+                            MetricsHTTPHandler(registry: registry, idleTimeout: settled.idleTimeout, report: report)
+                        )
                     }
                 }
                 .bind(host: address.host, port: address.port)
                 .get()
         } catch {
+            events.finish()
             throw MetricsExportError(.bindFailed, SocketEngineError.wrapping(error, context: "--metrics-listen \(address)").message)
         }
-        return try MetricsServer(registry: registry, channel: channel, connections: connections)
+        Task {
+            for await event in stream { onEvent(event) }
+        }
+        return try MetricsServer(registry: registry, channel: channel, connections: connections, events: events)
     }
 
     /// `http://127.0.0.1:9464/metrics`.
@@ -79,5 +116,6 @@ public final class MetricsServer: Sendable {
     public func close() async {
         try? await channel.close()
         for connection in connections.all() { try? await connection.close() }
+        events.finish()
     }
 }

@@ -14,7 +14,7 @@ public enum ListenMetrics {
         init(_ registry: MetricsRegistry, labels: [(String, String)]) {
             let make = MetricFactory(registry, subsystem: "listen", labels: labels)
             clients = make.counter("clients", "total", "Stream clients admitted.")
-            rejected = make.counter("rejected", "total", "Clients (UDP: datagrams) refused by --allow/--deny or --max-clients.")
+            rejected = make.counter("rejected", "total", "Clients (UDP: datagrams) refused by --allow/--deny or --max-clients, or whose handshake failed or timed out.")
             bytesIn = make.counter("received", "bytes_total", "Bytes received from clients and UDP peers.")
             bytesOut = make.counter("sent", "bytes_total", "Bytes sent to clients and UDP peers.")
             datagramsIn = make.counter("datagrams_received", "total", "UDP datagrams received from admitted peers.")
@@ -38,12 +38,15 @@ public enum ListenMetrics {
         }
     }
 
-    /// Binds `address` and serves `service`'s metrics there, labelled with its endpoint.
-    public static func start(_ address: MetricsListenAddress, service: ListenService) async throws(MetricsExportError) -> ServiceMetrics<ListenSummary> {
+    /// Binds `address` and serves `service`'s metrics there (`onEvent`: scrapers refused or
+    /// closed, see ``MetricsServerLimits``), labelled with its endpoint.
+    public static func start(
+        _ address: MetricsListenAddress, service: ListenService, onEvent: @escaping @Sendable (MetricsServerEvent) -> Void = { _ in }
+    ) async throws(MetricsExportError) -> ServiceMetrics<ListenSummary> {
         let registry = MetricsRegistry()
         let figures = Figures(registry, labels: [("listen", service.configuration.endpoint.description)])
         return try await ServiceMetrics(
             address, registry: registry, finished: figures.finished,
-            update: { figures.set($0, open: $1) }, live: { [weak service] in service?.liveSummary() })
+            update: { figures.set($0, open: $1) }, live: { [weak service] in service?.liveSummary() }, onEvent: onEvent)
     }
 }

@@ -16,7 +16,7 @@ public enum RelayMetrics {
             let forwarded = "Bytes forwarded: up from clients to the upstream, down from the upstream to clients."
             clients = make.counter("clients", "total", "Clients admitted (UDP: flows).")
             upstreamFailures = make.counter("upstream_failures", "total", "Clients whose upstream connection could not be made.")
-            rejected = make.counter("rejected", "total", "Clients (UDP: datagrams) refused by --allow/--deny or --max-clients.")
+            rejected = make.counter("rejected", "total", "Clients (UDP: datagrams) refused by --allow/--deny or --max-clients, or whose handshake failed or timed out.")
             bytesUp = make.counter("forwarded", "bytes_total", forwarded, [("direction", "up")])
             bytesDown = make.counter("forwarded", "bytes_total", forwarded, [("direction", "down")])
             dropped = make.counter("dropped_messages", "total", "Datagrams or messages dropped by a fault or a full UDP queue.")
@@ -39,13 +39,16 @@ public enum RelayMetrics {
         }
     }
 
-    /// Binds `address` and serves `service`'s metrics there, labelled with its endpoints.
-    public static func start(_ address: MetricsListenAddress, service: RelayService) async throws(MetricsExportError) -> ServiceMetrics<RelaySummary> {
+    /// Binds `address` and serves `service`'s metrics there (`onEvent`: scrapers refused or
+    /// closed, see ``MetricsServerLimits``), labelled with its endpoints.
+    public static func start(
+        _ address: MetricsListenAddress, service: RelayService, onEvent: @escaping @Sendable (MetricsServerEvent) -> Void = { _ in }
+    ) async throws(MetricsExportError) -> ServiceMetrics<RelaySummary> {
         let registry = MetricsRegistry()
         let labels = [("listen", service.configuration.listen.description), ("upstream", service.configuration.upstream.description)]
         let figures = Figures(registry, labels: labels)
         return try await ServiceMetrics(
             address, registry: registry, finished: figures.finished,
-            update: { figures.set($0, open: $1) }, live: { [weak service] in service?.liveSummary() })
+            update: { figures.set($0, open: $1) }, live: { [weak service] in service?.liveSummary() }, onEvent: onEvent)
     }
 }

@@ -10,15 +10,17 @@ public final class ServiceMetrics<Summary: Sendable>: Sendable {
     private let finished: Gauge
 
     /// Serves `registry` at `address`. `update` sets the figures from a summary and the number
-    /// of clients open; `live` reads both from the running service (nil once it is gone).
+    /// of clients open; `live` reads both from the running service (nil once it is gone);
+    /// `onEvent` hears of scrapers refused or closed.
     init(
         _ address: MetricsListenAddress, registry: MetricsRegistry, finished: Gauge,
-        update: @escaping @Sendable (Summary, Int) -> Void, live: @escaping @Sendable () -> (Summary, Int)?
+        update: @escaping @Sendable (Summary, Int) -> Void, live: @escaping @Sendable () -> (Summary, Int)?,
+        onEvent: @escaping @Sendable (MetricsServerEvent) -> Void
     ) async throws(MetricsExportError) {
         registry.refreshOnScrape {
             if let (summary, open) = live() { update(summary, open) }
         }
-        server = try await MetricsServer.start(address, registry: registry)
+        server = try await MetricsServer.start(address, registry: registry, onEvent: onEvent)
         self.update = update
         self.finished = finished
     }

@@ -20,6 +20,21 @@ public enum DescriptorLimit {
         return Int(clamping: limit.rlim_cur)
     }
 
+    /// The soft limit in effect now; nil where it cannot be read.
+    package static func current() -> Int? {
+        var limit = rlimit()
+        guard getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return nil }
+        return Int(clamping: limit.rlim_cur)
+    }
+
+    /// How many more descriptors this process may open now (the soft limit less those open);
+    /// nil where that cannot be known — or when not even the count can be taken, which means
+    /// none are left. Costs a listing of `/proc/self/fd`: for occasional checks, not per packet.
+    package static func available() -> Int? {
+        guard let limit = current(), let open = inUse() else { return nil }
+        return max(0, limit - open)
+    }
+
     /// How many descriptors this process has open (the entries of `/proc/self/fd`, less the
     /// one used to list them); nil where that cannot be read.
     package static func inUse() -> Int? {
