@@ -37,6 +37,14 @@ struct Listen: AsyncParsableCommand {
 
             Over udp:// each datagram is one message; the sender of each is printed.
 
+            Places are not held forever: a client that has not finished its TLS handshake \
+            or WebSocket upgrade --handshake-timeout after connecting is closed and counted \
+            as refused; --idle-timeout closes a client once nothing went either way for that \
+            long (off by default); and when --max-clients are taken, a newcomer takes the \
+            place of the slowest client moving fewer than --min-rate bytes a second over its \
+            last --rate-window (--min-rate 0: the newcomer is refused). The refusal line says \
+            what holds the places.
+
             Over ws://HOST:PORT/PATH clients are upgraded only on PATH (other paths get 404, \
             plain HTTP 426); each client's Origin header is logged, and with --allow-origin \
             (repeatable) other origins — and clients that send none — get 403. Each message \
@@ -191,7 +199,7 @@ struct Listen: AsyncParsableCommand {
         let transport = configuration.endpoint.transport
         let names = bound.map(\.displayString).joined(separator: ", ")
         diagnostics.note("listening on \(names) (\(transport.rawValue))")
-        let metrics: ServiceMetrics<ListenSummary>? = if let metricsListen { try await ListenMetrics.start(metricsListen, service: service) } else { nil }
+        let metrics: ServiceMetrics<ListenSummary>? = if let metricsListen { try await ListenMetrics.start(metricsListen, service: service) { diagnostics.log($0.logLine) } } else { nil }
         if let metrics { diagnostics.note("metrics on \(metrics.url)") }
         if bound.contains(where: { !$0.isLoopback && transport != .unix }) {
             diagnostics.warning("listening beyond loopback: anyone who can reach this host can connect")

@@ -22,7 +22,9 @@ struct Proxy: AsyncParsableCommand {
             stream and a WebSocket or UDP side each message becomes one framed message: with \
             --framing line, ws://:8080 → tcp://127.0.0.1:7000 turns every WebSocket message \
             into a line and every line into a message. A UDP listener keeps one flow per \
-            client address (--max-clients counts flows), closed after --udp-idle-timeout without traffic.
+            client address (--max-clients counts flows), closed after --udp-idle-timeout without traffic. \
+            Stream clients' places are kept as for listen: --handshake-timeout, \
+            --idle-timeout, --min-rate and --rate-window (see sockctl listen --help).
 
             Each direction ends on its own: a FIN (or WebSocket close) is passed on and the \
             other direction goes on; a reset on one side resets the other. A slow reader \
@@ -185,7 +187,7 @@ struct Proxy: AsyncParsableCommand {
         let names = bound.map(\.displayString).joined(separator: ", ")
         diagnostics.note("listening on \(names) (\(listen.transport.rawValue)), relaying to \(upstream)")
         if let controlServer { diagnostics.note("control socket on unix:\(controlServer.path)") }
-        let metrics: ServiceMetrics<RelaySummary>? = if let metricsListen { try await RelayMetrics.start(metricsListen, service: service) } else { nil }
+        let metrics: ServiceMetrics<RelaySummary>? = if let metricsListen { try await RelayMetrics.start(metricsListen, service: service) { diagnostics.log($0.logLine) } } else { nil }
         if let metrics { diagnostics.note("metrics on \(metrics.url)") }
         for entry in service.faults.entries { diagnostics.note("fault \(entry.id): \(entry.fault)") }
         if bound.contains(where: { !$0.isLoopback && listen.transport != .unix }) {
