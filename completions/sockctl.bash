@@ -278,7 +278,7 @@ _sockctl_listen() {
     repeating_flags=()
     non_repeating_flags=(--echo --discard --broadcast -k --keep-open --recv-only --binary --verbose -v --hexdump --version -h --help)
     repeating_options=(--allow --deny --subprotocol --allow-origin)
-    non_repeating_options=(--respond --delay --max-clients --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --cert --key --client-ca)
+    non_repeating_options=(--respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --cert --key --client-ca)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
@@ -296,6 +296,18 @@ _sockctl_listen() {
         return
         ;;
     '--deny')
+        return
+        ;;
+    '--handshake-timeout')
+        return
+        ;;
+    '--idle-timeout')
+        return
+        ;;
+    '--min-rate')
+        return
+        ;;
+    '--rate-window')
         return
         ;;
     '--record')
@@ -425,7 +437,7 @@ _sockctl_proxy() {
     repeating_flags=()
     non_repeating_flags=(--print-messages --json-log --verbose -v --hexdump --upstream-insecure --version -h --help)
     repeating_options=(--allow --deny --fault)
-    non_repeating_options=(--max-clients --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --framing --max-frame --cert --key --client-ca --upstream-cafile --upstream-servername --upstream-cert --upstream-key)
+    non_repeating_options=(--max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --framing --max-frame --cert --key --client-ca --upstream-cafile --upstream-servername --upstream-cert --upstream-key)
     __sockctl_offer_flags_options 2
 
     # Offer option value completions
@@ -437,6 +449,18 @@ _sockctl_proxy() {
         return
         ;;
     '--deny')
+        return
+        ;;
+    '--handshake-timeout')
+        return
+        ;;
+    '--idle-timeout')
+        return
+        ;;
+    '--min-rate')
+        return
+        ;;
+    '--rate-window')
         return
         ;;
     '--metrics-listen')
