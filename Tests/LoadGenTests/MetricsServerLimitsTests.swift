@@ -76,6 +76,9 @@ import TestSupport
     @Test func scrapersBeyondTheLimitAreRefused() async throws {
         var limits = MetricsServerLimits()
         limits.maximumConnections = 2
+        // Only the connection limit: the held two are not cut, however slow the machine.
+        limits.idleTimeout = .seconds(3600)
+        limits.descriptorReserve = 0
         let events = EventLog<MetricsServerEvent>()
         let server = try await MetricsServer.start(try MetricsListenAddress(parsing: ":0"), registry: MetricsRegistry(), limits: limits) {
             events.record($0)

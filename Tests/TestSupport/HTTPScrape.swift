@@ -2,9 +2,17 @@ import Foundation
 import NIOCore
 import SocketEngine
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One HTTP/1.1 request to a loopback server (the `/metrics` endpoint), answered and closed:
 /// what a scraper does, on a real socket. No HTTP client library: the request is three lines,
 /// and the answer is read to its end (`Connection: close`).
+///
+/// The exchange runs on a thread of its own with a blocking socket: the request leaves the moment
+/// the connection is made, however busy the test's thread pool is (the endpoint closes a
+/// connection that sends no request within its idle timeout, in real time).
 public struct HTTPResponse: Sendable {
     /// The status code (200, 404 …).
     public let status: Int
@@ -22,24 +30,46 @@ public struct HTTPResponse: Sendable {
         return nil
     }
 
-    /// `METHOD URL` (`http://HOST:PORT/PATH`) over a connection of its own.
+    /// `METHOD URL` (`http://HOST:PORT/PATH`, HOST an IP address) over a connection of its own.
     public static func fetch(_ url: String, method: String = "GET") async throws -> HTTPResponse {
         guard url.hasPrefix("http://") else { throw HarnessError("not an http:// URL: \(url)") }
         let rest = url.dropFirst("http://".count)
         let slash = rest.firstIndex(of: "/") ?? rest.endIndex
         let authority = String(rest[..<slash])
         let path = slash == rest.endIndex ? "/" : String(rest[slash...])
-        let connection = try await connect(authority)
-        defer { Task { await connection.close() } }
-        try await connection.write(ByteBuffer(string: "\(method) \(path) HTTP/1.1\r\nHost: \(authority)\r\nConnection: close\r\n\r\n"))
-        var received: [UInt8] = []
-        while let buffer = try await connection.read(.available) { received += buffer.readableBytesView }
+        let endpoint = try Endpoint(parsing: authority)
+        let address = try SocketAddress(ipAddress: endpoint.host, port: endpoint.port)
+        let request = "\(method) \(path) HTTP/1.1\r\nHost: \(authority)\r\nConnection: close\r\n\r\n"
+        let received = try await onOwnThread { try exchange(request, with: address) }
         let text = String(decoding: received, as: UTF8.self)
         guard let split = text.range(of: "\r\n\r\n") else { throw HarnessError("no end of the header in: \(text)") }
         let lines = text[..<split.lowerBound].components(separatedBy: "\r\n")
         let statusWords = lines.first?.split(separator: " ") ?? []
         guard statusWords.count >= 2, let status = Int(statusWords[1]) else { throw HarnessError("no status line in: \(text)") }
         return HTTPResponse(status: status, headers: Array(lines.dropFirst()), body: String(text[split.upperBound...]))
+    }
+
+    /// Sends `request` and reads the answer until the server closes (at most 64 MiB; waits are
+    /// bounded by an hour, the hang guard's business long before).
+    private static func exchange(_ request: String, with address: SocketAddress) throws -> [UInt8] {
+        let socket = try BlockingSocket.connect(to: address, timeout: .seconds(3600))
+        defer { socket.close() }
+        let deadline = BlockingSocket.now() + Duration.seconds(3600).nanosecondsClamped
+        var outgoing = ByteBuffer(string: request)
+        while outgoing.readableBytes > 0 {
+            if try socket.sendAvailable(&outgoing) == 0 {
+                guard try socket.wait(for: Int16(POLLOUT), until: deadline) else { throw HarnessError("the request could not be sent") }
+            }
+        }
+        var incoming = ByteBuffer()
+        while incoming.readableBytes < 64 << 20 {
+            switch try socket.receive(into: &incoming, spinUntil: 0, waitUntil: deadline) {
+            case .bytes: continue
+            case .end: return Array(incoming.readableBytesView)
+            case .nothing: throw HarnessError("no answer within an hour")
+            }
+        }
+        throw HarnessError("an answer of more than 64 MiB")
     }
 }
 

@@ -68,12 +68,13 @@ struct ServerSlotTests {
     static let halfAClientHello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03] + Array(repeating: 0x2A, count: 16)
 
     /// `--max-clients 2` and two clients that send half a ClientHello and wait: both are closed
-    /// when the handshake timeout passes (and the log says so), and a real TLS client is served.
+    /// when the handshake timeout passes (and the log says so), and a real TLS client is served
+    /// (its own handshake has the same 3 s: plenty, even on a loaded machine).
     @Test(arguments: commands)
     func clientsStalledInTheTLSHandshakeGiveTheirPlacesUp(command: String) async throws {
         let dir = try await TestCertificates.shared.directory()
         let server = try await Server(command, "tls://127.0.0.1:0", [
-            "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--max-clients", "2", "--handshake-timeout", "1s",
+            "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--max-clients", "2", "--handshake-timeout", "3s",
         ])
         defer { server.kill() }
         var stalled: [Connection] = []
@@ -82,7 +83,7 @@ struct ServerSlotTests {
             try await connection.write(ByteBuffer(bytes: Self.halfAClientHello))
             stalled.append(connection)
         }
-        try await server.child.waitForStderr(": no TLS handshake within 1s", count: 2)
+        try await server.child.waitForStderr(": no TLS handshake within 3s", count: 2)
         for connection in stalled { #expect(await Self.ending(connection) == "eof") }
         let result = try await run(try sockctlPath(), ["send", "tls://127.0.0.1:\(server.port)", "--cafile", "\(dir)/ca.pem", "--framing", "line", "served"])
         #expect(result.status == 0, "\(result.stderr)\n\(server.child.stderr)")
@@ -136,21 +137,14 @@ struct ServerSlotTests {
     }
 
     /// `--idle-timeout 1s`: a client that connects and says nothing is closed, and the log says
-    /// why; one that keeps talking stays.
+    /// why (that a client that talks is not, and when exactly, is checked in virtual time).
     @Test(arguments: commands)
     func anIdleClientIsClosedAtTheIdleTimeout(command: String) async throws {
         let server = try await Server(command, "127.0.0.1:0", ["--idle-timeout", "1s"])
         defer { server.kill() }
-        let talker = try await Child(try tool("python3"), ["-c", Self.trickler, "\(server.port)"], name: "talker")
-        defer { talker.signal(SIGKILL) }
-        try await talker.waitForStdout("sent 1\n")
         let silent = try await connect("127.0.0.1:\(server.port)")
         #expect(await Self.ending(silent) == "eof")
         try await server.child.waitForStderr(": idle for 1s")
-        // Three more round trips after the silent one was closed: still served.
-        let sent = talker.stdoutText.components(separatedBy: "sent ").count - 1
-        try await talker.waitForStdout("sent \(sent + 3)\n")
-        #expect(!talker.stdoutText.contains("closed"), "the talking client was closed too")
         await silent.close()
     }
 
