@@ -14,6 +14,9 @@ import Synchronization
 /// Closing a client that was never handed to the service (its handshake not done) counts as a
 /// refusal, with the reason; a client handed out ends with the reason as its error.
 final class ClientSlots: Sendable {
+    typealias Phase = SlotPolicy<EngineClock.Instant>.Phase
+    typealias Verdict = SlotPolicy<EngineClock.Instant>.Verdict
+
     let rules: SlotRules
     private let limit: Int?
     private let clock: EngineClock
@@ -70,11 +73,11 @@ final class ClientSlots: Sendable {
 
     /// Gives `channel` a place, in `phase`, making room if needed; the place is given back when
     /// the channel closes (unless kept). Refused: why, with what holds the places.
-    func admit(_ channel: any Channel, phase: SlotPolicy<EngineClock.Instant>.Phase) -> Admission {
+    func admit(_ channel: any Channel, phase: Phase) -> Admission {
         let now = clock.now
         let key = ObjectIdentifier(channel)
-        let decision = state.withLock { state -> (Admission, (ClientSlot, SocketAddress?, Bool, SlotPolicy<EngineClock.Instant>.Verdict)?) in
-            var shed: (ClientSlot, SocketAddress?, Bool, SlotPolicy<EngineClock.Instant>.Verdict)?
+        let decision = state.withLock { state -> (Admission, (ClientSlot, SocketAddress?, Bool, Verdict)?) in
+            var shed: (ClientSlot, SocketAddress?, Bool, Verdict)?
             if let limit, state.policy.count >= limit {
                 if let last = state.lastRefusal, now < last.at.advanced(by: rules.rateWindow / 1000) {
                     return (.refused(last.reason), nil)
@@ -125,7 +128,7 @@ final class ClientSlots: Sendable {
 
     // MARK: From the slots
 
-    func enter(_ phase: SlotPolicy<EngineClock.Instant>.Phase, id: UInt64) {
+    func enter(_ phase: Phase, id: UInt64) {
         let now = clock.now
         state.withLock { state in
             guard state.holders[id] != nil else { return }
@@ -168,7 +171,7 @@ final class ClientSlots: Sendable {
     }
 
     /// Closes a client the rules let go; a client never handed out counts as refused.
-    private func close(_ slot: ClientSlot, peer: SocketAddress?, serving: Bool, _ verdict: SlotPolicy<EngineClock.Instant>.Verdict) {
+    private func close(_ slot: ClientSlot, peer: SocketAddress?, serving: Bool, _ verdict: Verdict) {
         if !serving { refusals.refuse(peer, because: verdict.text(rules: rules)) }
         slot.close(because: verdict.error(peer: peer?.displayString ?? "client", rules: rules))
     }
