@@ -19,13 +19,16 @@ public final class LoadMetricsEndpoint: Sendable {
         self.server = server
     }
 
-    /// Binds `address` and serves the metrics of a run of `plan` there. Throws
-    /// `.metricsUnavailable` when the address cannot be bound.
-    public static func start(_ address: MetricsListenAddress, plan: LoadPlan) async throws(LoadGenError) -> LoadMetricsEndpoint {
+    /// Binds `address` and serves the metrics of a run of `plan` there (`onEvent`: scrapers
+    /// refused or closed, see ``MetricsServerLimits``). Throws `.metricsUnavailable` when the
+    /// address cannot be bound.
+    public static func start(
+        _ address: MetricsListenAddress, plan: LoadPlan, onEvent: @escaping @Sendable (MetricsServerEvent) -> Void = { _ in }
+    ) async throws(LoadGenError) -> LoadMetricsEndpoint {
         let registry = MetricsRegistry()
         let metrics = LoadMetrics(registry: registry, plan: plan)
         do {
-            return LoadMetricsEndpoint(metrics: metrics, server: try await MetricsServer.start(address, registry: registry))
+            return LoadMetricsEndpoint(metrics: metrics, server: try await MetricsServer.start(address, registry: registry, onEvent: onEvent))
         } catch {
             throw LoadGenError(error.isUsageError ? .invalidPlan : .metricsUnavailable, error.message)
         }

@@ -268,7 +268,7 @@ struct LoadTest: AsyncParsableCommand {
             output: out)
         diagnostics.event(plan.summary)
 
-        let metrics: LoadMetricsEndpoint? = if let metricsListen { try await LoadMetricsEndpoint.start(metricsListen, plan: plan) } else { nil }
+        let metrics: LoadMetricsEndpoint? = if let metricsListen { try await LoadMetricsEndpoint.start(metricsListen, plan: plan) { diagnostics.log($0.logLine) } } else { nil }
         if let metrics { diagnostics.note("metrics on \(metrics.url)") }
         var report: LoadReport
         do {
