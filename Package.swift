@@ -40,11 +40,14 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 "CEpoll",
+                "CMalloc",
             ],
             swiftSettings: strict
         ),
         // epoll and eventfd for the relay's splice loop (Glibc does not import them).
         .systemLibrary(name: "CEpoll"),
+        // mallopt, to give large buffers back to the system (Glibc does not import malloc.h).
+        .systemLibrary(name: "CMalloc"),
         // TLS in a target of its own (BoringSSL doubles a cold build): only what needs it builds it.
         .target(
             name: "SocketEngineTLS",

@@ -30,6 +30,7 @@ struct Sockctl: AsyncParsableCommand {
 
     static func main() async {
         signal(SIGPIPE, SIG_IGN)
+        LargeBufferPolicy.returnLargeBuffersToTheSystem()
         let arguments = OptionalValueOptions.normalize(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot(arguments)
