@@ -32,9 +32,9 @@ package func plural(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
 }
 
-/// `value` as text, left-padded with zeros to `width` digits.
-package func padded(_ value: Int, _ width: Int) -> String {
-    let text = String(value)
+/// `value` as text in `radix` (upper-case digits), left-padded with zeros to `width` digits.
+package func padded(_ value: Int, _ width: Int, radix: Int = 10) -> String {
+    let text = String(value, radix: radix, uppercase: true)
     return String(repeating: "0", count: max(0, width - text.count)) + text
 }
 
