@@ -46,8 +46,11 @@ public final class ReplayLoadRunner: Sendable {
         let path = options.path
         let chosen = options.streams.map { Set($0.numbers) }
         let streams: [RecordedStream]
+        var warnings: [String] = []
         do {
-            streams = try ReplayStreams.load(path, keeping: { number in chosen?.contains(number) ?? true })
+            let loaded = try ReplayStreams.load(path, keeping: { number in chosen?.contains(number) ?? true })
+            streams = loaded.streams
+            if let warning = loaded.warning { warnings.append(warning) }
         } catch {
             throw LoadGenError(.invalidPlan, "--from-pcap \(error.message)")
         }
@@ -74,7 +77,6 @@ public final class ReplayLoadRunner: Sendable {
                 throw LoadGenError(.invalidPlan, "--from-pcap \(path): no \(kind.rawValue.uppercased()) stream in this capture to replay against a \(target.rawValue) target")
             }
         }
-        var warnings: [String] = []
         let first = selected.map(\.firstTime).min() ?? 0
         var scripts: [StreamScript] = []
         for stream in selected {

@@ -38,6 +38,9 @@ struct Replay: AsyncParsableCommand {
             connects gets the recorded server side, each answer once the client has sent what \
             the recorded client sent before it. Runs until SIGINT or SIGTERM.
 
+            A capture whose last record is cut short (a recording killed while writing) is \
+            replayed up to that record, with a warning, as tcpdump reads it.
+
             TARGET may be any client endpoint: the recorded bytes are replayed inside the new \
             transport (tls://, ws:// and wss:// carry them as TLS data or WebSocket messages).
 
@@ -142,12 +145,14 @@ struct Replay: AsyncParsableCommand {
         let chosen: Int
         do {
             if list {
-                let (streams, _) = try ReplayStreams.load(file, keep: nil)
+                let (streams, _, warning) = try ReplayStreams.load(file, keep: nil)
+                if let warning { diagnostics.warning(warning) }
                 if streams.isEmpty { throw RecordingError(.unusableCapture, "\(file): no TCP or UDP stream in this capture") }
                 FileDescriptorWriter.standardOutput.write(ReplayStreams.table(streams))
                 return
             }
-            let (streams, _) = try ReplayStreams.load(file, keep: requested ?? 1)
+            let (streams, _, warning) = try ReplayStreams.load(file, keep: requested ?? 1)
+            if let warning { diagnostics.warning(warning) }
             chosen = try ReplayStreams.choose(streams, requested: requested, path: file)
             loaded = streams
         } catch let failure as RecordingError {
