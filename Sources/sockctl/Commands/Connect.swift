@@ -186,7 +186,7 @@ struct Connect: AsyncParsableCommand {
             ? EmptyByteSource()
             : FileDescriptorSource(descriptor: 0)
         let recorder = try record.map { path in
-            do { return try SessionRecorder(path: path, localIsClient: true) } catch { throw UsageError("\(error)") }
+            try SessionRecorder(file: try OutputFile.open(path, option: "--record", diagnostics: diagnostics), localIsClient: true)
         }
         configuration.connect.recorder = recorder?.hook
         let webSocket = configuration.endpoint.transport.isWebSocket

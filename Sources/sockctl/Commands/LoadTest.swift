@@ -63,7 +63,8 @@ struct LoadTest: AsyncParsableCommand {
             most DUR) for a scraper to read them and come back before printing it.
 
             Exit status: 0; 1 when a --threshold is violated, or the requested connections \
-            could not be opened; 2 usage error.
+            could not be opened; 2 usage error (an output file that cannot be written \
+            included, found before anything is sent).
 
             Examples:
               sockctl loadtest 127.0.0.1:7000 -c 100 --duration 30s --framing line --message 'ping {{seq}}'
@@ -261,6 +262,10 @@ struct LoadTest: AsyncParsableCommand {
         let plan = try makePlan(loadingMessage: true)
         let thresholds = threshold
         let diagnostics = Diagnostics(command: "loadtest", verbose: verbose)
+        // Opened before the first packet: a path that cannot be written ends the command here.
+        let jsonFile = try json.flatMap { path throws(CommandFailed) in
+            path == "-" ? nil : try OutputFile.open(path, mode: .whole, option: "--json", diagnostics: diagnostics)
+        }
         let jsonToStdout = json == "-"
         let out = jsonToStdout ? FileDescriptorWriter.standardError : FileDescriptorWriter.standardOutput
         let display = LoadDisplay(
@@ -279,6 +284,7 @@ struct LoadTest: AsyncParsableCommand {
             }
         } catch {
             display.clear()
+            jsonFile?.abandon()
             throw diagnostics.fail(error)
         }
         display.clear()
@@ -290,21 +296,12 @@ struct LoadTest: AsyncParsableCommand {
         }
         out.write(report.text + (report.replay?.verify?.firstMismatch ?? ""))
         for warning in report.warnings { diagnostics.warning(warning) }
-        if let json { try Self.writeJSON(report, to: json, diagnostics: diagnostics) }
+        if json != nil { try report.writeJSON(to: jsonFile, diagnostics: diagnostics) }
         await metrics?.close()
         let failures = report.failures(requestedConnections: plan.connections)
         if !failures.isEmpty {
             diagnostics.error(failures.joined(separator: "; "))
             throw CommandFailed()
-        }
-    }
-
-    /// `--json FILE` (`-` for stdout).
-    static func writeJSON(_ report: LoadReport, to path: String, diagnostics: Diagnostics) throws {
-        do {
-            if let data = try report.writeJSON(to: path) { FileDescriptorWriter.standardOutput.write(Array(data)) }
-        } catch {
-            throw diagnostics.fail(error)
         }
     }
 }
