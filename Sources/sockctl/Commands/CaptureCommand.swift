@@ -54,8 +54,10 @@ struct CaptureCommand: ParsableCommand {
             --follow always shows such streams record by record and frame by frame.
 
             Live capture needs root or the CAP_NET_RAW capability; -Z USER drops to USER right \
-            after the capture device is open; -w never follows a symbolic link (see the \
-            README). The banner and, at the end, the 'packets captured \
+            after the capture device is open. Ctrl-C or SIGTERM ends a live capture in order \
+            (exit status 0): the -w file is completed and the counts are printed; a second \
+            signal exits at once. -w never follows a symbolic link (see the README). The \
+            banner and, at the end, the 'packets captured \
             / received by filter / dropped by kernel' lines go to stderr. stdout is fully \
             buffered unless it is a terminal or -l is given.
 
@@ -211,7 +213,8 @@ struct CaptureCommand: ParsableCommand {
         if let readFile {
             try readCapture(from: readFile, output: output, diagnostics: diagnostics)
         } else {
-            try liveCapture(output: output, diagnostics: diagnostics)
+            // Reading a file ends on its own (and on SIGINT as before); a live capture ends on the signal.
+            try liveCapture(output: output, diagnostics: diagnostics, interruption: Interruption(diagnostics))
         }
     }
 
