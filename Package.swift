@@ -182,7 +182,7 @@ let package = Package(
         .testTarget(
             name: "sockctlTests",
             dependencies: ["SocketEngine", "PacketDecoding", "TestSupport", .product(name: "NIOCore", package: "swift-nio")],
-            exclude: ["WebSocketPeers", "CorrelationPeers"],
+            exclude: ["WebSocketPeers", "CorrelationPeers", "TerminalPeers"],
             swiftSettings: strict
         ),
     ]

@@ -19,18 +19,6 @@ extension LoadReport {
         }
     }
 
-    /// Writes the `--json` file at `path`; nil for `-`, where the caller prints the data itself.
-    public func writeJSON(to path: String) throws(LoadGenError) -> Data? {
-        let data = try jsonData()
-        if path == "-" { return data }
-        do {
-            try data.write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw LoadGenError(.unreadableReport, "--json \(path): \((error as NSError).localizedDescription)")
-        }
-        return nil
-    }
-
     /// Reads a `--json` file back; a file that is not one names what is wrong with it.
     public init(contentsOf path: String) throws(LoadGenError) {
         let data: Data

@@ -41,6 +41,7 @@ extension LoadReport {
         }
         for report in reports.dropFirst() {
             merged.hosts += report.hosts
+            if let interrupted = report.interrupted { merged.interrupted = merged.interrupted == true || interrupted }
             merged.startedAt = min(merged.startedAt, report.startedAt)
             merged.elapsedSeconds = max(merged.elapsedSeconds, report.elapsedSeconds)
             merged.config.connections += report.config.connections

@@ -25,6 +25,7 @@ extension LoadReport {
         var elapsed = "\(decimal(report.elapsedSeconds, places: 2)) s measured"
         if report.config.warmupSeconds > 0 { elapsed += " after \(decimal(report.config.warmupSeconds, places: 2)) s warm-up (\(ReportText.grouped(report.messages.warmupSent)) messages, not counted)" }
         row("duration", elapsed)
+        if report.interrupted == true { row("interrupted", "stopped before its end: the figures cover the run until the stop") }
         let c = report.connections
         row("connections", "\(ReportText.grouped(c.requested)) requested, \(ReportText.grouped(c.established)) established, \(ReportText.grouped(c.failed)) failed, \(ReportText.grouped(c.lost)) lost, peak \(ReportText.grouped(c.peakOpen)) open")
         let m = report.messages

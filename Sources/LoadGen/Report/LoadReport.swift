@@ -53,6 +53,10 @@ public struct LoadReport: Codable, Sendable {
     public var replay: Replay? = nil
     /// `--label`: counts and latency per label value.
     package var labels: Labels?
+    /// True when the run was stopped before its end (``LoadRunner/stop()``: SIGINT, SIGTERM) and
+    /// the figures cover the run until then; merged, when any part was. Absent in reports older
+    /// than the field.
+    public var interrupted: Bool? = nil
 
     package struct Config: Codable, Sendable, Equatable {
         package var connections: Int
@@ -232,7 +236,7 @@ public struct LoadReport: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case schema, target, address, transport, hosts, config, connections, messages, bytes, throughput, latency
         case histograms, errors, timeline, warnings, thresholds, labels
-        case replay
+        case replay, interrupted
         case startedAt = "started_at"
         case elapsedSeconds = "elapsed_seconds"
         case errorExamples = "error_examples"

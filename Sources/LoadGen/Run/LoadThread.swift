@@ -197,8 +197,6 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         }
         let plan = context.plan
         let start = context.start
-        let (stop, overflow) = start.addingReportingOverflow(context.stopNanos)
-        let stopAt = overflow ? Int64.max : stop
         let limit = plan.replyTimeout.nanosecondsClamped
         let pipeline = context.pipeline
         var decoder = FrameDecoder(framing: plan.framing ?? .raw, maximumFrameSize: plan.maximumFrameSize)
@@ -215,7 +213,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                     return nil
                 }
                 var now = monotonicNanos()
-                if now < stopAt && state.pending.count < pipeline && !state.isExhausted(context) {
+                if now < context.stopInstant && state.pending.count < pipeline && !state.isExhausted(context) {
                     shared.withLock { shared in
                         while state.pending.count < pipeline && !state.isExhausted(context) {
                             if webSocket != nil {

@@ -68,6 +68,9 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
         package static let tlsFailed = Code("tls")
         /// A relay fault (`proxy --fault`) closed or reset the connection on purpose.
         package static let faultInjected = Code("fault")
+        /// An output file or socket path that cannot be written (a usage error): no such
+        /// directory, permission denied, a directory or a symbolic link in the way (``OutputFile``).
+        public static let unusableOutput = Code("unusable-output")
     }
 
     /// One failed connection attempt to one resolved address.
@@ -102,7 +105,7 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
 
     /// True for errors caused by the command line rather than by the network.
     public var isUsageError: Bool {
-        [.invalidEndpoint, .invalidFraming, .invalidConfiguration, .unsupported].contains(code)
+        [.invalidEndpoint, .invalidFraming, .invalidConfiguration, .unsupported, .unusableOutput].contains(code)
     }
 }
 

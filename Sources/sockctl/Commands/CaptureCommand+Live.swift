@@ -12,7 +12,7 @@ import Darwin
 extension CaptureCommand {
     /// Live capture: open the device, drop privileges (-Z), print or write until -c packets,
     /// Ctrl-C or SIGTERM, then tcpdump's statistics lines on stderr.
-    func liveCapture(output: PacketOutput, diagnostics: Diagnostics) throws {
+    func liveCapture(output: PacketOutput, diagnostics: Diagnostics, interruption: Interruption) throws {
         var options = LiveCaptureOptions(interface: interface)
         options.snapshotLength = snapshotLength == 0 ? PacketPrinter.maximumSnapshotLength : snapshotLength
         options.immediate = lineBuffered || FileDescriptorWriter.standardOutput.isTerminal
@@ -42,12 +42,8 @@ extension CaptureCommand {
         }
         // Watched before "listening on": a signal sent as soon as that line appears stops the
         // capture in order (the count, the file flushed) instead of killing it.
-        let interrupted = InterruptFlag()
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { _ in
-            interrupted.set()
-            capture.stop()
-        }
-        defer { signals.cancel() }
+        interruption.onStop { capture.stop() }
+        defer { interruption.cancel() }
         FileDescriptorWriter.standardError.write(
             "listening on \(interface), link-type \(Self.linkTypeText(capture.linkType)), snapshot length \(capture.snapshotLength) bytes\n")
 
@@ -71,7 +67,7 @@ extension CaptureCommand {
             FileDescriptorWriter.standardError.write("sockctl capture: \(error)\n")
             throw CommandFailed()
         }
-        if interrupted.isSet && output.isPrinting && writeFile == nil { output.append("\n") }
+        if interruption.signal != nil && output.isPrinting && writeFile == nil { output.append("\n") }
         output.finish()
         try writer?.finish()
         if let writeError {

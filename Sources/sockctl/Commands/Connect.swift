@@ -47,6 +47,10 @@ struct Connect: AsyncParsableCommand {
             the socket; if it falls more than 64 MiB behind, the rest is left out and a \
             warning says how much.
 
+            Ctrl-C or SIGTERM ends the session in order: the connection is closed, the \
+            --record file completed, and a 'stopped:' line gives what was sent and received; \
+            the exit status is then 130 (SIGINT) or 143 (SIGTERM). A second signal exits at once.
+
             --reconnect [N] retries a refused or lost connection after 1s, 2s, 4s ... (2^n \
             seconds, N attempts, default 5) while stdin is open. --heartbeat PAYLOAD sends \
             PAYLOAD (escapes \\n \\r \\t \\0 \\xHH allowed) every --heartbeat-interval and \
@@ -181,12 +185,13 @@ struct Connect: AsyncParsableCommand {
 
     func run() async throws {
         let diagnostics = Diagnostics(command: "connect", verbose: client.verbose)
+        let interruption = Interruption(diagnostics)
         var configuration = try makeConfiguration(diagnostics: diagnostics)
         let input: any ByteSource = configuration.direction == .receiveOnly
             ? EmptyByteSource()
             : FileDescriptorSource(descriptor: 0)
         let recorder = try record.map { path in
-            do { return try SessionRecorder(path: path, localIsClient: true) } catch { throw UsageError("\(error)") }
+            try SessionRecorder(file: try OutputFile.open(path, option: "--record", diagnostics: diagnostics), localIsClient: true)
         }
         configuration.connect.recorder = recorder?.hook
         let webSocket = configuration.endpoint.transport.isWebSocket
@@ -197,9 +202,12 @@ struct Connect: AsyncParsableCommand {
         ) { event in
             diagnostics.log(event.logLines(webSocket: webSocket))
         }
+        interruption.onStop { session.stop() }
         let summary = await session.run()
+        interruption.cancel()
         if let recorder { diagnostics.log(recorder.finishAndReport()) }
         diagnostics.log(summary.logLines)
+        try interruption.exitIfInterrupted()
         if let error = summary.error { throw diagnostics.fail(error) }
         if summary.bytesLost > 0 {
             // Not an error on the socket, but the input did not all get through: not a success.

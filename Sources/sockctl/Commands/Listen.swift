@@ -168,7 +168,7 @@ struct Listen: AsyncParsableCommand {
             diagnostics.warning("--max-clients \(clients) is above the file-descriptor limit \(descriptors): raise it with `ulimit -n`")
         }
         let recorder = try record.map { path in
-            do { return try SessionRecorder(path: path, localIsClient: false) } catch { throw UsageError("\(error)") }
+            try SessionRecorder(file: try OutputFile.open(path, option: "--record", diagnostics: diagnostics), localIsClient: false)
         }
         configuration.options.recorder = recorder?.hook
         let readsInput = configuration.mode == .print && !recvOnly

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoadGen
+import SocketEngine
 
 /// `sockctl report merge`: one report out of the `--json` files of several runs.
 struct Report: ParsableCommand {
@@ -49,6 +50,9 @@ struct Report: ParsableCommand {
 
         func run() throws {
             let diagnostics = Diagnostics(command: "report merge", verbose: false)
+            let jsonFile = try json.flatMap { path throws(CommandFailed) in
+                path == "-" ? nil : try OutputFile.open(path, mode: .whole, option: "--json", diagnostics: diagnostics)
+            }
             var merged: LoadReport
             do {
                 merged = try LoadReport.merge(try files.map { path throws(LoadGenError) in try LoadReport(contentsOf: path) })
@@ -58,7 +62,7 @@ struct Report: ParsableCommand {
             merged.thresholds = threshold.map { $0.evaluate(merged) }
             let out = json == "-" ? FileDescriptorWriter.standardError : FileDescriptorWriter.standardOutput
             out.write(merged.text)
-            if let json { try LoadTest.writeJSON(merged, to: json, diagnostics: diagnostics) }
+            if json != nil { try merged.writeJSON(to: jsonFile, diagnostics: diagnostics) }
             let failures = merged.failures()
             if !failures.isEmpty {
                 diagnostics.error(failures.joined(separator: "; "))
