@@ -30,10 +30,7 @@ final class RawWebSocket {
             Glibc.close(descriptor)
             throw Failure(description: "connect to \(port) failed: errno \(errno)")
         }
-        try send(Array((
-            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        ).utf8))
+        try send(Self.upgradeRequest(port: port, path: path))
         var response: [UInt8] = []
         while !response.ends(with: [13, 10, 13, 10]) {
             guard let byte = try readByte() else { throw Failure(description: "closed during the handshake: \(String(decoding: response, as: UTF8.self))") }
@@ -46,6 +43,15 @@ final class RawWebSocket {
     }
 
     deinit { Glibc.close(descriptor) }
+
+    /// The opening handshake's request (RFC 6455's sample key, so the answer's accept value is
+    /// `s3pPLMBiTxaQ9kYGzzhZRbK+xOo=`).
+    static func upgradeRequest(port: Int, path: String = "/") -> [UInt8] {
+        Array((
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).utf8)
+    }
 
     func send(_ bytes: [UInt8]) throws {
         var offset = 0

@@ -46,7 +46,8 @@ public final class RelayControl: Sendable {
         await listener.close()
     }
 
-    /// The longest command line; a longer one is answered with an error and ends that client.
+    /// The longest command line; a longer one ends that client (the engine closes a stream whose
+    /// frame is over its limit: it cannot be resynchronised), and the relay goes on.
     public static let maximumLineLength = 4096
 
     private func serve(_ connection: Connection) async {
@@ -57,12 +58,8 @@ public final class RelayControl: Sendable {
                 try await connection.write(ByteBuffer(string: answer + "\n"))
             }
             try await connection.closeWrite()
-        } catch let error as SocketEngineError where error.code == .frameTooLarge {
-            // Said before closing, so the client knows why its command did nothing.
-            try? await connection.write(ByteBuffer(string: "error: command line longer than \(Self.maximumLineLength) bytes; closing\n"))
-            try? await connection.closeWrite()
         } catch {
-            // A client that went away: nothing to answer.
+            // A client that sent a line too long or went away: nothing more to answer.
         }
         await connection.close()
     }
