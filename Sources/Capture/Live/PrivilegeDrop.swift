@@ -26,8 +26,9 @@ public struct PrivilegeDrop: Sendable {
 
     /// The user dropped to.
     public let user: String
-    /// The user's id and primary group id.
+    /// The user's id.
     public let uid: UInt32
+    /// The user's primary group id.
     public let gid: UInt32
 
     /// The drop for `user` (which must exist).
