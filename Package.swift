@@ -63,7 +63,9 @@ let package = Package(
         ),
         .target(name: "PacketDecoding", swiftSettings: strict),
         .systemLibrary(name: "CLibpcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
-        .target(name: "Capture", dependencies: ["CLibpcap", "PacketDecoding"], swiftSettings: strict),
+        // setresuid and the capability calls for capture's privilege drop (Glibc does not import them).
+        .systemLibrary(name: "CPrivileges"),
+        .target(name: "Capture", dependencies: ["CLibpcap", "CPrivileges", "PacketDecoding"], swiftSettings: strict),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The /metrics endpoint (Prometheus text exposition by swift-prometheus, served over NIO
         // HTTP/1) that loadtest, listen and proxy share; metric objects come from a registry each

@@ -59,6 +59,9 @@ public struct LoadReport: Codable, Sendable {
     public var interrupted: Bool? = nil
 
     package struct Config: Codable, Sendable, Equatable {
+        /// The pipeline depth that means "unlimited" (the largest ``LoadPlan/maximumPipeline`` takes).
+        package static let unlimitedPipeline = 65_536
+
         package var connections: Int
         package var connectRate: Double?
         package var durationSeconds: Double?
@@ -304,16 +307,5 @@ extension LoadReport {
             latency = nil
             histograms = nil
         }
-    }
-}
-
-extension LoadReport.Throughput {
-    /// The rates of `counters` over `seconds` (and what the schedule offered, if any).
-    init(_ counters: LoadCounters, seconds: Double, offered: Double?) {
-        offeredPerSecond = offered
-        sentPerSecond = Double(counters.messagesSent) / seconds
-        receivedPerSecond = Double(counters.messagesReceived) / seconds
-        sentBytesPerSecond = Double(counters.bytesSent) / seconds
-        receivedBytesPerSecond = Double(counters.bytesReceived) / seconds
     }
 }

@@ -13,11 +13,13 @@ package func formatBytes(_ count: Int) -> String {
     return "\(decimal(value, places: 1)) \(units[unit])"
 }
 
-/// `value` with exactly `places` decimals, without Foundation.
+/// `value` with exactly `places` decimals, without Foundation; a value too large for that
+/// (2^63 and more once scaled) is printed as Swift prints a Double (`1e+30`).
 package func decimal(_ value: Double, places: Int) -> String {
     guard value.isFinite else { return "\(value)" }
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }
+    guard (abs(value) * scale).rounded() < 0x1p63 else { return "\(value)" }
     let scaled = Int64((abs(value) * scale).rounded())
     let whole = scaled / Int64(scale)
     var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)

@@ -10,7 +10,7 @@ import Darwin
 #endif
 
 extension CaptureCommand {
-    /// Live capture: open the device, drop privileges (-Z), print or write until -c packets,
+    /// Live capture: open the device, drop privileges (to tcpdump or nobody, or -Z USER), print or write until -c packets,
     /// Ctrl-C or SIGTERM, then tcpdump's statistics lines on stderr.
     func liveCapture(output: PacketOutput, diagnostics: Diagnostics, interruption: Interruption) throws {
         var options = LiveCaptureOptions(interface: interface)
@@ -29,14 +29,24 @@ extension CaptureCommand {
         if let warning = capture.warning {
             FileDescriptorWriter.standardError.write("sockctl capture: \(warning)\n")
         }
-        if let user {
+        // Root is given up once the device is open (-Z root keeps it); the -w file is opened
+        // in between, as the user but where root could create it, as tcpdump does.
+        let drop: PrivilegeDrop?
+        do {
+            drop = try PrivilegeDrop.forCapture(user: user)
+            try drop?.begin()
+        } catch {
+            throw diagnostics.fail(error, labelled: false)
+        }
+        let writer = try openWriter(linkType: capture.linkType, snapshotLength: capture.snapshotLength, diagnostics: diagnostics)
+        if let drop {
             do {
-                try dropPrivileges(toUser: user)
+                try drop.finish()
             } catch {
                 throw diagnostics.fail(error, labelled: false)
             }
+            diagnostics.note("dropped privileges to user \(drop.user)\(user == nil ? " (-Z root keeps them)" : "")")
         }
-        let writer = try openWriter(linkType: capture.linkType, snapshotLength: capture.snapshotLength, diagnostics: diagnostics)
         if interface == "any" && linkTypeName == nil {
             FileDescriptorWriter.standardError.write("sockctl capture: data link type \(capture.linkType.tcpdumpName.map { String($0.prefix { $0 != " " }) } ?? "\(capture.linkType.rawValue)")\n")
         }

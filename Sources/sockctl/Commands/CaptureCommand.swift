@@ -53,13 +53,15 @@ struct CaptureCommand: ParsableCommand {
             connection by sequence number. --json always carries them in an "app" array, and \
             --follow always shows such streams record by record and frame by frame.
 
-            Live capture needs root or the CAP_NET_RAW capability; -Z USER drops to USER right \
-            after the capture device is open. Ctrl-C or SIGTERM ends a live capture in order \
-            (exit status 0): the -w file is completed and the counts are printed; a second \
-            signal exits at once. -w never follows a symbolic link (see the README). The \
-            banner and, at the end, the 'packets captured \
-            / received by filter / dropped by kernel' lines go to stderr. stdout is fully \
-            buffered unless it is a terminal or -l is given.
+            Live capture needs root or the CAP_NET_RAW capability. As root it drops privileges \
+            once the capture device is open, as tcpdump does: to the user tcpdump, or nobody \
+            where there is none (one line on stderr says so); -Z USER drops to USER instead, \
+            -Z root keeps root. The -w file is then created as that user, wherever root could \
+            create it; -w never follows a symbolic link (see the README). Ctrl-C or SIGTERM ends \
+            a live capture in order (exit status 0): the -w file is completed and the counts \
+            are printed; a second signal exits at once. The banner and, at the end, the \
+            'packets captured / received by filter / dropped by kernel' lines go to stderr. \
+            stdout is fully buffered unless it is a terminal or -l is given.
 
             --follow reassembles TCP streams (retransmissions, out-of-order segments, overlaps; \
             missing bytes are marked) and prints each stream's payload in order with direction \
@@ -138,7 +140,7 @@ struct CaptureCommand: ParsableCommand {
     @Flag(name: .customShort("l"), help: "Line-buffered output (each packet is written at once).")
     var lineBuffered = false
 
-    @Option(name: .customShort("Z"), help: ArgumentHelp("Drop privileges to this user after opening the capture device.", valueName: "user"))
+    @Option(name: .customShort("Z"), help: ArgumentHelp("Drop privileges to this user after opening the capture device (default: tcpdump, else nobody; root keeps them).", valueName: "user"))
     var user: String?
 
     @Flag(name: .long, help: "Reassemble TCP streams and print their payload in order, with direction markers.")
