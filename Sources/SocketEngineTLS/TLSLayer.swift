@@ -16,8 +16,13 @@ import Darwin
 /// Each connection gets, nearest the socket: a ``ServerHelloObserver`` (the cipher suite), the
 /// NIOSSL handler, and a watcher that turns the handshake's outcome into a ``SecurityReport``
 /// or a one-line reason: `certificate expired on 2020-01-02 (subject CN=localhost)`,
-/// `certificate is not valid for 127.0.0.1`, `self-signed certificate …`, `… unknown CA …`,
-/// `pin mismatch …`. To name the reason of a failed chain verification it makes one more
+/// `certificate is not valid for evil.example (it names localhost, 127.0.0.1)`,
+/// `self-signed certificate …`, `… unknown CA …`, `pin mismatch …`.
+///
+/// A client's chain is verified by BoringSSL; the server's name is checked by the watcher,
+/// after the handshake and before anything is written, against one name or address
+/// (``PeerIdentity``) — not against "the name, or else the address connected to", as NIOSSL's
+/// own check would. To name the reason of a failed chain verification it makes one more
 /// connection without verification and looks at the certificate (BoringSSL reports only that
 /// verification failed).
 public final class TLSLayer: SecureTransport, Sendable {
@@ -41,7 +46,8 @@ public final class TLSLayer: SecureTransport, Sendable {
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.minimumTLSVersion = .tlsv12
         configuration.shutdownTimeout = Self.shutdownTimeout
-        configuration.certificateVerification = options.verify ? .fullVerification : .none
+        // The name is checked by the HandshakeWatcher (PeerIdentity), the chain by BoringSSL.
+        configuration.certificateVerification = options.verify ? .noHostnameVerification : .none
         configuration.applicationProtocols = options.applicationProtocols
         if let caFile = options.caFile {
             configuration.additionalTrustRoots = [.certificates(try Self.certificates(caFile, option: "--cafile"))]
@@ -82,21 +88,22 @@ public final class TLSLayer: SecureTransport, Sendable {
 
     // MARK: SecureTransport
 
-    /// Adds TLS to an outgoing connection; the future gives the handshake's ``SecurityReport`` or fails
-    /// with a one-line reason. Throws on a server layer.
-    public func addClientLayer(to channel: any Channel, serverName: String?) throws -> EventLoopFuture<SecurityReport> {
+    /// Adds TLS to an outgoing connection to `host` (the endpoint's host as written); the
+    /// future gives the handshake's ``SecurityReport`` or fails with a one-line reason. The
+    /// certificate must carry ``TLSClientOptions/serverName`` if set, else `host`, and that one
+    /// name only: an address literal is matched against its IP entries (and not sent in SNI),
+    /// a name against its DNS entries. Throws on a server layer.
+    public func addClientLayer(to channel: any Channel, host: String) throws -> EventLoopFuture<SecurityReport> {
         guard case .client(let options) = role else {
             throw SocketEngineError(.invalidConfiguration, "a server TLS layer cannot connect")
         }
-        // SNI carries a name, never an address; without one, the certificate is checked
-        // against the address connected to.
-        let name = options.serverName ?? serverName.flatMap { Self.isAddressLiteral($0) ? nil : $0 }
-        let handler = try NIOSSLClientHandler(context: context, serverHostname: name)
+        let identity = PeerIdentity(options.serverName ?? host)
+        let handler = try NIOSSLClientHandler(context: context, serverHostname: identity.serverNameIndication)
         var verification = options.verify ? "verified (chain and host name)" : "not verified (--insecure)"
         if !options.pins.isEmpty { verification += ", pin matched" }
         let watcher = HandshakeWatcher(
-            layer: self, server: false, pins: options.pins, verification: verification,
-            expectedName: name ?? serverName, promise: channel.eventLoop.makePromise())
+            layer: self, server: false, identity: options.verify ? identity : nil, pins: options.pins, verification: verification,
+            promise: channel.eventLoop.makePromise())
         return try Self.install(handler, watcher: watcher, on: channel)
     }
 
@@ -109,8 +116,7 @@ public final class TLSLayer: SecureTransport, Sendable {
         let handler = NIOSSLServerHandler(context: context)
         let verification = options.clientCAFile == nil ? "no client certificate asked for" : "client certificate verified"
         let watcher = HandshakeWatcher(
-            layer: self, server: true, pins: [], verification: verification, expectedName: nil,
-            promise: channel.eventLoop.makePromise())
+            layer: self, server: true, identity: nil, pins: [], verification: verification, promise: channel.eventLoop.makePromise())
         return try Self.install(handler, watcher: watcher, on: channel)
     }
 
