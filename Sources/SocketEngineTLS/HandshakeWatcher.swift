@@ -26,7 +26,6 @@ final class HandshakeWatcher: ChannelDuplexHandler {
     typealias OutboundIn = NIOAny
 
     let promise: EventLoopPromise<SecurityReport>
-    private let layer: TLSLayer
     private let server: Bool
     /// The name or address the server's certificate must carry; nil when not verifying.
     private let identity: PeerIdentity?
@@ -63,8 +62,7 @@ final class HandshakeWatcher: ChannelDuplexHandler {
         case closeOutput(EventLoopPromise<Void>?)
     }
 
-    init(layer: TLSLayer, server: Bool, identity: PeerIdentity?, pins: [[UInt8]], verification: String, promise: EventLoopPromise<SecurityReport>) {
-        self.layer = layer
+    init(server: Bool, identity: PeerIdentity?, pins: [[UInt8]], verification: String, promise: EventLoopPromise<SecurityReport>) {
         self.server = server
         self.identity = identity
         self.pins = pins
@@ -216,22 +214,15 @@ final class HandshakeWatcher: ChannelDuplexHandler {
         }
         done = true
         let reason = Self.reason(error, server: server)
-        guard reason.verification, !server, let address = context.channel.remoteAddress else {
-            let failure = SocketEngineError(.tlsFailed, "TLS handshake failed: \(reason.text)")
-            refuse(failure)
-            promise.fail(failure)
-            context.fireErrorCaught(failure)
-            return
+        var text = reason.text
+        // BoringSSL says only that verification failed; the certificate it refused is still
+        // there (the handshake's), and says why.
+        if reason.verification, let peer = (try? context.pipeline.syncOperations.handler(type: NIOSSLHandler.self))?.peerCertificate {
+            text = TLSLayer.describeRefusal(peer)
         }
-        // Name what is wrong with the refused certificate before failing.
-        let promise = self.promise
-        let loop = context.eventLoop
-        let failure = SocketEngineError(.tlsFailed, "TLS handshake failed: \(reason.text)")
+        let failure = SocketEngineError(.tlsFailed, "TLS handshake failed: \(text)")
         refuse(failure)
-        layer.diagnose(address: address, serverName: identity?.serverNameIndication, on: loop).whenComplete { result in
-            let detail = (try? result.get()).flatMap { $0 }
-            promise.fail(SocketEngineError(.tlsFailed, "TLS handshake failed: \(detail ?? reason.text)"))
-        }
+        promise.fail(failure)
         context.fireErrorCaught(failure)
     }
 

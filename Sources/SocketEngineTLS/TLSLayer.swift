@@ -22,9 +22,8 @@ import Darwin
 /// A client's chain is verified by BoringSSL; the server's name is checked by the watcher,
 /// after the handshake and before anything is written, against one name or address
 /// (``PeerIdentity``) — not against "the name, or else the address connected to", as NIOSSL's
-/// own check would. To name the reason of a failed chain verification it makes one more
-/// connection without verification and looks at the certificate (BoringSSL reports only that
-/// verification failed).
+/// own check would. When BoringSSL refuses a chain, the watcher names why from the certificate
+/// that handshake received: one connection, whatever the outcome.
 public final class TLSLayer: SecureTransport, Sendable {
     enum Role: Sendable {
         case client(TLSClientOptions)
@@ -36,8 +35,6 @@ public final class TLSLayer: SecureTransport, Sendable {
     /// are over when we close, so a peer that never answers must not hold the close.
     static let shutdownTimeout = TimeAmount.milliseconds(500)
     private let context: NIOSSLContext
-    /// Without verification, to fetch a refused certificate and say what is wrong with it.
-    let diagnosticContext: NIOSSLContext?
 
     /// A client layer; reads the CA, certificate and key files now, and throws when one is unreadable
     /// or not PEM, or when a certificate comes without its key (or a key without its certificate).
@@ -60,13 +57,6 @@ public final class TLSLayer: SecureTransport, Sendable {
             throw SocketEngineError(.invalidConfiguration, "--key needs --cert")
         }
         context = try Self.makeContext(configuration)
-        if options.verify {
-            var diagnostic = TLSConfiguration.makeClientConfiguration()
-            diagnostic.certificateVerification = .none
-            diagnosticContext = try? NIOSSLContext(configuration: diagnostic)
-        } else {
-            diagnosticContext = nil
-        }
     }
 
     /// A server layer; reads the certificate, key and client-CA files now, and throws when one is
@@ -83,7 +73,6 @@ public final class TLSLayer: SecureTransport, Sendable {
             configuration.trustRoots = .certificates(try Self.certificates(clientCAFile, option: "--client-ca"))
         }
         context = try Self.makeContext(configuration)
-        diagnosticContext = nil
     }
 
     // MARK: SecureTransport
@@ -102,7 +91,7 @@ public final class TLSLayer: SecureTransport, Sendable {
         var verification = options.verify ? "verified (chain and host name)" : "not verified (--insecure)"
         if !options.pins.isEmpty { verification += ", pin matched" }
         let watcher = HandshakeWatcher(
-            layer: self, server: false, identity: options.verify ? identity : nil, pins: options.pins, verification: verification,
+            server: false, identity: options.verify ? identity : nil, pins: options.pins, verification: verification,
             promise: channel.eventLoop.makePromise())
         return try Self.install(handler, watcher: watcher, on: channel)
     }
@@ -116,7 +105,7 @@ public final class TLSLayer: SecureTransport, Sendable {
         let handler = NIOSSLServerHandler(context: context)
         let verification = options.clientCAFile == nil ? "no client certificate asked for" : "client certificate verified"
         let watcher = HandshakeWatcher(
-            layer: self, server: true, identity: nil, pins: [], verification: verification, promise: channel.eventLoop.makePromise())
+            server: true, identity: nil, pins: [], verification: verification, promise: channel.eventLoop.makePromise())
         return try Self.install(handler, watcher: watcher, on: channel)
     }
 

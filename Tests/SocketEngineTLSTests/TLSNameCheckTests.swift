@@ -193,4 +193,18 @@ struct TLSNameCheckTests {
         #expect(await handshake.failure() == nil)
         #expect(try await handshake.serverReceived() == "written before the handshake")
     }
+
+    /// A refused chain is named from the certificate of the refused handshake itself — no second
+    /// connection, so a layer with no socket (loadtest's thread path) says why as well.
+    @Test(arguments: [
+        ("selfsigned", false, "self-signed certificate (subject CN=localhost)"),
+        ("server", false, "certificate signed by an unknown CA (issuer CN=sockctl test CA)"),
+        ("expired", true, "certificate expired on 2020-01-02 00:00:00 UTC (subject CN=localhost)"),
+    ])
+    func aRefusedChainIsNamedWithoutConnectingAgain(certificate: String, trustTestCA: Bool, reason: String) async throws {
+        let handshake = try await Handshake(certificate: certificate, host: "127.0.0.1", trustTestCA: trustTestCA)
+        let failure = try #require(await handshake.failure())
+        #expect(failure.hasPrefix("TLS handshake failed: \(reason)"), "\(failure)")
+        #expect(try await handshake.serverReceived() == "")
+    }
 }

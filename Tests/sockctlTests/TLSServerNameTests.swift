@@ -124,4 +124,35 @@ struct TLSServerNameTests {
             }
         }
     }
+
+    /// A refused certificate is diagnosed from the handshake that refused it: the server sees
+    /// one connection, not a second one made to look at its certificate. The listener numbers
+    /// its clients, so the next client after the refused one is client 2.
+    @Test func aRefusedClientIsOneConnection() async throws {
+        let (listener, port) = try await echoListener("tls://127.0.0.1:0", certificate: "selfsigned")
+        defer { listener.signal(SIGKILL) }
+        let refused = try await sockctl(["send", "tls://127.0.0.1:\(port)", "--responses", "0", "x"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("TLS handshake failed: self-signed certificate (subject CN=localhost)"), "\(refused.stderr)")
+        let marker = try await sockctl(["send", "tls://127.0.0.1:\(port)", "--insecure", "--responses", "0", "marker"])
+        #expect(marker.status == 0, "\(marker.stderr)")
+        let log = try await listener.waitForStderr("(6 bytes in, 6 bytes out)")
+        #expect(log.contains("client 2 from 127.0.0.1:") && !log.contains("client 3"), "\(log)")
+        #expect(log.components(separatedBy: "connected from").count == 3, "\(log)")
+    }
+
+    /// On `--io threads` (no socket loop: the TLS layer runs in an EmbeddedChannel) a refusal
+    /// is named too, as on event loops.
+    @Test(arguments: ["events", "threads"])
+    func loadtestNamesARefusedCertificateOnBothIOPaths(io: String) async throws {
+        let scratch = try Scratch()
+        let (listener, port) = try await echoListener("wss://127.0.0.1:0/e", certificate: "selfsigned")
+        defer { listener.signal(SIGKILL) }
+        let result = try await sockctl(["loadtest", "wss://127.0.0.1:\(port)/e", "-c", "1", "--requests", "3", "--framing", "raw", "--io", io,
+                                        "--json", scratch.path("r.json")])
+        #expect(result.status == 1)
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: scratch.path("r.json")))) as? [String: Any])
+        let example = (report["error_examples"] as? [String: String])?["tls"] ?? ""
+        #expect(example.hasPrefix("TLS handshake failed: self-signed certificate (subject CN=localhost)"), "\(example)")
+    }
 }
