@@ -36,9 +36,11 @@ public final class TLSLayer: SecureTransport, Sendable {
     static let shutdownTimeout = TimeAmount.milliseconds(500)
     private let context: NIOSSLContext
 
-    /// A client layer; reads the CA, certificate and key files now, and throws when one is unreadable
-    /// or not PEM, or when a certificate comes without its key (or a key without its certificate).
-    public init(client options: TLSClientOptions) throws(SocketEngineError) {
+    /// A client layer; reads the CA, certificate and key files now, and throws a usage error
+    /// (``SocketEngineError/isUsageError``) naming the file by `naming` and saying what is
+    /// wrong: no such file, permission denied, not PEM, the key does not match the
+    /// certificate, a certificate without its key (or a key without its certificate).
+    public init(client options: TLSClientOptions, naming: (TLSFile) -> String = { $0.plainName }) throws(SocketEngineError) {
         role = .client(options)
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.minimumTLSVersion = .tlsv12
@@ -47,32 +49,37 @@ public final class TLSLayer: SecureTransport, Sendable {
         configuration.certificateVerification = options.verify ? .noHostnameVerification : .none
         configuration.applicationProtocols = options.applicationProtocols
         if let caFile = options.caFile {
-            configuration.additionalTrustRoots = [.certificates(try Self.certificates(caFile, option: "--cafile"))]
+            configuration.additionalTrustRoots = [.certificates(try Self.certificates(caFile, .trustedCAs, naming: naming))]
         }
+        var keyPair: (certificate: String, key: String)?
         if let certificateFile = options.certificateFile {
-            guard let keyFile = options.keyFile else { throw SocketEngineError(.invalidConfiguration, "--cert needs --key") }
-            configuration.certificateChain = try Self.certificates(certificateFile, option: "--cert").map { .certificate($0) }
-            configuration.privateKey = .privateKey(try Self.privateKey(keyFile))
+            guard let keyFile = options.keyFile else {
+                throw SocketEngineError(.invalidConfiguration, "\(naming(.certificate)) needs \(naming(.privateKey))")
+            }
+            configuration.certificateChain = try Self.certificates(certificateFile, .certificate, naming: naming).map { .certificate($0) }
+            configuration.privateKey = .privateKey(try Self.privateKey(keyFile, naming: naming))
+            keyPair = (certificateFile, keyFile)
         } else if options.keyFile != nil {
-            throw SocketEngineError(.invalidConfiguration, "--key needs --cert")
+            throw SocketEngineError(.invalidConfiguration, "\(naming(.privateKey)) needs \(naming(.certificate))")
         }
-        context = try Self.makeContext(configuration)
+        context = try Self.makeContext(configuration, keyPair: keyPair, naming: naming)
     }
 
-    /// A server layer; reads the certificate, key and client-CA files now, and throws when one is
-    /// unreadable or not PEM.
-    public init(server options: TLSServerOptions) throws(SocketEngineError) {
+    /// A server layer; reads the certificate, key and client-CA files now, and throws a usage
+    /// error naming the file by `naming` and saying what is wrong, as the client's does.
+    public init(server options: TLSServerOptions, naming: (TLSFile) -> String = { $0.plainName }) throws(SocketEngineError) {
         role = .server(options)
-        let chain = try Self.certificates(options.certificateFile, option: "--cert").map { NIOSSLCertificateSource.certificate($0) }
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try Self.privateKey(options.keyFile)))
+        let chain = try Self.certificates(options.certificateFile, .certificate, naming: naming).map { NIOSSLCertificateSource.certificate($0) }
+        let key = try Self.privateKey(options.keyFile, naming: naming)
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
         configuration.minimumTLSVersion = .tlsv12
         configuration.shutdownTimeout = Self.shutdownTimeout
         configuration.applicationProtocols = options.applicationProtocols
         if let clientCAFile = options.clientCAFile {
             configuration.certificateVerification = .noHostnameVerification
-            configuration.trustRoots = .certificates(try Self.certificates(clientCAFile, option: "--client-ca"))
+            configuration.trustRoots = .certificates(try Self.certificates(clientCAFile, .clientCAs, naming: naming))
         }
-        context = try Self.makeContext(configuration)
+        context = try Self.makeContext(configuration, keyPair: (options.certificateFile, options.keyFile), naming: naming)
     }
 
     // MARK: SecureTransport
