@@ -400,7 +400,7 @@ public final class LoadRunner: Sendable {
                 return
             }
             let secure = transport == .tls ? plan.connectOptions.secureTransport : nil
-            let serverName = plan.endpoints[slot % plan.endpoints.count].host
+            let host = plan.endpoints[slot % plan.endpoints.count].host
             var bootstrap = ClientBootstrap(group: shard.loop)
                 .connectTimeout(timeout)
                 .channelInitializer { channel in
@@ -410,7 +410,7 @@ public final class LoadRunner: Sendable {
                         if let secure {
                             // The connection is established when its handshake is done; a failed
                             // handshake is a failed connect (kind `tls`).
-                            try secure.addClientLayer(to: channel, serverName: serverName).assumeIsolated().whenSuccess { report in
+                            try secure.addClientLayer(to: channel, host: host).assumeIsolated().whenSuccess { report in
                                 shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped)
                                 handler.handshakeCompleted()
                             }

@@ -162,8 +162,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
             if endpoint.transport == .wss {
                 guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: .wss) }
                 let handshakeStart = monotonicNanos()
-                let serverName = Endpoint.isIPLiteral(endpoint.host) ? nil : endpoint.host
-                stream = try BlockingTLS.connect(socket, address: address, serverName: serverName, secure: secure, deadline: deadline).0
+                stream = try BlockingTLS.connect(socket, address: address, host: endpoint.host, secure: secure, deadline: deadline).0
                 let nanos = monotonicNanos() - handshakeStart
                 shared.withLock { $0.stats.recordHandshake(nanos) }
             }
