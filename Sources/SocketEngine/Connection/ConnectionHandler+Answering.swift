@@ -59,7 +59,8 @@ extension ConnectionHandler {
     static let joinedReplyLimit = 2048
     static let joinedWriteSize = 64 * 1024
 
-    /// Cuts and answers frames until the socket can take no more or no whole frame is left.
+    /// Cuts and answers frames until the socket can take no more, the burst is spent (the rest
+    /// waits for the loop's next poll, see ``ReadBurst``), or no whole frame is left.
     func serveAnswers() {
         guard var state = answering, let context else {
             if let state = answering {
@@ -77,6 +78,13 @@ extension ConnectionHandler {
         }
         var exhausted = false
         while context.channel.isWritable && state.scheduled < Self.maximumScheduledAnswers {
+            if burst.isSpent && buffered > 0 {
+                burst.yield(on: context.eventLoop) { [self] in
+                    burst.begin()
+                    serve()
+                }
+                break
+            }
             let ended = inputClosed || failure != nil
             let reply: ByteBuffer?
             do {
@@ -84,6 +92,7 @@ extension ConnectionHandler {
                     exhausted = true
                     break
                 }
+                burst.count()
                 reply = try state.answer(frame)
             } catch {
                 answering = nil
