@@ -83,6 +83,11 @@ import Testing
     /// probe whose bytes wait a little on a loaded machine still passes, while one turn's reads
     /// without a bound hold several times as much.
     static let allowedWork = 16 * ReadBurst.messageLimit
+    /// The same for the WebSocket flooder, whose work shows as pongs: one per nine frames.
+    static let allowedPings = allowedWork / 9
+    /// A new client of the proxy needs more turns (its upgrade, its upstream connection and
+    /// upgrade, a relay each way): 64 bursts, still a fraction of one turn's reads unbounded.
+    static let allowedPingsThroughTheProxy = 4 * allowedPings
 
     /// A client writing `block` again and again (at most `count` times) and reading whatever
     /// comes back; ends when cancelled or when the server closes.
@@ -98,6 +103,31 @@ import Testing
                 await group.waitForAll()
             }
         }
+    }
+
+    /// Zero-length continuation frames (masked, as a client sends them) after an empty text
+    /// frame that starts the message, with a ping after every eight of them so that the
+    /// server's progress shows as pongs; about 64 KiB.
+    static let continuationFlood: ByteBuffer = {
+        var block = ByteBuffer()
+        let continuation: [UInt8] = [0x00, 0x80, 0, 0, 0, 0]
+        let ping: [UInt8] = [0x89, 0x80, 0, 0, 0, 0]
+        for _ in 0..<(64 * 1024 / 54) {
+            for _ in 0..<8 { block.writeBytes(continuation) }
+            block.writeBytes(ping)
+        }
+        return block
+    }()
+
+    /// A raw WebSocket client: the upgrade request written by hand, the 101 read, then the
+    /// first fragment of a text message that never ends.
+    static func startEndlessMessage(port: Int) async throws -> Connection {
+        let connection = try await connect("127.0.0.1:\(port)")
+        try await connection.write(ByteBuffer(string: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"))
+        let head = try await connection.read(.delimited(by: Array("\r\n\r\n".utf8), maxLength: 4096))
+        #expect(string(head)?.hasPrefix("HTTP/1.1 101") == true)
+        try await connection.write(ByteBuffer(bytes: [0x01, 0x80, 0, 0, 0, 0]))
+        return connection
     }
 
     // MARK: listen --echo --framing line
@@ -146,6 +176,99 @@ import Testing
         await probe.close()
         service.stop()
         _ = await finished(running)
+        try await group.shutdownGracefully()
+    }
+
+    // MARK: listen ws:// --echo
+
+    @Test func zeroLengthContinuationFramesDoNotStallANewWebSocketClient() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let order = ServiceOrder()
+        let flooderLabel = Mutex("")
+        var configuration = ListenConfiguration(endpoint: try Endpoint(parsing: "ws://127.0.0.1:0/", role: .listener))
+        configuration.mode = .echo
+        configuration.keepOpen = true
+        configuration.options.group = group
+        configuration.options.webSocket.onEvent = { event in
+            if case .pingAnswered(let connection) = event, connection == flooderLabel.withLock({ $0 }) { order.floodWorked() }
+        }
+        configuration.options.tap = { record in
+            if record.direction == .sent, string(record.bytes)?.hasPrefix("probe") == true { order.probeAnswered() }
+        }
+        let service = ListenService(configuration: configuration, output: CollectingSink())
+        let port = try await service.bind()[0].port ?? 0
+        let running = Task { await service.run() }
+
+        let flooder = try await Self.startEndlessMessage(port: port)
+        flooderLabel.withLock { $0 = flooder.localAddress?.displayString ?? "?" }
+        let flood = Self.flood(flooder, with: Self.continuationFlood)
+        try await order.floodUnderWay(10_000)
+        for round in 1...3 {
+            // A new client each time: its upgrade goes through the loop the flooder keeps busy.
+            let outcome = try await order.race(limit: Self.allowedPings) {
+                let probe = try await connect("ws://127.0.0.1:\(port)/")
+                try await probe.write(ByteBuffer(string: "probe \(round)"))
+                #expect(string(try await probe.read()) == "probe \(round)")
+                await probe.close()
+            }
+            guard case .probeAnswered(let after) = outcome else {
+                Issue.record("round \(round): \(Self.allowedPings * 9) more of the flooder's frames were decoded before the new client's message was answered")
+                break
+            }
+            #expect(after < Self.allowedPings)
+        }
+        flood.cancel()
+        await flooder.close()
+        service.stop()
+        _ = await finished(running)
+        try await group.shutdownGracefully()
+    }
+
+    // MARK: proxy ws:// → ws://
+
+    @Test func zeroLengthContinuationFramesDoNotStallAnotherClientOfAWebSocketProxy() async throws {
+        let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
+        let order = ServiceOrder()
+        let flooderLabel = Mutex("")
+        var upstreamOptions = ListenOptions()
+        upstreamOptions.webSocket.answer = .echo
+        let upstream = try await TestServer.start("ws://127.0.0.1:0/", options: upstreamOptions) { connection in
+            _ = try await connection.discardAll()
+        }
+        let relay = try await RelayUnderTest.start("ws://127.0.0.1:0/", to: "ws://127.0.0.1:\(upstream.port)/") {
+            $0.listenOptions.group = group
+            $0.connectOptions.group = group
+            $0.listenOptions.webSocket.onEvent = { event in
+                if case .pingAnswered(let connection) = event, connection == flooderLabel.withLock({ $0 }) { order.floodWorked() }
+            }
+            $0.listenOptions.tap = { record in
+                if record.direction == .sent, string(record.bytes)?.hasPrefix("probe") == true { order.probeAnswered() }
+            }
+        }
+
+        let flooder = try await Self.startEndlessMessage(port: relay.port)
+        flooderLabel.withLock { $0 = flooder.localAddress?.displayString ?? "?" }
+        let flood = Self.flood(flooder, with: Self.continuationFlood)
+        try await order.floodUnderWay(10_000)
+        for round in 1...3 {
+            // A new client each time: its upgrade, its upstream connection and its message go
+            // through the relay's loop, which the flooder keeps busy.
+            let outcome = try await order.race(limit: Self.allowedPingsThroughTheProxy) {
+                let probe = try await connect("ws://127.0.0.1:\(relay.port)/")
+                try await probe.write(ByteBuffer(string: "probe \(round)"))
+                #expect(string(try await probe.read()) == "probe \(round)")
+                await probe.close()
+            }
+            guard case .probeAnswered(let after) = outcome else {
+                Issue.record("round \(round): \(Self.allowedPingsThroughTheProxy * 9) more of the flooder's frames were decoded before the new client's message came back")
+                break
+            }
+            #expect(after < Self.allowedPingsThroughTheProxy)
+        }
+        flood.cancel()
+        await flooder.close()
+        _ = await relay.stop()
+        await upstream.stop()
         try await group.shutdownGracefully()
     }
 }
