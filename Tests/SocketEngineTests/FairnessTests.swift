@@ -16,7 +16,10 @@ import Testing
 /// load the replies in flight make the count noisy. With the bound, the probe waits for at most
 /// a few turns of the loop, each of at most ``ReadBurst/messageLimit`` of the flooder's
 /// messages; without it, for whole reads' worth (tens of thousands).
-@Suite(.hangGuard) struct FairnessTests {
+///
+/// One at a time (each floods as fast as the machine goes), and with no WebSocket handshake
+/// deadline short of the hang guard: the subject is the order, not how long a loaded machine takes.
+@Suite(.hangGuard, .serialized) struct FairnessTests {
     /// The flooder's work the server has done, and how much of it came between a probe being
     /// sent and the server answering it.
     final class ServiceOrder: Sendable {
@@ -189,6 +192,7 @@ import Testing
         configuration.mode = .echo
         configuration.keepOpen = true
         configuration.options.group = group
+        configuration.options.webSocket.handshakeTimeout = .seconds(3600)
         configuration.options.webSocket.onEvent = { event in
             if case .pingAnswered(let connection) = event, connection == flooderLabel.withLock({ $0 }) { order.floodWorked() }
         }
@@ -232,12 +236,14 @@ import Testing
         let flooderLabel = Mutex("")
         var upstreamOptions = ListenOptions()
         upstreamOptions.webSocket.answer = .echo
+        upstreamOptions.webSocket.handshakeTimeout = .seconds(3600)
         let upstream = try await TestServer.start("ws://127.0.0.1:0/", options: upstreamOptions) { connection in
             _ = try await connection.discardAll()
         }
         let relay = try await RelayUnderTest.start("ws://127.0.0.1:0/", to: "ws://127.0.0.1:\(upstream.port)/") {
             $0.listenOptions.group = group
             $0.connectOptions.group = group
+            $0.listenOptions.webSocket.handshakeTimeout = .seconds(3600)
             $0.listenOptions.webSocket.onEvent = { event in
                 if case .pingAnswered(let connection) = event, connection == flooderLabel.withLock({ $0 }) { order.floodWorked() }
             }
