@@ -95,6 +95,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     /// At most this many delayed answers wait at once; beyond it the socket is not read.
     static let maximumScheduledAnswers = 4096
+    /// Frames answered in this turn of the loop (answering only: reads the application asks
+    /// for one at a time need no bound).
+    var burst = ReadBurst()
 
     init(isDatagram: Bool, dropsWhenFull: Bool = true, bufferLimit: Int, datagramLimit: Int = 4096, statistics: ConnectionStatistics, label: String) {
         self.isDatagram = isDatagram
@@ -316,7 +319,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if isDatagram { return datagrams.count >= datagramLimit || (!dropsWhenFull && datagramBytes >= bufferLimit) }
         if let answering {
             let writable = context?.channel.isWritable ?? false
-            return !writable || answering.scheduled >= Self.maximumScheduledAnswers
+            return !writable || answering.scheduled >= Self.maximumScheduledAnswers || burst.isYielding
                 || buffered >= max(bufferLimit, answering.decoder.bufferNeeded)
         }
         let needed = max(bufferLimit, pending.first?.decoder.bufferNeeded ?? 0)

@@ -288,6 +288,8 @@ package enum WebSocketClient {
         label: String,
         above: (any Channel, WebSocketHandler) throws -> Void
     ) throws {
+        // The limit the upgraders gave NIO's decoder, which this reader replaces.
+        try WebSocketFrameReader.install(on: channel, maximumFrameSize: min(options.maximumMessageSize, Int(UInt32.max)))
         try WebSocketFrameWriter.install(on: channel)
         let handler = WebSocketHandler(role: role, options: options, handshake: handshake, label: label)
         try channel.pipeline.syncOperations.addHandler(handler)

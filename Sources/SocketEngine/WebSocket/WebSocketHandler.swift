@@ -7,8 +7,9 @@ import NIOWebSocket
 /// that are not about data.
 ///
 /// ```
-/// socket <-> WebSocketFrameEncoder/Decoder <-> WebSocketHandler <-> ConnectionHandler
-///            (NIO: frame syntax)              frames | messages      (queued reads)
+/// socket <-> WebSocketFrameWriter/Reader <-> WebSocketHandler <-> ConnectionHandler
+///            (frame syntax; NIO's decoder,  frames | messages      (queued reads)
+///             a burst per turn of the loop)
 /// ```
 ///
 /// - Pings are answered with a pong carrying the same payload, also between the fragments of
