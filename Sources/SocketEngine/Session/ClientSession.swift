@@ -327,25 +327,15 @@ public final class ClientSession: Sendable {
     }
 
     private func pumpOutput(from connection: Connection) async -> PumpEnd {
-        let framing = configuration.framing
-        let delimitsMessages = framing.delimitsMessages || connection.transport == .udp
-        // WebSocket messages are printed one per line, whatever the framing.
-        let endsLines = (delimitsMessages && framing != .raw) || connection.transport.isWebSocket
-        let newline = ByteBuffer(bytes: [0x0A])
         do {
             if configuration.direction == .sendOnly {
                 _ = try await connection.discardAll()
                 return .peerFinished
             }
-            while true {
-                guard var frame = try await connection.readFrame(framing, maxFrameSize: configuration.maximumFrameSize) else {
-                    return .peerFinished
-                }
-                if endsLines {
-                    frame.writeImmutableBuffer(newline)
-                }
-                try await output.write(frame)
+            while let message = try await connection.readForPrinting(configuration.framing, maxFrameSize: configuration.maximumFrameSize) {
+                try await output.write(message)
             }
+            return .peerFinished
         } catch is CancellationError {
             return .failed(SocketEngineError(.connectionClosed, "cancelled"))
         } catch {

@@ -51,8 +51,8 @@ final class WebSocketHandler: ChannelDuplexHandler {
     /// ConnectionHandler that counts the others).
     var statistics: ConnectionStatistics?
     var tap: TrafficTap?
-    /// The engine's handler above, which records what is answered here (`--record`); it is
-    /// removed with the pipeline, as this one is.
+    /// The engine's handler above, which records what is answered here (`--record`) and is told
+    /// the kind of each message passed up; it is removed with the pipeline, as this one is.
     weak var connectionHandler: ConnectionHandler?
 
     private var context: ChannelHandlerContext?
@@ -127,6 +127,7 @@ final class WebSocketHandler: ChannelDuplexHandler {
             if let answer = options.answer {
                 answerMessage(kind, message, answer: answer, context: context)
             } else {
+                connectionHandler?.arrivingKind = kind
                 context.fireChannelRead(wrapInboundOut(message))
             }
         case .ping(let payload):

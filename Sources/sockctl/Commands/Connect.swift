@@ -28,7 +28,9 @@ struct Connect: AsyncParsableCommand {
             Over ws:// each input line is one WebSocket message (text; an empty line is an \
             empty message); with --binary each chunk read from stdin (at most 64 KiB, bytes \
             unchanged) is one binary message; with --framing each input frame of that \
-            framing is one message; each received message is printed on its own line. End of input sends a close \
+            framing is one message. Each received text message is printed on its own line, \
+            each binary message byte for byte (nothing added); with --framing each message is \
+            written in that framing, as input is read. End of input sends a close \
             frame (--close-code, default 1000) and the session ends when the server answers. \
             Pings are answered; --ping-interval sends pings; -v shows the handshake, pings, \
             pongs and close codes. A protocol violation by the server (a masked frame, bad \
