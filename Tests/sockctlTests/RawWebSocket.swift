@@ -17,19 +17,7 @@ final class RawWebSocket {
 
     /// Connects to 127.0.0.1:`port` and completes the opening handshake for `path`.
     init(port: Int, path: String = "/") throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            Glibc.close(descriptor)
-            throw Failure(description: "connect to \(port) failed: errno \(errno)")
-        }
+        descriptor = try blockingStream(toLoopbackPort: port)
         try send(Self.upgradeRequest(port: port, path: path))
         var response: [UInt8] = []
         while !response.ends(with: [13, 10, 13, 10]) {

@@ -10,46 +10,14 @@ import Glibc
 final class HostilePeer {
     private let descriptor: Int32
 
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
-    }
-
     /// Connects to 127.0.0.1:`port`.
     init(port: Int) throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket failed: errno \(errno)") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            let failure = errno
-            Glibc.close(descriptor)
-            throw Failure(description: "connect to \(port) failed: errno \(failure)")
-        }
+        descriptor = try blockingStream(toLoopbackPort: port)
     }
 
     /// Connects to the Unix stream socket at `unixPath`.
     init(unixPath: String) throws {
-        descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(unixPath.utf8)
-        guard descriptor >= 0, bytes.count < MemoryLayout.size(ofValue: address.sun_path) else {
-            throw Failure(description: "cannot make a socket for \(unixPath)")
-        }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in raw.copyBytes(from: bytes) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else {
-            let failure = errno
-            Glibc.close(descriptor)
-            throw Failure(description: "connect to \(unixPath) failed: errno \(failure)")
-        }
+        descriptor = try blockingStream(toUnixPath: unixPath)
     }
 
     deinit { Glibc.close(descriptor) }
