@@ -37,7 +37,6 @@ import TestSupport
         #expect(report.messages.sent >= 100)
         #expect(report.messages.sent == report.messages.received + report.messages.timedOut + report.messages.lost)
         #expect(report.messages.lost == 0, "what was sent was drained")
-        #expect(report.elapsedSeconds < 3600)
         #expect(report.text.contains("interrupted stopped before its end"))
     }
 
