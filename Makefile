@@ -63,7 +63,8 @@ demo: build
 # their summary lines; Swift Testing runs the tests side by side anyway). No test depends on how
 # fast the machine is: timing is tested in virtual time, real sockets and peers are waited for by
 # event, and each suite has one generous time limit that only a hang reaches. Then a short
-# libFuzzer + ASan run of the packet decoder (fuzz/run.sh).
+# libFuzzer + ASan run of the packet decoder and of `report merge` input (fuzz/run.sh; the merge
+# target's first build adds some 20 s of CPU, cached in .build/fuzz afterwards).
 #
 # TEST_WIDTH caps how many tests Swift Testing runs at once. It is there for CPU only: unbounded,
 # some 150 tests start together, each with its sockctl processes and peers, and the 2-core
@@ -105,7 +106,7 @@ conformance: deps-build .venv-test/.installed release
 	./scripts/autobahn.sh client $(BIN_RELEASE) build/autobahn/clients $(AUTOBAHN_CASES) || status=1; \
 	exit $$status
 
-# The decoder fuzzers (raw frames, whole capture files, TCP reassembly), FUZZ_SECONDS each.
+# The fuzzers (raw frames, whole capture files, TCP reassembly, report merge input), FUZZ_SECONDS each.
 fuzz: deps-test
 	./fuzz/run.sh $(FUZZ_SECONDS)
 

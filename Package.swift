@@ -23,6 +23,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
         .package(url: "https://github.com/HdrHistogram/hdrhistogram-swift", from: "0.2.0"),
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
@@ -40,11 +41,14 @@ let package = Package(
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 "CEpoll",
+                "CMalloc",
             ],
             swiftSettings: strict
         ),
         // epoll and eventfd for the relay's splice loop (Glibc does not import them).
         .systemLibrary(name: "CEpoll"),
+        // mallopt, to give large buffers back to the system (Glibc does not import malloc.h).
+        .systemLibrary(name: "CMalloc"),
         // TLS in a target of its own (BoringSSL doubles a cold build): only what needs it builds it.
         .target(
             name: "SocketEngineTLS",
@@ -55,12 +59,16 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOTLS", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                // The names a server certificate carries (its subjectAlternativeName), parsed.
+                .product(name: "X509", package: "swift-certificates"),
             ],
             swiftSettings: strict
         ),
         .target(name: "PacketDecoding", swiftSettings: strict),
         .systemLibrary(name: "CLibpcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
-        .target(name: "Capture", dependencies: ["CLibpcap", "PacketDecoding"], swiftSettings: strict),
+        // setresuid and the capability calls for capture's privilege drop (Glibc does not import them).
+        .systemLibrary(name: "CPrivileges"),
+        .target(name: "Capture", dependencies: ["CLibpcap", "CPrivileges", "PacketDecoding"], swiftSettings: strict),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // The /metrics endpoint (Prometheus text exposition by swift-prometheus, served over NIO
         // HTTP/1) that loadtest, listen and proxy share; metric objects come from a registry each
@@ -179,7 +187,7 @@ let package = Package(
         .testTarget(
             name: "sockctlTests",
             dependencies: ["SocketEngine", "PacketDecoding", "TestSupport", .product(name: "NIOCore", package: "swift-nio")],
-            exclude: ["WebSocketPeers", "CorrelationPeers"],
+            exclude: ["WebSocketPeers", "CorrelationPeers", "TerminalPeers"],
             swiftSettings: strict
         ),
     ]

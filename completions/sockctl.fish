@@ -357,7 +357,7 @@ complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_option
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" e' -s 'e' -d 'Print the link-level header.'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture"' -s 'v' -d 'Verbose decoding, as tcpdump\'s -v: IP TTL, id, flags and length, checksums verified, more protocol fields (-vv, -vvv: more still).'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" l' -s 'l' -d 'Line-buffered output (each packet is written at once).'
-complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" Z' -s 'Z' -d 'Drop privileges to this user after opening the capture device.' -rfka ''
+complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" Z' -s 'Z' -d 'Drop privileges to this user after opening the capture device (default: tcpdump, else nobody; root keeps them).' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" follow' -l 'follow' -d 'Reassemble TCP streams and print their payload in order, with direction markers.'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" framing' -l 'framing' -d 'With --follow: message boundaries (line, crlf, null, length:N[:be|:le], fixed:N); one message per line.' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" json' -l 'json' -d 'One JSON object per packet instead of tcpdump text (with the TLS, WebSocket and HTTP/2 views in an "app" array).'

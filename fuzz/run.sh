@@ -2,21 +2,26 @@
 # Fuzzes the packet decoder under libFuzzer + AddressSanitizer for a bounded time.
 # Usage: fuzz/run.sh [seconds-per-target]   (default 30; `make fuzz` passes more)
 #        FUZZ_TARGETS="reassembly" fuzz/run.sh 60   (a subset of the targets)
-# Targets (built with swiftc -sanitize=fuzzer,address together with every file under Sources/PacketDecoding):
+# Targets (built with swiftc -sanitize=fuzzer,address; the first three together with every file
+# under Sources/PacketDecoding):
 #   frames  fuzz/FuzzFrames.swift: one link-layer frame: printer (two option sets), segment, JSON
 #   files   fuzz/FuzzFiles.swift:  a whole pcap/pcapng file, read, printed and reassembled
 #   reassembly fuzz/FuzzReassembly.swift: TCPReassembler on a scripted segment sequence
+#   merge   fuzz/FuzzMerge.swift:  `report merge` input, one or two JSON part files: decoded,
+#           validated, merged, printed, re-encoded and read back (Sources/LoadGen/Report with
+#           LoadGenError and Threshold, over hdrhistogram-swift and zlib: see build_merge)
 # All run at once (one process each). Seeds: every *.pcap / *.pcapng under Tests/ plus a
-# generated 400-packet pcap, split into frames by fuzz/seeds.py; fuzz/regressions/TARGET/ holds
-# inputs that once failed, replayed before fuzzing. Binaries, the growing corpus
-# and crash artifacts live in $FUZZ_DIR (default .build/fuzz). Exits non-zero if a target
-# crashed, leaked, timed out (> 5 s on one input) or went over 2 GiB, and prints the input.
+# generated 400-packet pcap, split into frames by fuzz/seeds.py; for merge the report files
+# under Tests/Reports, alone and in pairs, with fuzz/merge.dict as libFuzzer's dictionary.
+# fuzz/regressions/TARGET/ holds inputs that once failed, replayed before fuzzing. Binaries,
+# the growing corpus and crash artifacts live in $FUZZ_DIR (default .build/fuzz). Exits non-zero
+# if a target crashed, leaked, timed out (> 5 s on one input) or went over 2 GiB, and prints the input.
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_PER_TARGET=${1:-30}
 OUT=${FUZZ_DIR:-$ROOT/.build/fuzz}
 SWIFTC=${SWIFTC:-swiftc}
-TARGETS=(${FUZZ_TARGETS:-frames files reassembly})
+TARGETS=(${FUZZ_TARGETS:-frames files reassembly merge})
 for name in "${TARGETS[@]}"; do mkdir -p "$OUT/corpus/$name"; done
 mkdir -p "$OUT/bin" "$OUT/artifacts"
 cd "$ROOT"
@@ -40,8 +45,52 @@ build() {
     mv "$bin.tmp" "$bin"
     find Sources/PacketDecoding -name '*.swift' | sort | sha256sum > "$bin.sources"
 }
+# build_merge: the report files do not import SocketEngine, NIO or the rest of LoadGen (keep it
+# so): they compile as a module LoadGen of their own over the packages they import, each
+# compiled once from .build/checkouts into $OUT/merge-deps — swift-numerics' RealModule,
+# ComplexModule and Numerics, which hdrhistogram-swift imports; Histogram itself, instrumented
+# (the traps the merge guards against are in it); and SocketEngine's TextFormatting.swift, the
+# one SocketEngine file the report's text uses. zlib is the system's (Sources/CZlib).
+build_merge() {
+    local bin=$OUT/bin/merge deps=$OUT/merge-deps
+    [ -d .build/checkouts/hdrhistogram-swift ] || swift package resolve
+    local numerics=.build/checkouts/swift-numerics/Sources histogram=.build/checkouts/hdrhistogram-swift/Sources/Histogram
+    local shims=$numerics/_NumericsShims/include text=Sources/SocketEngine/Support/TextFormatting.swift
+    if [ ! -f "$deps/SocketEngine.o" ] || [ -n "$(find "$histogram" "$numerics" "$text" -newer "$deps/SocketEngine.o" -name '*.swift' 2>/dev/null | head -n 1)" ]; then
+        echo "==> building the merge target's packages"
+        rm -rf "$deps"
+        mkdir -p "$deps"
+        # module NAME SANITIZE SOURCES...: one object and one module file per package.
+        module() {
+            local name=$1 sanitize=$2
+            shift 2
+            "$SWIFTC" $sanitize -parse-as-library -O -wmo -module-name "$name" -package-name sockctl -I "$deps" -I "$shims" \
+                -emit-module -emit-module-path "$deps/$name.swiftmodule" -c -o "$deps/$name.o" "$@"
+        }
+        module RealModule "" "$numerics"/RealModule/*.swift
+        module ComplexModule "" "$numerics"/ComplexModule/*.swift
+        module Numerics "" "$numerics"/Numerics/*.swift
+        module Histogram -sanitize=fuzzer,address "$histogram"/*.swift
+        module SocketEngine -sanitize=fuzzer,address "$text"
+    fi
+    local sources
+    mapfile -t sources < <({ find Sources/LoadGen/Report -name '*.swift'; echo Sources/LoadGen/LoadGenError.swift; echo Sources/LoadGen/Plan/Threshold.swift; } | sort)
+    sources+=(fuzz/FuzzMerge.swift)
+    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "$deps/SocketEngine.o" -newer "$bin" 2>/dev/null)" ] \
+        && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
+        return 0
+    fi
+    echo "==> building fuzz target merge"
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name LoadGen -package-name sockctl \
+        -I "$deps" -I "$shims" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
+        "${sources[@]}" "$deps"/*.o -o "$bin.tmp"
+    mv "$bin.tmp" "$bin"
+    printf '%s\n' "${sources[@]}" | sha256sum > "$bin.sources"
+}
 declare -A FILE=([frames]=fuzz/FuzzFrames.swift [files]=fuzz/FuzzFiles.swift [reassembly]=fuzz/FuzzReassembly.swift)
-for name in "${TARGETS[@]}"; do build "$name" "${FILE[$name]}"; done
+for name in "${TARGETS[@]}"; do
+    if [ "$name" = merge ]; then build_merge; else build "$name" "${FILE[$name]}"; fi
+done
 
 # Seeds, rebuilt every run (cheap) so new test captures are picked up.
 rm -rf "$OUT/seeds"
@@ -50,9 +99,18 @@ python3 bench/make-pcap.py "$OUT/seeds/generated.pcap" 400 7
 mapfile -t captures < <(find Tests -type f \( -name '*.pcap' -o -name '*.pcapng' \) | sort)
 python3 fuzz/seeds.py "$OUT/seeds/frames" "$OUT/seeds/files" "$OUT/seeds/reassembly" \
     "$OUT/seeds/generated.pcap" "${captures[@]}"
+# Report files alone, and each with the next as a pair (the two parts split by a NUL byte).
+mkdir -p "$OUT/seeds/merge"
+mapfile -t reports < <(find Tests/Reports -name '*.json' | sort)
+for index in "${!reports[@]}"; do
+    first=${reports[$index]} second=${reports[$(( (index + 1) % ${#reports[@]} ))]}
+    cp "$first" "$OUT/seeds/merge/$(basename "$first")"
+    { cat "$first"; printf '\0'; cat "$second"; } > "$OUT/seeds/merge/pair-$(basename "$first" .json)-$(basename "$second")"
+done
 echo "==> seeds: $(ls "$OUT/seeds/frames" | wc -l) frames, $(ls "$OUT/seeds/files" | wc -l) files," \
     "$(ls "$OUT/seeds/reassembly" | wc -l) segment scripts" \
-    "(from ${#captures[@]} test captures + 1 generated); ${SECONDS_PER_TARGET} s per target"
+    "(from ${#captures[@]} test captures + 1 generated), $(ls "$OUT/seeds/merge" | wc -l) report inputs;" \
+    "${SECONDS_PER_TARGET} s per target"
 
 # Known crashers (fuzz/regressions/TARGET/*) are replayed first, once each.
 failed=0
@@ -70,14 +128,15 @@ done
 # fuzz NAME MAX_LEN: runs in the background, log in $OUT/NAME.log.
 declare -A PID
 fuzz() {
-    local name=$1 max_len=$2
+    local name=$1 max_len=$2 dict=()
+    [ -f "fuzz/$name.dict" ] && dict=(-dict="fuzz/$name.dict")
     ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} "$OUT/bin/$name" \
         -max_total_time="$SECONDS_PER_TARGET" -rss_limit_mb=2048 -timeout=5 -max_len="$max_len" \
-        -print_final_stats=1 -artifact_prefix="$OUT/artifacts/$name-" \
+        -print_final_stats=1 -artifact_prefix="$OUT/artifacts/$name-" "${dict[@]}" \
         "$OUT/corpus/$name" "$OUT/seeds/$name" > "$OUT/$name.log" 2>&1 &
     PID[$name]=$!
 }
-declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096)
+declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096 [merge]=16384)
 for name in "${TARGETS[@]}"; do fuzz "$name" "${MAXLEN[$name]}"; done
 
 total=0

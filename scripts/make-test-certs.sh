@@ -4,6 +4,7 @@
 #   server.pem server.key          signed by the CA, for localhost, 127.0.0.1 and ::1
 #   expired.pem expired.key        signed by the CA, for the same names, valid 2020-01-01 to 2020-01-02
 #   wronghost.pem wronghost.key    signed by the CA, for wrong.example only
+#   wildcard.pem wildcard.key      signed by the CA, for *.sockctl.test only
 #   selfsigned.pem selfsigned.key  self-signed, for localhost and 127.0.0.1
 #   client.pem client.key          signed by the CA, for client authentication (CN=sockctl client)
 # Usage: scripts/make-test-certs.sh DIR
@@ -29,6 +30,7 @@ sign() {
 }
 sign server "/CN=localhost" "DNS:localhost,IP:127.0.0.1,IP:::1"
 sign wronghost "/CN=wrong.example" "DNS:wrong.example"
+sign wildcard "/CN=*.sockctl.test" "DNS:*.sockctl.test"
 sign client "/CN=sockctl client" "DNS:client.example" clientAuth
 
 # A certificate whose validity ended long ago needs explicit dates: `openssl ca` takes them.

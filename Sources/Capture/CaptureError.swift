@@ -24,9 +24,9 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
         case readFailed
         /// ``LiveCapture/run(count:handler:)`` was called while another loop is running.
         case alreadyRunning
-        /// `-Z user`: the user does not exist.
+        /// The user to drop privileges to (`-Z user`, or by default `tcpdump` or `nobody`) does not exist.
         case unknownUser
-        /// `-Z user`: switching groups or user id failed, or root could be regained afterwards.
+        /// Dropping privileges: switching groups or user id failed, or root could be regained afterwards.
         case privilegeDropFailed
         /// `-r FILE`: the capture file cannot be opened or read, or is not a capture.
         case unreadableFile

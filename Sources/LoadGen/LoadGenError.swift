@@ -20,8 +20,13 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidStages = "invalid-stages"
         /// An encoded histogram that does not decode (bad base64, truncated, corrupted, too big).
         case invalidHistogram = "invalid-histogram"
-        /// Reports that cannot be added up (none, another schema, other targets).
+        /// Reports that cannot be added up (none, other targets).
         case unmergeableReports = "unmergeable-reports"
+        /// A report file holding a figure no run can have (a negative count, a rate that is not
+        /// a finite number, a time that is not one, a histogram that does not decode or does not
+        /// match the others), or figures whose sum does not fit: the message names the file and
+        /// the field.
+        case invalidReport = "invalid-report"
         /// A `--json` file that cannot be read or written, or does not hold a report.
         case unreadableReport = "unreadable-report"
         /// The `--metrics-listen` address cannot be bound (in use, not local, no permission).
@@ -47,7 +52,7 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
     public var isUsageError: Bool {
         switch code {
         case .invalidPlan, .invalidMessage, .invalidThreshold, .invalidStages: true
-        case .unreachableTarget, .invalidHistogram, .unmergeableReports, .unreadableReport, .metricsUnavailable: false
+        case .unreachableTarget, .invalidHistogram, .unmergeableReports, .invalidReport, .unreadableReport, .metricsUnavailable: false
         }
     }
 }

@@ -16,16 +16,21 @@ import Darwin
 /// connection like an ordinary close rather than an error. Once such a peer has ended its side,
 /// our close does not wait for its close_notify (which can no longer come): the socket closes
 /// as soon as our own close_notify is out.
+///
+/// On a client it also makes the checks BoringSSL's chain verification leaves: the server's
+/// name (``PeerIdentity`` against ``CertificateNames``) and the pins. Until they pass, what the
+/// handlers above write is held here (as NIOSSL itself holds writes until its handshake is
+/// done), so nothing reaches a server that fails them; what it sends is not passed up.
 final class HandshakeWatcher: ChannelDuplexHandler {
     typealias InboundIn = NIOAny
     typealias OutboundIn = NIOAny
 
     let promise: EventLoopPromise<SecurityReport>
-    private let layer: TLSLayer
     private let server: Bool
+    /// The name or address the server's certificate must carry; nil when not verifying.
+    private let identity: PeerIdentity?
     private let pins: [[UInt8]]
     private let verification: String
-    private let expectedName: String?
     /// When the handler joined the pipeline, in its loop's time.
     private var started: NIODeadline?
     /// Below the NIOSSL handler: the negotiated cipher suite.
@@ -37,14 +42,33 @@ final class HandshakeWatcher: ChannelDuplexHandler {
     private var peerEnded = false
     /// A full close has gone down to the TLS layer, which now waits for the peer's close_notify.
     private var closing = false
+    /// Outbound operations held until the handshake and its checks have passed (clients only).
+    /// What waits there is what the engine writes before a handshake is done — a WebSocket
+    /// upgrade request, no more: the connections it hands out are handed out afterwards.
+    private var gate: Gate
 
-    init(layer: TLSLayer, server: Bool, pins: [[UInt8]], verification: String, expectedName: String?, promise: EventLoopPromise<SecurityReport>) {
-        self.layer = layer
+    enum Gate {
+        /// Holding what the handlers above write, in order.
+        case holding([HeldOperation])
+        /// Passing everything on.
+        case open
+        /// The handshake or a check failed: writes fail with this, reads are dropped.
+        case refused(any Error)
+    }
+
+    enum HeldOperation {
+        case write(NIOAny, EventLoopPromise<Void>?)
+        case flush
+        case closeOutput(EventLoopPromise<Void>?)
+    }
+
+    init(server: Bool, identity: PeerIdentity?, pins: [[UInt8]], verification: String, promise: EventLoopPromise<SecurityReport>) {
         self.server = server
+        self.identity = identity
         self.pins = pins
         self.verification = verification
-        self.expectedName = expectedName
         self.promise = promise
+        gate = server ? .open : .holding([])
         observer = ServerHelloObserver(server: server)
     }
 
@@ -61,27 +85,88 @@ final class HandshakeWatcher: ChannelDuplexHandler {
             peerEnded = true
             if closing { closer.closeAfterQueuedWrites() }
         }
+        if case .refused = gate { return }
         context.fireUserInboundEventTriggered(event)
     }
 
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if case .refused = gate { return }
+        context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        switch gate {
+        case .open: context.write(data, promise: promise)
+        case .holding(var held):
+            held.append(.write(data, promise))
+            gate = .holding(held)
+        case .refused(let error): promise?.fail(error)
+        }
+    }
+
+    func flush(context: ChannelHandlerContext) {
+        switch gate {
+        case .open: context.flush()
+        case .holding(var held):
+            held.append(.flush)
+            gate = .holding(held)
+        case .refused: break
+        }
+    }
+
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {
+        if mode == .output, case .holding(var held) = gate {
+            // After the writes held before it.
+            held.append(.closeOutput(promise))
+            gate = .holding(held)
+            return
+        }
+        if mode == .all, case .holding = gate {
+            refuse(ChannelError.ioOnClosedChannel)
+        }
         context.close(mode: mode, promise: promise)
         guard mode == .all, !closing else { return }
         closing = true
         if peerEnded { closer.closeAfterQueuedWrites() }
     }
 
+    /// Lets the held operations through, in order, and everything after them.
+    private func open(context: ChannelHandlerContext) {
+        guard case .holding(let held) = gate else { return }
+        gate = .open
+        for operation in held {
+            switch operation {
+            case .write(let data, let promise): context.write(data, promise: promise)
+            case .flush: context.flush()
+            case .closeOutput(let promise): close(context: context, mode: .output, promise: promise)
+            }
+        }
+    }
+
+    /// Fails the held operations and whatever comes after them.
+    private func refuse(_ error: any Error) {
+        guard case .holding(let held) = gate else { return }
+        gate = .refused(error)
+        for operation in held {
+            switch operation {
+            case .write(_, let promise), .closeOutput(let promise): promise?.fail(error)
+            case .flush: break
+            }
+        }
+    }
+
     private func completed(context: ChannelHandlerContext, negotiated: String?) {
         let ssl = try? context.pipeline.syncOperations.handler(type: NIOSSLHandler.self)
         let peer = ssl?.peerCertificate
+        if let identity, let refusal = Self.refusal(of: peer, for: identity) {
+            fail(context: context, SocketEngineError(.tlsFailed, "TLS handshake failed: \(refusal)"))
+            return
+        }
         if !pins.isEmpty {
             let digest = (try? peer?.extractPublicKey().toSPKIBytes()).flatMap { $0 }.map(PublicKeyPin.digest(of:))
             guard let digest, pins.contains(digest) else {
                 let shown = digest.map(PublicKeyPin.text(of:)) ?? "no public key"
-                let error = SocketEngineError(.tlsFailed, "pin mismatch: the server's public key is \(shown), not one of the --pin values")
-                promise.fail(error)
-                context.fireErrorCaught(error)
-                context.close(promise: nil)
+                fail(context: context, SocketEngineError(.tlsFailed, "pin mismatch: the server's public key is \(shown), not one of the --pin values"))
                 return
             }
         }
@@ -92,7 +177,29 @@ final class HandshakeWatcher: ChannelDuplexHandler {
             verification: verification,
             applicationProtocol: negotiated,
             handshakeDuration: .nanoseconds((context.eventLoop.now - (started ?? context.eventLoop.now)).nanoseconds))
+        open(context: context)
         promise.succeed(report)
+    }
+
+    /// A check after the handshake failed: nothing held goes out, and the connection closes.
+    private func fail(context: ChannelHandlerContext, _ error: SocketEngineError) {
+        refuse(error)
+        promise.fail(error)
+        context.fireErrorCaught(error)
+        context.close(promise: nil)
+    }
+
+    /// Why `certificate` is not the server's that `identity` names, or nil when it is:
+    /// `certificate is not valid for evil.example (it names localhost, 127.0.0.1)`.
+    static func refusal(of certificate: NIOSSLCertificate?, for identity: PeerIdentity) -> String? {
+        guard let certificate else { return "the server sent no certificate" }
+        let names: CertificateNames
+        do {
+            names = try CertificateNames(certificate)
+        } catch {
+            return "certificate is not valid for \(identity.text) (its names cannot be read: \(error))"
+        }
+        return names.contains(identity) ? nil : "certificate is not valid for \(identity.text) (it names \(names.listed))"
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -102,26 +209,21 @@ final class HandshakeWatcher: ChannelDuplexHandler {
                 context.fireErrorCaught(error)
                 return
             }
-            context.fireErrorCaught(SocketEngineError(.tlsFailed, "TLS: \(Self.reason(error, expectedName: expectedName, server: server).text)"))
+            context.fireErrorCaught(SocketEngineError(.tlsFailed, "TLS: \(Self.reason(error, server: server).text)"))
             return
         }
         done = true
-        let reason = Self.reason(error, expectedName: expectedName, server: server)
-        guard reason.verification, !server, let address = context.channel.remoteAddress else {
-            let failure = SocketEngineError(.tlsFailed, "TLS handshake failed: \(reason.text)")
-            promise.fail(failure)
-            context.fireErrorCaught(failure)
-            return
+        let reason = Self.reason(error, server: server)
+        var text = reason.text
+        // BoringSSL says only that verification failed; the certificate it refused is still
+        // there (the handshake's), and says why.
+        if reason.verification, let peer = (try? context.pipeline.syncOperations.handler(type: NIOSSLHandler.self))?.peerCertificate {
+            text = TLSLayer.describeRefusal(peer)
         }
-        // Name what is wrong with the refused certificate before failing.
-        let promise = self.promise
-        let loop = context.eventLoop
-        let expectedName = self.expectedName
-        layer.diagnose(address: address, serverName: expectedName, on: loop).whenComplete { result in
-            let detail = (try? result.get()).flatMap { $0 }
-            promise.fail(SocketEngineError(.tlsFailed, "TLS handshake failed: \(detail ?? reason.text)"))
-        }
-        context.fireErrorCaught(SocketEngineError(.tlsFailed, "TLS handshake failed: \(reason.text)"))
+        let failure = SocketEngineError(.tlsFailed, "TLS handshake failed: \(text)")
+        refuse(failure)
+        promise.fail(failure)
+        context.fireErrorCaught(failure)
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -129,6 +231,7 @@ final class HandshakeWatcher: ChannelDuplexHandler {
             done = true
             promise.fail(SocketEngineError(.tlsFailed, "TLS handshake failed: the peer closed the connection during the handshake"))
         }
+        refuse(ChannelError.ioOnClosedChannel)
         context.fireChannelInactive()
     }
 
@@ -139,13 +242,11 @@ final class HandshakeWatcher: ChannelDuplexHandler {
             done = true
             promise.fail(SocketEngineError(.tlsFailed, "TLS handshake not done: the connection closed first"))
         }
+        refuse(ChannelError.ioOnClosedChannel)
     }
 
     /// A one-line reason; `verification` when the peer's certificate chain was refused.
-    static func reason(_ error: any Error, expectedName: String?, server: Bool) -> (text: String, verification: Bool) {
-        if let extra = error as? NIOSSLExtraError, extra == .failedToValidateHostname {
-            return ("certificate is not valid for \(expectedName ?? "this address")", false)
-        }
+    static func reason(_ error: any Error, server: Bool) -> (text: String, verification: Bool) {
         let text: String
         if let ssl = error as? NIOSSLError {
             switch ssl {

@@ -14,15 +14,18 @@ import Darwin
 /// How a client checks the server (`connect`, `send`, `loadtest` with `tls://` and `wss://`).
 ///
 /// Secure by default: the chain is verified against the system trust store (plus `caFile`),
-/// the host name against the certificate, and TLS 1.2 is the minimum. `verify = false`
-/// (`--insecure`) skips chain and name checks — pins are still checked, as with curl.
+/// the server's name (``serverName``, else the target host) against the certificate, and TLS
+/// 1.2 is the minimum. `verify = false` (`--insecure`) skips chain and name checks — pins are
+/// still checked, as with curl.
 public struct TLSClientOptions: Sendable {
     /// Verify the server's chain and host name (default true); false is `--insecure`, and pins
     /// are still checked.
     public var verify = true
     /// More trusted CAs (PEM), in addition to the system store.
     public var caFile: String?
-    /// The name sent in SNI and checked against the certificate, instead of the target host.
+    /// The name sent in SNI and checked against the certificate instead of the target host —
+    /// the only name checked: the address connected to does not count
+    /// (see ``TLSLayer/addClientLayer(to:host:)``).
     public var serverName: String?
     /// SHA-256 digests of acceptable SubjectPublicKeyInfos (`--pin sha256//BASE64`), checked on
     /// top of the normal verification.

@@ -1,8 +1,4 @@
-import NIOCore
-import NIOPosix
 import NIOSSL
-import NIOTLS
-import SocketEngine
 
 #if canImport(Glibc)
 import Glibc
@@ -10,34 +6,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Why a server's certificate was refused, found out by connecting once more without
-/// verification (for the one-line reason a failed connect reports).
+/// Why a server's certificate was refused, said from the certificate the refused handshake
+/// received (BoringSSL reports only that verification failed).
 extension TLSLayer {
-    /// Connects once more without verification and says what is wrong with the certificate
-    /// the server sends; nil if that cannot be found out within 2 s.
-    func diagnose(address: SocketAddress, serverName: String?, on loop: any EventLoop) -> EventLoopFuture<String?> {
-        // A layer run without sockets (loadtest's thread path drives it in an EmbeddedChannel)
-        // has no loop to connect on: then the refusal goes undiagnosed.
-        guard let diagnosticContext, let bootstrap = ClientBootstrap(validatingGroup: loop) else { return loop.makeSucceededFuture(nil) }
-        let sni = serverName.flatMap { Self.isAddressLiteral($0) ? nil : $0 }
-        let promise = loop.makePromise(of: String?.self)
-        let timeout = loop.scheduleTask(in: .seconds(2)) { promise.succeed(nil) }
-        bootstrap
-            .connectTimeout(.seconds(2))
-            .channelInitializer { channel in
-                channel.eventLoop.makeCompletedFuture {
-                    try channel.pipeline.syncOperations.addHandler(NIOSSLClientHandler(context: diagnosticContext, serverHostname: sni))
-                    try channel.pipeline.syncOperations.addHandler(CertificateGrabber(promise: promise))
-                }
-            }
-            .connect(to: address)
-            .whenComplete { result in
-                if case .failure = result { promise.succeed(nil) }
-            }
-        promise.futureResult.whenComplete { _ in timeout.cancel() }
-        return promise.futureResult
-    }
-
     /// What is wrong with `certificate` for a client that refused it.
     static func describeRefusal(_ certificate: NIOSSLCertificate) -> String {
         let now = time(nil)

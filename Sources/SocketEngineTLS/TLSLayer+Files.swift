@@ -1,7 +1,5 @@
 import NIOCore
-import NIOPosix
 import NIOSSL
-import NIOTLS
 import SocketEngine
 
 #if canImport(Glibc)
@@ -10,44 +8,84 @@ import Glibc
 import Darwin
 #endif
 
-/// Certificates and keys read from PEM files, and NIOSSL's errors said in a few words.
+/// Certificates and keys read from PEM files, each failure said as what it is: the file cannot
+/// be read (no such file, permission denied, …), it reads but is not PEM, or the key does not
+/// match the certificate. Every one is a usage error naming the file (by the caller's `naming`)
+/// and its path.
 extension TLSLayer {
-    static func certificates(_ path: String, option: String) throws(SocketEngineError) -> [NIOSSLCertificate] {
+    /// A larger file is refused: the largest CA bundles are a few hundred KiB.
+    static let maximumFileSize = 16 << 20
+
+    static func certificates(_ path: String, _ file: TLSFile, naming: (TLSFile) -> String) throws(SocketEngineError) -> [NIOSSLCertificate] {
+        let bytes = try contents(of: path, file, naming: naming)
+        let certificates = (try? NIOSSLCertificate.fromPEMBytes(bytes)) ?? []
+        guard !certificates.isEmpty else {
+            throw problem(file, path, naming: naming, "not a PEM certificate file (no certificate in it)")
+        }
+        return certificates
+    }
+
+    static func privateKey(_ path: String, naming: (TLSFile) -> String) throws(SocketEngineError) -> NIOSSLPrivateKey {
+        let bytes = try contents(of: path, .privateKey, naming: naming)
         do {
-            let certificates = try NIOSSLCertificate.fromPEMFile(path)
-            guard !certificates.isEmpty else { throw SocketEngineError(.invalidConfiguration, "\(option) \(path): no certificate in it") }
-            return certificates
-        } catch let error as SocketEngineError {
-            throw error
+            return try NIOSSLPrivateKey(bytes: bytes, format: .pem)
         } catch {
-            throw SocketEngineError(.invalidConfiguration, "\(option) \(path): not a PEM certificate file (\(Self.reason(error)))")
+            let text = String(decoding: bytes.prefix(64 * 1024), as: UTF8.self)
+            if text.contains("ENCRYPTED") {
+                throw problem(.privateKey, path, naming: naming, "an encrypted key, which is not supported (decrypt it: openssl pkey -in KEY -out PLAIN)")
+            }
+            throw problem(.privateKey, path, naming: naming, "not a PEM private key")
         }
     }
 
-    static func privateKey(_ path: String) throws(SocketEngineError) -> NIOSSLPrivateKey {
-        do {
-            return try NIOSSLPrivateKey(file: path, format: .pem)
-        } catch {
-            throw SocketEngineError(.invalidConfiguration, "--key \(path): not a PEM private key (\(Self.reason(error)))")
-        }
-    }
-
-    static func makeContext(_ configuration: TLSConfiguration) throws(SocketEngineError) -> NIOSSLContext {
+    /// The context for `configuration`; BoringSSL refuses a key that does not belong to the
+    /// certificate (`keyPair`: their paths) when the key is set.
+    static func makeContext(
+        _ configuration: TLSConfiguration, keyPair: (certificate: String, key: String)?, naming: (TLSFile) -> String
+    ) throws(SocketEngineError) -> NIOSSLContext {
         do {
             return try NIOSSLContext(configuration: configuration)
         } catch {
-            throw SocketEngineError(.invalidConfiguration, "TLS setup: \(Self.reason(error))")
+            if case .failedToLoadPrivateKey = error as? NIOSSLError, let keyPair {
+                throw problem(.privateKey, keyPair.key, naming: naming,
+                              "the key does not match the certificate (\(naming(.certificate)) \(keyPair.certificate))")
+            }
+            throw SocketEngineError(.invalidConfiguration, "TLS setup: \(error)")
         }
     }
 
-    static func reason(_ error: any Error) -> String {
-        if let io = error as? IOError { return String(cString: strerror(io.errnoCode)).lowercased() }
-        if case .failedToLoadCertificate = error as? NIOSSLError { return "unreadable or not PEM" }
-        if case .failedToLoadPrivateKey = error as? NIOSSLError { return "unreadable or not PEM" }
-        return "\(error)"
+    /// The whole file at `path`, at most ``maximumFileSize`` bytes.
+    static func contents(of path: String, _ file: TLSFile, naming: (TLSFile) -> String) throws(SocketEngineError) -> [UInt8] {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw problem(file, path, naming: naming, errno: errno) }
+        defer { _ = close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count == 0 { return bytes }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw problem(file, path, naming: naming, errno: errno)
+            }
+            guard bytes.count + count <= maximumFileSize else {
+                throw problem(file, path, naming: naming, "larger than \(maximumFileSize >> 20) MiB, not a PEM file")
+            }
+            bytes += chunk[0..<count]
+        }
     }
 
-    static func isAddressLiteral(_ host: String) -> Bool {
-        (try? SocketAddress(ipAddress: host, port: 0)) != nil
+    private static func problem(_ file: TLSFile, _ path: String, naming: (TLSFile) -> String, errno code: Int32) -> SocketEngineError {
+        let reason = switch code {
+        case ENOENT: "no such file"
+        case EACCES: "permission denied"
+        case EISDIR: "is a directory"
+        default: String(cString: strerror(code)).lowercased()
+        }
+        return SocketEngineError(.invalidConfiguration, "\(naming(file)) \(path): \(reason)", errno: code)
+    }
+
+    private static func problem(_ file: TLSFile, _ path: String, naming: (TLSFile) -> String, _ reason: String) -> SocketEngineError {
+        SocketEngineError(.invalidConfiguration, "\(naming(file)) \(path): \(reason)")
     }
 }

@@ -16,10 +16,14 @@ import Darwin
 /// Each connection gets, nearest the socket: a ``ServerHelloObserver`` (the cipher suite), the
 /// NIOSSL handler, and a watcher that turns the handshake's outcome into a ``SecurityReport``
 /// or a one-line reason: `certificate expired on 2020-01-02 (subject CN=localhost)`,
-/// `certificate is not valid for 127.0.0.1`, `self-signed certificate …`, `… unknown CA …`,
-/// `pin mismatch …`. To name the reason of a failed chain verification it makes one more
-/// connection without verification and looks at the certificate (BoringSSL reports only that
-/// verification failed).
+/// `certificate is not valid for evil.example (it names localhost, 127.0.0.1)`,
+/// `self-signed certificate …`, `… unknown CA …`, `pin mismatch …`.
+///
+/// A client's chain is verified by BoringSSL; the server's name is checked by the watcher,
+/// after the handshake and before anything is written, against one name or address
+/// (``PeerIdentity``) — not against "the name, or else the address connected to", as NIOSSL's
+/// own check would. When BoringSSL refuses a chain, the watcher names why from the certificate
+/// that handshake received: one connection, whatever the outcome.
 public final class TLSLayer: SecureTransport, Sendable {
     enum Role: Sendable {
         case client(TLSClientOptions)
@@ -31,72 +35,71 @@ public final class TLSLayer: SecureTransport, Sendable {
     /// are over when we close, so a peer that never answers must not hold the close.
     static let shutdownTimeout = TimeAmount.milliseconds(500)
     private let context: NIOSSLContext
-    /// Without verification, to fetch a refused certificate and say what is wrong with it.
-    let diagnosticContext: NIOSSLContext?
 
-    /// A client layer; reads the CA, certificate and key files now, and throws when one is unreadable
-    /// or not PEM, or when a certificate comes without its key (or a key without its certificate).
-    public init(client options: TLSClientOptions) throws(SocketEngineError) {
+    /// A client layer; reads the CA, certificate and key files now, and throws a usage error
+    /// (``SocketEngineError/isUsageError``) naming the file by `naming` and saying what is
+    /// wrong: no such file, permission denied, not PEM, the key does not match the
+    /// certificate, a certificate without its key (or a key without its certificate).
+    public init(client options: TLSClientOptions, naming: (TLSFile) -> String = { $0.plainName }) throws(SocketEngineError) {
         role = .client(options)
         var configuration = TLSConfiguration.makeClientConfiguration()
         configuration.minimumTLSVersion = .tlsv12
         configuration.shutdownTimeout = Self.shutdownTimeout
-        configuration.certificateVerification = options.verify ? .fullVerification : .none
+        // The name is checked by the HandshakeWatcher (PeerIdentity), the chain by BoringSSL.
+        configuration.certificateVerification = options.verify ? .noHostnameVerification : .none
         configuration.applicationProtocols = options.applicationProtocols
         if let caFile = options.caFile {
-            configuration.additionalTrustRoots = [.certificates(try Self.certificates(caFile, option: "--cafile"))]
+            configuration.additionalTrustRoots = [.certificates(try Self.certificates(caFile, .trustedCAs, naming: naming))]
         }
+        var keyPair: (certificate: String, key: String)?
         if let certificateFile = options.certificateFile {
-            guard let keyFile = options.keyFile else { throw SocketEngineError(.invalidConfiguration, "--cert needs --key") }
-            configuration.certificateChain = try Self.certificates(certificateFile, option: "--cert").map { .certificate($0) }
-            configuration.privateKey = .privateKey(try Self.privateKey(keyFile))
+            guard let keyFile = options.keyFile else {
+                throw SocketEngineError(.invalidConfiguration, "\(naming(.certificate)) needs \(naming(.privateKey))")
+            }
+            configuration.certificateChain = try Self.certificates(certificateFile, .certificate, naming: naming).map { .certificate($0) }
+            configuration.privateKey = .privateKey(try Self.privateKey(keyFile, naming: naming))
+            keyPair = (certificateFile, keyFile)
         } else if options.keyFile != nil {
-            throw SocketEngineError(.invalidConfiguration, "--key needs --cert")
+            throw SocketEngineError(.invalidConfiguration, "\(naming(.privateKey)) needs \(naming(.certificate))")
         }
-        context = try Self.makeContext(configuration)
-        if options.verify {
-            var diagnostic = TLSConfiguration.makeClientConfiguration()
-            diagnostic.certificateVerification = .none
-            diagnosticContext = try? NIOSSLContext(configuration: diagnostic)
-        } else {
-            diagnosticContext = nil
-        }
+        context = try Self.makeContext(configuration, keyPair: keyPair, naming: naming)
     }
 
-    /// A server layer; reads the certificate, key and client-CA files now, and throws when one is
-    /// unreadable or not PEM.
-    public init(server options: TLSServerOptions) throws(SocketEngineError) {
+    /// A server layer; reads the certificate, key and client-CA files now, and throws a usage
+    /// error naming the file by `naming` and saying what is wrong, as the client's does.
+    public init(server options: TLSServerOptions, naming: (TLSFile) -> String = { $0.plainName }) throws(SocketEngineError) {
         role = .server(options)
-        let chain = try Self.certificates(options.certificateFile, option: "--cert").map { NIOSSLCertificateSource.certificate($0) }
-        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(try Self.privateKey(options.keyFile)))
+        let chain = try Self.certificates(options.certificateFile, .certificate, naming: naming).map { NIOSSLCertificateSource.certificate($0) }
+        let key = try Self.privateKey(options.keyFile, naming: naming)
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain, privateKey: .privateKey(key))
         configuration.minimumTLSVersion = .tlsv12
         configuration.shutdownTimeout = Self.shutdownTimeout
         configuration.applicationProtocols = options.applicationProtocols
         if let clientCAFile = options.clientCAFile {
             configuration.certificateVerification = .noHostnameVerification
-            configuration.trustRoots = .certificates(try Self.certificates(clientCAFile, option: "--client-ca"))
+            configuration.trustRoots = .certificates(try Self.certificates(clientCAFile, .clientCAs, naming: naming))
         }
-        context = try Self.makeContext(configuration)
-        diagnosticContext = nil
+        context = try Self.makeContext(configuration, keyPair: (options.certificateFile, options.keyFile), naming: naming)
     }
 
     // MARK: SecureTransport
 
-    /// Adds TLS to an outgoing connection; the future gives the handshake's ``SecurityReport`` or fails
-    /// with a one-line reason. Throws on a server layer.
-    public func addClientLayer(to channel: any Channel, serverName: String?) throws -> EventLoopFuture<SecurityReport> {
+    /// Adds TLS to an outgoing connection to `host` (the endpoint's host as written); the
+    /// future gives the handshake's ``SecurityReport`` or fails with a one-line reason. The
+    /// certificate must carry ``TLSClientOptions/serverName`` if set, else `host`, and that one
+    /// name only: an address literal is matched against its IP entries (and not sent in SNI),
+    /// a name against its DNS entries. Throws on a server layer.
+    public func addClientLayer(to channel: any Channel, host: String) throws -> EventLoopFuture<SecurityReport> {
         guard case .client(let options) = role else {
             throw SocketEngineError(.invalidConfiguration, "a server TLS layer cannot connect")
         }
-        // SNI carries a name, never an address; without one, the certificate is checked
-        // against the address connected to.
-        let name = options.serverName ?? serverName.flatMap { Self.isAddressLiteral($0) ? nil : $0 }
-        let handler = try NIOSSLClientHandler(context: context, serverHostname: name)
+        let identity = PeerIdentity(options.serverName ?? host)
+        let handler = try NIOSSLClientHandler(context: context, serverHostname: identity.serverNameIndication)
         var verification = options.verify ? "verified (chain and host name)" : "not verified (--insecure)"
         if !options.pins.isEmpty { verification += ", pin matched" }
         let watcher = HandshakeWatcher(
-            layer: self, server: false, pins: options.pins, verification: verification,
-            expectedName: name ?? serverName, promise: channel.eventLoop.makePromise())
+            server: false, identity: options.verify ? identity : nil, pins: options.pins, verification: verification,
+            promise: channel.eventLoop.makePromise())
         return try Self.install(handler, watcher: watcher, on: channel)
     }
 
@@ -109,8 +112,7 @@ public final class TLSLayer: SecureTransport, Sendable {
         let handler = NIOSSLServerHandler(context: context)
         let verification = options.clientCAFile == nil ? "no client certificate asked for" : "client certificate verified"
         let watcher = HandshakeWatcher(
-            layer: self, server: true, pins: [], verification: verification, expectedName: nil,
-            promise: channel.eventLoop.makePromise())
+            server: true, identity: nil, pins: [], verification: verification, promise: channel.eventLoop.makePromise())
         return try Self.install(handler, watcher: watcher, on: channel)
     }
 

@@ -22,7 +22,9 @@ struct Sockctl: AsyncParsableCommand {
             udp://host:port, unix:/path. Durations are written 250ms, 2s, 1m.
 
             Exit status: 0 success, 1 the operation failed (refused, reset, timeout), \
-            2 usage error.
+            2 usage error (an output file that cannot be written included); 130 or 143 when \
+            SIGINT or SIGTERM stopped connect, send, replay or loadtest, after its summary \
+            and files (listen, proxy and capture end on the signal with 0).
             """,
         version: "0.1.0",
         subcommands: [Connect.self, Listen.self, Send.self, Proxy.self, Replay.self, LoadTest.self, Report.self, CaptureCommand.self]
@@ -30,6 +32,7 @@ struct Sockctl: AsyncParsableCommand {
 
     static func main() async {
         signal(SIGPIPE, SIG_IGN)
+        LargeBufferPolicy.returnLargeBuffersToTheSystem()
         let arguments = OptionalValueOptions.normalize(Array(CommandLine.arguments.dropFirst()))
         do {
             var command = try parseAsRoot(arguments)

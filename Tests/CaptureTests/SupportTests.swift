@@ -32,15 +32,30 @@ import TestSupport
         #expect(LiveCaptureOptions.linkType(named: "") == nil)
     }
 
-    /// Only the failing lookup is testable in-process: a successful drop cannot be undone.
-    /// The CLI test covers the real drop (`-Z nobody`) and the permission message.
+    /// Only the choice and the failing lookup are testable in-process: a successful drop
+    /// cannot be undone. The CLI tests cover the real drop (by default, `-Z nobody`, `-Z root`).
     @Test func unknownUserIsOneLineErrorAndChangesNothing() {
         let before = (getuid(), geteuid(), getgid())
         let error = #expect(throws: CaptureError.self) {
-            _ = try dropPrivileges(toUser: "no-such-user-sockctl")
+            _ = try PrivilegeDrop.forCapture(user: "no-such-user-sockctl")
         }
         #expect(error?.code == .unknownUser)
         #expect(error?.description == "unknown user 'no-such-user-sockctl'")
         #expect(before == (getuid(), geteuid(), getgid()))
+    }
+
+    /// As root, a capture drops to tcpdump's user when it exists, else to nobody; `-Z root`
+    /// keeps root; a non-root process has nothing to drop.
+    @Test func theDefaultUserIsTcpdumpsThenNobody() throws {
+        let drop = try PrivilegeDrop.forCapture(user: nil)
+        guard geteuid() == 0 || getuid() == 0 else {
+            #expect(drop == nil)
+            return
+        }
+        let expected = getpwnam(PrivilegeDrop.tcpdumpUser) != nil ? PrivilegeDrop.tcpdumpUser : PrivilegeDrop.fallbackUser
+        #expect(drop?.user == expected)
+        #expect(drop?.uid == getpwnam(expected)?.pointee.pw_uid)
+        #expect(try PrivilegeDrop.forCapture(user: "root") == nil)
+        #expect(try PrivilegeDrop.forCapture(user: "nobody")?.uid == 65534)
     }
 }

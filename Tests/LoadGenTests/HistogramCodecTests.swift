@@ -139,3 +139,28 @@ import Testing
         #expect(HistogramCodec.base64Decode("Z") == nil)
     }
 }
+
+/// Decoding is total: any header — every number of significant digits, lowest and highest
+/// values at the edges of what the library takes — gives a histogram that can be read,
+/// summed and encoded again, or an error; never a trap inside the library.
+@Suite(.hangGuard) struct HistogramHeaderTests {
+    static let lowestValues: [UInt64] = [0, 1, 2, 3, 1000, (1 << 48) - 1, 1 << 48, (1 << 53) - 1, (1 << 58) - 1, (1 << 60) - 1, (1 << 61) - 1, 1 << 61, .max / 4, .max]
+
+    @Test(arguments: 0...6 as ClosedRange<UInt32>)
+    func everyHeaderDecodesOrIsRefused(digits: UInt32) throws {
+        for lowest in Self.lowestValues {
+            let doubled = lowest.multipliedReportingOverflow(by: 2)
+            let highestValues: [UInt64] = [0, lowest, doubled.overflow ? .max : doubled.partialValue, 3_600_000_000_000, .max / 4, .max / 2, .max]
+            for highest in highestValues {
+                for words: [Int64] in [[], [5], [-3, 7, 0, 2], [-1000, .max], [.max, .max, .max]] {
+                    let text = ReportMergeValidationTests.histogram(digits: digits, lowest: lowest, highest: highest, words)
+                    guard let histogram = try? HistogramCodec.decode(text) else { continue }
+                    _ = HistogramCodec.valueSum(of: histogram)
+                    _ = LoadReport.Percentiles(histogram)
+                    let again = try HistogramCodec.decode(HistogramCodec.encode(histogram))
+                    #expect(again.totalCount == histogram.totalCount)
+                }
+            }
+        }
+    }
+}

@@ -33,7 +33,7 @@ struct HandshakeTimeoutTests {
                 try Listener.prepareClient(server, endpoint: endpoint, options: options, refusals: refusals, slot: nil) { _ in
                     admitted.add()
                 }
-                return try clientLayer.addClientLayer(to: client, serverName: "localhost")
+                return try clientLayer.addClientLayer(to: client, host: "localhost")
             }
             let address = try SocketAddress(ipAddress: "127.0.0.1", port: 7443)
             try await server.connect(to: address).get()

@@ -26,7 +26,7 @@ struct TLSCloseTimingTests {
             server = NIOAsyncTestingChannel(loop: loop)
             let (client, server) = (client, server)
             let handshakes = try await loop.executeInContext {
-                (try serverLayer.addServerLayer(to: server), try clientLayer.addClientLayer(to: client, serverName: "localhost"))
+                (try serverLayer.addServerLayer(to: server), try clientLayer.addClientLayer(to: client, host: "localhost"))
             }
             let address = try SocketAddress(ipAddress: "127.0.0.1", port: 7443)
             try await server.connect(to: address).get()

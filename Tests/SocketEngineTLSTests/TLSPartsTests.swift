@@ -63,3 +63,36 @@ import TestSupport
         #expect(ServerHelloObserver.parse(ByteBuffer(string: "HTTP/1.1 400 Bad Request\r\n")) == .notServerHello)
     }
 }
+
+/// A TLS file that cannot be used says which file (in the caller's words), its path and why.
+@Suite(.hangGuard) struct TLSFileTests {
+    func failure(_ make: () throws(SocketEngineError) -> TLSLayer) -> SocketEngineError? {
+        do {
+            _ = try make()
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func eachCauseIsNamedAndTheFileInTheCallersWords() async throws {
+        let dir = try await TestCertificates.shared.directory()
+        var missing = TLSClientOptions()
+        missing.caFile = "/nonexistent.pem"
+        #expect(failure { () throws(SocketEngineError) in try TLSLayer(client: missing) }?.message == "CA file /nonexistent.pem: no such file")
+        let named = failure { () throws(SocketEngineError) in try TLSLayer(client: missing) { "the \($0) setting" } }
+        #expect(named?.message == "the trustedCAs setting /nonexistent.pem: no such file")
+        #expect(named?.isUsageError == true)
+
+        var notPEM = TLSClientOptions()
+        notPEM.caFile = "\(dir)/server.key"
+        #expect(failure { () throws(SocketEngineError) in try TLSLayer(client: notPEM) }?.message
+            == "CA file \(dir)/server.key: not a PEM certificate file (no certificate in it)")
+
+        let mismatched = TLSServerOptions(certificateFile: "\(dir)/server.pem", keyFile: "\(dir)/client.key")
+        #expect(failure { () throws(SocketEngineError) in try TLSLayer(server: mismatched) }?.message
+            == "key file \(dir)/client.key: the key does not match the certificate (certificate file \(dir)/server.pem)")
+        let certificateAsKey = TLSServerOptions(certificateFile: "\(dir)/server.pem", keyFile: "\(dir)/server.pem")
+        #expect(failure { () throws(SocketEngineError) in try TLSLayer(server: certificateAsKey) }?.message == "key file \(dir)/server.pem: not a PEM private key")
+    }
+}

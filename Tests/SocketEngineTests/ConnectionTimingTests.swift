@@ -185,6 +185,40 @@ struct ConnectionTimingTests {
         #expect(try await Self.written(fixture.channel) == "late\n")
     }
 
+    /// Fairness: at most ``ReadBurst/messageLimit`` frames are answered per turn of the loop,
+    /// their answers joined into one write; the rest wait for the loop's next turn, and the
+    /// socket is not read until they are answered.
+    @Test func answersComeInBurstsAndTheSocketIsNotReadUntilTheBacklogIsAnswered() async throws {
+        let fixture = try await Fixture()
+        let handler = fixture.handler
+        let loop = fixture.channel.eventLoop
+        try await fixture.loop.executeInContext {
+            handler.value.answerAll(
+                decoder: FrameDecoder(framing: .line, maximumFrameSize: 1024), delay: nil, promise: loop.makePromise()
+            ) { (message: ByteBuffer) throws(SocketEngineError) -> ByteBuffer? in try Framing.line.encode(message) }
+        }
+        let limit = ReadBurst.messageLimit
+        let lines = (1...(2 * limit + 10)).map { "m\($0)\n" }
+        try await fixture.channel.writeInbound(ByteBuffer(string: lines.joined()))
+        #expect(try await Self.writes(fixture.channel) == [lines[0..<limit].joined()], "one burst, one write")
+        let channel = fixture.channel
+        try await fixture.loop.executeInContext { channel.pipeline.read() }
+        #expect(fixture.reads.count.load(ordering: .relaxed) == 0, "held while frames wait")
+        await fixture.loop.run()
+        #expect(try await Self.writes(fixture.channel) == [lines[limit..<(2 * limit)].joined(), lines[(2 * limit)...].joined()])
+        #expect(fixture.reads.count.load(ordering: .relaxed) == 1, "the held read went through once the backlog was answered")
+    }
+
+    /// Each write to "the socket" since the last look.
+    static func writes(_ channel: NIOAsyncTestingChannel) async throws -> [String] {
+        var writes: [String] = []
+        while let data = try await channel.readOutbound(as: IOData.self) {
+            // (Empty writes are the flushes.)
+            if case .byteBuffer(let buffer) = data, buffer.readableBytes > 0 { writes.append(String(buffer: buffer)) }
+        }
+        return writes
+    }
+
     /// Everything written to "the socket" since the last look.
     static func written(_ channel: NIOAsyncTestingChannel) async throws -> String {
         var text = ""

@@ -191,6 +191,27 @@ func decodeAll(_ wire: [UInt8], framing: Framing, maximum: Int = 1 << 20, chunks
         #expect(Array(little.readableBytesView) == [2, 0, 0x68, 0x69])
     }
 
+    /// A message given whole that already ends in its delimiter is one message: the delimiter is
+    /// not added again (`{"op":"ping"}\n` with line framing was that message and an empty one).
+    @Test(arguments: [
+        (Framing.line, "ping\n", "ping\n"),
+        (Framing.line, "ping", "ping\n"),
+        (Framing.line, "", "\n"),
+        (Framing.line, "a\r\n", "a\r\n"),
+        (Framing.crlf, "ping\r\n", "ping\r\n"),
+        (Framing.crlf, "ping\n", "ping\n\r\n"),
+        (Framing.null, "ping\u{0}", "ping\u{0}"),
+        (Framing.null, "ping", "ping\u{0}"),
+    ] as [(Framing, String, String)])
+    func aBodyEndingInItsDelimiterIsNotTerminatedAgain(framing: Framing, body: String, wire: String) throws {
+        let encoded = try framing.encode(ByteBuffer(string: body))
+        #expect(String(buffer: encoded) == wire)
+        var decoder = FrameDecoder(framing: framing)
+        var received = encoded
+        #expect(try decoder.decode(&received) != nil)
+        #expect(try decoder.decode(&received) == nil, "one message, not two")
+    }
+
     @Test func bodiesTooLongForThePrefixAreRefused() {
         #expect {
             _ = try Framing.lengthPrefixed(width: 1, bigEndian: true).encode(ByteBuffer(repeating: 0, count: 256))

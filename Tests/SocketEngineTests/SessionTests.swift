@@ -59,6 +59,43 @@ final class CollectingSink: ByteSink, Sendable {
         #expect(summary.connections == 0)
         withExtendedLifetime(closed) {}
     }
+
+    /// stop() (SIGINT): the session ends at once, in order — the connection closed, the totals
+    /// kept — whether it is relaying, still connecting, or waiting to reconnect.
+    @Test func stopEndsARelayingSessionInterruptedWithItsTotals() async throws {
+        let server = try await TestServer.start { connection in
+            while let buffer = try await connection.read(.available) { try await connection.write(buffer) }
+        }
+        var configuration = ClientSessionConfiguration(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"))
+        configuration.connect = .patient
+        let output = CollectingSink()
+        // Input that never ends: only stop() can end this session.
+        let session = ClientSession(configuration: configuration, input: try await ScriptedSource(["hello\n"], thenEnd: false), output: output)
+        let run = Task { await session.run() }
+        try await output.wait(forText: "hello\n")
+        session.stop()
+        let summary = await finished(run)
+        #expect(summary.end == .interrupted && summary.interrupted && summary.error == nil)
+        #expect(summary.bytesSent == 6 && summary.bytesReceived == 6)
+        #expect(summary.logLines.contains(.note("stopped: sent 6 bytes, received 6 bytes over 1 connection in \(summary.duration.formatted)")))
+        await server.stop()
+    }
+
+    @Test func stopEndsASessionWaitingToReconnect() async throws {
+        let closed = try ClosedPort()
+        var configuration = ClientSessionConfiguration(endpoint: try Endpoint(parsing: "127.0.0.1:\(closed.port)"))
+        configuration.reconnect = ReconnectPolicy(maximumAttempts: 1000, maximumDelay: .seconds(3600), jitter: 0)
+        let reconnecting = AsyncMonitor(false)
+        let session = ClientSession(configuration: configuration, input: try await ScriptedSource([], thenEnd: false), output: CollectingSink()) { event in
+            if case .reconnecting = event { reconnecting.update { $0 = true } }
+        }
+        let run = Task { await session.run() }
+        try await reconnecting.wait { $0 ? () : nil }
+        session.stop()
+        let summary = await finished(run)
+        #expect(summary.end == .interrupted && summary.error == nil && summary.connections == 0)
+        withExtendedLifetime(closed) {}
+    }
 }
 
 @Suite(.hangGuard) struct ListenServiceTests {

@@ -10,8 +10,8 @@ import TestSupport
 final class RecordingSecureTransport: SecureTransport {
     let calls = Mutex<[String]>([])
 
-    func addClientLayer(to channel: any Channel, serverName: String?) throws -> EventLoopFuture<SecurityReport> {
-        calls.withLock { $0.append("client \(serverName ?? "(ip)") handlers=\(Self.names(channel))") }
+    func addClientLayer(to channel: any Channel, host: String) throws -> EventLoopFuture<SecurityReport> {
+        calls.withLock { $0.append("client \(host) handlers=\(Self.names(channel))") }
         return channel.eventLoop.makeSucceededFuture(SecurityReport(protocolVersion: "fake", verification: "none (test)"))
     }
 
@@ -96,7 +96,7 @@ final class RecordingSecureTransport: SecureTransport {
         #expect(report.security?.protocolVersion == "fake")
         try await client.write(ByteBuffer(string: "over the hook"))
         #expect(string(try await client.read()) == "over the hook")
-        #expect(clientLayer.calls.withLock { $0 } == ["client (ip) handlers=0"])
+        #expect(clientLayer.calls.withLock { $0 } == ["client 127.0.0.1 handlers=0"])
         #expect(serverLayer.calls.withLock { $0 } == ["server handlers=0"])
         await client.close()
         await server.stop()

@@ -85,23 +85,78 @@ struct CaptureCommandTests {
         #expect(result.stderr == "sockctl capture: capture on lo needs root or the CAP_NET_RAW capability; grant it with: sudo setcap cap_net_raw,cap_net_admin=eip \(binary)\n")
     }
 
-    /// `-Z nobody`: the device is opened as root, then the process becomes nobody, so the
-    /// file `-w` creates afterwards belongs to nobody, as with tcpdump -Z.
-    @Test(.enabled(if: geteuid() == 0, "live capture needs root"))
-    func dashZDropsToTheUserBeforeWritingTheFile() async throws {
-        let scratch = try openScratch()
+    /// The `Uid`, `Gid`, `Groups`, `CapPrm` and `CapEff` lines of a running process.
+    static func identity(of pid: Int32) throws -> [String: String] {
+        let status = try String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)
+        var lines: [String: String] = [:]
+        for line in status.split(separator: "\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            guard parts.count == 2, ["Uid", "Gid", "Groups", "CapPrm", "CapEff"].contains(String(parts[0])) else { continue }
+            lines[String(parts[0])] = parts[1].split(whereSeparator: { $0 == "\t" || $0 == " " }).joined(separator: " ")
+        }
+        return lines
+    }
+
+    /// A live capture of one packet on lo as root, `arguments` added: its identity while it
+    /// captures (after the "listening on" line), its stderr, its exit status.
+    func captureOnePacket(_ arguments: [String]) async throws -> (identity: [String: String], stderr: String, status: Int32) {
         let listener = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--discard", "-k"], name: "listener")
         defer { listener.signal(SIGKILL) }
         let port = try await listener.listeningPort()
-        let capture = try await Child(try sockctlPath(), ["capture", "-i", "lo", "--port", "\(port)", "-c", "1", "-Z", "nobody", "-w", scratch.path("z.pcap")], name: "capture")
+        let capture = try await Child(try sockctlPath(), ["capture", "-i", "lo", "--port", "\(port)", "-c", "1"] + arguments, name: "capture")
         defer { capture.signal(SIGKILL) }
         _ = try await capture.waitForStderr("listening on lo")
+        let identity = try Self.identity(of: capture.pid)
         let sent = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--responses", "0", "x"])
         #expect(sent.status == 0, "\(sent.stderr)")
-        #expect(try await capture.wait() == 0, "\(capture.stderr)")
-        let attributes = try FileManager.default.attributesOfItem(atPath: scratch.path("z.pcap"))
+        let status = try await capture.wait()
+        return (identity, capture.stderr, status)
+    }
+
+    /// Without -Z, root is given up once the device is open, as Debian's tcpdump does: the
+    /// process captures as the user `tcpdump` (or `nobody` where there is none), with no
+    /// capability left, and says so in one line.
+    @Test(.enabled(if: geteuid() == 0, "live capture needs root"))
+    func liveCaptureDropsRootByDefault() async throws {
+        let user = getpwnam("tcpdump") != nil ? "tcpdump" : "nobody"
+        let account = try #require(getpwnam(user)?.pointee)
+        let result = try await captureOnePacket([])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.identity["Uid"] == Array(repeating: "\(account.pw_uid)", count: 4).joined(separator: " "))
+        #expect(result.identity["Gid"] == Array(repeating: "\(account.pw_gid)", count: 4).joined(separator: " "))
+        #expect(result.identity["CapEff"] == "0000000000000000" && result.identity["CapPrm"] == "0000000000000000")
+        let note = "sockctl capture: dropped privileges to user \(user) (-Z root keeps them)\n"
+        #expect(result.stderr.hasPrefix(note + "listening on lo, "), "\(result.stderr)")
+        #expect(result.stderr.components(separatedBy: "dropped privileges").count == 2)
+    }
+
+    /// `-Z root` keeps root (and says nothing about it).
+    @Test(.enabled(if: geteuid() == 0, "live capture needs root"))
+    func dashZRootKeepsRoot() async throws {
+        let result = try await captureOnePacket(["-Z", "root"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.identity["Uid"] == "0 0 0 0")
+        #expect(result.identity["CapEff"] != "0000000000000000")
+        #expect(!result.stderr.contains("dropped privileges"))
+    }
+
+    /// `-Z nobody -w FILE`: the device is opened as root, the process becomes nobody, and the
+    /// file is created afterwards as tcpdump 4.99 creates it — it belongs to nobody, yet may be
+    /// in a directory only root can write to (tcpdump keeps CAP_DAC_OVERRIDE for that open).
+    @Test(.enabled(if: geteuid() == 0, "live capture needs root"))
+    func dashZDropsToTheUserBeforeWritingTheFile() async throws {
+        let scratch = try Scratch()
+        let directory = scratch.path("root-only")
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        chmod(directory, 0o700)
+        let file = directory + "/z.pcap"
+        let result = try await captureOnePacket(["-Z", "nobody", "-w", file])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.identity["Uid"] == "65534 65534 65534 65534")
+        #expect(result.stderr.hasPrefix("sockctl capture: dropped privileges to user nobody\nlistening on lo, "), "\(result.stderr)")
+        let attributes = try FileManager.default.attributesOfItem(atPath: file)
         #expect((attributes[.ownerAccountID] as? NSNumber)?.intValue == 65534)
-        let read = try await run(try tool("tcpdump"), ["-n", "-r", scratch.path("z.pcap")])
+        let read = try await run(try tool("tcpdump"), ["-n", "-r", file])
         #expect(read.status == 0)
         #expect(String(decoding: read.stdout, as: UTF8.self).contains("Flags [S], seq"))
     }

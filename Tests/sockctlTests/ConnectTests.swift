@@ -260,6 +260,19 @@ final class BlackHoleNamespace: @unchecked Sendable {
         #expect(try await server.wait() == 0)
     }
 
+    /// A heartbeat payload that already ends in the framing's delimiter is one message a beat:
+    /// `PING\n` with line framing was PING and an empty message each beat.
+    @Test func aHeartbeatEndingInItsDelimiterIsOneMessageABeat() async throws {
+        let server = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "--framing", "line"])
+        let port = try await server.listeningPort()
+        let client = try await Child(try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--framing", "line", "--heartbeat", "PING\\n", "--heartbeat-interval", "100ms", "--heartbeat-misses", "1000"], stdin: .pipe)
+        try await client.waitForStdout("PING\n", count: 4)
+        client.closeStdin()
+        #expect(try await client.wait() == 0, "\(client.stderr)")
+        #expect(client.stdoutText.hasPrefix("PING\nPING\nPING\nPING\n"), "no empty message between beats: \(client.stdoutText.debugDescription)")
+        #expect(try await server.wait() == 0)
+    }
+
     /// A server that never answers: the peer is declared dead (exit 1, and says so), and not
     /// before three heartbeat intervals have passed.
     @Test func aSilentServerIsDeclaredDeadByTheHeartbeat() async throws {

@@ -85,6 +85,21 @@ struct LoadTestCommandTests {
         #expect((result.json["config"] as? [String: Any])?["io"] as? String == io)
     }
 
+    /// A message that already ends in its framing's delimiter is sent once, not followed by an
+    /// empty message (whose echo a line server would send back as a surplus reply, taken for the
+    /// next message's): 20 messages of `ping\n` are 100 bytes, each answered once.
+    @Test(arguments: ["events", "threads"])
+    func aMessageEndingInItsDelimiterIsOneMessage(io: String) async throws {
+        let server = try await Server.start(["--echo", "--framing", "line"])
+        defer { server.child.signal(SIGKILL) }
+        let result = try await loadtest([server.target, "-c", "1", "--requests", "20", "--framing", "line", "--message", "ping\\n", "--io", io])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.int("messages/sent") == 20)
+        #expect(result.int("bytes/sent") == 100, "\(result.json["bytes"] ?? "")")
+        #expect(result.int("messages/received") == 20)
+        expectAccounted(result)
+    }
+
     /// A server that never answers: every message times out (counted as such, with the error
     /// kind `timeout`), and its connection is closed and reopened for the next.
     @Test(arguments: ["events", "threads"])

@@ -17,23 +17,8 @@ final class RawWebSocket {
 
     /// Connects to 127.0.0.1:`port` and completes the opening handshake for `path`.
     init(port: Int, path: String = "/") throws {
-        descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { throw Failure(description: "socket failed") }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else {
-            Glibc.close(descriptor)
-            throw Failure(description: "connect to \(port) failed: errno \(errno)")
-        }
-        try send(Array((
-            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        ).utf8))
+        descriptor = try blockingStream(toLoopbackPort: port)
+        try send(Self.upgradeRequest(port: port, path: path))
         var response: [UInt8] = []
         while !response.ends(with: [13, 10, 13, 10]) {
             guard let byte = try readByte() else { throw Failure(description: "closed during the handshake: \(String(decoding: response, as: UTF8.self))") }
@@ -46,6 +31,15 @@ final class RawWebSocket {
     }
 
     deinit { Glibc.close(descriptor) }
+
+    /// The opening handshake's request (RFC 6455's sample key, so the answer's accept value is
+    /// `s3pPLMBiTxaQ9kYGzzhZRbK+xOo=`).
+    static func upgradeRequest(port: Int, path: String = "/") -> [UInt8] {
+        Array((
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+        ).utf8)
+    }
 
     func send(_ bytes: [UInt8]) throws {
         var offset = 0

@@ -128,7 +128,8 @@ struct ReplayTests {
         defer { tcpdump.signal(SIGKILL) }
         _ = try await tcpdump.waitForStderr("listening on lo")
         let sent = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "--framing", "crlf", #"{"id":1}"#, #"{"id":2,"op":"x"}"#, "--responses", "2"])
-        #expect(sent.status == 0, "\(sent.stderr)")
+        // Without the exchange there are no FINs to wait for: stop here rather than wait forever.
+        try #require(sent.status == 0, "\(sent.stderr)")
         // Both FINs seen, then tcpdump stopped the way a user stops it (it writes what it has).
         try await tcpdump.waitForStdout("Flags [F", count: 2)
         tcpdump.signal(SIGINT)
@@ -349,7 +350,6 @@ struct ReplayTests {
             ([scratch.path("arp.pcap"), "127.0.0.1:9"], 1, "no TCP or UDP stream in this capture"),
             ([scratch.path("arp.pcap"), "--list"], 1, "no TCP or UDP stream in this capture"),
             ([scratch.path("one.pcap"), "127.0.0.1:9", "--stream", "7"], 2, "no stream 7: it has only stream 1 (see --list)"),
-            ([scratch.path("cut.pcap"), "127.0.0.1:9"], 1, "truncated dump file"),
             ([scratch.path("text.pcap"), "127.0.0.1:9"], 1, "unknown file format"),
             ([scratch.path("missing.pcap"), "127.0.0.1:9"], 1, "No such file or directory"),
             ([scratch.path("one.pcap")], 2, "missing TARGET"),
@@ -365,6 +365,12 @@ struct ReplayTests {
             #expect(result.stderr.contains(testCase.message), "\(testCase.arguments): \(result.stderr)")
             #expect(!result.stderr.contains("Fatal error"))
         }
+        // Cut short in its last records: not refused, read as tcpdump reads it — the packets
+        // before the cut, and one warning line.
+        let cut = try await run(try sockctlPath(), ["replay", scratch.path("cut.pcap"), "--list"])
+        #expect(cut.status == 0, "\(cut.stderr)")
+        #expect(cut.stderr.split(separator: "\n").count == 1 && cut.stderr.contains("warning: \(scratch.path("cut.pcap")): truncated dump file"), "\(cut.stderr)")
+        #expect(String(decoding: cut.stdout, as: UTF8.self).split(separator: "\n").count == 2, "the header and stream 1")
         // Two streams and no --stream: the error lists them.
         var two = CraftedCapture()
         two.add(two.connection.open())

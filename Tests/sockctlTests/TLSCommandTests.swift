@@ -160,18 +160,46 @@ struct TLSCommandTests {
         #expect(listener.stdout == payload)
     }
 
-    /// TLS options without a TLS endpoint, and bad TLS files, are usage errors.
+    /// TLS options without a TLS endpoint, and bad TLS files, are usage errors (exit 2 before
+    /// any connection) that name the option, the path and what is wrong with it.
     @Test(arguments: [
         (["send", "127.0.0.1:9", "--insecure", "x"], "TLS options need a tls:// or wss:// endpoint"),
-        (["send", "tls://127.0.0.1:9", "--cafile", "/nonexistent.pem", "x"], "--cafile /nonexistent.pem: not a PEM certificate file"),
+        (["send", "tls://127.0.0.1:9", "--cafile", "/nonexistent.pem", "x"], "--cafile /nonexistent.pem: no such file"),
+        (["send", "tls://127.0.0.1:9", "--cafile", "/", "x"], "--cafile /: is a directory"),
+        (["send", "tls://127.0.0.1:9", "--cafile", "@DIR/server.key", "x"], "--cafile @DIR/server.key: not a PEM certificate file"),
+        (["send", "tls://127.0.0.1:9", "--cert", "@DIR/client.pem", "--key", "@DIR/client.pem", "x"], "--key @DIR/client.pem: not a PEM private key"),
+        (["send", "tls://127.0.0.1:9", "--cert", "@DIR/client.pem", "--key", "@DIR/server.key", "x"],
+         "--key @DIR/server.key: the key does not match the certificate (--cert @DIR/client.pem)"),
         (["send", "tls://127.0.0.1:9", "--pin", "md5//abc", "x"], "invalid --pin 'md5//abc'"),
         (["send", "tls://127.0.0.1:9", "--cert", "/tmp/c.pem", "x"], "--cert needs --key"),
         (["listen", "tls://127.0.0.1:0"], "listening on tls:// needs --cert and --key"),
+        (["listen", "tls://127.0.0.1:0", "--cert", "@DIR/server.pem", "--key", "@DIR/client.key"],
+         "--key @DIR/client.key: the key does not match the certificate (--cert @DIR/server.pem)"),
+        (["listen", "tls://127.0.0.1:0", "--cert", "@DIR/server.pem", "--key", "@DIR/server.key", "--client-ca", "/nonexistent.pem"],
+         "--client-ca /nonexistent.pem: no such file"),
+        (["proxy", "127.0.0.1:0", "tls://127.0.0.1:9", "--upstream-cafile", "/nonexistent.pem"], "--upstream-cafile /nonexistent.pem: no such file"),
+        (["proxy", "127.0.0.1:0", "tls://127.0.0.1:9", "--upstream-cert", "@DIR/client.pem", "--upstream-key", "@DIR/server.key"],
+         "--upstream-key @DIR/server.key: the key does not match the certificate (--upstream-cert @DIR/client.pem)"),
     ] as [([String], String)])
     func tlsUsageErrors(arguments: [String], message: String) async throws {
-        let result = try await run(try sockctlPath(), arguments)
+        let dir = try await certs()
+        let result = try await run(try sockctlPath(), arguments.map { $0.replacingOccurrences(of: "@DIR", with: dir) })
         #expect(result.status == 2)
-        #expect(result.stderr.contains(message), "\(result.stderr)")
+        #expect(result.stderr.contains(message.replacingOccurrences(of: "@DIR", with: dir)), "\(result.stderr)")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+    }
+
+    /// A file the user may not read says so (as `nobody`, the test CA readable by root only).
+    @Test func anUnreadableFileIsPermissionDenied() async throws {
+        let scratch = try Scratch()
+        let dir = try await certs()
+        let unreadable = scratch.path("ca.pem")
+        try FileManager.default.copyItem(atPath: "\(dir)/ca.pem", toPath: unreadable)
+        #expect(chmod(unreadable, 0o600) == 0 && chmod(scratch.path(""), 0o755) == 0)
+        let result = try await run(try tool("setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", "--",
+                                                         try sockctlPath(), "send", "tls://127.0.0.1:9", "--cafile", unreadable, "x"])
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("--cafile \(unreadable): permission denied"), "\(result.stderr)")
     }
 
     /// loadtest over tls://: messages are timed per round trip, the handshakes apart.

@@ -143,6 +143,13 @@ let webSocketPeerScript = packageRoot.appendingPathComponent("Tests/sockctlTests
         let sent = try await run(try sockctlPath(), ["send", "ws://127.0.0.1:\(serverPort)/", "via websocat", "--binary"])
         #expect(sent.status == 0, "\(sent.stderr)")
         #expect(String(decoding: sent.stdout, as: UTF8.self) == "via websocat\n")
+
+        // sockctl connect --binary -> websocat's echo: 1 MiB of random bytes comes back identical,
+        // as `websocat -b` itself writes binary messages (no newline added).
+        let random = try await randomFile(scratch.path("random"), bytes: 1 << 20)
+        let echoed = try await run(try sockctlPath(), ["connect", "ws://127.0.0.1:\(serverPort)/", "--binary"], stdin: .file(scratch.path("random")))
+        #expect(echoed.status == 0, "\(echoed.stderr)")
+        #expect(echoed.stdout == random, "\(echoed.stdout.count) bytes back for \(random.count)")
         server.signal(SIGTERM)
     }
 }

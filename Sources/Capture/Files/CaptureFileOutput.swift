@@ -1,38 +1,33 @@
 import PacketDecoding
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// `-w FILE`: packets written as a pcap file (microsecond or nanosecond) to a path, or to stdout
-/// for `-`, through ``PcapWriter``. Writes are buffered by the writer; ``finish()`` flushes and
-/// closes. A failed write (disk full, a closed pipe) is a `.writeFailed` error naming the path.
+/// `-w FILE`: packets written as a pcap file (microsecond or nanosecond) through ``PcapWriter``
+/// to a sink the caller opened — a file, or stdout for `-`. Writes are buffered by the writer;
+/// ``finish()`` flushes and closes. A failed write (disk full, a closed pipe) is a
+/// `.writeFailed` error naming the file.
+///
+/// The caller opens the file (sockctl through its one opening path, which refuses paths it
+/// cannot write and symbolic links before the capture starts): this type only writes.
 public final class CaptureFileOutput {
-    /// The path given (`-` for stdout); error messages start with it.
-    public let path: String
+    /// The name given (`-` for stdout); error messages start with it.
+    public let name: String
     private var writer: PcapWriter
-    private let descriptor: Int32
+    private let close: () -> Void
+    private var closed = false
 
-    /// Creates or truncates `path` (mode 0644; `-` is stdout) and writes the pcap file header at
-    /// once; `nanoseconds` selects nanosecond timestamps. Fails with `.writeFailed`.
-    public init(path: String, linkType: LinkType, snapshotLength: Int, nanoseconds: Bool) throws(CaptureError) {
-        self.path = path
-        if path == "-" {
-            descriptor = 1
-        } else {
-            descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            if descriptor < 0 { throw CaptureError(.writeFailed, "\(path): \(String(cString: strerror(errno)))") }
-        }
-        let target = descriptor
+    /// Writes the pcap file header to `write` at once (so a capture that sees no packet still
+    /// leaves a valid file, like `tcpdump -w`); `nanoseconds` selects nanosecond timestamps;
+    /// `close` runs once at ``finish()``. Fails with `.writeFailed`.
+    public init(
+        name: String, linkType: LinkType, snapshotLength: Int, nanoseconds: Bool,
+        write: @escaping ([UInt8]) throws -> Void, close: @escaping () -> Void
+    ) throws(CaptureError) {
+        self.name = name
+        self.close = close
         do {
-            writer = try PcapWriter(linkType: linkType, snapshotLength: snapshotLength, precision: nanoseconds ? .nanoseconds : .microseconds) { chunk in
-                try Self.writeAll(chunk, to: target, path: path)
-            }
+            writer = try PcapWriter(linkType: linkType, snapshotLength: snapshotLength, precision: nanoseconds ? .nanoseconds : .microseconds, write: write)
         } catch {
-            if descriptor > 2 { close(descriptor) }
-            throw Self.failure(error, path: path)
+            close()
+            throw Self.failure(error, name: name)
         }
     }
 
@@ -41,38 +36,26 @@ public final class CaptureFileOutput {
         do {
             try writer.write(header, bytes)
         } catch {
-            throw Self.failure(error, path: path)
+            throw Self.failure(error, name: name)
         }
     }
 
     /// Writes what is buffered and closes the file.
     public func finish() throws(CaptureError) {
-        defer { if descriptor > 2 { close(descriptor) } }
+        defer {
+            if !closed { close() }
+            closed = true
+        }
         do {
             try writer.flush()
         } catch {
-            throw Self.failure(error, path: path)
+            throw Self.failure(error, name: name)
         }
     }
 
-    private static func writeAll(_ chunk: [UInt8], to descriptor: Int32, path: String) throws(CaptureError) {
-        let failure: Int32? = chunk.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return nil }
-            var offset = 0
-            while offset < raw.count {
-                let written = Glibc.write(descriptor, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    return errno
-                }
-                offset += written
-            }
-            return nil
-        }
-        if let failure { throw CaptureError(.writeFailed, "\(path): \(String(cString: strerror(failure)))") }
-    }
-
-    private static func failure(_ error: any Error, path: String) -> CaptureError {
-        error as? CaptureError ?? CaptureError(.writeFailed, "\(path): \(error)")
+    private static func failure(_ error: any Error, name: String) -> CaptureError {
+        if let error = error as? CaptureError { return error }
+        let text = "\(error)"
+        return CaptureError(.writeFailed, text.hasPrefix(name) ? text : "\(name): \(text)")
     }
 }

@@ -12,12 +12,12 @@ import Histogram
 /// significant digits — 1 % resolution, a twelfth of the memory of the run's three-digit ones —
 /// and is made when the label's first reply comes.
 struct LabelTable: Sendable {
-    /// The most label values kept apart.
-    static let maximumLabels = 100
+    /// The most label values kept apart (the report's limit).
+    static let maximumLabels = LoadReport.Labels.maximumValues
     /// Where values past ``maximumLabels`` are counted.
-    static let otherName = "(other)"
+    static let otherName = LoadReport.Labels.otherName
     /// Where requests without a value are counted.
-    static let noneName = "(none)"
+    static let noneName = LoadReport.Labels.noneName
 
     /// One label value's figures.
     struct Entry: Sendable {

@@ -61,8 +61,8 @@ public struct LoadPlan: Sendable {
     /// `--label`: the report splits counts and latency by this value of each request.
     public var label: MessageField?
 
-    /// The largest pipeline accepted (unanswered messages per connection).
-    public static let maximumPipeline = 65_536
+    /// The largest pipeline accepted (unanswered messages per connection); the report calls it unlimited.
+    public static let maximumPipeline = LoadReport.Config.unlimitedPipeline
 
     /// A plan against one target.
     public init(endpoint: Endpoint, message: MessageTemplate) {

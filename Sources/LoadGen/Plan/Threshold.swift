@@ -93,9 +93,10 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         case .p99_99: return latency?.p99_99
         case .max: return latency?.max
         case .errors:
-            let failures = Double(report.messages.timedOut + report.messages.lost + report.connections.failed)
+            // Added as Doubles: the counts of a merged report may be near Int.max each.
+            let failures = Double(report.messages.timedOut) + Double(report.messages.lost) + Double(report.connections.failed)
             guard isPercentage else { return failures }
-            let denominator = Double(report.messages.sent + report.connections.attempted)
+            let denominator = Double(report.messages.sent) + Double(report.connections.attempted)
             return denominator > 0 ? failures / denominator : (failures > 0 ? 1 : 0)
         case .rate:
             return report.config.framing == nil ? report.throughput.sentPerSecond : report.throughput.receivedPerSecond

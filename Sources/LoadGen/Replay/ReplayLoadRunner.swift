@@ -19,12 +19,18 @@ import SocketEngine
 ///
 /// What throws (before anything is sent): a capture that cannot be read, holds no stream of
 /// the target's kind, lacks a chosen stream or some of a chosen stream's client bytes, or does
-/// not follow `--framing`. Everything the target does is counted, not thrown.
+/// not follow `--framing`. Everything the target does is counted, not thrown. A capture whose
+/// last record is cut short is replayed up to it, with a warning in the report.
+///
+/// ``stop()`` (SIGINT) ends the run early and in order: no copy opens or sends anything more,
+/// each waits for the replies to what it sent (within the reply timeout), and the report is
+/// marked ``LoadReport/interrupted``.
 public final class ReplayLoadRunner: Sendable {
     /// The target, connect options, framing, timeout and `--requests`.
     public let plan: LoadPlan
     /// The capture and how to replay it.
     public let options: ReplayLoadOptions
+    private let stopRequest = StopRequest()
 
     /// A runner for `options` against `plan`'s target; nothing happens until ``run(progress:)``.
     public init(plan: LoadPlan, options: ReplayLoadOptions) {
@@ -40,8 +46,11 @@ public final class ReplayLoadRunner: Sendable {
         let path = options.path
         let chosen = options.streams.map { Set($0.numbers) }
         let streams: [RecordedStream]
+        var warnings: [String] = []
         do {
-            streams = try ReplayStreams.load(path, keeping: { number in chosen?.contains(number) ?? true })
+            let loaded = try ReplayStreams.load(path, keeping: { number in chosen?.contains(number) ?? true })
+            streams = loaded.streams
+            if let warning = loaded.warning { warnings.append(warning) }
         } catch {
             throw LoadGenError(.invalidPlan, "--from-pcap \(error.message)")
         }
@@ -68,7 +77,6 @@ public final class ReplayLoadRunner: Sendable {
                 throw LoadGenError(.invalidPlan, "--from-pcap \(path): no \(kind.rawValue.uppercased()) stream in this capture to replay against a \(target.rawValue) target")
             }
         }
-        var warnings: [String] = []
         let first = selected.map(\.firstTime).min() ?? 0
         var scripts: [StreamScript] = []
         for stream in selected {
@@ -101,6 +109,11 @@ public final class ReplayLoadRunner: Sendable {
         return (scripts, warnings)
     }
 
+    /// Ends the run early (see the type's discussion); safe to call at any time.
+    public func stop() {
+        stopRequest.request()
+    }
+
     /// Replays the capture and returns the report, passing `progress` a sample once a second.
     /// Throws `.invalidPlan` for a plan or capture that cannot run.
     public func run(progress: @escaping @Sendable (LoadRunner.Progress) -> Void = { _ in }) async throws(LoadGenError) -> LoadReport {
@@ -124,7 +137,9 @@ public final class ReplayLoadRunner: Sendable {
         let elapsed = clock.elapsed(since: start)
         sampler.cancel()
         let timeline = await sampler.value
-        return report(scripts: scripts, tally: tally, startedAt: startedAt, elapsed: elapsed, timeline: timeline, warnings: warnings)
+        var result = report(scripts: scripts, tally: tally, startedAt: startedAt, elapsed: elapsed, timeline: timeline, warnings: warnings)
+        result.interrupted = stopRequest.isRequested
+        return result
     }
 
     /// Plays one copy of `script`, again and again with `--loop`; returns its warnings.
@@ -138,19 +153,19 @@ public final class ReplayLoadRunner: Sendable {
         } else {
             opensAt = start
         }
-        try? await clock.sleep(until: stopAt.map { min($0, opensAt) } ?? opensAt)
+        _ = try? await stopRequest.sleep(until: stopAt.map { min($0, opensAt) } ?? opensAt, on: clock)
         // A copy that keeps failing gives up after this long without a completed round.
         let stallLimit = max(plan.replyTimeout * 2, .seconds(10))
         var lastSuccess = clock.now
         var failures = 0
         var round = 0
-        while !Task.isCancelled {
+        while !Task.isCancelled && !stopRequest.isRequested {
             if let stopAt, clock.now >= stopAt { break }
             if tally.ticketsExhausted { break }
             let replayer = StreamReplayer(
                 script: script, endpoint: plan.endpoint, connect: plan.connectOptions, framing: framing,
                 maximumFrameSize: plan.maximumFrameSize, speed: options.speed, timeout: plan.replyTimeout, ignore: options.ignore,
-                tally: tally, copy: copy, round: round, stopAt: stopAt
+                tally: tally, copy: copy, round: round, stopAt: stopAt, stop: stopRequest
             )
             let ending = await replayer.run()
             round += 1
@@ -167,7 +182,7 @@ public final class ReplayLoadRunner: Sendable {
                 // Back off as a load test's reconnects do: 100 ms, doubling, at most 2 s.
                 let delay = Duration.milliseconds(min(2000, 100 << min(failures - 1, 5)))
                 let until = clock.now.advanced(by: delay)
-                try? await clock.sleep(until: stopAt.map { min($0, until) } ?? until)
+                _ = try? await stopRequest.sleep(until: stopAt.map { min($0, until) } ?? until, on: clock)
             }
         }
         return []

@@ -18,8 +18,8 @@ import SocketEngine
 /// Every wait is on the run's clock (``ConnectOptions/clock``) or on the reader's progress.
 /// A message unanswered for `timeout` ends the copy (its pending messages time out); a
 /// target that closes or resets while messages are pending or unsent ends it too (they are
-/// lost, or unsent). Sending stops at `stopAt` or when `--requests` are used up; what was sent
-/// is still waited for, within `timeout`.
+/// lost, or unsent). Sending stops at `stopAt`, when `--requests` are used up or when the run
+/// is stopped (`stop`); what was sent is still waited for, within `timeout`.
 struct StreamReplayer: Sendable {
     let script: StreamScript
     let endpoint: Endpoint
@@ -37,6 +37,8 @@ struct StreamReplayer: Sendable {
     let round: Int
     /// When sending stops (`--duration`).
     let stopAt: EngineClock.Instant?
+    /// The run's stop (``ReplayLoadRunner/stop()``): sending stops at once.
+    var stop = StopRequest()
 
     /// How a copy ended.
     enum Ending: Equatable {
@@ -184,6 +186,7 @@ struct StreamReplayer: Sendable {
                 due = clock.now
             }
             if let stopAt, clock.now >= stopAt { return (.cut, number) }
+            if stop.isRequested { return (.cut, number) }
             guard tally.takeTicket() else { return (.cut, number) }
             let now = clock.now
             let messages = script.messages
@@ -255,7 +258,8 @@ struct StreamReplayer: Sendable {
             let state = progress.value
             if ready(state) { return .ready }
             let now = clock.now
-            if let target, now >= target { return .ready }
+            // A stop ends waits for a time (to send), not waits for replies (the drain).
+            if let target, now >= target || stop.isRequested { return .ready }
             if state.ended { return .ended }
             let expiry = (state.oldestPending ?? (target == nil ? began : nil)).map { $0.advanced(by: timeout) }
             if let expiry, now >= expiry { return .timedOut }
@@ -268,7 +272,11 @@ struct StreamReplayer: Sendable {
                 guard (try? await clock.sleep(until: deadline)) != nil else { return }
                 progress.update { $0.ticks += 1 }
             }
-            defer { timer.cancel() }
+            let stopToken = target == nil ? nil : stop.onStop { progress.update { $0.ticks += 1 } }
+            defer {
+                timer.cancel()
+                stop.remove(stopToken)
+            }
             do {
                 try await progress.wait { $0.arrivals != arrivals || $0.ticks != ticks || $0.ended || ready($0) ? () : nil }
             } catch {

@@ -17,15 +17,18 @@ import Histogram
 ///
 /// All integers are big-endian. Decoding accepts both forms (with and without the zlib layer),
 /// checks every length against the bytes present, and refuses histograms whose decoded size
-/// would exceed ``maximumDecodedBytes`` — a hostile file cannot make it allocate without bound.
+/// would exceed ``maximumDecodedBytes`` or ``maximumSlots`` — a hostile file cannot make it
+/// allocate without bound — and histograms the library would trap on: a header it cannot
+/// represent, counts whose total or whose values' sum (count × value, summed) passes 64 bits.
 package enum HistogramCodec {
     static let uncompressedCookie: UInt32 = 0x1c84_9313
     static let compressedCookie: UInt32 = 0x1c84_9314
     static let headerSize = 40
     /// The most bytes a decoded (inflated) histogram may take.
     package static let maximumDecodedBytes = 16 << 20
-    /// The most counts-array slots a decoded histogram may have.
-    static let maximumSlots = 1 << 22
+    /// The most counts-array slots a decoded histogram may have (8 MiB of counts; a run's
+    /// histograms have 33,792, a label's 4,608).
+    static let maximumSlots = 1 << 20
 
     // MARK: Encoding
 
@@ -136,8 +139,16 @@ package enum HistogramCodec {
             throw LoadGenError(.invalidHistogram, "histogram range \(lowest)...\(highest) with \(digits) digits is too large")
         }
         var histogram = Histogram<UInt64>(lowestDiscernibleValue: lowest, highestTrackableValue: highest, numberOfSignificantValueDigits: significant)
+        // The library's own unit (the range of slot 0) must be the layout's, or slots would mean other values.
+        guard histogram.sizeOfEquivalentRangeForValue(0) == UInt64(1) << UInt64(layout.unitMagnitude) else {
+            throw LoadGenError(.invalidHistogram, "histogram lowest discernible value \(lowest) is not supported")
+        }
         var payload = Reader(reader.remaining.prefix(payloadLength))
         var slot = 0
+        // The library adds counts and count × value without checks (wrapping or trapping):
+        // both totals must fit in 64 bits.
+        var total: UInt64 = 0
+        var valueSum: UInt64 = 0
         while !payload.remaining.isEmpty {
             let word = try payload.zigZag()
             if word < 0 {
@@ -149,13 +160,34 @@ package enum HistogramCodec {
             guard slot < maximumSlots else { throw LoadGenError(.invalidHistogram, "histogram has too many slots") }
             if word > 0 {
                 let value = layout.value(ofSlot: slot)
-                guard value <= highest, histogram.record(value, count: UInt64(word)) else {
+                guard value <= highest else {
                     throw LoadGenError(.invalidHistogram, "histogram value \(value) is beyond its highest trackable value \(highest)")
                 }
+                let count = UInt64(word)
+                let (newTotal, totalOverflow) = total.addingReportingOverflow(count)
+                let (product, productOverflow) = count.multipliedReportingOverflow(by: histogram.highestEquivalentForValue(value))
+                let (newSum, sumOverflow) = valueSum.addingReportingOverflow(product)
+                guard !totalOverflow else { throw LoadGenError(.invalidHistogram, "histogram counts add up past 2^64") }
+                guard !productOverflow, !sumOverflow else { throw LoadGenError(.invalidHistogram, "histogram values add up past 2^64") }
+                guard histogram.record(value, count: count) else {
+                    throw LoadGenError(.invalidHistogram, "histogram value \(value) is beyond its highest trackable value \(highest)")
+                }
+                total = newTotal
+                valueSum = newSum
             }
             slot += 1
         }
         return histogram
+    }
+
+    /// The sum of a histogram's recorded values, each counted at the top of its slot's range —
+    /// the figure the library's iteration accumulates (and traps on when it passes 64 bits).
+    /// Only for histograms whose sum is known to fit: decoded ones, and sums of them that
+    /// ``HistogramSum`` checked.
+    static func valueSum(of histogram: Histogram<UInt64>) -> UInt64 {
+        var sum: UInt64 = 0
+        for step in histogram.recordedValues() { sum = step.totalValueToThisValue }
+        return sum
     }
 
     /// zlib-inflates at most ``maximumDecodedBytes``.
@@ -204,11 +236,12 @@ package enum HistogramCodec {
             self.init(lowestDiscernibleValue: histogram.lowestDiscernibleValue, significantDigits: Int(histogram.numberOfSignificantValueDigits.rawValue))
         }
 
-        /// `significantDigits` in 0...5.
+        /// `significantDigits` in 0...5; `lowestDiscernibleValue` at least 1.
         init(lowestDiscernibleValue: UInt64, significantDigits: Int) {
-            var unit = 0
-            while unit < 62 && (UInt64(2) << unit) <= lowestDiscernibleValue { unit += 1 }
-            unitMagnitude = unit
+            // log2 of the value as a Double, cut to a whole number, exactly as the library (and
+            // HdrHistogram's Java original) computes it: for values above 2^48 this can be one
+            // more than the integer log2, and the layout must be the library's.
+            unitMagnitude = min(63, Int(log2(Double(max(lowestDiscernibleValue, 1)))))
             var singleUnit: UInt64 = 2
             for _ in 0..<min(max(significantDigits, 0), 5) { singleUnit *= 10 }
             var countMagnitude = 0

@@ -19,18 +19,6 @@ extension LoadReport {
         }
     }
 
-    /// Writes the `--json` file at `path`; nil for `-`, where the caller prints the data itself.
-    public func writeJSON(to path: String) throws(LoadGenError) -> Data? {
-        let data = try jsonData()
-        if path == "-" { return data }
-        do {
-            try data.write(to: URL(fileURLWithPath: path))
-        } catch {
-            throw LoadGenError(.unreadableReport, "--json \(path): \((error as NSError).localizedDescription)")
-        }
-        return nil
-    }
-
     /// Reads a `--json` file back; a file that is not one names what is wrong with it.
     public init(contentsOf path: String) throws(LoadGenError) {
         let data: Data
@@ -41,15 +29,22 @@ extension LoadReport {
         } catch {
             throw LoadGenError(.unreadableReport, "\(path): \((error as NSError).localizedDescription)")
         }
+        try self.init(json: data, name: path)
+    }
+
+    /// Decodes the JSON of a `--json` file; `name` (the file's path) starts every message.
+    /// Only the JSON is checked here: the figures are checked by ``validate(named:)``, which a
+    /// merge calls for every part.
+    public init(json data: Data, name: String) throws(LoadGenError) {
         guard data.count <= Self.maximumFileSize else {
-            throw LoadGenError(.unreadableReport, "\(path): over \(Self.maximumFileSize >> 20) MiB, not a load-test result")
+            throw LoadGenError(.unreadableReport, "\(name): over \(Self.maximumFileSize >> 20) MiB, not a load-test result")
         }
         do {
             self = try JSONDecoder().decode(LoadReport.self, from: data)
         } catch let error as DecodingError {
-            throw LoadGenError(.unreadableReport, "\(path): not a sockctl load-test result (\(Self.describe(error)))")
+            throw LoadGenError(.unreadableReport, "\(name): not a sockctl load-test result (\(Self.describe(error)))")
         } catch {
-            throw LoadGenError(.unreadableReport, "\(path): not a sockctl load-test result (\(error))")
+            throw LoadGenError(.unreadableReport, "\(name): not a sockctl load-test result (\(error))")
         }
     }
 

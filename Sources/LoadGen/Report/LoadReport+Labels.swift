@@ -8,7 +8,7 @@ extension LoadReport {
         /// The `--label` rule (`json:$.op`).
         public var rule: String
         /// One entry per value, the most sent first; `(none)` for requests without a value,
-        /// `(other)` for the values past the limit of ``LabelTable/maximumLabels``.
+        /// `(other)` for the values past ``maximumValues``.
         package var values: [Value]
 
         /// One label value's figures.
@@ -29,35 +29,58 @@ extension LoadReport {
             }
         }
 
-        /// The report's section from the run's table.
-        init(rule: String, table: LabelTable) {
-            self.rule = rule
-            values = Self.values(of: table.entries)
+        /// The most label values a run keeps apart (``LabelTable`` counts the rest together).
+        package static let maximumValues = 100
+        /// Where values past ``maximumValues`` are counted.
+        package static let otherName = "(other)"
+        /// Where requests without a value are counted.
+        package static let noneName = "(none)"
+
+        /// `values` in the report's order: the most sent first, then by name.
+        static func ordered(_ values: [Value]) -> [Value] {
+            values.sorted { $0.sent != $1.sent ? $0.sent > $1.sent : $0.label < $1.label }
         }
 
-        /// The table's entries as report values, the most sent first (then by name).
-        static func values(of entries: [LabelTable.Entry]) -> [Value] {
-            entries.sorted { $0.sent != $1.sent ? $0.sent > $1.sent : $0.name < $1.name }.map { entry in
-                Value(
-                    label: entry.name, sent: entry.sent, received: entry.received, timedOut: entry.timedOut, lost: entry.lost,
-                    latency: entry.corrected.flatMap { Percentiles($0) },
-                    histogram: entry.corrected.flatMap { $0.totalCount > 0 ? HistogramCodec.encode($0) : nil })
-            }
-        }
-
-        /// Several reports' sections added up by label value (histograms decoded and added); the
-        /// values past the limit are counted together under `(other)` again.
-        static func merge(_ sections: [Labels]) throws(LoadGenError) -> Labels? {
-            guard let first = sections.first else { return nil }
-            var table = LabelTable()
-            for section in sections {
-                for value in section.values {
-                    var entry = value.entry
-                    if let encoded = value.histogram { entry.corrected = try HistogramCodec.decode(encoded) }
-                    table.add(entry)
+        /// Several reports' sections added up by label value (histograms decoded, their layouts
+        /// compared and their totals checked, counts added with checked arithmetic); values
+        /// past ``maximumValues`` are counted together under `(other)`, as the run does.
+        /// Sections of other `--label` rules are refused.
+        static func merge(_ sections: [(name: String, labels: Labels)]) throws(LoadGenError) -> Labels? {
+            guard let (firstName, first) = sections.first else { return nil }
+            var merged: [Value] = []
+            var histograms: [HistogramSum] = []
+            var indexByLabel: [String: Int] = [:]
+            for (name, section) in sections {
+                let check = ReportCheck(name: name)
+                if section.rule != first.rule {
+                    throw check.failure("labels.rule", "'\(section.rule)', \(firstName) has '\(first.rule)'")
+                }
+                for (position, value) in section.values.enumerated() {
+                    let field = "labels.values[\(position)]"
+                    var label = value.label
+                    if indexByLabel[label] == nil && merged.count >= maximumValues && label != noneName { label = otherName }
+                    let index: Int
+                    if let known = indexByLabel[label] {
+                        index = known
+                    } else {
+                        index = merged.count
+                        indexByLabel[label] = index
+                        merged.append(Value(label: label, sent: 0, received: 0, timedOut: 0, lost: 0, latency: nil, histogram: nil))
+                        histograms.append(HistogramSum(field: "\(field).histogram"))
+                    }
+                    merged[index].sent = try check.sum(merged[index].sent, value.sent, "\(field).sent")
+                    merged[index].received = try check.sum(merged[index].received, value.received, "\(field).received")
+                    merged[index].timedOut = try check.sum(merged[index].timedOut, value.timedOut, "\(field).timed_out")
+                    merged[index].lost = try check.sum(merged[index].lost, value.lost, "\(field).lost")
+                    if let encoded = value.histogram { try histograms[index].add(encoded, from: name) }
                 }
             }
-            return Labels(rule: first.rule, table: table)
+            for index in merged.indices {
+                let histogram = histograms[index].histogram
+                merged[index].latency = histogram.flatMap { Percentiles($0) }
+                merged[index].histogram = histogram.flatMap { $0.totalCount > 0 ? HistogramCodec.encode($0) : nil }
+            }
+            return Labels(rule: first.rule, values: ordered(merged))
         }
     }
 
@@ -85,29 +108,5 @@ extension LoadReport {
             lines.append(line)
         }
         return lines
-    }
-}
-
-extension LoadReport {
-    /// The `--label` section as table entries (histograms decoded; one that does not decode is
-    /// left out), for the final metrics.
-    var labelEntries: [LabelTable.Entry] {
-        (labels?.values ?? []).map { value in
-            var entry = value.entry
-            entry.corrected = value.histogram.flatMap { try? HistogramCodec.decode($0) }
-            return entry
-        }
-    }
-}
-
-extension LoadReport.Labels.Value {
-    /// The counts as a table entry (without the histogram, which the caller decodes).
-    var entry: LabelTable.Entry {
-        var entry = LabelTable.Entry(name: label)
-        entry.sent = sent
-        entry.received = received
-        entry.timedOut = timedOut
-        entry.lost = lost
-        return entry
     }
 }

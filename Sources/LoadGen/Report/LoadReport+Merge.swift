@@ -7,76 +7,44 @@ extension LoadReport {
     /// runs overlapped). Per-second timelines add their counts; their latency columns cannot be
     /// added and are dropped. Thresholds are not carried over (evaluate them on the result).
     ///
-    /// Refused: an empty list, another schema, reports of different targets or transports, or
-    /// histograms that do not decode.
-    public static func merge(_ reports: [LoadReport]) throws(LoadGenError) -> LoadReport {
-        guard var merged = reports.first else { throw LoadGenError(.unmergeableReports, "nothing to merge") }
-        for report in reports where report.schema != schemaVersion {
-            throw LoadGenError(.unmergeableReports, "a report has schema '\(report.schema)', expected '\(schemaVersion)'")
-        }
-        var corrected: Histogram<UInt64>?
-        var uncorrected: Histogram<UInt64>?
-        var handshakes: Histogram<UInt64>?
-        for (index, report) in reports.enumerated() {
-            if report.transport != merged.transport || report.target != merged.target {
-                throw LoadGenError(.unmergeableReports, "report \(index + 1) loaded \(report.transport) \(report.target), report 1 \(merged.transport) \(merged.target)")
+    /// Every part is checked before anything of it is added (``validate(named:)``), its
+    /// histograms are decoded and their layouts compared with the first part's, and every sum
+    /// is checked: a report a hostile or broken file makes is refused with one line naming the
+    /// part's `name` and the field (`.invalidReport`), never a trap. A merge of one report
+    /// checks it the same way and gives it back with its figures recomputed from its histograms.
+    ///
+    /// Refused as well (`.unmergeableReports`): an empty list, reports of different targets or
+    /// transports.
+    public static func merge(named parts: [(name: String, report: LoadReport)]) throws(LoadGenError) -> LoadReport {
+        guard let (firstName, first) = parts.first else { throw LoadGenError(.unmergeableReports, "nothing to merge") }
+        var merged = first
+        var corrected = HistogramSum(field: "histograms.corrected")
+        var uncorrected = HistogramSum(field: "histograms.uncorrected")
+        var handshakes = HistogramSum(field: "tls_handshake_histogram")
+        var timeline: [Int: Interval] = [:]
+        for (index, (name, report)) in parts.enumerated() {
+            try report.validate(named: name)
+            if report.transport != first.transport || report.target != first.target {
+                throw LoadGenError(.unmergeableReports, "\(name) loaded \(report.transport) \(report.target), \(firstName) \(first.transport) \(first.target)")
             }
-            do {
-                if let encoded = report.tlsHandshakeHistogram {
-                    let decoded = try HistogramCodec.decode(encoded)
-                    if handshakes == nil { handshakes = decoded } else { handshakes?.add(decoded) }
+            if let histograms = report.histograms {
+                let correctedPart = try corrected.add(histograms.corrected, from: name)
+                let uncorrectedPart = try uncorrected.add(histograms.uncorrected, from: name)
+                // Each reply is recorded in both.
+                if correctedPart.totalCount != uncorrectedPart.totalCount {
+                    throw ReportCheck(name: name).failure("histograms.uncorrected", "\(uncorrectedPart.totalCount) values, histograms.corrected has \(correctedPart.totalCount)")
                 }
-                if let pair = try report.decodedHistograms() {
-                    if corrected == nil {
-                        corrected = pair.corrected
-                        uncorrected = pair.uncorrected
-                    } else {
-                        corrected?.add(pair.corrected)
-                        uncorrected?.add(pair.uncorrected)
-                    }
-                }
-            } catch {
-                throw LoadGenError(.unmergeableReports, "report \(index + 1): \(error.description)")
             }
+            if let encoded = report.tlsHandshakeHistogram { try handshakes.add(encoded, from: name) }
+            if index > 0 { try merged.add(report, check: ReportCheck(name: name)) }
+            try Self.add(report.timeline, to: &timeline, check: ReportCheck(name: name))
         }
-        for report in reports.dropFirst() {
-            merged.hosts += report.hosts
-            merged.startedAt = min(merged.startedAt, report.startedAt)
-            merged.elapsedSeconds = max(merged.elapsedSeconds, report.elapsedSeconds)
-            merged.config.connections += report.config.connections
-            if merged.config.io != report.config.io { merged.config.io = "mixed" }
-            merged.config.rate = sum(merged.config.rate, report.config.rate)
-            merged.config.requests = sum(merged.config.requests, report.config.requests)
-            merged.connections.requested += report.connections.requested
-            merged.connections.attempted += report.connections.attempted
-            merged.connections.established += report.connections.established
-            merged.connections.failed += report.connections.failed
-            merged.connections.lost += report.connections.lost
-            merged.connections.peakOpen += report.connections.peakOpen
-            merged.messages.intended = sum(merged.messages.intended, report.messages.intended)
-            merged.messages.sent += report.messages.sent
-            merged.replay = Replay.merged(merged.replay, report.replay)
-            merged.messages.received += report.messages.received
-            merged.messages.timedOut += report.messages.timedOut
-            merged.messages.lost += report.messages.lost
-            merged.messages.unsent += report.messages.unsent
-            merged.messages.warmupSent += report.messages.warmupSent
-            merged.messages.unmatched = sum(merged.messages.unmatched, report.messages.unmatched)
-            merged.bytes.sent += report.bytes.sent
-            merged.bytes.received += report.bytes.received
-            for (kind, count) in report.errors { merged.errors[kind, default: 0] += count }
-            for (kind, text) in report.errorExamples where merged.errorExamples[kind] == nil { merged.errorExamples[kind] = text }
-            merged.peakRSSBytes = max(merged.peakRSSBytes, report.peakRSSBytes)
-            merged.warnings += report.warnings
-            merged.timeline = mergeTimelines(merged.timeline, report.timeline)
-        }
-        if reports.count > 1 {
-            merged.timeline = merged.timeline.map { entry in
-                var entry = entry
-                entry.p50 = nil
-                entry.p99 = nil
-                return entry
-            }
+        merged.timeline = timeline.values.sorted { $0.second < $1.second }.map { entry in
+            guard parts.count > 1 else { return entry }
+            var entry = entry
+            entry.p50 = nil
+            entry.p99 = nil
+            return entry
         }
         let seconds = max(merged.elapsedSeconds, 1e-6)
         merged.throughput = Throughput(
@@ -85,41 +53,76 @@ extension LoadReport {
             receivedPerSecond: Double(merged.messages.received) / seconds,
             sentBytesPerSecond: Double(merged.bytes.sent) / seconds,
             receivedBytesPerSecond: Double(merged.bytes.received) / seconds)
-        if let corrected, let uncorrected {
+        if let corrected = corrected.histogram, let uncorrected = uncorrected.histogram {
             merged.setLatency(corrected: corrected, uncorrected: uncorrected)
         } else {
             merged.latency = nil
             merged.histograms = nil
         }
-        if let handshakes { merged.setHandshakes(handshakes) }
-        do {
-            merged.labels = try Labels.merge(reports.compactMap(\.labels))
-        } catch {
-            throw LoadGenError(.unmergeableReports, "--label section: \(error.description)")
-        }
+        merged.tlsHandshake = nil
+        merged.tlsHandshakeHistogram = nil
+        if let handshakes = handshakes.histogram { merged.setHandshakes(handshakes) }
+        merged.labels = try Labels.merge(parts.compactMap { part in part.report.labels.map { (part.name, $0) } })
         merged.thresholds = []
         return merged
     }
 
-    private static func sum<T: AdditiveArithmetic>(_ a: T?, _ b: T?) -> T? {
-        guard let a, let b else { return a ?? b }
-        return a + b
+    /// The merge of reports without file names: messages name them
+    /// `report 1`, `report 2`, …
+    public static func merge(_ reports: [LoadReport]) throws(LoadGenError) -> LoadReport {
+        try merge(named: reports.enumerated().map { (name: "report \($0.offset + 1)", report: $0.element) })
     }
 
-    private static func mergeTimelines(_ a: [Interval], _ b: [Interval]) -> [Interval] {
-        var bySecond: [Int: Interval] = [:]
-        for entry in a + b {
-            if var existing = bySecond[entry.second] {
-                existing.span = max(existing.span, entry.span)
-                existing.open += entry.open
-                existing.sent += entry.sent
-                existing.received += entry.received
-                existing.errors += entry.errors
-                bySecond[entry.second] = existing
-            } else {
-                bySecond[entry.second] = entry
-            }
+    /// Adds the counters of `other` (already validated) with checked sums; `check` names it.
+    private mutating func add(_ other: LoadReport, check: ReportCheck) throws(LoadGenError) {
+        hosts = try check.sum(hosts, other.hosts, "hosts")
+        if let interrupted = other.interrupted { self.interrupted = self.interrupted == true || interrupted }
+        if let earliest = ReportTimestamp(startedAt), let theirs = ReportTimestamp(other.startedAt), theirs < earliest {
+            startedAt = other.startedAt
         }
-        return bySecond.values.sorted { $0.second < $1.second }
+        elapsedSeconds = max(elapsedSeconds, other.elapsedSeconds)
+        config.connections = try check.sum(config.connections, other.config.connections, "config.connections")
+        if config.io != other.config.io { config.io = "mixed" }
+        config.rate = try check.sum(config.rate, other.config.rate, "config.rate")
+        config.requests = try check.sum(config.requests, other.config.requests, "config.requests")
+        connections.requested = try check.sum(connections.requested, other.connections.requested, "connections.requested")
+        connections.attempted = try check.sum(connections.attempted, other.connections.attempted, "connections.attempted")
+        connections.established = try check.sum(connections.established, other.connections.established, "connections.established")
+        connections.failed = try check.sum(connections.failed, other.connections.failed, "connections.failed")
+        connections.lost = try check.sum(connections.lost, other.connections.lost, "connections.lost")
+        connections.peakOpen = try check.sum(connections.peakOpen, other.connections.peakOpen, "connections.peak_open")
+        messages.intended = try check.sum(messages.intended, other.messages.intended, "messages.intended")
+        messages.sent = try check.sum(messages.sent, other.messages.sent, "messages.sent")
+        messages.received = try check.sum(messages.received, other.messages.received, "messages.received")
+        messages.timedOut = try check.sum(messages.timedOut, other.messages.timedOut, "messages.timed_out")
+        messages.lost = try check.sum(messages.lost, other.messages.lost, "messages.lost")
+        messages.unsent = try check.sum(messages.unsent, other.messages.unsent, "messages.unsent")
+        messages.warmupSent = try check.sum(messages.warmupSent, other.messages.warmupSent, "messages.warmup_sent")
+        messages.unmatched = try check.sum(messages.unmatched, other.messages.unmatched, "messages.unmatched")
+        replay = try Replay.merged(replay, other.replay, check: check)
+        bytes.sent = try check.sum(bytes.sent, other.bytes.sent, "bytes.sent")
+        bytes.received = try check.sum(bytes.received, other.bytes.received, "bytes.received")
+        for (kind, count) in other.errors { errors[kind] = try check.sum(errors[kind] ?? 0, count, "errors.\(kind)") }
+        for (kind, text) in other.errorExamples where errorExamples[kind] == nil { errorExamples[kind] = text }
+        peakRSSBytes = max(peakRSSBytes, other.peakRSSBytes)
+        warnings += other.warnings
+    }
+
+    /// Adds a part's timeline to the entries by second (the counts of a second already there
+    /// added, checked by `check`).
+    private static func add(_ entries: [Interval], to bySecond: inout [Int: Interval], check: ReportCheck) throws(LoadGenError) {
+        for (index, entry) in entries.enumerated() {
+            guard var existing = bySecond[entry.second] else {
+                bySecond[entry.second] = entry
+                continue
+            }
+            let field = "timeline[\(index)]"
+            existing.span = max(existing.span, entry.span)
+            existing.open = try check.sum(existing.open, entry.open, "\(field).open")
+            existing.sent = try check.sum(existing.sent, entry.sent, "\(field).sent")
+            existing.received = try check.sum(existing.received, entry.received, "\(field).received")
+            existing.errors = try check.sum(existing.errors, entry.errors, "\(field).errors")
+            bySecond[entry.second] = existing
+        }
     }
 }

@@ -57,7 +57,7 @@ extension LoadReport {
             if scale > 1 { text += " × \(scale)" }
             text += " = \(plural(config.connections, "connection")), "
             if let speed {
-                text += speed == 1 ? "recorded timing" : "recorded timing × \(speed == speed.rounded() ? String(Int(speed)) : String(speed)) speed"
+                text += speed == 1 ? "recorded timing" : "recorded timing × \(speed == speed.rounded() && speed < 0x1p53 ? String(Int(speed)) : String(speed)) speed"
             } else {
                 text += "top speed (each message once the previous reply is in)"
             }
@@ -77,15 +77,15 @@ extension LoadReport {
             return rows
         }
 
-        /// Adds another run's section (``LoadReport/merge(_:)``).
-        static func merged(_ a: Replay?, _ b: Replay?) -> Replay? {
+        /// Adds another run's section (``LoadReport/merge(named:)``), its sums checked by `check`.
+        static func merged(_ a: Replay?, _ b: Replay?, check: ReportCheck) throws(LoadGenError) -> Replay? {
             guard var merged = a, let b else { return a ?? b }
-            merged.runs += b.runs
-            merged.runsCompleted += b.runsCompleted
-            merged.oneWay += b.oneWay
+            merged.runs = try check.sum(merged.runs, b.runs, "replay.runs")
+            merged.runsCompleted = try check.sum(merged.runsCompleted, b.runsCompleted, "replay.runs_completed")
+            merged.oneWay = try check.sum(merged.oneWay, b.oneWay, "replay.one_way")
             if var verify = merged.verify, let other = b.verify {
-                verify.checked += other.checked
-                verify.mismatched += other.mismatched
+                verify.checked = try check.sum(verify.checked, other.checked, "replay.verify.checked")
+                verify.mismatched = try check.sum(verify.mismatched, other.mismatched, "replay.verify.mismatched")
                 verify.firstMismatch = verify.firstMismatch ?? other.firstMismatch
                 merged.verify = verify
             }

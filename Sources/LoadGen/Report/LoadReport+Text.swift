@@ -14,17 +14,18 @@ extension LoadReport {
         if let stages = report.config.stages {
             plan += ", open loop, stages \(stages)"
         } else if let rate = report.config.rate {
-            plan += ", open loop at \(ReportText.grouped(Int(rate)))/s"
+            plan += ", open loop at \(ReportText.grouped(ReportText.whole(rate)))/s"
         } else {
             plan += ", closed loop"
         }
-        if report.config.framing != nil { plan += ", pipeline \(report.config.pipeline == LoadPlan.maximumPipeline ? "unlimited" : String(report.config.pipeline))" }
+        if report.config.framing != nil { plan += ", pipeline \(report.config.pipeline == LoadReport.Config.unlimitedPipeline ? "unlimited" : String(report.config.pipeline))" }
         plan += ", \(report.config.framing.map { "framing \($0)" } ?? "send-only"), \(report.config.messageBytes)-byte messages"
         if report.config.io == "threads" { plan += ", a thread per connection" }
         row("plan", report.replay?.plan(report.config) ?? plan)
         var elapsed = "\(decimal(report.elapsedSeconds, places: 2)) s measured"
         if report.config.warmupSeconds > 0 { elapsed += " after \(decimal(report.config.warmupSeconds, places: 2)) s warm-up (\(ReportText.grouped(report.messages.warmupSent)) messages, not counted)" }
         row("duration", elapsed)
+        if report.interrupted == true { row("interrupted", "stopped before its end: the figures cover the run until the stop") }
         let c = report.connections
         row("connections", "\(ReportText.grouped(c.requested)) requested, \(ReportText.grouped(c.established)) established, \(ReportText.grouped(c.failed)) failed, \(ReportText.grouped(c.lost)) lost, peak \(ReportText.grouped(c.peakOpen)) open")
         let m = report.messages
@@ -38,10 +39,10 @@ extension LoadReport {
         for (label, text) in report.replay?.rows ?? [] { row(label, text) }
         let t = report.throughput
         var throughput = ""
-        if let offered = t.offeredPerSecond { throughput += "offered \(ReportText.grouped(Int(offered.rounded())))/s, " }
-        throughput += "sent \(ReportText.grouped(Int(t.sentPerSecond.rounded())))/s"
-        if report.config.framing != nil { throughput += ", received \(ReportText.grouped(Int(t.receivedPerSecond.rounded())))/s" }
-        throughput += "; \(formatBytes(report.bytes.sent)) out (\(formatBytes(Int(t.sentBytesPerSecond)))/s), \(formatBytes(report.bytes.received)) in"
+        if let offered = t.offeredPerSecond { throughput += "offered \(ReportText.grouped(ReportText.whole(offered)))/s, " }
+        throughput += "sent \(ReportText.grouped(ReportText.whole(t.sentPerSecond)))/s"
+        if report.config.framing != nil { throughput += ", received \(ReportText.grouped(ReportText.whole(t.receivedPerSecond)))/s" }
+        throughput += "; \(formatBytes(report.bytes.sent)) out (\(formatBytes(ReportText.whole(t.sentBytesPerSecond.rounded(.down))))/s), \(formatBytes(report.bytes.received)) in"
         row("throughput", throughput)
         if let latency = report.latency {
             let openLoop = report.config.rate != nil || report.config.stages != nil
@@ -84,8 +85,8 @@ extension LoadReport {
         guard let value = result.measured else { return "not measured" }
         let name = result.threshold.prefix { $0.isLetter || $0.isNumber || $0 == "." }
         switch name {
-        case "errors", "unmatched": return result.threshold.contains("%") ? "\(decimal(value * 100, places: 3))%" : ReportText.grouped(Int(value))
-        case "rate": return "\(ReportText.grouped(Int(value.rounded())))/s"
+        case "errors", "unmatched": return result.threshold.contains("%") ? "\(decimal(value * 100, places: 3))%" : ReportText.grouped(ReportText.whole(value))
+        case "rate": return "\(ReportText.grouped(ReportText.whole(value)))/s"
         default: return ReportText.latency(value)
         }
     }

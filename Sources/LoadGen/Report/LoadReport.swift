@@ -53,8 +53,15 @@ public struct LoadReport: Codable, Sendable {
     public var replay: Replay? = nil
     /// `--label`: counts and latency per label value.
     package var labels: Labels?
+    /// True when the run was stopped before its end (``LoadRunner/stop()``: SIGINT, SIGTERM) and
+    /// the figures cover the run until then; merged, when any part was. Absent in reports older
+    /// than the field.
+    public var interrupted: Bool? = nil
 
     package struct Config: Codable, Sendable, Equatable {
+        /// The pipeline depth that means "unlimited" (the largest ``LoadPlan/maximumPipeline`` takes).
+        package static let unlimitedPipeline = 65_536
+
         package var connections: Int
         package var connectRate: Double?
         package var durationSeconds: Double?
@@ -232,7 +239,7 @@ public struct LoadReport: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case schema, target, address, transport, hosts, config, connections, messages, bytes, throughput, latency
         case histograms, errors, timeline, warnings, thresholds, labels
-        case replay
+        case replay, interrupted
         case startedAt = "started_at"
         case elapsedSeconds = "elapsed_seconds"
         case errorExamples = "error_examples"
@@ -300,16 +307,5 @@ extension LoadReport {
             latency = nil
             histograms = nil
         }
-    }
-}
-
-extension LoadReport.Throughput {
-    /// The rates of `counters` over `seconds` (and what the schedule offered, if any).
-    init(_ counters: LoadCounters, seconds: Double, offered: Double?) {
-        offeredPerSecond = offered
-        sentPerSecond = Double(counters.messagesSent) / seconds
-        receivedPerSecond = Double(counters.messagesReceived) / seconds
-        sentBytesPerSecond = Double(counters.bytesSent) / seconds
-        receivedBytesPerSecond = Double(counters.bytesReceived) / seconds
     }
 }

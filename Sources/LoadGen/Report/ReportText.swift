@@ -9,6 +9,16 @@ package enum ReportText {
         return "\(decimal(micros / 1_000_000, places: 3))s"
     }
 
+    /// A rate or a count held as a Double, rounded to a whole number for printing; saturates
+    /// at the ends of `Int` (and NaN is 0) rather than trapping.
+    package static func whole(_ value: Double) -> Int {
+        if value.isNaN { return 0 }
+        if value >= 0x1p63 { return .max }
+        if value <= -0x1p63 { return .min }
+        return Int(value.rounded())
+    }
+
+    /// `1,234,567`.
     package static func grouped(_ value: Int) -> String {
         let digits = String(value.magnitude)
         var out = ""

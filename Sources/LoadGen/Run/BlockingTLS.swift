@@ -21,15 +21,16 @@ final class BlockingTLS: ThreadStream {
         self.channel = channel
     }
 
-    /// Runs the TLS handshake with the server at `address` before `deadline` (monotonic ns).
+    /// Runs the TLS handshake with the server at `address` (the endpoint's `host`, as written)
+    /// before `deadline` (monotonic ns).
     static func connect(
-        _ socket: BlockingSocket, address: SocketAddress, serverName: String?, secure: any SecureTransport, deadline: Int64
+        _ socket: BlockingSocket, address: SocketAddress, host: String, secure: any SecureTransport, deadline: Int64
     ) throws -> (BlockingTLS, SecurityReport) {
         let channel = EmbeddedChannel()
         let tls = BlockingTLS(socket: socket, channel: channel)
         // Completed on this thread, by the embedded loop, while the bytes below are passed on.
         let outcome = Mutex<Result<SecurityReport, any Error>?>(nil)
-        let report = try secure.addClientLayer(to: channel, serverName: serverName)
+        let report = try secure.addClientLayer(to: channel, host: host)
         report.whenComplete { result in outcome.withLock { $0 = result } }
         try channel.connect(to: address).wait()
         while outcome.withLock({ $0 }) == nil {

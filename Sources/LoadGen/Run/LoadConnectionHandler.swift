@@ -23,7 +23,8 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     private let openLoop: Bool
     private let schedule: RateSchedule?
     private let pipeline: Int
-    private let stopNanos: Int64
+    /// Read at each decision: ``LoadRunner/stop()`` brings it forward.
+    private var stopNanos: Int64 { run.stopNanos }
 
     private var channelContext: ChannelHandlerContext?
     private var decoder: FrameDecoder?
@@ -53,7 +54,6 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         schedule = run.schedule
         openLoop = schedule != nil
         pipeline = run.pipeline
-        stopNanos = run.stopNanos
         if let framing = run.plan.framing, !datagram, !messages {
             decoder = FrameDecoder(framing: framing, maximumFrameSize: run.plan.maximumFrameSize)
         }

@@ -15,6 +15,11 @@ import SocketEngine
 /// What is not an error: refused connections, resets and timeouts during the run are counted
 /// results (connections are reopened with back-off). What throws: an invalid plan, a name that
 /// does not resolve. A run where no connection could be opened at all ends after the ramp-up.
+///
+/// ``stop()`` (SIGINT) ends a run early and in order: the ramp-up stops opening connections,
+/// nothing due after the stop is sent, replies to what was sent are still waited for (the drain,
+/// within `drainTimeout`), and the report covers the run until the stop, marked
+/// ``LoadReport/interrupted``.
 public final class LoadRunner: Sendable {
     /// The plan this runner runs.
     public let plan: LoadPlan
@@ -23,6 +28,7 @@ public final class LoadRunner: Sendable {
     /// Descriptors a run leaves free for the process (output files, /proc, reconnects, the
     /// runtime's own), however many connections are asked for.
     static let descriptorReserve = 16
+    private let stopRequest = StopRequest()
 
     /// Once a second during the measured part (and once for the warm-up, if any).
     public struct Progress: Sendable {
@@ -49,6 +55,11 @@ public final class LoadRunner: Sendable {
     public init(plan: LoadPlan, metrics: LoadMetricsEndpoint? = nil) {
         self.plan = plan
         self.metrics = metrics?.metrics
+    }
+
+    /// Ends the run early (see the type's discussion); safe to call at any time, and more than once.
+    public func stop() {
+        stopRequest.request()
     }
 
     /// Runs the plan to the end and returns its report, passing `progress` a sample once a second.
@@ -79,6 +90,7 @@ public final class LoadRunner: Sendable {
         for endpoint in plan.endpoints { addresses.append(try await targetAddress(endpoint, warnings: &warnings)) }
         let address = addresses.first
         let context = RunContext(plan: plan, addresses: addresses)
+        let stop = stopRequest
         let source = try await sourceAddress(for: address)
         var group: MultiThreadedEventLoopGroup?
         defer { group?.shutdownGracefully { _ in } }
@@ -98,6 +110,8 @@ public final class LoadRunner: Sendable {
             let connect = Self.connector(plan: plan, context: context, source: source)
             workers = loops.makeIterator().map { LoadShard(loop: $0, context: context, connect: connect) }
         }
+        let stopToken = stop.onStop { [clock] in context.interrupt(now: clock.now) }
+        defer { stop.remove(stopToken) }
 
         // Connections past the descriptor limit are not attempted: a process out of descriptors
         // fails in places that cannot report it (libdispatch's thread-pool monitor traps when it
@@ -110,12 +124,13 @@ public final class LoadRunner: Sendable {
         let perSecond = plan.connectRate ?? .infinity
         for slot in 0..<openable {
             if perSecond.isFinite {
-                await clock.sleep(until: rampStart + Int64(Double(slot) / perSecond * 1e9))
+                await clock.sleep(until: rampStart + Int64(Double(slot) / perSecond * 1e9), unless: stop)
             }
+            if stop.isRequested { break }
             workers[slot % workers.count].open(slot: slot)
         }
         let rampDeadline = clock.now + (plan.connectOptions.connectTimeout + .seconds(1)).nanosecondsClamped
-        while clock.now < rampDeadline {
+        while clock.now < rampDeadline && !stop.isRequested {
             let attempted = try await Self.sum(workers) { try await $0.attemptedCount() }
             if attempted >= openable { break }
             await clock.sleep(for: .milliseconds(10))
@@ -128,7 +143,9 @@ public final class LoadRunner: Sendable {
         context.begin(at: start)
         // Begun if any connection opened, even if all have been lost since (a server that died
         // during the ramp-up): their reconnections are under way and send when they open.
-        if try await Self.sum(workers, { try await $0.totals().counters.connectsSucceeded }) > 0 {
+        if stop.isRequested {
+            context.interrupt(now: clock.now)
+        } else if try await Self.sum(workers, { try await $0.totals().counters.connectsSucceeded }) > 0 {
             for worker in workers { worker.begin() }
             let (measureWarnings, intervals) = try await measure(workers: workers, context: context, clock: clock, progress: progress)
             warnings += measureWarnings
@@ -167,6 +184,7 @@ public final class LoadRunner: Sendable {
             elapsedNanos: measuredEnd - measuredStart, warnings: warnings, timeline: timeline
         )
         result.setHandshakes(stats.handshakes)
+        result.interrupted = stop.isRequested
         result.addCorrelation(plan: plan, counters: stats.counters, labels: stats.labels)
         return result
     }
@@ -190,7 +208,7 @@ public final class LoadRunner: Sendable {
             let stopAt = context.stopNanos == .max ? Int64.max : context.start + context.stopNanos
             // With --requests, the end is whenever the last reply is in: looked for every 10 ms.
             let wake = min(nextTick, stopAt, plan.requests != nil ? clock.now + 10_000_000 : .max)
-            await clock.sleep(until: wake)
+            await clock.sleep(until: wake, unless: stopRequest)
             let now = clock.now
 
             var counters = LoadCounters()
@@ -382,7 +400,7 @@ public final class LoadRunner: Sendable {
                 return
             }
             let secure = transport == .tls ? plan.connectOptions.secureTransport : nil
-            let serverName = plan.endpoints[slot % plan.endpoints.count].host
+            let host = plan.endpoints[slot % plan.endpoints.count].host
             var bootstrap = ClientBootstrap(group: shard.loop)
                 .connectTimeout(timeout)
                 .channelInitializer { channel in
@@ -392,7 +410,7 @@ public final class LoadRunner: Sendable {
                         if let secure {
                             // The connection is established when its handshake is done; a failed
                             // handshake is a failed connect (kind `tls`).
-                            try secure.addClientLayer(to: channel, serverName: serverName).assumeIsolated().whenSuccess { report in
+                            try secure.addClientLayer(to: channel, host: host).assumeIsolated().whenSuccess { report in
                                 shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped)
                                 handler.handshakeCompleted()
                             }
@@ -468,20 +486,5 @@ public final class LoadRunner: Sendable {
             peakRSSBytes: SystemLimits.peakResidentBytes())
         report.setLatency(corrected: corrected, uncorrected: uncorrected)
         return report
-    }
-
-    /// `127.0.0.1:7000`, or `127.0.0.1:7000 127.0.0.1:7001 127.0.0.1:7002`, or the first and
-    /// how many more.
-    static func describe(_ endpoints: [Endpoint]) -> String {
-        if endpoints.count <= 3 { return endpoints.map(\.description).joined(separator: " ") }
-        return "\(endpoints[0]) and \(endpoints.count - 1) more"
-    }
-
-    static func describe(_ stages: [RateSchedule.Stage]) -> String {
-        stages.map { stage in
-            let seconds = stage.duration.secondsDouble
-            let rate = stage.endRate == stage.endRate.rounded() ? String(Int(stage.endRate)) : String(stage.endRate)
-            return "\(seconds == seconds.rounded() ? String(Int(seconds)) : String(seconds))s:\(rate)"
-        }.joined(separator: ",")
     }
 }

@@ -16,8 +16,15 @@ final class RunContext: Sendable {
     private let startStorage = Atomic<Int64>(0)
     /// Nanoseconds after the start at which the warm-up ends and measuring begins.
     let warmupNanos: Int64
-    /// Nanoseconds after the start at which sending stops (Int64.max: when requests are sent).
-    let stopNanos: Int64
+    /// Nanoseconds after the start at which sending stops (Int64.max: when requests are sent);
+    /// brought forward by ``interrupt(now:)``.
+    var stopNanos: Int64 { stopStorage.load(ordering: .relaxed) }
+    private let stopStorage: Atomic<Int64>
+    /// The monotonic instant at which sending stops (Int64.max: none).
+    var stopInstant: Int64 {
+        let (stop, overflow) = start.addingReportingOverflow(stopNanos)
+        return overflow ? .max : stop
+    }
     /// Set when the run is over: no more sending, no reconnecting.
     private let finishedStorage = Atomic<Bool>(false)
     let connectionsOpen = OpenConnections()
@@ -28,7 +35,20 @@ final class RunContext: Sendable {
         schedule = plan.schedule
         pipeline = plan.effectivePipeline
         warmupNanos = plan.warmup.nanosecondsClamped
-        stopNanos = plan.sendingDuration?.nanosecondsClamped ?? .max
+        stopStorage = Atomic(plan.sendingDuration?.nanosecondsClamped ?? .max)
+    }
+
+    /// The run was stopped early (``LoadRunner/stop()``) at monotonic `now`: nothing due after
+    /// it is sent. Before the run has begun, nothing is sent at all.
+    func interrupt(now: Int64) {
+        let began = start
+        let at = began == 0 ? 0 : max(0, now - began)
+        var current = stopStorage.load(ordering: .relaxed)
+        while at < current {
+            let (exchanged, original) = stopStorage.compareExchange(expected: current, desired: at, ordering: .relaxed)
+            if exchanged { break }
+            current = original
+        }
     }
 
     func address(slot: Int) -> SocketAddress? {

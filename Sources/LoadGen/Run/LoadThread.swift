@@ -162,8 +162,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
             if endpoint.transport == .wss {
                 guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: .wss) }
                 let handshakeStart = monotonicNanos()
-                let serverName = Endpoint.isIPLiteral(endpoint.host) ? nil : endpoint.host
-                stream = try BlockingTLS.connect(socket, address: address, serverName: serverName, secure: secure, deadline: deadline).0
+                stream = try BlockingTLS.connect(socket, address: address, host: endpoint.host, secure: secure, deadline: deadline).0
                 let nanos = monotonicNanos() - handshakeStart
                 shared.withLock { $0.stats.recordHandshake(nanos) }
             }
@@ -197,8 +196,6 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         }
         let plan = context.plan
         let start = context.start
-        let (stop, overflow) = start.addingReportingOverflow(context.stopNanos)
-        let stopAt = overflow ? Int64.max : stop
         let limit = plan.replyTimeout.nanosecondsClamped
         let pipeline = context.pipeline
         var decoder = FrameDecoder(framing: plan.framing ?? .raw, maximumFrameSize: plan.maximumFrameSize)
@@ -215,7 +212,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                     return nil
                 }
                 var now = monotonicNanos()
-                if now < stopAt && state.pending.count < pipeline && !state.isExhausted(context) {
+                if now < context.stopInstant && state.pending.count < pipeline && !state.isExhausted(context) {
                     shared.withLock { shared in
                         while state.pending.count < pipeline && !state.isExhausted(context) {
                             if webSocket != nil {

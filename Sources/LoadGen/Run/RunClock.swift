@@ -1,4 +1,5 @@
 import NIOCore
+import SocketEngine
 
 /// The time of a load run: an event loop's own clock (`EventLoop.now`), in nanoseconds, and
 /// waits scheduled on that loop.
@@ -13,10 +14,12 @@ struct RunClock: Sendable {
 
     var now: Int64 { Int64(truncatingIfNeeded: loop.now.uptimeNanoseconds) }
 
-    /// Returns at `nanos` (at once if that has passed).
-    func sleep(until nanos: Int64) async {
-        guard nanos > now else { return }
+    /// Returns at `nanos` (at once if that has passed), or as soon as `stop` is requested.
+    func sleep(until nanos: Int64, unless stop: StopRequest? = nil) async {
+        guard nanos > now, stop?.isRequested != true else { return }
         let timer = loop.scheduleTask(deadline: .uptimeNanoseconds(UInt64(clamping: nanos))) {}
+        let token = stop?.onStop { timer.cancel() }
+        defer { stop?.remove(token) }
         try? await timer.futureResult.get()
     }
 

@@ -22,7 +22,8 @@ import Darwin
 /// that is killed leaves a file that ends at a packet boundary (libpcap reads it; only the
 /// events still queued are lost).
 ///
-/// Where the bytes go is the caller's: a file (``init(path:localIsClient:)``) or any sink (as
+/// Where the bytes go is the caller's: a file opened before the session (``init(file:localIsClient:)``,
+/// an ``OutputFile``, which refuses a path it cannot write or a planted symbolic link) or any sink (as
 /// swift-nio-extras' pcap handler does), which is how a test holds the writer back to see the
 /// limit at work. Packets are stamped with `timestamp` (the wall clock by default: pcap files
 /// carry real times).
@@ -86,14 +87,11 @@ public final class SessionRecorder: Sendable {
     private let localIsClient: Bool
     private let timestamp: Timestamp
 
-    /// Creates (truncates) `path` and writes the pcap file header.
-    public convenience init(path: String, localIsClient: Bool) throws(RecordingError) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw RecordingError(.recordingFailed, "--record \(path): \(String(cString: strerror(errno)))")
-        }
-        try self.init(name: path, localIsClient: localIsClient, sink: { chunk in try Self.writeAll(chunk, to: descriptor) }, close: {
-            _ = Glibc.close(descriptor)
+    /// Writes the pcap file header to `file` (opened by the caller, ``OutputFile/Mode/stream``)
+    /// and everything recorded after it; ``finish()`` closes the file.
+    public convenience init(file: OutputFile, localIsClient: Bool) throws(RecordingError) {
+        try self.init(name: file.path, localIsClient: localIsClient, sink: { chunk in try file.write(chunk) }, close: {
+            try? file.finish()
         })
     }
 
@@ -113,7 +111,7 @@ public final class SessionRecorder: Sendable {
             state.writer = try PcapWriter(linkType: .ethernet, snapshotLength: 262_144, precision: .nanoseconds, write: sink)
         } catch {
             close()
-            throw RecordingError(.recordingFailed, "--record \(name): \(error)")
+            throw RecordingError(.recordingFailed, "recording to \(name): \(error)")
         }
     }
 
@@ -122,13 +120,6 @@ public final class SessionRecorder: Sendable {
         var now = timespec()
         clock_gettime(CLOCK_REALTIME, &now)
         return (Int64(now.tv_sec), UInt32(clamping: now.tv_nsec))
-    }
-
-    /// Writes all of `bytes` (see ``writeFully(_:to:)``).
-    private static func writeAll(_ bytes: [UInt8], to descriptor: Int32) throws {
-        if let failure = bytes.withUnsafeBytes({ writeFully($0, to: descriptor) }) {
-            throw RecordingError(.recordingFailed, String(cString: strerror(failure)))
-        }
     }
 
     /// The engine hook (``ConnectOptions/recorder``, ``ListenOptions/recorder``): stamps and

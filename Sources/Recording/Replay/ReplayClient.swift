@@ -17,6 +17,10 @@ import SocketEngine
 ///
 /// Every wait is on the connection's clock (``ConnectOptions/clock``) or on the reader's
 /// progress: nothing polls, and a test's virtual clock decides exactly when each message goes.
+///
+/// ``stop()`` (SIGINT) ends a run early and in order: no more messages are sent, the connection
+/// is closed, and the outcome holds what was sent and received, ``Outcome/interrupted``; the
+/// answers not yet in are not counted as missing.
 public struct ReplayClient: Sendable {
     /// Everything a ``ReplayClient`` needs: the target, the ``ReplayPlan`` to play, and how to
     /// send and compare.
@@ -87,6 +91,8 @@ public struct ReplayClient: Sendable {
         /// Why the run stopped early: connecting, a write or a read failed.
         /// A mismatch is not an error (see ``verifier``).
         public var error: SocketEngineError?
+        /// ``ReplayClient/stop()`` ended the run before it was done.
+        public var interrupted = false
 
         /// How late messages went out on average; zero when none was sent.
         public var meanDrift: Duration { messagesSent > 0 ? totalDrift / messagesSent : .zero }
@@ -97,6 +103,8 @@ public struct ReplayClient: Sendable {
 
     /// What this client replays, to where, and how.
     public let configuration: Configuration
+    /// Shared by every copy of this client.
+    private let stopRequest = StopRequest()
 
     /// A client that plays `configuration` each time ``run(onConnected:onEvent:)`` is called.
     public init(configuration: Configuration) {
@@ -114,17 +122,33 @@ public struct ReplayClient: Sendable {
         var lastActivity: EngineClock.Instant
     }
 
+    /// Ends a run early (see the type's discussion); safe to call at any time.
+    public func stop() {
+        stopRequest.request()
+    }
+
     /// `onConnected` sees the connect report and the local and remote addresses once the
     /// connection is up; `onEvent` a line for `-v`.
     public func run(
-        onConnected: (ConnectReport, SocketAddress?, SocketAddress?) -> Void = { _, _, _ in },
+        onConnected: @escaping @Sendable (ConnectReport, SocketAddress?, SocketAddress?) -> Void = { _, _, _ in },
         onEvent: @escaping @Sendable (String) -> Void = { _ in }
+    ) async -> Outcome {
+        await stopRequest.cancelling { await play(onConnected: onConnected, onEvent: onEvent) }
+    }
+
+    /// The run, in a task that ``stop()`` cancels.
+    private func play(
+        onConnected: (ConnectReport, SocketAddress?, SocketAddress?) -> Void, onEvent: @escaping @Sendable (String) -> Void
     ) async -> Outcome {
         var outcome = Outcome()
         let clock = configuration.connect.clock
         let connection: Connection
         do {
-            let (opened, report) = try await Connector(endpoint: configuration.endpoint, options: configuration.connect).connect()
+            let attempt = Task { [configuration] in try await Connector(endpoint: configuration.endpoint, options: configuration.connect).connect() }
+            guard let (opened, report) = try await stopRequest.value(of: attempt, abandoned: { await $0.0.close() }) else {
+                outcome.interrupted = true
+                return outcome
+            }
             connection = opened
             outcome.report = report
             onConnected(report, opened.localAddress, opened.remoteAddress)
@@ -171,8 +195,14 @@ public struct ReplayClient: Sendable {
                 try await connection.closeWrite()
             }
             outcome.timedOut = try await waitForTheRest(progress, clock: clock, quietFrom: start.advanced(by: scaled(plan.sends.last?.due ?? .zero)))
+        } catch is CancellationError where stopRequest.isRequested {
+            outcome.interrupted = true
         } catch {
             outcome.error = SocketEngineError.wrapping(error, context: connection.label)
+        }
+        if stopRequest.isRequested {
+            outcome.interrupted = true
+            outcome.timedOut = false
         }
         await connection.close()
         reader.cancel()
@@ -180,7 +210,8 @@ public struct ReplayClient: Sendable {
         if outcome.error == nil, let readFailure, !(stopsAtMismatch && finalVerifier.mismatch != nil) {
             outcome.error = readFailure
         }
-        if configuration.verify { finalVerifier.finish() }
+        // Stopped early: the answers not yet in are not missing ones.
+        if configuration.verify && !outcome.interrupted { finalVerifier.finish() }
         outcome.framesReceived = finalVerifier.framesReceived
         outcome.bytesReceived = connection.statistics.bytesReceived
         outcome.verifier = finalVerifier

@@ -4,7 +4,7 @@ extension ReplayClient.Outcome {
     /// The replay's summary line: what was sent and received, what `--verify` found, and how
     /// far the sends drifted from the recorded times. `unit`: `frame` or `segment`.
     public func summary(target: Endpoint, unit: String, verify: Bool) -> String {
-        var text = "sent \(plural(messagesSent, "message")) (\(bytesSent) bytes) to \(target)"
+        var text = (interrupted ? "stopped early: " : "") + "sent \(plural(messagesSent, "message")) (\(bytesSent) bytes) to \(target)"
             + " in \(duration.formatted); received \(bytesReceived) bytes"
         if let verifier, verify {
             let mismatched = verifier.mismatch == nil ? 0 : 1

@@ -7,19 +7,26 @@ import SocketEngine
 /// it ends early, it holds no TCP or UDP stream, the stream asked for does not exist, or (with no
 /// `--stream`) there is more than one to choose from — then the streams are listed after the
 /// line, so the user can pick.
+///
+/// Not a failure: a file whose last record is cut short (a recording or capture killed while
+/// writing). As tcpdump prints the packets before it and then `truncated dump file`, the
+/// streams are made of the packets before it, and the `warning` says what was cut.
 public enum ReplayStreams {
-    /// Reads `path` (`-` is stdin) and returns every stream, with the messages of `keep` (1-based).
-    public static func load(_ path: String, keep: Int?) throws(RecordingError) -> (streams: [RecordedStream], extractor: StreamExtractor) {
+    /// Reads `path` (`-` is stdin) and returns every stream, with the messages of `keep`
+    /// (1-based), and a warning when the file's last record is cut short.
+    public static func load(_ path: String, keep: Int?) throws(RecordingError) -> (streams: [RecordedStream], extractor: StreamExtractor, warning: String?) {
         try load(path, extractor: StreamExtractor(keepingMessagesOf: keep))
     }
 
     /// Reads `path` and returns every stream, with the messages of those `keeps` accepts
-    /// (1-based numbers): the many streams `loadtest --from-pcap` replays at once.
-    public static func load(_ path: String, keeping keeps: @escaping @Sendable (Int) -> Bool) throws(RecordingError) -> [RecordedStream] {
-        try load(path, extractor: StreamExtractor(keepingMessagesWhere: keeps)).streams
+    /// (1-based numbers): the many streams `loadtest --from-pcap` replays at once; and a
+    /// warning when the file's last record is cut short.
+    public static func load(_ path: String, keeping keeps: @escaping @Sendable (Int) -> Bool) throws(RecordingError) -> (streams: [RecordedStream], warning: String?) {
+        let loaded = try load(path, extractor: StreamExtractor(keepingMessagesWhere: keeps))
+        return (loaded.streams, loaded.warning)
     }
 
-    private static func load(_ path: String, extractor: StreamExtractor) throws(RecordingError) -> (streams: [RecordedStream], extractor: StreamExtractor) {
+    private static func load(_ path: String, extractor: StreamExtractor) throws(RecordingError) -> (streams: [RecordedStream], extractor: StreamExtractor, warning: String?) {
         var extractor = extractor
         let reader: CaptureFileReader
         do {
@@ -28,15 +35,26 @@ public enum ReplayStreams {
             let text = error.description
             throw RecordingError(.unreadableCapture, text.hasPrefix(path) ? text : "\(path): \(text)")
         }
+        var warning: String?
+        var packets = 0
         do {
-            while let record = try reader.next() {
+            while true {
+                let record: CaptureRecord
+                do {
+                    guard let next = try reader.next() else { break }
+                    record = next
+                } catch where error.code == .truncated && error.phase == .record {
+                    warning = "\(path): \(error.description): the last record is cut short; using the \(packets) packets before it"
+                    break
+                }
                 try extractor.add(record.header, record.bytes)
+                packets += 1
             }
         } catch {
             throw RecordingError(.unreadableCapture, "\(path): \(error.description)")
         }
         let streams = extractor.finish()
-        return (streams, extractor)
+        return (streams, extractor, warning)
     }
 
     /// The stream to replay: `requested`, or the only one there is.

@@ -89,7 +89,7 @@ package struct Connector: Sendable {
         let options = self.options
         let endpoint = self.endpoint
         // tls://: every attempt gets the TLS layer; only the winner's handshake is waited for.
-        let attempts = RaceAttempts(secure: endpoint.transport == .tls ? options.secureTransport : nil, serverName: endpoint.host)
+        let attempts = RaceAttempts(secure: endpoint.transport == .tls ? options.secureTransport : nil, host: endpoint.host)
         let result = try await loop.flatSubmit {
             let race = ConnectionRace(
                 loop: loop,
@@ -154,20 +154,21 @@ package struct Connector: Sendable {
     /// up later in a pipeline that may be gone.
     final class RaceAttempts: Sendable {
         let secure: (any SecureTransport)?
-        let serverName: String
+        /// The endpoint's host as written, for the TLS layer.
+        let host: String
         private let handshakes = Mutex<[ObjectIdentifier: EventLoopFuture<SecurityReport>]>([:])
         private let handlers = Mutex<[ObjectIdentifier: NIOLoopBound<ConnectionHandler>]>([:])
         private let webSocketNotes = Mutex<[ObjectIdentifier: NIOLoopBound<HandshakeNote>]>([:])
 
-        init(secure: (any SecureTransport)?, serverName: String) {
+        init(secure: (any SecureTransport)?, host: String) {
             self.secure = secure
-            self.serverName = serverName
+            self.host = host
         }
 
         /// Puts the TLS layer (if any) on an attempt's channel (in its initializer).
         func secure(_ channel: any Channel) throws {
             guard let secure else { return }
-            let handshake = try secure.addClientLayer(to: channel, serverName: serverName)
+            let handshake = try secure.addClientLayer(to: channel, host: host)
             handshakes.withLock { $0[ObjectIdentifier(channel)] = handshake }
         }
 

@@ -127,6 +127,12 @@ public final class Connection: Sendable {
     /// - Throws: ``SocketEngineError`` (`.readTimeout`, `.frameTooLarge` — after which the
     ///   connection is closed —, `.truncatedFrame`, `.connectionReset`, …), or `CancellationError`.
     public func read(_ request: ReadRequest = .available, timeout: Duration? = nil) async throws -> ByteBuffer? {
+        let (result, cancel) = submitRead(request, timeout: timeout)
+        return try await withTaskCancellationHandler { try await result.get() } onCancel: { cancel() }
+    }
+
+    /// Queues a read on the event loop: its result, and what cancels it.
+    private func submitRead(_ request: ReadRequest, timeout: Duration?) -> (EventLoopFuture<ByteBuffer?>, @Sendable () -> Void) {
         let id = readIDs.wrappingAdd(1, ordering: .relaxed).newValue
         let promise = channel.eventLoop.makePromise(of: ByteBuffer?.self)
         let handler = self.handler
@@ -135,11 +141,7 @@ public final class Connection: Sendable {
         channel.eventLoop.execute {
             handler.value.enqueue(id: id, decoder: decoder, timeout: amount, promise: promise)
         }
-        return try await withTaskCancellationHandler {
-            try await promise.futureResult.get()
-        } onCancel: {
-            promise.futureResult.eventLoop.execute { handler.value.cancel(id: id) }
-        }
+        return (promise.futureResult, { promise.futureResult.eventLoop.execute { handler.value.cancel(id: id) } })
     }
 
     /// Reads and drops everything until the peer finishes, without buffering it: the bytes are
@@ -178,6 +180,16 @@ public final class Connection: Sendable {
         } onCancel: {
             promise.futureResult.eventLoop.execute { handler.value.cancelAnswering() }
         }
+    }
+
+    /// Reads one WebSocket message and its kind (text or binary); nil once the peer has closed.
+    /// The kind is taken on the event loop as the message is handed over (before the loop hands
+    /// over another), so it is the kind of this message.
+    package func readMessage(timeout: Duration? = nil) async throws -> (bytes: ByteBuffer, kind: WebSocketMessageKind)? {
+        let handler = self.handler
+        let (result, cancel) = submitRead(.available(maxLength: Int.max), timeout: timeout)
+        let message = result.map { bytes in bytes.map { (bytes: $0, kind: handler.value.deliveredKind ?? .binary) } }
+        return try await withTaskCancellationHandler { try await message.get() } onCancel: { cancel() }
     }
 
     /// Reads one message of `framing` (one datagram on UDP, one message on WebSocket).

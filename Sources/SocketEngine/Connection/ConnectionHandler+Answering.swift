@@ -25,9 +25,14 @@ extension ConnectionHandler {
 
     /// Answers bypass this handler's own `write` (they start below it): tap them here.
     func writeAnswer(_ reply: ByteBuffer, _ context: ChannelHandlerContext) {
+        noteAnswer(reply)
+        context.write(wrapOutboundOut(.byteBuffer(reply)), promise: nil)
+    }
+
+    /// An answer seen by the tap and the recorder, each on its own (the bytes may go out joined).
+    func noteAnswer(_ reply: ByteBuffer) {
         if let tap { tap(TrafficRecord(direction: .sent, bytes: reply, connection: label)) }
         record(.sent(reply))
-        context.write(wrapOutboundOut(.byteBuffer(reply)), promise: nil)
     }
 
     /// Flushes the answers written since the last flush and counts their `bytes` once the
@@ -47,6 +52,15 @@ extension ConnectionHandler {
         state.promise.fail(CancellationError())
     }
 
+    /// Answers up to ``joinedReplyLimit`` bytes long are copied into one buffer, written when it
+    /// reaches ``joinedWriteSize`` and at the end of the burst: a peer sending empty lines costs
+    /// one write per 64 KiB of answers, not one write (a pending-write entry, an allocation and
+    /// an iovec) per byte. Longer answers are written as they are, uncopied.
+    static let joinedReplyLimit = 2048
+    static let joinedWriteSize = 64 * 1024
+
+    /// Cuts and answers frames until the socket can take no more, the burst is spent (the rest
+    /// waits for the loop's next poll, see ``ReadBurst``), or no whole frame is left.
     func serveAnswers() {
         guard var state = answering, let context else {
             if let state = answering {
@@ -56,8 +70,21 @@ extension ConnectionHandler {
             return
         }
         var wrote = 0
+        var joined = ByteBuffer()
+        func writeJoined() {
+            guard joined.readableBytes > 0 else { return }
+            context.write(wrapOutboundOut(.byteBuffer(joined)), promise: nil)
+            joined = ByteBuffer()
+        }
         var exhausted = false
         while context.channel.isWritable && state.scheduled < Self.maximumScheduledAnswers {
+            if burst.isSpent && buffered > 0 {
+                burst.yield(on: context.eventLoop) { [self] in
+                    burst.begin()
+                    serve()
+                }
+                break
+            }
             let ended = inputClosed || failure != nil
             let reply: ByteBuffer?
             do {
@@ -65,9 +92,11 @@ extension ConnectionHandler {
                     exhausted = true
                     break
                 }
+                burst.count()
                 reply = try state.answer(frame)
             } catch {
                 answering = nil
+                writeJoined()
                 if wrote > 0 { flushAnswers(context, bytes: wrote) }
                 record(failure: SocketEngineError(error.code, "\(label): \(error.message)"))
                 chunks.removeAll()
@@ -86,11 +115,23 @@ extension ConnectionHandler {
                     answering?.scheduled -= 1
                     serve()
                 }
+            } else if reply.readableBytes <= Self.joinedReplyLimit {
+                noteAnswer(reply)
+                if joined.readableBytes == 0 {
+                    // A lone answer goes out uncopied; the next one starts the copy.
+                    joined = reply
+                } else {
+                    joined.writeImmutableBuffer(reply)
+                }
+                wrote += reply.readableBytes
+                if joined.readableBytes >= Self.joinedWriteSize { writeJoined() }
             } else {
+                writeJoined()
                 writeAnswer(reply, context)
                 wrote += reply.readableBytes
             }
         }
+        writeJoined()
         if wrote > 0 { flushAnswers(context, bytes: wrote) }
         if exhausted && (inputClosed || failure != nil) && state.scheduled == 0 {
             answering = nil

@@ -35,6 +35,7 @@ extension ConnectionHandler {
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
+        burst.readTurnEnded()
         if let forwarding, forwarding.unflushed {
             self.forwarding?.unflushed = false
             forwarding.partner.flush()

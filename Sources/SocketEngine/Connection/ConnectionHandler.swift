@@ -69,6 +69,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
     private static let smallChunk = 8 * 1024
     private static let coalescedChunk = 64 * 1024
     var datagrams = CircularBuffer<ByteBuffer>()
+    /// WebSocket: the kind of each message in `datagrams`, in step with it (set by the
+    /// WebSocket layer through `arrivingKind` just before it passes a message up), and the kind
+    /// of the message the latest read returned (``Connection/readMessage(timeout:)``).
+    var datagramKinds = CircularBuffer<WebSocketMessageKind>()
+    var arrivingKind: WebSocketMessageKind?
+    private(set) var deliveredKind: WebSocketMessageKind?
     var pending = CircularBuffer<PendingRead>()
     var inputClosed = false
     var failure: SocketEngineError?
@@ -95,6 +101,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     /// At most this many delayed answers wait at once; beyond it the socket is not read.
     static let maximumScheduledAnswers = 4096
+    /// Frames answered in this turn of the loop (answering only: reads the application asks
+    /// for one at a time need no bound).
+    var burst = ReadBurst()
 
     init(isDatagram: Bool, dropsWhenFull: Bool = true, bufferLimit: Int, datagramLimit: Int = 4096, statistics: ConnectionStatistics, label: String) {
         self.isDatagram = isDatagram
@@ -132,6 +141,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         let already = buffered + datagrams.reduce(0) { $0 + $1.readableBytes }
         chunks.removeAll()
         datagrams.removeAll()
+        datagramKinds.removeAll()
         datagramBytes = 0
         buffered = 0
         discarding = (promise, already)
@@ -210,10 +220,13 @@ final class ConnectionHandler: ChannelDuplexHandler {
             return
         }
         if isDatagram {
+            let kind = arrivingKind
+            arrivingKind = nil
             if dropsWhenFull && datagrams.count >= datagramLimit {
                 statistics.didDrop()
             } else {
                 datagrams.append(chunk)
+                if let kind { datagramKinds.append(kind) }
                 datagramBytes += chunk.readableBytes
             }
         } else if chunk.readableBytes > 0 {
@@ -316,7 +329,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if isDatagram { return datagrams.count >= datagramLimit || (!dropsWhenFull && datagramBytes >= bufferLimit) }
         if let answering {
             let writable = context?.channel.isWritable ?? false
-            return !writable || answering.scheduled >= Self.maximumScheduledAnswers
+            return !writable || answering.scheduled >= Self.maximumScheduledAnswers || burst.isYielding
                 || buffered >= max(bufferLimit, answering.decoder.bufferNeeded)
         }
         let needed = max(bufferLimit, pending.first?.decoder.bufferNeeded ?? 0)
@@ -335,6 +348,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 if isDatagram {
                     result = datagrams.popFirst()
                     datagramBytes -= result?.readableBytes ?? 0
+                    deliveredKind = result == nil ? nil : datagramKinds.popFirst()
                 } else {
                     result = try decodeNext(&read.decoder, atEOF: ended)
                 }

@@ -10,9 +10,10 @@ import NIOCore
 /// check, such as a pinned key, has passed) and fails with a ``SocketEngineError`` naming the
 /// reason otherwise; the channel is closed then.
 public protocol SecureTransport: Sendable {
-    /// The client side. `serverName`: the host as the user wrote it, for SNI and for checking
-    /// the certificate (nil for an IP literal, which is checked as an address).
-    func addClientLayer(to channel: any Channel, serverName: String?) throws -> EventLoopFuture<SecurityReport>
+    /// The client side. `host`: the endpoint's host as the user wrote it, a name or an address
+    /// literal, whatever the path that connects; the layer alone decides from it (and its own
+    /// options) what goes into SNI and which name or address the certificate must carry.
+    func addClientLayer(to channel: any Channel, host: String) throws -> EventLoopFuture<SecurityReport>
 
     /// The server side, on an accepted connection.
     func addServerLayer(to channel: any Channel) throws -> EventLoopFuture<SecurityReport>

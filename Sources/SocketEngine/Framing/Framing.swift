@@ -97,6 +97,12 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
 
     /// Appends `body` as one frame to `out`.
     ///
+    /// A body that already ends in the delimiter (`line`, `crlf`, `null`) is not terminated
+    /// again: `{"op":"ping"}\n` given with `line` framing is one message, not that message and
+    /// an empty one. The one rule for every message given whole (heartbeats, `send` arguments,
+    /// load-test messages, canned replies); bodies cut from a stream by the same framing never
+    /// end in it.
+    ///
     /// - Throws: `.frameTooLarge` when the body does not fit the length prefix, and
     ///   `.invalidConfiguration` when a `fixed:N` body is not exactly N bytes.
     package func encode(_ body: ByteBuffer, into out: inout ByteBuffer) throws(SocketEngineError) {
@@ -105,7 +111,8 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
             out.writeImmutableBuffer(body)
         case .line, .crlf, .null:
             out.writeImmutableBuffer(body)
-            out.writeBytes(delimiter ?? [])
+            let delimiter = delimiter ?? []
+            if !body.readableBytesView.suffix(delimiter.count).elementsEqual(delimiter) { out.writeBytes(delimiter) }
         case .lengthPrefixed(let width, let bigEndian):
             let length = UInt64(body.readableBytes)
             guard length <= maximumEncodableLength else {

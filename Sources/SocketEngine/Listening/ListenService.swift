@@ -197,11 +197,8 @@ public final class ListenService: Sendable {
     }
 
     private func printMessages(from connection: Connection) async throws {
-        let framing = configuration.framing
-        let oneMessagePerLine = framing != .raw || connection.webSocket != nil
-        while var frame = try await connection.readFrame(framing, maxFrameSize: configuration.maximumFrameSize) {
-            if oneMessagePerLine { frame.writeInteger(UInt8(0x0A)) }
-            try await output.write(frame)
+        while let message = try await connection.readForPrinting(configuration.framing, maxFrameSize: configuration.maximumFrameSize) {
+            try await output.write(message)
         }
     }
 

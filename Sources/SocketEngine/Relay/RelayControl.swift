@@ -46,15 +46,20 @@ public final class RelayControl: Sendable {
         await listener.close()
     }
 
+    /// The longest command line; a longer one ends that client (the engine closes a stream whose
+    /// frame is over its limit: it cannot be resynchronised), and the relay goes on.
+    public static let maximumLineLength = 4096
+
     private func serve(_ connection: Connection) async {
         do {
-            while let line = try await connection.readFrame(.line, maxFrameSize: 4096) {
-                let answer = Self.execute(String(decoding: line.readableBytesView, as: UTF8.self), on: faults)
+            while let line = try await connection.readFrame(.line, maxFrameSize: Self.maximumLineLength) {
+                let answer = String(validating: line.readableBytesView, as: UTF8.self).map { Self.execute($0, on: faults) }
+                    ?? "error: a command is UTF-8 text (expected add, remove, list or clear)"
                 try await connection.write(ByteBuffer(string: answer + "\n"))
             }
             try await connection.closeWrite()
         } catch {
-            // A client that sent a line too long or went away: nothing to answer.
+            // A client that sent a line too long or went away: nothing more to answer.
         }
         await connection.close()
     }
@@ -86,7 +91,21 @@ public final class RelayControl: Sendable {
             guard argument.isEmpty else { return "error: clear takes no argument" }
             return "ok removed \(plural(faults.clear(), "fault"))"
         default:
-            return "error: unknown command '\(verb)' (expected add, remove, list or clear)"
+            return "error: unknown command '\(visible(verb))' (expected add, remove, list or clear)"
         }
+    }
+
+    /// A word as it can be shown in an answer: control characters as `\xNN` (an answer may end
+    /// up on a terminal), and at most 64 characters of it.
+    static func visible(_ word: Substring) -> String {
+        var shown = ""
+        for scalar in word.unicodeScalars.prefix(64) {
+            if scalar.value < 0x20 || (0x7F..<0xA0).contains(scalar.value) {
+                shown += "\\x" + padded(Int(scalar.value), 2, radix: 16)
+            } else {
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return word.unicodeScalars.count > 64 ? shown + "…" : shown
     }
 }

@@ -9,6 +9,10 @@ import Synchronization
 /// send-only), when the peer closes, on the idle timeout, or on an error. With a reconnect
 /// policy, a lost connection (peer closed, reset, unresponsive) is re-established while input
 /// is still open; input read but not yet queued is carried over to the new connection.
+///
+/// ``stop()`` (SIGINT) ends it early and in order: the connection is closed (what it carried
+/// is in the summary and the recording), a connect or a reconnect wait in progress is given up,
+/// and the summary ends ``SessionSummary/End/interrupted``.
 public final class ClientSession: Sendable {
     /// What the session was asked to do.
     public let configuration: ClientSessionConfiguration
@@ -16,6 +20,7 @@ public final class ClientSession: Sendable {
     private let output: any ByteSink
     private let onEvent: @Sendable (SessionEvent) -> Void
     private let state: Mutex<SharedState>
+    private let stopRequest = StopRequest()
 
     private struct SharedState {
         var inputDone = false
@@ -48,6 +53,12 @@ public final class ClientSession: Sendable {
             translateLineEndings: configuration.translateLineEndings, maximumFrameSize: configuration.maximumFrameSize
         )
         self.state = Mutex(SharedState(inputDone: configuration.direction == .receiveOnly, encoder: encoder))
+    }
+
+    /// Ends the session early and in order (see the type's discussion); safe to call at any time,
+    /// and more than once.
+    public func stop() {
+        stopRequest.request()
     }
 
     /// Runs the session to its end. Never throws: failures are in ``SessionSummary/error``.
@@ -83,7 +94,7 @@ public final class ClientSession: Sendable {
                 let due = clock.now.advanced(by: delay)
                 onEvent(.reconnecting(after: delay, attempt: attempt, of: total))
                 do {
-                    try await clock.sleep(until: due)
+                    if try await stopRequest.sleep(until: due, on: clock) { return .some(nil) }
                 } catch {
                     return .some(SocketEngineError(.connectionClosed, "cancelled while waiting to reconnect"))
                 }
@@ -98,16 +109,22 @@ public final class ClientSession: Sendable {
         }
 
         while true {
+            if stopRequest.isRequested { return finish(.interrupted) }
             let connection: Connection
             do {
-                let (opened, report) = try await connector.connect()
+                let attempt = Task { try await connector.connect() }
+                guard let (opened, report) = try await stopRequest.value(of: attempt, abandoned: { await $0.0.close() }) else {
+                    return finish(.interrupted)
+                }
                 connection = opened
                 onEvent(.connected(report, local: opened.localAddress, remote: opened.remoteAddress))
             } catch {
                 let failure = SocketEngineError.wrapping(error, context: "connect to \(configuration.endpoint)")
                 onEvent(.connectFailed(failure))
                 if failure.isUsageError { return finish(.failed, failure) }
-                if case .some(let final) = await shouldReconnect(after: failure) {
+                let decision = await shouldReconnect(after: failure)
+                if stopRequest.isRequested { return finish(.interrupted) }
+                if case .some(let final) = decision {
                     return finish(.failed, final ?? failure)
                 }
                 continue
@@ -132,16 +149,22 @@ public final class ClientSession: Sendable {
                 return finish(.completed)
             case .idle:
                 return finish(.idle)
+            case .stopped:
+                return finish(.interrupted)
             case .peerClosed:
                 onEvent(.peerFinished)
                 if reconnect == nil { return finish(.peerClosed) }
-                if case .some(let final) = await shouldReconnect(after: nil) {
+                let decision = await shouldReconnect(after: nil)
+                if stopRequest.isRequested { return finish(.interrupted) }
+                if case .some(let final) = decision {
                     if let final { return finish(.failed, final) }
                     return finish(.peerClosed)
                 }
             case .failed(let error):
                 onEvent(.connectionLost(error))
-                if case .some(let final) = await shouldReconnect(after: error) {
+                let decision = await shouldReconnect(after: error)
+                if stopRequest.isRequested { return finish(.interrupted) }
+                if case .some(let final) = decision {
                     return finish(.failed, final ?? error)
                 }
             }
@@ -154,6 +177,7 @@ public final class ClientSession: Sendable {
         case inputDone
         case peerClosed
         case idle
+        case stopped
         case failed(SocketEngineError)
     }
 
@@ -161,6 +185,7 @@ public final class ClientSession: Sendable {
         case inputFinished
         case peerFinished
         case idle
+        case stopped
         case failed(SocketEngineError)
     }
 
@@ -176,6 +201,11 @@ public final class ClientSession: Sendable {
             }
             if let idle = configuration.idleTimeout {
                 group.addTask { await self.watchIdle(idle, on: connection) }
+            }
+            // Ends when stop() is called, or when the group is cancelled at the end.
+            group.addTask {
+                try? await self.stopRequest.wait()
+                return .stopped
             }
 
             var end: ConnectionEnd = .peerClosed
@@ -204,6 +234,9 @@ public final class ClientSession: Sendable {
                     break loop
                 case .idle:
                     end = state.withLock { $0.inputDone } && connection.transport == .udp ? .inputDone : .idle
+                    break loop
+                case .stopped:
+                    end = .stopped
                     break loop
                 case .failed(let error):
                     end = .failed(error)
@@ -294,25 +327,15 @@ public final class ClientSession: Sendable {
     }
 
     private func pumpOutput(from connection: Connection) async -> PumpEnd {
-        let framing = configuration.framing
-        let delimitsMessages = framing.delimitsMessages || connection.transport == .udp
-        // WebSocket messages are printed one per line, whatever the framing.
-        let endsLines = (delimitsMessages && framing != .raw) || connection.transport.isWebSocket
-        let newline = ByteBuffer(bytes: [0x0A])
         do {
             if configuration.direction == .sendOnly {
                 _ = try await connection.discardAll()
                 return .peerFinished
             }
-            while true {
-                guard var frame = try await connection.readFrame(framing, maxFrameSize: configuration.maximumFrameSize) else {
-                    return .peerFinished
-                }
-                if endsLines {
-                    frame.writeImmutableBuffer(newline)
-                }
-                try await output.write(frame)
+            while let message = try await connection.readForPrinting(configuration.framing, maxFrameSize: configuration.maximumFrameSize) {
+                try await output.write(message)
             }
+            return .peerFinished
         } catch is CancellationError {
             return .failed(SocketEngineError(.connectionClosed, "cancelled"))
         } catch {

@@ -7,18 +7,33 @@ import NIOCore
 /// The timeout is one budget for everything after the connection is up, kept on the
 /// connection's ``EngineClock`` (``ConnectOptions/clock``): a test's virtual clock decides
 /// exactly when it runs out.
+///
+/// ``stop()`` (SIGINT) ends a running exchange early and in order: it stops sending and
+/// waiting, closes the connection and returns what it has, ``ExchangeResult/interrupted``.
 public struct Exchange: Sendable {
     /// What is sent, where, and how many responses are awaited.
     public let configuration: ExchangeConfiguration
+    /// Shared by every copy of this exchange.
+    private let stopRequest = StopRequest()
 
     /// An exchange to run with ``run(onResponse:)``.
     public init(configuration: ExchangeConfiguration) {
         self.configuration = configuration
     }
 
+    /// Ends a running exchange early (see the type's discussion); safe to call at any time.
+    public func stop() {
+        stopRequest.request()
+    }
+
     /// Runs the exchange; `onResponse` sees each response (or, when reading until close, each
     /// chunk) as it arrives. Never throws: a failure is in ``ExchangeResult/error``.
-    public func run(onResponse: @Sendable (ByteBuffer) async throws -> Void = { _ in }) async -> ExchangeResult {
+    public func run(onResponse: @escaping @Sendable (ByteBuffer) async throws -> Void = { _ in }) async -> ExchangeResult {
+        await stopRequest.cancelling { await exchange(onResponse: onResponse) }
+    }
+
+    /// The exchange, in a task that ``stop()`` cancels.
+    private func exchange(onResponse: @Sendable (ByteBuffer) async throws -> Void) async -> ExchangeResult {
         let clock = configuration.connect.clock
         let started = clock.now
         var result = ExchangeResult()
@@ -31,7 +46,12 @@ public struct Exchange: Sendable {
         }
         let connection: Connection
         do {
-            let (opened, report) = try await Connector(endpoint: configuration.endpoint, options: configuration.connect).connect()
+            let attempt = Task { [configuration] in try await Connector(endpoint: configuration.endpoint, options: configuration.connect).connect() }
+            guard let (opened, report) = try await stopRequest.value(of: attempt, abandoned: { await $0.0.close() }) else {
+                result.interrupted = true
+                result.total = clock.elapsed(since: started)
+                return result
+            }
             connection = opened
             result.report = report
             result.localAddress = opened.localAddress
@@ -94,6 +114,8 @@ public struct Exchange: Sendable {
                 }
             }
             try await connection.closeWrite()
+        } catch is CancellationError where stopRequest.isRequested {
+            result.interrupted = true
         } catch {
             result.error = SocketEngineError.wrapping(error, context: connection.label)
         }

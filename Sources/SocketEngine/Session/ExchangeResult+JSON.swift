@@ -9,6 +9,7 @@ extension ExchangeResult {
         let report = result.report
         var members: [(String, JSONValue)] = [
             ("ok", .bool(result.succeeded)),
+            ("interrupted", .bool(result.interrupted)),
             ("endpoint", .string(configuration.endpoint.description)),
             ("remote", result.remoteAddress.map { .string($0.displayString) } ?? .null),
             ("local", result.localAddress.map { .string($0.displayString) } ?? .null),

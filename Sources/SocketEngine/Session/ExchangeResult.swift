@@ -26,6 +26,9 @@ public struct ExchangeResult: Sendable {
     public var total: Duration = .zero
     /// Why the exchange failed; nil when it succeeded.
     public var error: SocketEngineError?
+    /// True when ``Exchange/stop()`` ended the exchange before it was done (SIGINT, SIGTERM):
+    /// the counts and responses are those of the part that ran.
+    public var interrupted = false
     /// `--correlate`: each message's reply, in the order the messages were sent (round after
     /// round), with its key and the time from its message's write to its arrival.
     public var correlated: [CorrelatedReply] = []
@@ -50,6 +53,6 @@ public struct ExchangeResult: Sendable {
         return "replies by key: \(replies.isEmpty ? "none" : replies)\(more); \(unmatched) unmatched"
     }
 
-    /// True when no error ended the exchange.
-    public var succeeded: Bool { error == nil }
+    /// True when the exchange ran to its end with no error.
+    public var succeeded: Bool { error == nil && !interrupted }
 }

@@ -8,7 +8,9 @@ extension SessionSummary {
         if heartbeatsSkipped > 0 {
             lines.append(.event("\(plural(heartbeatsSkipped, "heartbeat")) skipped: the send buffer was full"))
         }
-        lines.append(.event("done: sent \(bytesSent) bytes, received \(bytesReceived) bytes over \(plural(connections, "connection")) in \(duration.formatted)"))
+        let totals = "sent \(bytesSent) bytes, received \(bytesReceived) bytes over \(plural(connections, "connection")) in \(duration.formatted)"
+        // Stopped early: the totals are shown without -v, as the run's summary.
+        lines.append(interrupted ? .note("stopped: \(totals)") : .event("done: \(totals)"))
         if error != nil && bytesLost > 0 {
             lines.append(.warning("\(bytesLost) bytes queued for sending never reached the peer's connection"))
         }

@@ -13,9 +13,13 @@ public struct SessionSummary: Sendable {
         case idle
         /// An error ended the session (see ``error``).
         case failed
+        /// ``ClientSession/stop()`` ended it early (SIGINT, SIGTERM).
+        case interrupted
     }
 
     package var end: End = .failed
+    /// True when ``ClientSession/stop()`` ended the session before it ended on its own.
+    public var interrupted: Bool { end == .interrupted }
     /// Set when the session failed: connect refused, reset, unresponsive peer, gave up reconnecting …
     public var error: SocketEngineError?
     /// Connections established (more than one after reconnects).

@@ -30,6 +30,11 @@ package func withDeadline<T: Sendable>(
     return try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             outcome.withLock { $0 = continuation }
+            // Cancelled before the continuation was there for the handler to resume.
+            if Task.isCancelled {
+                finish(.failure(CancellationError()))
+                return
+            }
             let work = Task {
                 do {
                     finish(.success(try await operation()))

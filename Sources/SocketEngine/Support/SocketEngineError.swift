@@ -71,6 +71,9 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
         /// A server closed a client to free its place: it was below the minimum rate when a
         /// newcomer found the server full (the idle timeout has ``idleTimeout``).
         package static let clientShed = Code("shed")
+        /// An output file or socket path that cannot be written (a usage error): no such
+        /// directory, permission denied, a directory or a symbolic link in the way (``OutputFile``).
+        public static let unusableOutput = Code("unusable-output")
     }
 
     /// One failed connection attempt to one resolved address.
@@ -105,7 +108,7 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
 
     /// True for errors caused by the command line rather than by the network.
     public var isUsageError: Bool {
-        [.invalidEndpoint, .invalidFraming, .invalidConfiguration, .unsupported].contains(code)
+        [.invalidEndpoint, .invalidFraming, .invalidConfiguration, .unsupported, .unusableOutput].contains(code)
     }
 }
 

@@ -13,11 +13,13 @@ package func formatBytes(_ count: Int) -> String {
     return "\(decimal(value, places: 1)) \(units[unit])"
 }
 
-/// `value` with exactly `places` decimals, without Foundation.
+/// `value` with exactly `places` decimals, without Foundation; a value too large for that
+/// (2^63 and more once scaled) is printed as Swift prints a Double (`1e+30`).
 package func decimal(_ value: Double, places: Int) -> String {
     guard value.isFinite else { return "\(value)" }
     var scale = 1.0
     for _ in 0..<places { scale *= 10 }
+    guard (abs(value) * scale).rounded() < 0x1p63 else { return "\(value)" }
     let scaled = Int64((abs(value) * scale).rounded())
     let whole = scaled / Int64(scale)
     var text = (value < 0 && scaled != 0 ? "-" : "") + String(whole)
@@ -32,9 +34,9 @@ package func plural(_ count: Int, _ noun: String) -> String {
     "\(count) \(noun)\(count == 1 ? "" : "s")"
 }
 
-/// `value` as text, left-padded with zeros to `width` digits.
-package func padded(_ value: Int, _ width: Int) -> String {
-    let text = String(value)
+/// `value` as text in `radix` (upper-case digits), left-padded with zeros to `width` digits.
+package func padded(_ value: Int, _ width: Int, radix: Int = 10) -> String {
+    let text = String(value, radix: radix, uppercase: true)
     return String(repeating: "0", count: max(0, width - text.count)) + text
 }
 

@@ -44,13 +44,11 @@ package enum WebSocketClient {
         SocketEngineError(.unsupported, "\(transport.rawValue):// needs a TLS layer, and this build has none")
     }
 
-    /// For `wss://`, the client TLS layer (SNI unless the host is an address literal) and its
-    /// report; nil for `ws://`.
+    /// For `wss://`, the client TLS layer and its report; nil for `ws://`.
     static func addTLSLayer(to channel: any Channel, endpoint: Endpoint, options: ConnectOptions) throws -> EventLoopFuture<SecurityReport>? {
         guard endpoint.transport == .wss else { return nil }
         guard let secure = options.secureTransport else { throw missingTLS(for: endpoint.transport) }
-        let serverName = Endpoint.isIPLiteral(endpoint.host) ? nil : endpoint.host
-        return try secure.addClientLayer(to: channel, serverName: serverName)
+        return try secure.addClientLayer(to: channel, host: endpoint.host)
     }
 
     /// `handshake` within `timeout` from now: past it the channel is closed and the failure is a
@@ -290,6 +288,8 @@ package enum WebSocketClient {
         label: String,
         above: (any Channel, WebSocketHandler) throws -> Void
     ) throws {
+        // The limit the upgraders gave NIO's decoder, which this reader replaces.
+        try WebSocketFrameReader.install(on: channel, maximumFrameSize: min(options.maximumMessageSize, Int(UInt32.max)))
         try WebSocketFrameWriter.install(on: channel)
         let handler = WebSocketHandler(role: role, options: options, handshake: handshake, label: label)
         try channel.pipeline.syncOperations.addHandler(handler)
@@ -304,5 +304,11 @@ package enum WebSocketClient {
                 channel.pipeline.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
             }
         }
+    }
+}
+
+extension String {
+    fileprivate func trimmingSpaces() -> String {
+        String(drop { $0 == " " || $0 == "\t" }.reversed().drop { $0 == " " || $0 == "\t" }.reversed())
     }
 }

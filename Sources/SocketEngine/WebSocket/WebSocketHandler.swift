@@ -7,8 +7,9 @@ import NIOWebSocket
 /// that are not about data.
 ///
 /// ```
-/// socket <-> WebSocketFrameEncoder/Decoder <-> WebSocketHandler <-> ConnectionHandler
-///            (NIO: frame syntax)              frames | messages      (queued reads)
+/// socket <-> WebSocketFrameWriter/Reader <-> WebSocketHandler <-> ConnectionHandler
+///            (frame syntax; NIO's decoder,  frames | messages      (queued reads)
+///             a burst per turn of the loop)
 /// ```
 ///
 /// - Pings are answered with a pong carrying the same payload, also between the fragments of
@@ -50,8 +51,8 @@ final class WebSocketHandler: ChannelDuplexHandler {
     /// ConnectionHandler that counts the others).
     var statistics: ConnectionStatistics?
     var tap: TrafficTap?
-    /// The engine's handler above, which records what is answered here (`--record`); it is
-    /// removed with the pipeline, as this one is.
+    /// The engine's handler above, which records what is answered here (`--record`) and is told
+    /// the kind of each message passed up; it is removed with the pipeline, as this one is.
     weak var connectionHandler: ConnectionHandler?
 
     private var context: ChannelHandlerContext?
@@ -126,6 +127,7 @@ final class WebSocketHandler: ChannelDuplexHandler {
             if let answer = options.answer {
                 answerMessage(kind, message, answer: answer, context: context)
             } else {
+                connectionHandler?.arrivingKind = kind
                 context.fireChannelRead(wrapInboundOut(message))
             }
         case .ping(let payload):

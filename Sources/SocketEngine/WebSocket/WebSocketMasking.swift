@@ -33,7 +33,7 @@ enum WebSocketMasking {
 
     /// The frame's payload, unmasked when it came masked (a copy), as is otherwise.
     static func payload(of frame: WebSocketFrame) -> ByteBuffer {
-        guard let key = frame.maskKey else { return frame.data }
+        guard let key = frame.maskKey, frame.data.readableBytes > 0 else { return frame.data }
         var unmasked = ByteBuffer()
         unmasked.reserveCapacity(frame.data.readableBytes)
         append(frame.data, maskedWith: key, to: &unmasked)

@@ -10,9 +10,9 @@ import Darwin
 #endif
 
 extension CaptureCommand {
-    /// Live capture: open the device, drop privileges (-Z), print or write until -c packets,
+    /// Live capture: open the device, drop privileges (to tcpdump or nobody, or -Z USER), print or write until -c packets,
     /// Ctrl-C or SIGTERM, then tcpdump's statistics lines on stderr.
-    func liveCapture(output: PacketOutput, diagnostics: Diagnostics) throws {
+    func liveCapture(output: PacketOutput, diagnostics: Diagnostics, interruption: Interruption) throws {
         var options = LiveCaptureOptions(interface: interface)
         options.snapshotLength = snapshotLength == 0 ? PacketPrinter.maximumSnapshotLength : snapshotLength
         options.immediate = lineBuffered || FileDescriptorWriter.standardOutput.isTerminal
@@ -29,25 +29,31 @@ extension CaptureCommand {
         if let warning = capture.warning {
             FileDescriptorWriter.standardError.write("sockctl capture: \(warning)\n")
         }
-        if let user {
+        // Root is given up once the device is open (-Z root keeps it); the -w file is opened
+        // in between, as the user but where root could create it, as tcpdump does.
+        let drop: PrivilegeDrop?
+        do {
+            drop = try PrivilegeDrop.forCapture(user: user)
+            try drop?.begin()
+        } catch {
+            throw diagnostics.fail(error, labelled: false)
+        }
+        let writer = try openWriter(linkType: capture.linkType, snapshotLength: capture.snapshotLength, diagnostics: diagnostics)
+        if let drop {
             do {
-                try dropPrivileges(toUser: user)
+                try drop.finish()
             } catch {
                 throw diagnostics.fail(error, labelled: false)
             }
+            diagnostics.note("dropped privileges to user \(drop.user)\(user == nil ? " (-Z root keeps them)" : "")")
         }
-        let writer = try openWriter(linkType: capture.linkType, snapshotLength: capture.snapshotLength, diagnostics: diagnostics)
         if interface == "any" && linkTypeName == nil {
             FileDescriptorWriter.standardError.write("sockctl capture: data link type \(capture.linkType.tcpdumpName.map { String($0.prefix { $0 != " " }) } ?? "\(capture.linkType.rawValue)")\n")
         }
         // Watched before "listening on": a signal sent as soon as that line appears stops the
         // capture in order (the count, the file flushed) instead of killing it.
-        let interrupted = InterruptFlag()
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { _ in
-            interrupted.set()
-            capture.stop()
-        }
-        defer { signals.cancel() }
+        interruption.onStop { capture.stop() }
+        defer { interruption.cancel() }
         FileDescriptorWriter.standardError.write(
             "listening on \(interface), link-type \(Self.linkTypeText(capture.linkType)), snapshot length \(capture.snapshotLength) bytes\n")
 
@@ -71,7 +77,7 @@ extension CaptureCommand {
             FileDescriptorWriter.standardError.write("sockctl capture: \(error)\n")
             throw CommandFailed()
         }
-        if interrupted.isSet && output.isPrinting && writeFile == nil { output.append("\n") }
+        if interruption.signal != nil && output.isPrinting && writeFile == nil { output.append("\n") }
         output.finish()
         try writer?.finish()
         if let writeError {

@@ -53,10 +53,15 @@ struct CaptureCommand: ParsableCommand {
             connection by sequence number. --json always carries them in an "app" array, and \
             --follow always shows such streams record by record and frame by frame.
 
-            Live capture needs root or the CAP_NET_RAW capability; -Z USER drops to USER right \
-            after the capture device is open. The banner and, at the end, the 'packets captured \
-            / received by filter / dropped by kernel' lines go to stderr. stdout is fully \
-            buffered unless it is a terminal or -l is given.
+            Live capture needs root or the CAP_NET_RAW capability. As root it drops privileges \
+            once the capture device is open, as tcpdump does: to the user tcpdump, or nobody \
+            where there is none (one line on stderr says so); -Z USER drops to USER instead, \
+            -Z root keeps root. The -w file is then created as that user, wherever root could \
+            create it; -w never follows a symbolic link (see the README). Ctrl-C or SIGTERM ends \
+            a live capture in order (exit status 0): the -w file is completed and the counts \
+            are printed; a second signal exits at once. The banner and, at the end, the \
+            'packets captured / received by filter / dropped by kernel' lines go to stderr. \
+            stdout is fully buffered unless it is a terminal or -l is given.
 
             --follow reassembles TCP streams (retransmissions, out-of-order segments, overlaps; \
             missing bytes are marked) and prints each stream's payload in order with direction \
@@ -135,7 +140,7 @@ struct CaptureCommand: ParsableCommand {
     @Flag(name: .customShort("l"), help: "Line-buffered output (each packet is written at once).")
     var lineBuffered = false
 
-    @Option(name: .customShort("Z"), help: ArgumentHelp("Drop privileges to this user after opening the capture device.", valueName: "user"))
+    @Option(name: .customShort("Z"), help: ArgumentHelp("Drop privileges to this user after opening the capture device (default: tcpdump, else nobody; root keeps them).", valueName: "user"))
     var user: String?
 
     @Flag(name: .long, help: "Reassemble TCP streams and print their payload in order, with direction markers.")
@@ -210,7 +215,8 @@ struct CaptureCommand: ParsableCommand {
         if let readFile {
             try readCapture(from: readFile, output: output, diagnostics: diagnostics)
         } else {
-            try liveCapture(output: output, diagnostics: diagnostics)
+            // Reading a file ends on its own (and on SIGINT as before); a live capture ends on the signal.
+            try liveCapture(output: output, diagnostics: diagnostics, interruption: Interruption(diagnostics))
         }
     }
 
@@ -253,12 +259,28 @@ struct CaptureCommand: ParsableCommand {
 
     // MARK: Writing a file
 
+    /// `-w FILE`, opened (``OutputFile``: never through a symbolic link) before the first
+    /// packet is read; a path that cannot be written is a usage error (exit 2).
     func openWriter(linkType: LinkType, snapshotLength: Int, diagnostics: Diagnostics) throws -> CaptureFileOutput? {
         guard let writeFile else { return nil }
+        let file = writeFile == "-" ? nil : try OutputFile.open(writeFile, option: "-w", diagnostics: diagnostics)
         do {
-            return try CaptureFileOutput(path: writeFile, linkType: linkType, snapshotLength: snapshotLength, nanoseconds: nano)
+            return try CaptureFileOutput(
+                name: writeFile, linkType: linkType, snapshotLength: snapshotLength, nanoseconds: nano,
+                write: { chunk in
+                    if let file { try file.write(chunk) } else { try Self.writeToStandardOutput(chunk) }
+                },
+                close: { try? file?.finish() })
         } catch {
+            file?.abandon()
             throw diagnostics.fail(error, labelled: false)
+        }
+    }
+
+    /// `-w -`: the pcap bytes on stdout.
+    private static func writeToStandardOutput(_ chunk: [UInt8]) throws(SocketEngineError) {
+        if let failure = chunk.withUnsafeBytes({ writeFully($0, to: 1) }) {
+            throw SocketEngineError(.ioError, "stdout: \(String(cString: strerror(failure)).lowercased())", errno: failure)
         }
     }
 }

@@ -28,7 +28,9 @@ struct Connect: AsyncParsableCommand {
             Over ws:// each input line is one WebSocket message (text; an empty line is an \
             empty message); with --binary each chunk read from stdin (at most 64 KiB, bytes \
             unchanged) is one binary message; with --framing each input frame of that \
-            framing is one message; each received message is printed on its own line. End of input sends a close \
+            framing is one message. Each received text message is printed on its own line, \
+            each binary message byte for byte (nothing added); with --framing each message is \
+            written in that framing, as input is read. End of input sends a close \
             frame (--close-code, default 1000) and the session ends when the server answers. \
             Pings are answered; --ping-interval sends pings; -v shows the handshake, pings, \
             pongs and close codes. A protocol violation by the server (a masked frame, bad \
@@ -46,6 +48,10 @@ struct Connect: AsyncParsableCommand {
             tcpdump -r, Wireshark, capture -r and replay read it. Writing never holds up \
             the socket; if it falls more than 64 MiB behind, the rest is left out and a \
             warning says how much.
+
+            Ctrl-C or SIGTERM ends the session in order: the connection is closed, the \
+            --record file completed, and a 'stopped:' line gives what was sent and received; \
+            the exit status is then 130 (SIGINT) or 143 (SIGTERM). A second signal exits at once.
 
             --reconnect [N] retries a refused or lost connection after 1s, 2s, 4s ... (2^n \
             seconds, N attempts, default 5) while stdin is open. --heartbeat PAYLOAD sends \
@@ -181,12 +187,13 @@ struct Connect: AsyncParsableCommand {
 
     func run() async throws {
         let diagnostics = Diagnostics(command: "connect", verbose: client.verbose)
+        let interruption = Interruption(diagnostics)
         var configuration = try makeConfiguration(diagnostics: diagnostics)
         let input: any ByteSource = configuration.direction == .receiveOnly
             ? EmptyByteSource()
             : FileDescriptorSource(descriptor: 0)
         let recorder = try record.map { path in
-            do { return try SessionRecorder(path: path, localIsClient: true) } catch { throw UsageError("\(error)") }
+            try SessionRecorder(file: try OutputFile.open(path, option: "--record", diagnostics: diagnostics), localIsClient: true)
         }
         configuration.connect.recorder = recorder?.hook
         let webSocket = configuration.endpoint.transport.isWebSocket
@@ -197,9 +204,12 @@ struct Connect: AsyncParsableCommand {
         ) { event in
             diagnostics.log(event.logLines(webSocket: webSocket))
         }
+        interruption.onStop { session.stop() }
         let summary = await session.run()
+        interruption.cancel()
         if let recorder { diagnostics.log(recorder.finishAndReport()) }
         diagnostics.log(summary.logLines)
+        try interruption.exitIfInterrupted()
         if let error = summary.error { throw diagnostics.fail(error) }
         if summary.bytesLost > 0 {
             // Not an error on the socket, but the input did not all get through: not a success.

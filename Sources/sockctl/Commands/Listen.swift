@@ -47,10 +47,10 @@ struct Listen: AsyncParsableCommand {
 
             Over ws://HOST:PORT/PATH clients are upgraded only on PATH (other paths get 404, \
             plain HTTP 426); each client's Origin header is logged, and with --allow-origin \
-            (repeatable) other origins — and clients that send none — get 403. Each message \
-            is printed on its own line; --echo sends every message back with its type \
-            (text as text, binary as binary); input lines (or --framing frames) go to the \
-            clients as messages (--binary: each chunk read is one binary message). Pings are \
+            (repeatable) other origins — and clients that send none — get 403. Each text \
+            message is printed on its own line, each binary message byte for byte; --echo \
+            sends every message back with its type (text as text, binary as binary); input \
+            lines (or --framing frames) go to the clients as messages (--binary: each chunk read is one binary message). Pings are \
             answered; frames that break RFC 6455 close the client with 1002, 1007 or 1009. \
             This is the server mode of the \
             Autobahn test suite (see README, make conformance):
@@ -176,7 +176,7 @@ struct Listen: AsyncParsableCommand {
             diagnostics.warning("--max-clients \(clients) is above the file-descriptor limit \(descriptors): raise it with `ulimit -n`")
         }
         let recorder = try record.map { path in
-            do { return try SessionRecorder(path: path, localIsClient: false) } catch { throw UsageError("\(error)") }
+            try SessionRecorder(file: try OutputFile.open(path, option: "--record", diagnostics: diagnostics), localIsClient: false)
         }
         configuration.options.recorder = recorder?.hook
         let readsInput = configuration.mode == .print && !recvOnly

@@ -62,8 +62,15 @@ struct LoadTest: AsyncParsableCommand {
             until the summary, whose numbers the last scrape shows; --metrics-linger DUR waits (at \
             most DUR) for a scraper to read them and come back before printing it.
 
+            Ctrl-C or SIGTERM stops the run in order: nothing more is sent, replies to what \
+            was sent are still awaited (within --timeout), and the report — marked \
+            interrupted, in the text and in the JSON — and the --json file are written as \
+            usual; a second signal exits at once.
+
             Exit status: 0; 1 when a --threshold is violated, or the requested connections \
-            could not be opened; 2 usage error.
+            could not be opened; 2 usage error (an output file that cannot be written \
+            included, found before anything is sent); 130 (SIGINT) or 143 (SIGTERM) when a \
+            signal stopped the run, after the report.
 
             Examples:
               sockctl loadtest 127.0.0.1:7000 -c 100 --duration 30s --framing line --message 'ping {{seq}}'
@@ -258,9 +265,14 @@ struct LoadTest: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let diagnostics = Diagnostics(command: "loadtest", verbose: verbose)
+        let interruption = Interruption(diagnostics)
         let plan = try makePlan(loadingMessage: true)
         let thresholds = threshold
-        let diagnostics = Diagnostics(command: "loadtest", verbose: verbose)
+        // Opened before the first packet: a path that cannot be written ends the command here.
+        let jsonFile = try json.flatMap { path throws(CommandFailed) in
+            path == "-" ? nil : try OutputFile.open(path, mode: .whole, option: "--json", diagnostics: diagnostics)
+        }
         let jsonToStdout = json == "-"
         let out = jsonToStdout ? FileDescriptorWriter.standardError : FileDescriptorWriter.standardOutput
         let display = LoadDisplay(
@@ -273,38 +285,40 @@ struct LoadTest: AsyncParsableCommand {
         var report: LoadReport
         do {
             if let replay = try replayOptions() {
-                report = try await ReplayLoadRunner(plan: plan, options: replay).run { display.update($0) }
+                let runner = ReplayLoadRunner(plan: plan, options: replay)
+                interruption.onStop { runner.stop() }
+                report = try await runner.run { display.update($0) }
             } else {
-                report = try await LoadRunner(plan: plan, metrics: metrics).run { display.update($0) }
+                let runner = LoadRunner(plan: plan, metrics: metrics)
+                interruption.onStop { runner.stop() }
+                report = try await runner.run { display.update($0) }
             }
         } catch {
             display.clear()
+            jsonFile?.abandon()
             throw diagnostics.fail(error)
         }
+        interruption.cancel()
         display.clear()
         report.thresholds = thresholds.map { $0.evaluate(report) }
         metrics?.finish(report)
         if let metrics, let metricsLinger {
-            diagnostics.note("the run is over: serving its final metrics at \(metrics.url) until scraped (at most \(metricsLinger.formatted))")
-            if await !metrics.linger(metricsLinger) { diagnostics.warning("the final metrics were not scraped within --metrics-linger") }
+            if interruption.signal != nil {
+                diagnostics.note("the run was stopped: not waiting for a scrape of its final metrics")
+            } else {
+                diagnostics.note("the run is over: serving its final metrics at \(metrics.url) until scraped (at most \(metricsLinger.formatted))")
+                // A signal now ends the wait (the report still follows).
+                let scraped = await interruption.unlessInterrupted { await metrics.linger(metricsLinger) }
+                if scraped == false { diagnostics.warning("the final metrics were not scraped within --metrics-linger") }
+            }
         }
         out.write(report.text + (report.replay?.verify?.firstMismatch ?? ""))
         for warning in report.warnings { diagnostics.warning(warning) }
-        if let json { try Self.writeJSON(report, to: json, diagnostics: diagnostics) }
+        if json != nil { try report.writeJSON(to: jsonFile, diagnostics: diagnostics) }
         await metrics?.close()
         let failures = report.failures(requestedConnections: plan.connections)
-        if !failures.isEmpty {
-            diagnostics.error(failures.joined(separator: "; "))
-            throw CommandFailed()
-        }
-    }
-
-    /// `--json FILE` (`-` for stdout).
-    static func writeJSON(_ report: LoadReport, to path: String, diagnostics: Diagnostics) throws {
-        do {
-            if let data = try report.writeJSON(to: path) { FileDescriptorWriter.standardOutput.write(Array(data)) }
-        } catch {
-            throw diagnostics.fail(error)
-        }
+        if !failures.isEmpty { diagnostics.error(failures.joined(separator: "; ")) }
+        try interruption.exitIfInterrupted()
+        if !failures.isEmpty { throw CommandFailed() }
     }
 }

@@ -159,9 +159,10 @@ struct Proxy: AsyncParsableCommand {
             diagnostics.warning("--max-clients \(clients) needs \(2 * clients) descriptors, above the limit \(descriptors): raise it with `ulimit -n`")
         }
         let recorder = try record.map { path in
-            do { return try SessionRecorder(path: path, localIsClient: false) } catch { throw UsageError("\(error)") }
+            try SessionRecorder(file: try OutputFile.open(path, option: "--record", diagnostics: diagnostics), localIsClient: false)
         }
         configuration.listenOptions.recorder = recorder?.hook
+        if let control { try OutputFile.checkSocketPath(String(control.dropFirst(5)), option: "--control", diagnostics: diagnostics) }
         let renderer = ProxyEventRenderer(
             diagnostics: diagnostics, hexdump: hexdump, printMessages: printMessages, jsonLog: jsonLog
         )

@@ -36,7 +36,13 @@ struct Replay: AsyncParsableCommand {
 
             --as-server [HOST:]PORT turns the recording into a mock server: every client that \
             connects gets the recorded server side, each answer once the client has sent what \
-            the recorded client sent before it. Runs until SIGINT or SIGTERM.
+            the recorded client sent before it. Runs until SIGINT or SIGTERM (exit status 0).
+
+            A capture whose last record is cut short (a recording killed while writing) is \
+            replayed up to that record, with a warning, as tcpdump reads it. Ctrl-C or SIGTERM \
+            stops a replay in order: nothing more is sent, the summary says what was sent and \
+            received, and the exit status is 130 (SIGINT) or 143 (SIGTERM); a second signal \
+            exits at once.
 
             TARGET may be any client endpoint: the recorded bytes are replayed inside the new \
             transport (tls://, ws:// and wss:// carry them as TLS data or WebSocket messages).
@@ -137,17 +143,20 @@ struct Replay: AsyncParsableCommand {
 
     func run() async throws {
         let diagnostics = Diagnostics(command: "replay", verbose: client.verbose)
+        let interruption = Interruption(diagnostics, doing: asServer == nil ? "stopping" : "shutting down")
         let requested = stream
         let loaded: [RecordedStream]
         let chosen: Int
         do {
             if list {
-                let (streams, _) = try ReplayStreams.load(file, keep: nil)
+                let (streams, _, warning) = try ReplayStreams.load(file, keep: nil)
+                if let warning { diagnostics.warning(warning) }
                 if streams.isEmpty { throw RecordingError(.unusableCapture, "\(file): no TCP or UDP stream in this capture") }
                 FileDescriptorWriter.standardOutput.write(ReplayStreams.table(streams))
                 return
             }
-            let (streams, _) = try ReplayStreams.load(file, keep: requested ?? 1)
+            let (streams, _, warning) = try ReplayStreams.load(file, keep: requested ?? 1)
+            if let warning { diagnostics.warning(warning) }
             chosen = try ReplayStreams.choose(streams, requested: requested, path: file)
             loaded = streams
         } catch let failure as RecordingError {
@@ -173,13 +182,13 @@ struct Replay: AsyncParsableCommand {
                 + "\(recorded.serverCounters.bytes) from the server"
         )
         if let asServer {
-            try await serve(recorded, on: asServer, framing: frameFraming, diagnostics: diagnostics)
+            try await serve(recorded, on: asServer, framing: frameFraming, diagnostics: diagnostics, interruption: interruption)
             return
         }
-        try await replay(recorded, framing: frameFraming, diagnostics: diagnostics)
+        try await replay(recorded, framing: frameFraming, diagnostics: diagnostics, interruption: interruption)
     }
 
-    private func replay(_ recorded: RecordedStream, framing frameFraming: Framing?, diagnostics: Diagnostics) async throws {
+    private func replay(_ recorded: RecordedStream, framing frameFraming: Framing?, diagnostics: Diagnostics, interruption: Interruption) async throws {
         guard let endpoint = target else { return }
         let connect = try client.connectOptions(for: endpoint, diagnostics: diagnostics)
         let framed = frameFraming != nil || endpoint.transport.isMessageOriented || recorded.transport == .udp
@@ -207,12 +216,19 @@ struct Replay: AsyncParsableCommand {
             timeout: timeout,
             datagrams: recorded.transport == .udp
         ))
+        interruption.onStop { client.stop() }
         let outcome = await client.run(
             onConnected: { report, local, remote in
                 diagnostics.log(SessionEvent.connected(report, local: local, remote: remote).logLines())
             },
             onEvent: { diagnostics.event($0) }
         )
+        interruption.cancel()
+        if outcome.interrupted {
+            // Stopped early: what was sent and received; the answers not yet in are not missing.
+            diagnostics.note(outcome.summary(target: endpoint, unit: framed ? "frame" : "segment", verify: verify))
+            try interruption.exitIfInterrupted()
+        }
         if outcome.report == nil, let error = outcome.error {
             throw diagnostics.fail(error)
         }
@@ -236,9 +252,12 @@ struct Replay: AsyncParsableCommand {
             }
             diagnostics.warning("the target sent \(outcome.bytesReceived) bytes (the recording's server sent \(expected)), then nothing for \(timeout.formatted)")
         }
+        try interruption.exitIfInterrupted()
     }
 
-    private func serve(_ recorded: RecordedStream, on endpoint: Endpoint, framing frameFraming: Framing?, diagnostics: Diagnostics) async throws {
+    private func serve(
+        _ recorded: RecordedStream, on endpoint: Endpoint, framing frameFraming: Framing?, diagnostics: Diagnostics, interruption: Interruption
+    ) async throws {
         if recorded.transport == .udp {
             diagnostics.error("--as-server plays TCP streams; stream \(recorded.index) is UDP")
             throw CommandFailed(status: 2)
@@ -252,10 +271,7 @@ struct Replay: AsyncParsableCommand {
         } catch {
             throw diagnostics.fail(SocketEngineError.wrapping(error, context: "listen"))
         }
-        let signals = SignalWatcher(signals: [SIGINT, SIGTERM]) { signal in
-            diagnostics.note("\(signal == SIGINT ? "SIGINT" : "SIGTERM"): shutting down")
-            Task { await listener.close() }
-        }
+        interruption.onStop { Task { await listener.close() } }
         let names = listener.localAddresses.map(\.displayString).joined(separator: ", ")
         diagnostics.note("listening on \(names) (\(endpoint.transport.rawValue)), playing the server of stream \(recorded.index)")
         let server = ReplayServer(
@@ -264,7 +280,7 @@ struct Replay: AsyncParsableCommand {
             timeout: timeout
         ) { diagnostics.log($0.logLine) }
         await server.serve(listener)
-        signals.cancel()
+        interruption.cancel()
         diagnostics.note(server.served.text)
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import LoadGen
+import SocketEngine
 
 /// `sockctl report merge`: one report out of the `--json` files of several runs.
 struct Report: ParsableCommand {
@@ -20,9 +21,15 @@ struct Report: ParsableCommand {
                 rates are totals over the longest run, peak connections add. Per-second \
                 latency columns cannot be added and are left out of the merged timeline.
 
+                Every file is checked before anything of it is added (one file alone too): \
+                counts zero or more, rates finite, times within ten years, histograms that \
+                decode with the first file's layout, sums that fit in 64 bits. A file that \
+                fails is one line naming it and the field, e.g. 'b.json: messages.sent: \
+                9223372036854775807 + 5 overflows'.
+
                 Exit status: 0; 1 when a --threshold is violated, merged --from-pcap runs \
-                saw replies differ from the recording, or a file is not a sockctl load-test \
-                result of the same target; 2 usage error.
+                saw replies differ from the recording, or a file is not a valid sockctl \
+                load-test result of the same target; 2 usage error.
 
                 Examples:
                   sockctl report merge part-0.json part-1.json part-2.json
@@ -49,16 +56,19 @@ struct Report: ParsableCommand {
 
         func run() throws {
             let diagnostics = Diagnostics(command: "report merge", verbose: false)
+            let jsonFile = try json.flatMap { path throws(CommandFailed) in
+                path == "-" ? nil : try OutputFile.open(path, mode: .whole, option: "--json", diagnostics: diagnostics)
+            }
             var merged: LoadReport
             do {
-                merged = try LoadReport.merge(try files.map { path throws(LoadGenError) in try LoadReport(contentsOf: path) })
+                merged = try LoadReport.merge(named: try files.map { path throws(LoadGenError) in (name: path, report: try LoadReport(contentsOf: path)) })
             } catch {
                 throw diagnostics.fail(error)
             }
             merged.thresholds = threshold.map { $0.evaluate(merged) }
             let out = json == "-" ? FileDescriptorWriter.standardError : FileDescriptorWriter.standardOutput
             out.write(merged.text)
-            if let json { try LoadTest.writeJSON(merged, to: json, diagnostics: diagnostics) }
+            if json != nil { try merged.writeJSON(to: jsonFile, diagnostics: diagnostics) }
             let failures = merged.failures()
             if !failures.isEmpty {
                 diagnostics.error(failures.joined(separator: "; "))

@@ -21,7 +21,9 @@ struct Send: AsyncParsableCommand {
             is one datagram and each response one datagram.
 
             Exit status: 0 when every expected response arrived; 1 on refusal, reset, \
-            timeout or a connection closed early (the message says which); 2 usage error.
+            timeout or a connection closed early (the message says which); 2 usage error; \
+            130 (SIGINT) or 143 (SIGTERM) when a signal stopped the exchange: the summary \
+            line and --json ("interrupted": true) still say what was sent and received.
 
             Over ws:// each MESSAGE is one WebSocket message (text; --binary for binary) \
             and each response is one message; after the responses a close frame is sent \
@@ -118,10 +120,13 @@ struct Send: AsyncParsableCommand {
 
     func run() async throws {
         let diagnostics = Diagnostics(command: "send", verbose: client.verbose)
+        let interruption = Interruption(diagnostics)
         let configuration = try makeConfiguration(loadingMessages: true, diagnostics: diagnostics)
         let printsResponses = !json
         let separate = configuration.framing != .raw || configuration.endpoint.transport.isMessageOriented
-        let result = await Exchange(configuration: configuration).run { response in
+        let exchange = Exchange(configuration: configuration)
+        interruption.onStop { exchange.stop() }
+        let result = await exchange.run { response in
             guard printsResponses else { return }
             var line = response
             if separate { line.writeInteger(UInt8(0x0A)) }
@@ -130,10 +135,11 @@ struct Send: AsyncParsableCommand {
         if let report = result.report {
             diagnostics.log(SessionEvent.connected(report, local: result.localAddress, remote: result.remoteAddress).logLines())
         }
-        diagnostics.event(
-            "sent \(plural(result.messagesSent, "message")) (\(result.bytesSent) bytes), received \(plural(result.responsesReceived, "response"))"
-                + " (\(result.bytesReceived) bytes) in \(result.total.formatted)"
-        )
+        interruption.cancel()
+        let totals = "sent \(plural(result.messagesSent, "message")) (\(result.bytesSent) bytes), received \(plural(result.responsesReceived, "response"))"
+            + " (\(result.bytesReceived) bytes) in \(result.total.formatted)"
+        // Stopped early, the totals are the summary, shown without -v.
+        if result.interrupted { diagnostics.note("stopped: " + totals) } else { diagnostics.event(totals) }
         if let line = result.correlationSummary { diagnostics.event(line) }
         if json {
             FileDescriptorWriter.standardOutput.write(result.json(configuration: configuration).rendered + "\n")
@@ -141,5 +147,6 @@ struct Send: AsyncParsableCommand {
         if let error = result.error {
             throw diagnostics.fail(error)
         }
+        try interruption.exitIfInterrupted()
     }
 }

@@ -24,7 +24,7 @@ struct ListenTLSOptions: ParsableArguments {
         var options = TLSServerOptions(certificateFile: cert, keyFile: key)
         options.clientCAFile = clientCA
         do {
-            return try TLSLayer(server: options)
+            return try TLSLayer(server: options) { $0.option() }
         } catch {
             throw UsageError(error.message)
         }

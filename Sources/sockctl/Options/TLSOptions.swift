@@ -54,10 +54,11 @@ struct TLSOptions: ParsableArguments {
         return options
     }
 
-    /// The TLS layer for `options`, a bad file or key reported as a usage error.
-    static func layer(_ options: TLSClientOptions) throws -> TLSLayer {
+    /// The TLS layer for `options`, a bad file or key reported as a usage error naming the
+    /// option (under `prefix`) that gave it.
+    static func layer(_ options: TLSClientOptions, prefix: String = "--") throws -> TLSLayer {
         do {
-            return try TLSLayer(client: options)
+            return try TLSLayer(client: options) { $0.option(prefix: prefix) }
         } catch {
             throw UsageError(error.message)
         }

@@ -31,6 +31,6 @@ struct UpstreamTLSOptions: ParsableArguments {
         }
         return try TLSOptions.layer(TLSOptions.clientOptions(
             insecure: insecure, cafile: cafile, servername: servername, cert: cert, key: key, prefix: "--upstream-"
-        ))
+        ), prefix: "--upstream-")
     }
 }
