@@ -11,7 +11,8 @@ import Testing
 ///
 /// Checked by order, not time: the flooder's work (an answer, a pong) and the probe's answer
 /// are counted where they happen, on the server's event loop, through the engine's own traffic
-/// tap and WebSocket events. Counting the replies the flooder receives instead would not show
+/// tap and WebSocket events, from the moment the probe's bytes are at the server (what the
+/// test's own threads take to send them on a loaded machine is not the server's stall). Counting the replies the flooder receives instead would not show
 /// the stall: a burst's answers are written but not flushed while the burst runs, and under
 /// load the replies in flight make the count noisy. With the bound, the probe waits for at most
 /// a few turns of the loop, each of at most ``ReadBurst/messageLimit`` of the flooder's
@@ -20,8 +21,8 @@ import Testing
 /// One at a time (each floods as fast as the machine goes), and with no WebSocket handshake
 /// deadline short of the hang guard: the subject is the order, not how long a loaded machine takes.
 @Suite(.hangGuard, .serialized) struct FairnessTests {
-    /// The flooder's work the server has done, and how much of it came between a probe being
-    /// sent and the server answering it.
+    /// The flooder's work the server has done, and how much of it came between a probe's bytes
+    /// reaching the server and the server answering them.
     final class ServiceOrder: Sendable {
         enum Outcome: Sendable, Equatable {
             /// The server answered the probe after this much of the flooder's work.
@@ -30,55 +31,48 @@ import Testing
             case floodReachedLimit
         }
 
-        private let work = Atomic<Int>(0)
-        private let start = Atomic<Int>(0)
-        private let limit = Atomic<Int>(.max)
-        private let reported = Atomic<Bool>(true)
-        private let outcome = AsyncMonitor<Outcome?>(nil)
+        struct Progress: Sendable {
+            var work = 0
+            var answers = 0
+            var workAtLastAnswer = 0
+        }
+
+        private let progress = AsyncMonitor(Progress())
 
         /// One piece of the flooder's work (on the server's loop).
         func floodWorked() {
-            let done = work.add(1, ordering: .relaxed).newValue
-            if done >= limit.load(ordering: .relaxed), !reported.exchange(true, ordering: .relaxed) {
-                outcome.update { $0 = $0 ?? .floodReachedLimit }
-            }
+            progress.update { $0.work += 1 }
         }
 
         /// The server answered the probe (on the server's loop).
         func probeAnswered() {
-            let after = work.load(ordering: .relaxed) - start.load(ordering: .relaxed)
-            if !reported.exchange(true, ordering: .relaxed) {
-                outcome.update { $0 = $0 ?? .probeAnswered(afterFloodWork: after) }
+            progress.update { state in
+                state.answers += 1
+                state.workAtLastAnswer = state.work
             }
         }
 
-        /// Runs `probe` and waits for whichever comes first: the server's answer to it, or
-        /// `limit` more pieces of the flooder's work. If the probe was answered, its own
-        /// checks (and errors) are awaited; if not, it is cancelled.
-        func race(limit count: Int, _ probe: @escaping @Sendable () async throws -> Void) async throws -> Outcome {
-            arm(limit: count)
-            let probing = Task { try await probe() }
-            let result = try await outcome.wait { $0 }
-            if case .probeAnswered = result {
-                try await probing.value
-            } else {
-                probing.cancel()
+        /// Sends the probe's bytes with `send` — once it returns they are in the server's socket
+        /// (loopback) — then waits for whichever comes first: the server's next answer to the
+        /// probe, or `limit` more pieces of the flooder's work.
+        ///
+        /// The count starts when the probe's bytes are there to be read, not when the test
+        /// decides to send them: the test's own threads may wait for a core on a loaded machine
+        /// while the server's loop goes on working for the flooder, and that is not a stall.
+        func race(limit count: Int, send: @Sendable () async throws -> Void) async throws -> Outcome {
+            let answered = progress.update { $0.answers }
+            try await send()
+            let start = progress.update { $0.work }
+            return try await progress.wait { state in
+                if state.answers > answered { return .probeAnswered(afterFloodWork: max(0, state.workAtLastAnswer - start)) }
+                return state.work >= start + count ? .floodReachedLimit : nil
             }
-            return result
         }
 
         /// Waits until the flooder has had `count` more pieces of work done: the flood is on.
         func floodUnderWay(_ count: Int) async throws {
-            arm(limit: count)
-            #expect(try await outcome.wait { $0 } == .floodReachedLimit)
-        }
-
-        private func arm(limit count: Int) {
-            outcome.update { $0 = nil }
-            let now = work.load(ordering: .relaxed)
-            start.store(now, ordering: .relaxed)
-            limit.store(now + count, ordering: .relaxed)
-            reported.store(false, ordering: .relaxed)
+            let start = progress.update { $0.work }
+            try await progress.wait { $0.work >= start + count ? () : nil }
         }
     }
 
@@ -133,6 +127,28 @@ import Testing
         return connection
     }
 
+    static let upgradeRequest = ByteBuffer(string: "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n")
+
+    /// A new WebSocket client as the probe, raced against the flood in two steps, each counted
+    /// from the moment its bytes are at the server: the upgrade (answered when the server has
+    /// upgraded it) and then one text message (answered when the server sends it back). The
+    /// first step that loses the race is the outcome.
+    static func probeNewClient(port: Int, text: String, order: ServiceOrder, limit: Int) async throws -> ServiceOrder.Outcome {
+        let probe = try await connect("127.0.0.1:\(port)")
+        let upgrade = try await order.race(limit: limit) { try await probe.write(upgradeRequest) }
+        guard case .probeAnswered = upgrade else { return upgrade }
+        let head = try await probe.read(.delimited(by: Array("\r\n\r\n".utf8), maxLength: 4096))
+        #expect(string(head)?.hasPrefix("HTTP/1.1 101") == true)
+        // A masked text frame (key 0: the payload as it is).
+        let frame = ByteBuffer(bytes: [0x81, 0x80 | UInt8(text.utf8.count), 0, 0, 0, 0] + Array(text.utf8))
+        let message = try await order.race(limit: limit) { try await probe.write(frame) }
+        guard case .probeAnswered = message else { return message }
+        let echo = try await probe.read(.exactly(2 + text.utf8.count))
+        #expect(string(echo.map { ByteBuffer($0.readableBytesView.dropFirst(2)) }) == text)
+        await probe.close()
+        return message
+    }
+
     // MARK: listen --echo --framing line
 
     @Test func aClientSendingEmptyLinesDoesNotStallAConnectedClientOnItsLoop() async throws {
@@ -166,13 +182,13 @@ import Testing
         for round in 1...3 {
             let outcome = try await order.race(limit: Self.allowedWork) {
                 try await probe.write(ByteBuffer(string: "probe \(round)\n"))
-                #expect(string(try await probe.readFrame(.line)) == "probe \(round)")
             }
             guard case .probeAnswered(let after) = outcome else {
                 Issue.record("round \(round): \(Self.allowedWork) more of the flooder's lines were answered before the probe's")
                 break
             }
             #expect(after < Self.allowedWork)
+            #expect(string(try await probe.readFrame(.line)) == "probe \(round)")
         }
         flood.cancel()
         await flooder.close()
@@ -194,7 +210,11 @@ import Testing
         configuration.options.group = group
         configuration.options.slotRules.handshakeTimeout = .seconds(3600)
         configuration.options.webSocket.onEvent = { event in
-            if case .pingAnswered(let connection) = event, connection == flooderLabel.withLock({ $0 }) { order.floodWorked() }
+            switch event {
+            case .pingAnswered(let connection) where connection == flooderLabel.withLock({ $0 }): order.floodWorked()
+            case .upgraded(let connection, _) where connection != flooderLabel.withLock({ $0 }): order.probeAnswered()
+            default: break
+            }
         }
         configuration.options.tap = { record in
             if record.direction == .sent, string(record.bytes)?.hasPrefix("probe") == true { order.probeAnswered() }
@@ -209,12 +229,7 @@ import Testing
         try await order.floodUnderWay(10_000)
         for round in 1...3 {
             // A new client each time: its upgrade goes through the loop the flooder keeps busy.
-            let outcome = try await order.race(limit: Self.allowedPings) {
-                let probe = try await connect("ws://127.0.0.1:\(port)/")
-                try await probe.write(ByteBuffer(string: "probe \(round)"))
-                #expect(string(try await probe.read()) == "probe \(round)")
-                await probe.close()
-            }
+            let outcome = try await Self.probeNewClient(port: port, text: "probe \(round)", order: order, limit: Self.allowedPings)
             guard case .probeAnswered(let after) = outcome else {
                 Issue.record("round \(round): \(Self.allowedPings * 9) more of the flooder's frames were decoded before the new client's message was answered")
                 break
@@ -245,7 +260,11 @@ import Testing
             $0.connectOptions.group = group
             $0.listenOptions.slotRules.handshakeTimeout = .seconds(3600)
             $0.listenOptions.webSocket.onEvent = { event in
-                if case .pingAnswered(let connection) = event, connection == flooderLabel.withLock({ $0 }) { order.floodWorked() }
+                switch event {
+                case .pingAnswered(let connection) where connection == flooderLabel.withLock({ $0 }): order.floodWorked()
+                case .upgraded(let connection, _) where connection != flooderLabel.withLock({ $0 }): order.probeAnswered()
+                default: break
+                }
             }
             $0.listenOptions.tap = { record in
                 if record.direction == .sent, string(record.bytes)?.hasPrefix("probe") == true { order.probeAnswered() }
@@ -259,12 +278,7 @@ import Testing
         for round in 1...3 {
             // A new client each time: its upgrade, its upstream connection and its message go
             // through the relay's loop, which the flooder keeps busy.
-            let outcome = try await order.race(limit: Self.allowedPingsThroughTheProxy) {
-                let probe = try await connect("ws://127.0.0.1:\(relay.port)/")
-                try await probe.write(ByteBuffer(string: "probe \(round)"))
-                #expect(string(try await probe.read()) == "probe \(round)")
-                await probe.close()
-            }
+            let outcome = try await Self.probeNewClient(port: relay.port, text: "probe \(round)", order: order, limit: Self.allowedPingsThroughTheProxy)
             guard case .probeAnswered(let after) = outcome else {
                 Issue.record("round \(round): \(Self.allowedPingsThroughTheProxy * 9) more of the flooder's frames were decoded before the new client's message came back")
                 break
