@@ -208,7 +208,7 @@ import Testing
         configuration.mode = .echo
         configuration.keepOpen = true
         configuration.options.group = group
-        configuration.options.slotRules.handshakeTimeout = .seconds(3600)
+        configuration.options.slotRules.handshakeTimeout = ListenOptions.patient.slotRules.handshakeTimeout
         configuration.options.webSocket.onEvent = { event in
             switch event {
             case .pingAnswered(let connection) where connection == flooderLabel.withLock({ $0 }): order.floodWorked()
@@ -249,16 +249,14 @@ import Testing
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         let order = ServiceOrder()
         let flooderLabel = Mutex("")
-        var upstreamOptions = ListenOptions()
+        var upstreamOptions = ListenOptions.patient
         upstreamOptions.webSocket.answer = .echo
-        upstreamOptions.slotRules.handshakeTimeout = .seconds(3600)
         let upstream = try await TestServer.start("ws://127.0.0.1:0/", options: upstreamOptions) { connection in
             _ = try await connection.discardAll()
         }
         let relay = try await RelayUnderTest.start("ws://127.0.0.1:0/", to: "ws://127.0.0.1:\(upstream.port)/") {
             $0.listenOptions.group = group
             $0.connectOptions.group = group
-            $0.listenOptions.slotRules.handshakeTimeout = .seconds(3600)
             $0.listenOptions.webSocket.onEvent = { event in
                 switch event {
                 case .pingAnswered(let connection) where connection == flooderLabel.withLock({ $0 }): order.floodWorked()

@@ -19,6 +19,7 @@ struct RelayUnderTest: Sendable {
     ) async throws -> RelayUnderTest {
         var configuration = RelayConfiguration(listen: try Endpoint(parsing: listen, role: .listener), upstream: try Endpoint(parsing: upstream))
         configuration.connectOptions = .patient
+        configuration.listenOptions.slotRules.handshakeTimeout = ListenOptions.patient.slotRules.handshakeTimeout
         configure(&configuration)
         let events = EventLog<RelayEvent>()
         let service = RelayService(configuration: configuration) { events.record($0) }

@@ -33,7 +33,7 @@ final class RecordingSecureTransport: SecureTransport {
 }
 
 @Suite(.hangGuard) struct WebSocketConnectionTests {
-    static func echoServer(_ endpoint: String = "ws://127.0.0.1:0/ws", options: ListenOptions = ListenOptions()) async throws -> TestServer {
+    static func echoServer(_ endpoint: String = "ws://127.0.0.1:0/ws", options: ListenOptions = .patient) async throws -> TestServer {
         var options = options
         options.webSocket.answer = .echo
         return try await TestServer.start(endpoint, options: options) { connection in
@@ -86,7 +86,7 @@ final class RecordingSecureTransport: SecureTransport {
 
     @Test func wssPutsTheSecureLayerFirstOnBothSides() async throws {
         let serverLayer = RecordingSecureTransport()
-        var listenOptions = ListenOptions()
+        var listenOptions = ListenOptions.patient
         listenOptions.secureTransport = serverLayer
         let server = try await Self.echoServer("wss://127.0.0.1:0/secure", options: listenOptions)
         let clientLayer = RecordingSecureTransport()

@@ -19,6 +19,17 @@ extension ConnectOptions {
     }
 }
 
+extension ListenOptions {
+    /// Options for a loopback listener in a test whose subject is not the handshake timeout: no
+    /// TLS or WebSocket handshake deadline short of the test's ``hangGuard``. The product's 10 s
+    /// bounds wall time, and on a loaded machine a handshake can wait that long for its loop.
+    public static var patient: ListenOptions {
+        var options = ListenOptions()
+        options.slotRules.handshakeTimeout = .seconds(3600)
+        return options
+    }
+}
+
 /// The value of a task the test started, awaited so that the test's own cancellation — what its
 /// ``hangGuard`` does to a hung test — cancels the task too. A plain `await task.value` would
 /// keep waiting for a task nobody cancels, and hold up the whole run.

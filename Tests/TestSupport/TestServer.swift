@@ -10,10 +10,10 @@ public struct TestServer: Sendable {
     public var port: Int { listener.localAddresses.first?.port ?? 0 }
 
     /// Binds `endpointText` (a port of 0 lets the kernel choose) and serves every client with
-    /// `handle`, closing each connection when it returns.
+    /// `handle`, closing each connection when it returns. Patient by default (``ListenOptions/patient``).
     public static func start(
         _ endpointText: String = "127.0.0.1:0",
-        options: ListenOptions = ListenOptions(),
+        options: ListenOptions = .patient,
         handle: @escaping @Sendable (Connection) async throws -> Void
     ) async throws -> TestServer {
         let listener = try await Listener.bind(try Endpoint(parsing: endpointText, role: .listener), options: options)
