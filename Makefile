@@ -22,7 +22,7 @@ FUZZ_SECONDS      ?= 1200
 
 SUDO := $(shell [ "$$(id -u)" != 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: all build release demo test soak conformance deps-build deps-test deps-bench bench fuzz goldens docs docs-check install clean
+.PHONY: all build release demo test adversarial soak conformance deps-build deps-test deps-bench bench fuzz goldens docs docs-check install clean
 
 all: build
 
@@ -78,6 +78,13 @@ test: deps-test .venv-test/.installed
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	./fuzz/run.sh $(TEST_FUZZ_SECONDS)
+
+# The adversarial suite alone (README: Hostile peers and files); `make test` runs it too.
+ADVERSARIAL = HostilePeerTests|HostileFileTests|HostileControlTests|ServerSlotTests|FairnessTests|WebSocketCommandTests|ReportMergeCommandTests|ReportMergeValidationTests|TLSServerNameTests|OutputPathTests|InterruptTests
+adversarial: deps-test .venv-test/.installed
+	$(SWIFT) build --product sockctl
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build --filter '$(ADVERSARIAL)'
 
 # The whole suite RUNS times (default 20) while stress-ng keeps both cores busy (installed here;
 # it is stopped by its PID when the runs are done): prints each run's result and wall time, and

@@ -12,10 +12,12 @@ import Glibc
 /// attacker cut or held back, the server's memory bounded by its limits (not by what was sent),
 /// and the next client served. Memory is asserted, never time.
 ///
-/// The other attacks of the suite live beside the code they attack: hostile WebSocket frames
+/// The other attacks of the suite (`make adversarial`, listed in the README's "Hostile peers and
+/// files") live beside the code they attack: hostile WebSocket frames
 /// (`WebSocketCommandTests.hostileFramesCloseWithTheRightCode`), hostile control commands
-/// (``HostileControlTests``), hostile capture files (``HostileFileTests``), hostile report files
-/// (`ReportMergeTests`), slow and stalled clients (`ServerSlotTests`).
+/// (``HostileControlTests``), hostile capture files (``HostileFileTests``), hostile report parts
+/// (`ReportMergeCommandTests`), stalled, slow and idle clients (`ServerSlotTests`), one client
+/// flooding its event loop (`FairnessTests`).
 @Suite("adversarial: hostile peers", .hangGuard)
 struct HostilePeerTests {
     static let mebibyte = 1 << 20
