@@ -16,8 +16,15 @@ struct HostileFileTests {
 
     static func le32(_ value: UInt32) -> [UInt8] { withUnsafeBytes(of: value.littleEndian, Array.init) }
 
+    /// A file that lies: its name says how.
+    struct HostileFile: Sendable, CustomTestStringConvertible {
+        let name: String
+        let bytes: [UInt8]
+        var testDescription: String { name }
+    }
+
     /// Files that lie: their name says how.
-    static var hostile: [(String, [UInt8])] {
+    static var hostile: [HostileFile] {
         let header = Array(real.prefix(24))
         let firstRecord = Array(real[24..<min(real.count, 40)])
         var cases: [(String, [UInt8])] = [
@@ -33,7 +40,7 @@ struct HostileFileTests {
         ]
         // The real file cut inside each of its records, and at every record boundary.
         for cut in stride(from: 30, to: real.count, by: 97) { cases.append(("the file cut at byte \(cut)", Array(real.prefix(cut)))) }
-        return cases
+        return cases.map { HostileFile(name: $0.0, bytes: $0.1) }
     }
 
     static func write(_ bytes: [UInt8], in scratch: Scratch, _ name: String) throws -> String {
@@ -53,20 +60,20 @@ struct HostileFileTests {
         }
     }
 
-    @Test func everyReaderEndsCleanlyOnEveryHostileFile() async throws {
+    @Test(arguments: hostile)
+    func everyReaderEndsCleanly(on file: HostileFile) async throws {
         #expect(Self.real.count > 200, "the real capture is there")
         let scratch = try Scratch()
         let echo = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "-k"], name: "echo")
         let port = try await echo.listeningPort()
-        for (index, (what, bytes)) in Self.hostile.enumerated() {
-            let path = try Self.write(bytes, in: scratch, "hostile-\(index).pcap")
-            Self.expectCleanEnd(try await run(try sockctlPath(), ["capture", "-r", path]), "capture -r (\(what))")
-            Self.expectCleanEnd(try await run(try sockctlPath(), ["replay", path, "--list"]), "replay --list (\(what))")
-            Self.expectCleanEnd(try await run(try sockctlPath(), ["replay", path, "127.0.0.1:\(port)", "--topspeed"]), "replay (\(what))")
-            Self.expectCleanEnd(
-                try await run(try sockctlPath(), ["loadtest", "127.0.0.1:\(port)", "--from-pcap", path, "--requests", "10"]),
-                "loadtest --from-pcap (\(what))")
-        }
+        let path = try Self.write(file.bytes, in: scratch, "hostile.pcap")
+        let what = file.name
+        Self.expectCleanEnd(try await run(try sockctlPath(), ["capture", "-r", path]), "capture -r (\(what))")
+        Self.expectCleanEnd(try await run(try sockctlPath(), ["replay", path, "--list"]), "replay --list (\(what))")
+        Self.expectCleanEnd(try await run(try sockctlPath(), ["replay", path, "127.0.0.1:\(port)", "--topspeed"]), "replay (\(what))")
+        Self.expectCleanEnd(
+            try await run(try sockctlPath(), ["loadtest", "127.0.0.1:\(port)", "--from-pcap", path, "--requests", "10"]),
+            "loadtest --from-pcap (\(what))")
         echo.signal(SIGINT)
         #expect(try await echo.wait() == 0)
     }
