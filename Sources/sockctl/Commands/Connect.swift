@@ -72,9 +72,9 @@ struct Connect: AsyncParsableCommand {
               sockctl connect [::1]:9000 -v --hexdump
               sockctl connect 127.0.0.1:7000 --framing crlf --record session.pcap
               sockctl connect udp://127.0.0.1:5353
-              sockctl connect 127.0.0.1 7000                            # as nc 127.0.0.1 7000
-              sockctl connect -u -w 2 127.0.0.1 5353                    # as nc -u -w 2
-              sockctl connect -z 127.0.0.1 7000-7010 8080               # as nc -z: exit 0 if one is open
+              sockctl connect 127.0.0.1 7000               # nc 127.0.0.1 7000
+              sockctl connect -u -w 2 127.0.0.1 5353       # nc -u -w 2 127.0.0.1 5353
+              sockctl connect -z 127.0.0.1 7000-7010 8080  # nc -z: exit 0 if one is open
               sockctl connect unix:/run/app.sock
               sockctl connect 10.0.0.5:6969 --reconnect --heartbeat '{"op":"ping"}' --framing crlf
               sockctl connect ws://127.0.0.1:8080/chat --origin http://localhost -v
@@ -122,10 +122,10 @@ struct Connect: AsyncParsableCommand {
     @Flag(name: .long, help: "At end of input close the connection instead of half-closing it.")
     var closeOnEof = false
 
-    @Option(name: .long, help: ArgumentHelp("Write the session to this pcap file (made-up Ethernet/IP/TCP or UDP headers, real payload and times), for tcpdump, Wireshark and sockctl replay.", valueName: "file.pcap"))
+    @Option(name: .long, help: ArgumentHelp("Write the traffic to this pcap file: the session, made-up Ethernet/IP/TCP or UDP headers around the real payload and times, for tcpdump, Wireshark and sockctl replay.", valueName: "file.pcap"))
     var record: String?
 
-    @Option(name: .long, help: ArgumentHelp("End the session after this long without traffic in either direction.", valueName: "dur"))
+    @Option(name: .long, help: ArgumentHelp("Close a connection once nothing was received or sent for this long, ending the session (default: never; -w sets it too).", valueName: "dur"))
     var idleTimeout: Duration?
 
     @Option(name: .long, help: ArgumentHelp("Reconnect after a refused or lost connection, at most N times in a row (default 5; write --reconnect alone for the default).", valueName: "n"))

@@ -64,7 +64,7 @@ struct Listen: AsyncParsableCommand {
               sockctl listen :7000 --framing crlf --respond reply.json --delay 10ms
               sockctl listen 0.0.0.0:6969 --broadcast --framing line --allow 10.0.0.0/8
               sockctl listen udp://:5353
-              sockctl listen -u -p 5353 --echo                          # as ncat -l -u -p 5353
+              sockctl listen -u -p 5353 --echo             # ncat -l -u -p 5353 --exec cat
               sockctl listen 7000 --echo -k --record clients.pcap
               sockctl listen unix:/tmp/app.sock --discard -k
               sockctl listen 7000 --echo -k --metrics-listen 9464   # Prometheus: clients, bytes, datagrams
@@ -105,10 +105,10 @@ struct Listen: AsyncParsableCommand {
 
     @OptionGroup var admission: AdmissionOptions
 
-    @Option(name: .long, help: ArgumentHelp("Write every client's session to this pcap file (made-up Ethernet/IP/TCP headers, real payload and times).", valueName: "file.pcap"))
+    @Option(name: .long, help: ArgumentHelp("Write the traffic to this pcap file: every client's session, made-up Ethernet/IP/TCP headers around the real payload and times.", valueName: "file.pcap"))
     var record: String?
 
-    @Flag(name: .long, help: "Do not read stdin (print mode normally sends it to the clients).")
+    @Flag(name: .long, help: "Only receive: never read stdin (print mode otherwise sends it to the clients).")
     var recvOnly = false
 
     @OptionGroup(title: "Framing") var framing: FramingOptions
@@ -117,7 +117,7 @@ struct Listen: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("WebSocket: admit only clients whose Origin header is this (repeatable); others get 403.", valueName: "origin"))
     var allowOrigin: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Serve Prometheus metrics at http://ADDR/metrics, e.g. 9464 or :0 (a bare port: loopback).", valueName: "addr"),
+    @Option(name: .long, help: ArgumentHelp("Serve Prometheus metrics at http://ADDR/metrics, e.g. 9464, 0.0.0.0:9464 or :0 (a bare port: loopback).", valueName: "addr"),
             transform: { try MetricsListenAddress(parsing: $0) })
     var metricsListen: MetricsListenAddress?
 
