@@ -186,10 +186,10 @@ _sockctl() {
 
 _sockctl_connect() {
     repeating_flags=()
-    non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --hexdump --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
+    non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --hexdump -u --udp -z --check-ports --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
     repeating_options=(--resolve --subprotocol --header --pin)
-    non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
-    __sockctl_offer_flags_options 1
+    non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame -w --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
+    __sockctl_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -247,6 +247,9 @@ _sockctl_connect() {
     '--max-frame')
         return
         ;;
+    '-w')
+        return
+        ;;
     '--record')
         return
         ;;
@@ -276,13 +279,16 @@ _sockctl_connect() {
 
 _sockctl_listen() {
     repeating_flags=()
-    non_repeating_flags=(--echo --discard --broadcast -k --keep-open --recv-only --binary --verbose -v --hexdump --version -h --help)
+    non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --recv-only --binary --verbose -v --hexdump --version -h --help)
     repeating_options=(--allow --deny --subprotocol --allow-origin)
-    non_repeating_options=(--respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --cert --key --client-ca)
+    non_repeating_options=(-p --respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --cert --key --client-ca)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
+    '-p')
+        return
+        ;;
     '--respond')
         return
         ;;
@@ -518,7 +524,7 @@ _sockctl_replay() {
     repeating_flags=()
     non_repeating_flags=(--list --topspeed --verify -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--ignore --resolve --subprotocol --header --pin)
-    non_repeating_options=(--stream --speed --as-server --timeout --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
+    non_repeating_options=(--stream --speed --as-server --idle-timeout --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
     __sockctl_offer_flags_options 2
 
     # Offer option value completions
@@ -535,7 +541,7 @@ _sockctl_replay() {
     '--as-server')
         return
         ;;
-    '--timeout')
+    '--idle-timeout')
         return
         ;;
     '--source')
@@ -599,7 +605,7 @@ _sockctl_loadtest() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --topspeed --loop --version -h --help)
     repeating_options=(--threshold --resolve --subprotocol --header --pin --ignore)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --correlate --label --from-pcap --streams --speed --scale --verify-sample)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --correlate --label --from-pcap --streams --speed --scale --verify-sample)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -641,7 +647,7 @@ _sockctl_loadtest() {
     '--warmup')
         return
         ;;
-    '--timeout')
+    '--reply-timeout')
         return
         ;;
     '--json')

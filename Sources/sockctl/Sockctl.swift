@@ -34,6 +34,10 @@ struct Sockctl: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         LargeBufferPolicy.returnLargeBuffersToTheSystem()
         let arguments = OptionalValueOptions.normalize(Array(CommandLine.arguments.dropFirst()))
+        if let rename = RenamedOptions.misuse(in: arguments) {
+            FileDescriptorWriter.standardError.write("sockctl \(rename.command): error: \(rename.message)\n")
+            Glibc.exit(2)
+        }
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {

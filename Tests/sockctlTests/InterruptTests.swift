@@ -175,7 +175,7 @@ struct InterruptTests {
         let sink = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "-k", "--recv-only"], name: "sink")
         defer { sink.signal(SIGKILL) }
         let port = try await sink.listeningPort()
-        let arguments = ["replay", capture, "127.0.0.1:\(port)", "--timeout", "1h", "--verify", "--framing", "line"]
+        let arguments = ["replay", capture, "127.0.0.1:\(port)", "--idle-timeout", "1h", "--verify", "--framing", "line"]
         let output: String
         if signal == "ctrl-c" {
             let client = try await Terminal.sockctl(arguments, name: "replay")

@@ -106,7 +106,7 @@ struct LoadTestCommandTests {
     func anUnansweredMessageTimesOutAndItsConnectionIsReopened(io: String) async throws {
         let server = try await Server.start(["--discard"])
         defer { server.child.signal(SIGKILL) }
-        let result = try await loadtest([server.target, "-c", "2", "--requests", "4", "--framing", "line", "--timeout", "200ms", "--io", io])
+        let result = try await loadtest([server.target, "-c", "2", "--requests", "4", "--framing", "line", "--reply-timeout", "200ms", "--io", io])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.int("messages/timed_out") == 4, "\(result.json["messages"] ?? "")")
         #expect(result.int("messages/received") == 0)
@@ -189,7 +189,7 @@ struct LoadTestCommandTests {
         let restarted = AsyncMonitor<Child?>(nil)
         defer { restarted.value?.signal(SIGKILL) }
         // No reply timeout in sight: the messages in flight are lost with their connections.
-        let result = try await loadtest([endpoint, "-c", "5", "--requests", "500", "--framing", "line", "--timeout", "600s", "--io", io]) { _ in
+        let result = try await loadtest([endpoint, "-c", "5", "--requests", "500", "--framing", "line", "--reply-timeout", "600s", "--io", io]) { _ in
             try await first.child.waitForStderr("< received from", count: 5)
             first.child.signal(SIGKILL)
             _ = try await first.child.wait()

@@ -148,12 +148,12 @@ struct CaptureCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("With --follow: message boundaries (line, crlf, null, length:N[:be|:le], fixed:N); one message per line.", valueName: "framing"),
+        help: ArgumentHelp("With --follow: message boundaries: line, crlf, null, length:N[:be|:le] or fixed:N; one message per line.", valueName: "framing"),
         transform: ArgumentValues.framing
     )
     var framing: Framing?
 
-    @Flag(name: .long, help: "One JSON object per packet instead of tcpdump text (with the TLS, WebSocket and HTTP/2 views in an \"app\" array).")
+    @Flag(name: .long, help: "Write the result as JSON: one object per packet instead of tcpdump text (with the TLS, WebSocket and HTTP/2 views in an \"app\" array).")
     var json = false
 
     @Option(

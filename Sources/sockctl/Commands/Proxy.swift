@@ -76,7 +76,7 @@ struct Proxy: AsyncParsableCommand {
 
     @OptionGroup var admission: AdmissionOptions
 
-    @Option(name: .long, help: ArgumentHelp("Serve Prometheus metrics at http://ADDR/metrics, e.g. 9464 or :0 (a bare port: loopback).", valueName: "addr"),
+    @Option(name: .long, help: ArgumentHelp("Serve Prometheus metrics at http://ADDR/metrics, e.g. 9464, 0.0.0.0:9464 or :0 (a bare port: loopback).", valueName: "addr"),
             transform: { try MetricsListenAddress(parsing: $0) })
     var metricsListen: MetricsListenAddress?
 
@@ -102,14 +102,14 @@ struct Proxy: AsyncParsableCommand {
     @Flag(name: .long, help: "Print every event — clients, messages, chunks, faults — as one JSON object per line on stdout.")
     var jsonLog = false
 
-    @Option(name: .long, help: ArgumentHelp("Write every client's session to this pcap file.", valueName: "file.pcap"))
+    @Option(name: .long, help: ArgumentHelp("Write the traffic to this pcap file: every client's session.", valueName: "file.pcap"))
     var record: String?
 
     @OptionGroup(title: "Framing") var framing: FramingOptions
-    @Flag(name: .shortAndLong, help: "Also log upstream connections, directions ending and every fault acting, with timestamps, on stderr.")
+    @Flag(name: .shortAndLong, help: "Print more on stderr: also upstream connections, directions ending and every fault acting, with timestamps.")
     var verbose = false
 
-    @Flag(name: .long, help: "Print every chunk on stdout in the tcpdump -X layout, with time, client number and direction.")
+    @Flag(name: .long, help: "Print all traffic in the tcpdump -X layout (hex and ASCII), with time, client number and direction, on stdout.")
     var hexdump = false
     @OptionGroup(title: "TLS towards clients (tls:// and wss:// listeners)") var tls: ListenTLSOptions
     @OptionGroup(title: "TLS towards the upstream (tls:// and wss:// upstreams)") var upstreamTLS: UpstreamTLSOptions

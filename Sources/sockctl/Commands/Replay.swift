@@ -77,7 +77,7 @@ struct Replay: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Replay this many times faster than recorded (0.5: half as fast).", valueName: "x"))
     var speed: Double?
 
-    @Flag(name: .long, help: "Send every message as soon as possible, ignoring the recorded gaps.")
+    @Flag(name: .long, help: "Ignore the recorded gaps: send every message as soon as possible.")
     var topspeed = false
 
     @Flag(name: .long, help: "Compare the target's answers with the recorded ones; exit 1 on the first mismatch.")
@@ -93,8 +93,8 @@ struct Replay: AsyncParsableCommand {
     )
     var asServer: Endpoint?
 
-    @Option(name: .long, help: ArgumentHelp("Give up when the target (or, with --as-server, a client) sends nothing for this long.", valueName: "dur"))
-    var timeout: Duration = ExchangeConfiguration.defaultTimeout
+    @Option(name: .long, help: ArgumentHelp("Close a connection once nothing was received or sent for this long: give up on the target (with --as-server, on a client).", valueName: "dur"))
+    var idleTimeout: Duration = ExchangeConfiguration.defaultTimeout
 
     @OptionGroup var client: ClientOptions
 
@@ -102,7 +102,7 @@ struct Replay: AsyncParsableCommand {
         if let stream { _ = try checkedCount(stream, "--stream", within: 1...StreamExtractor.maximumStreams) }
         _ = try parsedSpeed()
         _ = try parsedIgnore()
-        _ = try checkedPositive(timeout, "--timeout")
+        _ = try checkedPositive(idleTimeout, "--idle-timeout")
         if list {
             if target != nil || asServer != nil || verify { throw UsageError("--list only lists: it takes no TARGET, --as-server or --verify") }
             return
@@ -213,7 +213,7 @@ struct Replay: AsyncParsableCommand {
         let client = ReplayClient(configuration: ReplayClient.Configuration(
             endpoint: endpoint, connect: connect, plan: plan, framing: frameFraming, maximumFrameSize: maximumFrameSize,
             speed: try parsedSpeed(), verify: verify, ignore: try parsedIgnore(),
-            timeout: timeout,
+            timeout: idleTimeout,
             datagrams: recorded.transport == .udp
         ))
         interruption.onStop { client.stop() }
@@ -247,10 +247,10 @@ struct Replay: AsyncParsableCommand {
         if outcome.timedOut {
             let expected = plan.expectedStream.readableBytes
             if verify {
-                diagnostics.error("the target sent \(outcome.bytesReceived) of \(expected) bytes, then nothing for \(timeout.formatted)")
+                diagnostics.error("the target sent \(outcome.bytesReceived) of \(expected) bytes, then nothing for \(idleTimeout.formatted)")
                 throw CommandFailed(status: 1)
             }
-            diagnostics.warning("the target sent \(outcome.bytesReceived) bytes (the recording's server sent \(expected)), then nothing for \(timeout.formatted)")
+            diagnostics.warning("the target sent \(outcome.bytesReceived) bytes (the recording's server sent \(expected)), then nothing for \(idleTimeout.formatted)")
         }
         try interruption.exitIfInterrupted()
     }
@@ -277,7 +277,7 @@ struct Replay: AsyncParsableCommand {
         let server = ReplayServer(
             script: ReplayServer.script(for: recorded, framing: frameFraming, maximumFrameSize: maximumFrameSize),
             framing: frameFraming, maximumFrameSize: maximumFrameSize, speed: try parsedSpeed(),
-            timeout: timeout
+            timeout: idleTimeout
         ) { diagnostics.log($0.logLine) }
         await server.serve(listener)
         interruption.cancel()

@@ -40,7 +40,7 @@ struct Report: ParsableCommand {
         @Argument(help: ArgumentHelp("Result files written by loadtest --json.", valueName: "file"))
         var files: [String]
 
-        @Option(name: .long, help: ArgumentHelp("Write the merged result as JSON to FILE (- for stdout).", valueName: "file"))
+        @Option(name: .long, help: ArgumentHelp("Write the result as JSON to FILE (- for stdout): the merged report.", valueName: "file"))
         var json: String?
 
         @Option(

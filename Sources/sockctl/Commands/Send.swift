@@ -72,10 +72,10 @@ struct Send: AsyncParsableCommand {
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Send the messages and wait for the responses this many times on one connection.", valueName: "n"))
     var rounds: Int = 1
 
-    @Flag(name: .long, help: "Print timings and responses as one JSON object.")
+    @Flag(name: .long, help: "Write the result as JSON: timings and responses, one object on stdout.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Wait for each message's own reply, by this key in both: json:PATH, regex:RE or bytes:OFFSET:LENGTH.", valueName: "key"),
+    @Option(name: .long, help: ArgumentHelp("Match each reply to its message by this key in both, not by order: json:PATH, regex:RE (first group) or bytes:OFFSET:LENGTH, e.g. json:$.id.", valueName: "key"),
             transform: { try MessageField(parsing: $0, option: "--correlate") })
     var correlate: MessageField?
 

@@ -18,8 +18,8 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Send through this network interface (SO_BINDTODEVICE).", valueName: "if"))
     var interface: String?
 
-    @Option(name: .long, help: ArgumentHelp("Give up connecting after this long, across all addresses.", valueName: "dur"))
-    var connectTimeout: Duration = ConnectOptions().connectTimeout
+    @Option(name: .long, help: ArgumentHelp("Give up connecting after this long, across all addresses (default: \(ConnectOptions().connectTimeout.formatted)).", valueName: "dur"))
+    var connectTimeout: Duration?
 
     @Option(
         name: .long,
@@ -33,7 +33,7 @@ struct ConnectionOptions: ParsableArguments {
         if let interface, interface.isEmpty || interface.utf8.count >= 16 {
             throw UsageError("invalid interface name '\(interface)'")
         }
-        _ = try checkedPositive(connectTimeout, "--connect-timeout")
+        if let connectTimeout { _ = try checkedPositive(connectTimeout, "--connect-timeout") }
     }
 
     func makeConnectOptions() -> ConnectOptions {
@@ -41,7 +41,7 @@ struct ConnectionOptions: ParsableArguments {
         options.family = ipv4Only ? .ipv4Only : (ipv6Only ? .ipv6Only : .any)
         options.source = source
         options.interface = interface
-        options.connectTimeout = connectTimeout
+        if let connectTimeout { options.connectTimeout = connectTimeout }
         if !resolve.isEmpty {
             options.resolver = StaticResolver(table: resolve.reduce(into: [:]) { $0[$1.host, default: []] += $1.addresses })
         }

@@ -21,7 +21,7 @@ struct TLSOptions: ParsableArguments {
     )
     var pin: [[[UInt8]]] = []
 
-    @Option(name: .long, help: ArgumentHelp("Client certificate chain (PEM), for servers that ask for one; with --key.", valueName: "pem"))
+    @Option(name: .long, help: ArgumentHelp("The certificate chain (PEM) this side presents: to a server that asks for one; with --key.", valueName: "pem"))
     var cert: String?
 
     @Option(name: .long, help: ArgumentHelp("The private key (PEM) of --cert.", valueName: "pem"))
