@@ -124,11 +124,15 @@ let package = Package(
                 "LoadGen",
                 "MetricsExport",
                 "Recording",
+                "CSignalForwarding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
             swiftSettings: strict
         ),
+        // The SIGINT/SIGTERM handler that forwards each signal to a pipe (a signal handler must
+        // be C: only async-signal-safe calls), installed at once — see SignalWatcher.
+        .target(name: "CSignalForwarding"),
         // Raises the test process's descriptor limit before any test runs (a C constructor).
         .target(name: "CTestStartup", path: "Tests/CTestStartup"),
         .target(
