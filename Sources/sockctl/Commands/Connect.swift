@@ -196,13 +196,13 @@ struct Connect: AsyncParsableCommand {
             try SessionRecorder(file: try OutputFile.open(path, option: "--record", diagnostics: diagnostics), localIsClient: true)
         }
         configuration.connect.recorder = recorder?.hook
-        let webSocket = configuration.endpoint.transport.isWebSocket
+        let (webSocket, datagrams) = (configuration.endpoint.transport.isWebSocket, configuration.endpoint.transport == .udp)
         let session = ClientSession(
             configuration: configuration,
             input: input,
             output: FileDescriptorWriter.standardOutput
         ) { event in
-            diagnostics.log(event.logLines(webSocket: webSocket))
+            diagnostics.log(event.logLines(webSocket: webSocket, datagrams: datagrams))
         }
         interruption.onStop { session.stop() }
         let summary = await session.run()
@@ -213,7 +213,7 @@ struct Connect: AsyncParsableCommand {
         if let error = summary.error { throw diagnostics.fail(error) }
         if summary.bytesLost > 0 {
             // Not an error on the socket, but the input did not all get through: not a success.
-            diagnostics.error("\(summary.bytesLost) bytes queued for sending were lost when the connection ended")
+            diagnostics.error("\(plural(summary.bytesLost, "byte")) queued for sending \(summary.bytesLost == 1 ? "was" : "were") lost when the connection ended")
             throw CommandFailed(status: 1)
         }
     }

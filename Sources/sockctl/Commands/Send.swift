@@ -136,8 +136,8 @@ struct Send: AsyncParsableCommand {
             diagnostics.log(SessionEvent.connected(report, local: result.localAddress, remote: result.remoteAddress).logLines())
         }
         interruption.cancel()
-        let totals = "sent \(plural(result.messagesSent, "message")) (\(result.bytesSent) bytes), received \(plural(result.responsesReceived, "response"))"
-            + " (\(result.bytesReceived) bytes) in \(result.total.formatted)"
+        let totals = "sent \(plural(result.messagesSent, "message")) (\(plural(result.bytesSent, "byte"))), received \(plural(result.responsesReceived, "response"))"
+            + " (\(plural(result.bytesReceived, "byte"))) in \(result.total.formatted)"
         // Stopped early, the totals are the summary, shown without -v.
         if result.interrupted { diagnostics.note("stopped: " + totals) } else { diagnostics.event(totals) }
         if let line = result.correlationSummary { diagnostics.event(line) }
