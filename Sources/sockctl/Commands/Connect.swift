@@ -13,7 +13,8 @@ struct Connect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Connect to an endpoint and relay stdin to it and it to stdout.",
         discussion: """
-            Binary-safe, like nc and ncat. When stdin ends the write side is shut down (FIN) \
+            Binary-safe, like nc and ncat: stdout carries only the bytes received; -v, \
+            --hexdump and errors go to stderr. When stdin ends the write side is shut down (FIN) \
             and the output keeps draining until the peer closes. When the peer closes its \
             side first, the rest of stdin is still sent (when stdin is a terminal the session \
             ends at once instead). TCP uses Happy Eyeballs (IPv6 first, IPv4 300 ms later, first to \

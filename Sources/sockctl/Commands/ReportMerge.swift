@@ -27,6 +27,9 @@ struct Report: ParsableCommand {
                 fails is one line naming it and the field, e.g. 'b.json: messages.sent: \
                 9223372036854775807 + 5 overflows'.
 
+                The merged report is printed on stdout; --json FILE writes it as JSON too; \
+                --json alone (or --json -) prints the JSON on stdout and the text on stderr.
+
                 Exit status: 0; 1 when a --threshold is violated, merged --from-pcap runs \
                 saw replies differ from the recording, or a file is not a valid sockctl \
                 load-test result of the same target; 2 usage error.
@@ -34,13 +37,15 @@ struct Report: ParsableCommand {
                 Examples:
                   sockctl report merge part-0.json part-1.json part-2.json
                   sockctl report merge results/*.json --json total.json --threshold 'p99<50ms'
+                  sockctl report merge part-*.json --json | jq .latency
                 """
         )
 
         @Argument(help: ArgumentHelp("Result files written by loadtest --json.", valueName: "file"))
         var files: [String]
 
-        @Option(name: .long, help: ArgumentHelp("Write the merged result as JSON to FILE (- for stdout).", valueName: "file"))
+        @Option(name: .long, defaultAsFlag: "-", parsing: .next, help: ArgumentHelp(
+            "Write the merged result as JSON to FILE; alone (or -), to stdout, with the text report on stderr.", valueName: "file"))
         var json: String?
 
         @Option(
@@ -49,6 +54,8 @@ struct Report: ParsableCommand {
             transform: { try Threshold(parsing: $0) }
         )
         var threshold: [Threshold] = []
+
+        @OptionGroup var terminal: TerminalOptions
 
         func validate() throws {
             if files.isEmpty { throw UsageError("give the result files to merge") }

@@ -29,9 +29,10 @@ struct Send: AsyncParsableCommand {
             and each response is one message; after the responses a close frame is sent \
             (--close-code).
 
-            --json prints one object with the timings in milliseconds — resolve, connect, \
-            first_byte (first message sent to first response byte), total — and the \
-            responses (text, or base64 when not UTF-8).
+            --json prints one object on stdout, and nothing else there, with the timings in \
+            milliseconds — resolve, connect, first_byte (first message sent to first response \
+            byte), total — and the responses (text, or base64 when not UTF-8); -v, --hexdump \
+            and errors are on stderr, as always.
 
             --correlate KEY (json:PATH, regex:RE, bytes:OFFSET:LENGTH) waits for each message's \
             own reply, found by the same key in both, whatever order the replies come in; they \
