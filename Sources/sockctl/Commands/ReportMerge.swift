@@ -59,6 +59,15 @@ struct Report: ParsableCommand {
 
         func validate() throws {
             if files.isEmpty { throw UsageError("give the result files to merge") }
+            // `--json a.json b.json` reads as "print JSON" but names a.json as the output: it
+            // would be overwritten by the merge.
+            if let json, json != "-", files.contains(where: { Self.samePath($0, json) }) {
+                throw UsageError("--json \(json) is also a file to merge; give --json another path, or put a bare --json after the files for stdout")
+            }
+        }
+
+        private static func samePath(_ a: String, _ b: String) -> Bool {
+            URL(fileURLWithPath: a).standardizedFileURL.path == URL(fileURLWithPath: b).standardizedFileURL.path
         }
 
         func run() throws {

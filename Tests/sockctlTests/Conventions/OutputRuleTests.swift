@@ -80,6 +80,14 @@ struct OutputRuleTests {
         #expect(toFile.status == 0, "\(toFile.stderr)")
         #expect(String(decoding: toFile.stdout, as: UTF8.self).contains("(2 runs merged)"))
         #expect(number(try jsonObject(atPath: scratch.path("total.json")), "messages/sent") == 20)
+
+        // A bare --json before the files would take the first file as its output: refused, the
+        // file untouched.
+        let before = FileManager.default.contents(atPath: parts[0])
+        let misread = try await run(try sockctlPath(), ["report", "merge", "--json"] + parts)
+        #expect(misread.status == 2)
+        #expect(misread.stderr.contains("--json \(parts[0]) is also a file to merge"), "\(misread.stderr)")
+        #expect(FileManager.default.contents(atPath: parts[0]) == before)
     }
 
     @Test func captureJSONIsOneObjectPerPacket() async throws {

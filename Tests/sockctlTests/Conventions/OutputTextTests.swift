@@ -113,7 +113,8 @@ struct OutputTextTests {
             // Never closes: sockctl waits for the end of the reply. (stop() cancels this wait.)
             try await Task.sleep(for: .seconds(3600))
         }
-        let arguments = ["send", "127.0.0.1:\(server.port)", "ping"]
+        // No deadline short of the hang guard: the test ends each run with SIGINT once it saw "pong".
+        let arguments = ["send", "127.0.0.1:\(server.port)", "ping", "--timeout", "1h"]
         let onTerminal = try await Child(
             try tool("python3"), [Terminal.script, try sockctlPath()] + arguments, stdin: .pipe, name: "send", environment: ["NO_COLOR": "1"])
         try await onTerminal.waitForStdout("pong")
