@@ -188,7 +188,7 @@ _sockctl_connect() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --hexdump -u --udp -z --check-ports --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
     repeating_options=(--resolve --subprotocol --header --pin)
-    non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame -w --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
+    non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color -w --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -247,6 +247,10 @@ _sockctl_connect() {
     '--max-frame')
         return
         ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '-w')
         return
         ;;
@@ -279,9 +283,9 @@ _sockctl_connect() {
 
 _sockctl_listen() {
     repeating_flags=()
-    non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --recv-only --binary --verbose -v --hexdump --version -h --help)
+    non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --recv-only --binary --verbose -v --hexdump --quiet -q --version -h --help)
     repeating_options=(--allow --deny --subprotocol --allow-origin)
-    non_repeating_options=(-p --respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --cert --key --client-ca)
+    non_repeating_options=(-p --respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --color --cert --key --client-ca)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
@@ -346,6 +350,10 @@ _sockctl_listen() {
     '--metrics-listen')
         return
         ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '--cert')
         return
         ;;
@@ -362,7 +370,7 @@ _sockctl_send() {
     repeating_flags=()
     non_repeating_flags=(-e --escapes --json -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--resolve --subprotocol --header --pin)
-    non_repeating_options=(--file --responses --timeout --repeat --correlate --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
+    non_repeating_options=(--file --responses --timeout --repeat --correlate --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -436,14 +444,18 @@ _sockctl_send() {
     '--max-frame')
         return
         ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     esac
 }
 
 _sockctl_proxy() {
     repeating_flags=()
-    non_repeating_flags=(--print-messages --json-log --verbose -v --hexdump --upstream-insecure --version -h --help)
+    non_repeating_flags=(--print-messages --json --json-log --verbose -v --hexdump --quiet -q --upstream-insecure --version -h --help)
     repeating_options=(--allow --deny --fault)
-    non_repeating_options=(--max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --framing --max-frame --cert --key --client-ca --upstream-cafile --upstream-servername --upstream-cert --upstream-key)
+    non_repeating_options=(--max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --framing --max-frame --color --cert --key --client-ca --upstream-cafile --upstream-servername --upstream-cert --upstream-key)
     __sockctl_offer_flags_options 2
 
     # Offer option value completions
@@ -496,6 +508,10 @@ _sockctl_proxy() {
     '--max-frame')
         return
         ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '--cert')
         return
         ;;
@@ -522,9 +538,9 @@ _sockctl_proxy() {
 
 _sockctl_replay() {
     repeating_flags=()
-    non_repeating_flags=(--list --topspeed --verify -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
+    non_repeating_flags=(--list --json --topspeed --verify -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--ignore --resolve --subprotocol --header --pin)
-    non_repeating_options=(--stream --speed --as-server --idle-timeout --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
+    non_repeating_options=(--stream --speed --as-server --idle-timeout --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color)
     __sockctl_offer_flags_options 2
 
     # Offer option value completions
@@ -598,6 +614,10 @@ _sockctl_replay() {
     '--max-frame')
         return
         ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     esac
 }
 
@@ -605,7 +625,7 @@ _sockctl_loadtest() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --topspeed --loop --version -h --help)
     repeating_options=(--threshold --resolve --subprotocol --header --pin --ignore)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --correlate --label --from-pcap --streams --speed --scale --verify-sample)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --correlate --label --color --from-pcap --streams --speed --scale --verify-sample)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -725,6 +745,10 @@ _sockctl_loadtest() {
     '--label')
         return
         ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '--from-pcap')
         return
         ;;
@@ -773,7 +797,7 @@ _sockctl_report_merge() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=(--threshold)
-    non_repeating_options=(--json)
+    non_repeating_options=(--json --color)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -784,6 +808,10 @@ _sockctl_report_merge() {
     '--threshold')
         return
         ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     esac
 }
 
@@ -791,7 +819,7 @@ _sockctl_capture() {
     repeating_flags=(-x -X -A -t -v)
     non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing --decode)
+    non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing --decode --color)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -827,6 +855,10 @@ _sockctl_capture() {
         return
         ;;
     '--decode')
+        return
+        ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac

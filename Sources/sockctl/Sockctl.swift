@@ -21,6 +21,10 @@ struct Sockctl: AsyncParsableCommand {
             Endpoints use one grammar everywhere: host:port, [v6]:port, tcp://host:port, \
             udp://host:port, unix:/path. Durations are written 250ms, 2s, 1m.
 
+            Output: the result on stdout, everything about it (logs, -v, --hexdump, warnings, \
+            errors) on stderr; --json puts JSON and nothing else on stdout. --color \
+            auto|always|never (auto honours NO_COLOR and TERM=dumb) on every command.
+
             Exit status: 0 success, 1 the operation failed (refused, reset, timeout), \
             2 usage error (an output file that cannot be written included); 130 or 143 when \
             SIGINT or SIGTERM stopped connect, send, replay or loadtest, after its summary \

@@ -140,7 +140,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
         guard case .fixed(let size) = self, body.readableBytes != size else { return }
         throw SocketEngineError(
             .invalidConfiguration,
-            "message is \(body.readableBytes) bytes but fixed:\(size) framing needs exactly \(size)"
+            "message is \(plural(body.readableBytes, "byte")) but fixed:\(size) framing needs exactly \(size)"
         )
     }
 

@@ -66,7 +66,8 @@ struct CaptureCommand: ParsableCommand {
             --follow reassembles TCP streams (retransmissions, out-of-order segments, overlaps; \
             missing bytes are marked) and prints each stream's payload in order with direction \
             markers; with --framing each message is one line and JSON messages are pretty-printed. \
-            --json prints one JSON object per packet.
+            --json prints one JSON object per packet, a line each, on stdout; the banner and \
+            the counts stay on stderr.
 
             Examples:
               sockctl capture --port 6969
@@ -166,6 +167,8 @@ struct CaptureCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("BPF filter words, e.g. tcp port 6969 and host 127.0.0.1.", valueName: "filter"))
     var filterWords: [String] = []
 
+    @OptionGroup var terminal: TerminalOptions
+
     func validate() throws {
         if hex + hexAndASCII + ascii > 0 && noDump { throw UsageError("--no-dump cannot be combined with -x, -X or -A") }
         if hex > 2 || hexAndASCII > 2 || ascii > 2 { throw UsageError("-x, -X and -A may be given at most twice (-XX)") }
@@ -180,6 +183,7 @@ struct CaptureCommand: ParsableCommand {
         if follow && json { throw UsageError("--follow and --json cannot be combined") }
         if framing != nil && !follow { throw UsageError("--framing needs --follow") }
         if print && writeFile == nil { throw UsageError("--print needs -w") }
+        if print && writeFile == "-" { throw UsageError("-w - writes the packets to stdout; --print would mix text into them (give -w a file)") }
         if readFile != nil && user != nil { throw UsageError("-Z only applies to live capture") }
         if readFile != nil && linkTypeName != nil { throw UsageError("-y only applies to live capture") }
         if let linkTypeName, LiveCaptureOptions.linkType(named: linkTypeName) == nil {

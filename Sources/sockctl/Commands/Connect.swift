@@ -13,7 +13,8 @@ struct Connect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Connect to an endpoint and relay stdin to it and it to stdout.",
         discussion: """
-            Binary-safe, like nc and ncat. When stdin ends the write side is shut down (FIN) \
+            Binary-safe, like nc and ncat: stdout carries only the bytes received; -v, \
+            --hexdump and errors go to stderr. When stdin ends the write side is shut down (FIN) \
             and the output keeps draining until the peer closes. When the peer closes its \
             side first, the rest of stdin is still sent (when stdin is a terminal the session \
             ends at once instead). TCP uses Happy Eyeballs (IPv6 first, IPv4 300 ms later, first to \
@@ -234,13 +235,13 @@ struct Connect: AsyncParsableCommand {
             try SessionRecorder(file: try OutputFile.open(path, option: "--record", diagnostics: diagnostics), localIsClient: true)
         }
         configuration.connect.recorder = recorder?.hook
-        let webSocket = configuration.endpoint.transport.isWebSocket
+        let (webSocket, datagrams) = (configuration.endpoint.transport.isWebSocket, configuration.endpoint.transport == .udp)
         let session = ClientSession(
             configuration: configuration,
             input: input,
             output: FileDescriptorWriter.standardOutput
         ) { event in
-            diagnostics.log(event.logLines(webSocket: webSocket))
+            diagnostics.log(event.logLines(webSocket: webSocket, datagrams: datagrams))
         }
         interruption.onStop { session.stop() }
         let summary = await session.run()
@@ -251,7 +252,7 @@ struct Connect: AsyncParsableCommand {
         if let error = summary.error { throw diagnostics.fail(error) }
         if summary.bytesLost > 0 {
             // Not an error on the socket, but the input did not all get through: not a success.
-            diagnostics.error("\(summary.bytesLost) bytes queued for sending were lost when the connection ended")
+            diagnostics.error("\(plural(summary.bytesLost, "byte")) queued for sending \(summary.bytesLost == 1 ? "was" : "were") lost when the connection ended")
             throw CommandFailed(status: 1)
         }
     }

@@ -19,8 +19,8 @@ struct Listen: AsyncParsableCommand {
             Binds to loopback (127.0.0.1 and ::1) unless given a host: write \
             0.0.0.0:PORT or [::]:PORT to accept clients from the network. Port 0 asks the \
             kernel for a free port. The bound address is printed on stderr, with one line \
-            per client connecting and disconnecting; Ctrl-C (SIGINT) or SIGTERM closes \
-            everything and prints a summary.
+            per client connecting and disconnecting (-q: none; warnings, errors and the \
+            summary still); Ctrl-C (SIGINT) or SIGTERM closes everything and prints a summary.
 
             Without --keep-open the listener serves one client and ends when it leaves, like \
             nc -l. By default what clients send goes to stdout and stdin goes to every \
@@ -66,7 +66,7 @@ struct Listen: AsyncParsableCommand {
               sockctl listen udp://:5353
               sockctl listen -u -p 5353 --echo             # ncat -l -u -p 5353 --exec cat
               sockctl listen 7000 --echo -k --record clients.pcap
-              sockctl listen unix:/tmp/app.sock --discard -k
+              sockctl listen unix:/tmp/app.sock --discard -k -q
               sockctl listen 7000 --echo -k --metrics-listen 9464   # Prometheus: clients, bytes, datagrams
               sockctl listen ws://127.0.0.1:8080/chat --broadcast --allow-origin http://localhost:3000
             """
@@ -122,6 +122,8 @@ struct Listen: AsyncParsableCommand {
     var metricsListen: MetricsListenAddress?
 
     @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+    @Flag(name: .shortAndLong, help: "No per-client log lines (connected, disconnected, refused, datagrams); warnings, errors and the summary still.")
+    var quiet = false
     @OptionGroup(title: "TLS (tls:// and wss://)") var tls: ListenTLSOptions
 
     func validate() throws {
@@ -133,6 +135,7 @@ struct Listen: AsyncParsableCommand {
 
     func makeConfiguration() throws -> ListenConfiguration {
         let endpoint = try NetcatArguments.listenerEndpoint(endpointText, port: port, udp: udp)
+        if quiet && observability.verbose { throw UsageError("-q and -v exclude each other") }
         let modes = [echo, discard, broadcast, respond != nil].filter { $0 }.count
         if modes > 1 { throw UsageError("choose one of --echo, --discard, --broadcast and --respond") }
         var configuration = ListenConfiguration(endpoint: endpoint)
@@ -200,8 +203,9 @@ struct Listen: AsyncParsableCommand {
             configuration: configuration,
             output: FileDescriptorWriter.standardOutput,
             input: readsInput ? FileDescriptorSource(descriptor: 0) : nil
-        ) { event in
-            diagnostics.log(event.logLine(printMode: printMode))
+        ) { [quiet] event in
+            let line = event.logLine(printMode: printMode)
+            diagnostics.log(quiet ? line.keptWhenQuiet : line)
         }
 
         let signals = SignalWatcher.orderlyShutdown(diagnostics) { service.stop() }

@@ -45,9 +45,10 @@ struct LoadTest: AsyncParsableCommand {
             handshake times are reported apart from message latency.
 
             Output: a live one-line display on a terminal; otherwise --report-every DUR \
-            prints one line per period. The final report goes to stdout (stderr with \
-            --json -); --json FILE writes every figure and both histograms (HdrHistogram \
-            encoding) for `sockctl report merge` and other tools.
+            prints one line per period. The final report goes to stdout; --json FILE writes \
+            every figure and both histograms (HdrHistogram encoding) for `sockctl report \
+            merge` and other tools; --json alone (or --json -) prints that JSON on stdout \
+            and the report, like every other human line, on stderr.
 
             --from-pcap FILE replays every TCP stream of a capture (UDP flows against udp://), \
             or --streams 1,3,5-9 (as replay --list numbers them), concurrently, each on its own \
@@ -140,7 +141,8 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A reply later than this times out (its connection is reopened).", valueName: "dur"))
     var replyTimeout: Duration = LoadPlan.defaultReplyTimeout
 
-    @Option(name: .long, help: ArgumentHelp("Write the result as JSON to FILE (- for stdout): every figure and both histograms.", valueName: "file"))
+    @Option(name: .long, defaultAsFlag: "-", parsing: .next, help: ArgumentHelp(
+        "Write the result as JSON to FILE; alone (or -), to stdout, with the text report on stderr: every figure and both histograms.", valueName: "file"))
     var json: String?
 
     @Option(
@@ -184,6 +186,7 @@ struct LoadTest: AsyncParsableCommand {
 
     @Flag(name: .shortAndLong, help: "Print more on stderr: the plan, the target address and warnings.")
     var verbose = false
+    @OptionGroup var terminal: TerminalOptions
 
     @Option(name: .long, help: ArgumentHelp("Replay the client streams of this capture as the load (see replay --list).", valueName: "file"))
     var fromPcap: String?

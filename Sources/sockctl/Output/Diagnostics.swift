@@ -10,8 +10,8 @@ import Glibc
 import Darwin
 #endif
 
-/// Status lines on stderr: `sockctl: 12:00:01.123456 connected to ...`, colour only on a
-/// terminal and never with `NO_COLOR`.
+/// Status lines on stderr: `sockctl: 12:00:01.123456 connected to ...`; the `warning` and
+/// `error` labels coloured as ``TerminalStyle`` decides (`--color`, `NO_COLOR`, `TERM=dumb`).
 struct Diagnostics: Sendable {
     let command: String
     let verbose: Bool
@@ -20,8 +20,7 @@ struct Diagnostics: Sendable {
     init(command: String, verbose: Bool) {
         self.command = command
         self.verbose = verbose
-        let noColour = getenv("NO_COLOR").map { $0.pointee != 0 } ?? false
-        self.colour = !noColour && FileDescriptorWriter.standardError.isTerminal
+        self.colour = TerminalStyle.colours(.standardError)
     }
 
     /// A `-v` event line, with a timestamp.
