@@ -166,6 +166,7 @@ struct LoadTest: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp("Reply framing: line, crlf, null, length:N[:be|:le], fixed:N, raw. Omit to only send.", valueName: "framing"),
+        completion: ArgumentValues.framingCompletion,
         transform: ArgumentValues.framing
     )
     var framing: Framing?
