@@ -242,6 +242,7 @@ _sockctl_connect() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--max-frame')
@@ -324,6 +325,7 @@ _sockctl_listen() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--max-frame')
@@ -439,6 +441,7 @@ _sockctl_send() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--max-frame')
@@ -503,6 +506,7 @@ _sockctl_proxy() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--max-frame')
@@ -609,6 +613,7 @@ _sockctl_replay() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--max-frame')
@@ -734,6 +739,7 @@ _sockctl_loadtest() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--max-frame')
@@ -852,6 +858,7 @@ _sockctl_capture() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--decode')

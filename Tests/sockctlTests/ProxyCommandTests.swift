@@ -49,7 +49,7 @@ struct ProxyCommandTests {
         #expect(try await command(["add latency=300ms,dir=down"]) == "ok 2 latency=300ms,dir=down\n")
         let bad = try await command(["add bogus", "add latency", "remove 7", "frobnicate", "list extra", "list"])
         #expect(bad == """
-            error: invalid fault 'bogus': unknown kind 'bogus' (expected latency, bandwidth, slice, stall, timeout, reset-after, limit, drop or close-after-messages)
+            error: invalid fault 'bogus': unknown kind 'bogus' (expected one of latency, bandwidth, slice, stall, timeout, reset-after, limit, drop or close-after-messages)
             error: invalid fault 'latency': latency needs a value (latency=…)
             error: no fault 7 (list shows them)
             error: unknown command 'frobnicate' (expected add, remove, list or clear)

@@ -51,7 +51,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
         func fail(_ why: String) -> SocketEngineError {
             SocketEngineError(
                 .invalidFraming,
-                "invalid framing '\(text)': \(why) (expected raw, line, crlf, null, length:N[:be|:le] or fixed:N)"
+                "invalid framing '\(text)': \(why) (expected raw, line, crlf, null, length:N[:be|:le] or fixed:N, e.g. line or length:4)"
             )
         }
         let parts = text.lowercased().split(separator: ":", omittingEmptySubsequences: false)

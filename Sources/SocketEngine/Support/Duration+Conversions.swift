@@ -22,7 +22,7 @@ extension Duration {
               number.filter({ $0 == "." }).count <= 1,
               let value = Double(number), value.isFinite
         else {
-            throw SocketEngineError(.invalidConfiguration, "invalid duration '\(text)' (expected e.g. 250ms, 2s, 1m)")
+            throw SocketEngineError(.invalidConfiguration, "invalid duration '\(text)' (expected a duration such as 500ms, 2s, 1m)")
         }
         let seconds = value * scale
         guard seconds <= 315_360_000 else {

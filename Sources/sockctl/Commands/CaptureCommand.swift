@@ -150,6 +150,7 @@ struct CaptureCommand: ParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp("With --follow: message boundaries: line, crlf, null, length:N[:be|:le] or fixed:N; one message per line.", valueName: "framing"),
+        completion: ArgumentValues.framingCompletion,
         transform: ArgumentValues.framing
     )
     var framing: Framing?
@@ -187,7 +188,11 @@ struct CaptureCommand: ParsableCommand {
         if readFile != nil && user != nil { throw UsageError("-Z only applies to live capture") }
         if readFile != nil && linkTypeName != nil { throw UsageError("-y only applies to live capture") }
         if let linkTypeName, LiveCaptureOptions.linkType(named: linkTypeName) == nil {
-            throw UsageError("unknown link-layer type '\(linkTypeName)' (known: EN10MB, LINUX_SLL, LINUX_SLL2, RAW)")
+            throw UsageError("unknown link-layer type '\(linkTypeName)' (expected one of EN10MB, LINUX_SLL, LINUX_SLL2, RAW)")
+        }
+        if readFile == nil { _ = try ArgumentValues.checkedInterfaceName(interface) }
+        if let user, getpwnam(user) == nil {
+            throw UsageError("unknown user '\(user)' for -Z (expected a user of this system such as nobody, or root to keep root)")
         }
     }
 
@@ -238,13 +243,14 @@ struct CaptureCommand: ParsableCommand {
         do {
             file = try FilteredCaptureFile(path: path, filter: filter)
         } catch {
-            throw diagnostics.fail(error, labelled: false)
+            throw diagnostics.fail(error)
         }
+        // The -w file is opened before the banner: a path that cannot be written is the only line.
+        let writer = try openWriter(linkType: file.linkType, snapshotLength: file.snapshotLength, diagnostics: diagnostics)
         FileDescriptorWriter.standardError.write(file.banner + "\n")
         if file.linkType == .linuxSLL2 {
             FileDescriptorWriter.standardError.write("Warning: interface names might be incorrect\n")
         }
-        let writer = try openWriter(linkType: file.linkType, snapshotLength: file.snapshotLength, diagnostics: diagnostics)
         do {
             defer { output.finish() }
             try file.forEach(limit: count) { header, bytes throws(CaptureError) in
@@ -253,7 +259,7 @@ struct CaptureCommand: ParsableCommand {
             }
             try writer?.finish()
         } catch {
-            throw diagnostics.fail(error, labelled: false)
+            throw diagnostics.fail(error)
         }
     }
 
@@ -277,7 +283,7 @@ struct CaptureCommand: ParsableCommand {
                 close: { try? file?.finish() })
         } catch {
             file?.abandon()
-            throw diagnostics.fail(error, labelled: false)
+            throw diagnostics.fail(error)
         }
     }
 

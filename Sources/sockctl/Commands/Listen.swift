@@ -114,7 +114,8 @@ struct Listen: AsyncParsableCommand {
     @OptionGroup(title: "Framing") var framing: FramingOptions
     @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
 
-    @Option(name: .long, help: ArgumentHelp("WebSocket: admit only clients whose Origin header is this (repeatable); others get 403.", valueName: "origin"))
+    @Option(name: .long, help: ArgumentHelp("WebSocket: admit only clients whose Origin header is this (repeatable); others get 403.", valueName: "origin"),
+            transform: ArgumentValues.origin)
     var allowOrigin: [String] = []
 
     @Option(name: .long, help: ArgumentHelp("Serve Prometheus metrics at http://ADDR/metrics, e.g. 9464, 0.0.0.0:9464 or :0 (a bare port: loopback).", valueName: "addr"),

@@ -168,6 +168,7 @@ struct LoadTest: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp("Message boundaries: raw, line, crlf, null, length:N[:be|:le] or fixed:N, for the replies; omit to only send.", valueName: "framing"),
+        completion: ArgumentValues.framingCompletion,
         transform: ArgumentValues.framing
     )
     var framing: Framing?

@@ -148,7 +148,7 @@ struct Proxy: AsyncParsableCommand {
         configuration.reportsMessages = printMessages || jsonLog
         if let control {
             guard control.hasPrefix("unix:"), control.count > 5 else {
-                throw UsageError("--control takes unix:PATH, not '\(control)'")
+                throw UsageError("invalid --control '\(control)' (expected unix:PATH, e.g. unix:/tmp/proxy.ctl)")
             }
         }
         if let record {

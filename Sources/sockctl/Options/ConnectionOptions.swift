@@ -30,9 +30,8 @@ struct ConnectionOptions: ParsableArguments {
 
     func validate() throws {
         if ipv4Only && ipv6Only { throw UsageError("-4 and -6 exclude each other") }
-        if let interface, interface.isEmpty || interface.utf8.count >= 16 {
-            throw UsageError("invalid interface name '\(interface)'")
-        }
+        if let interface { _ = try ArgumentValues.checkedInterfaceName(interface) }
+        if let source { _ = try validating { try ConnectOptions.sourceHostAndPort(source) } }
         if let connectTimeout { _ = try checkedPositive(connectTimeout, "--connect-timeout") }
     }
 
@@ -55,16 +54,17 @@ struct ResolveEntry: Sendable {
     let addresses: [String]
 
     @Sendable init(parsing entry: String) throws {
+        let form = "expected HOST:ADDR[,ADDR...], e.g. api.test:127.0.0.1"
         guard let colon = entry.firstIndex(of: ":"), colon != entry.startIndex else {
-            throw UsageError("expected HOST:ADDR[,ADDR...]")
+            throw UsageError(form)
         }
         host = String(entry[..<colon])
         addresses = entry[entry.index(after: colon)...].split(separator: ",").map {
             String($0.hasPrefix("[") && $0.hasSuffix("]") ? $0.dropFirst().dropLast() : $0)
         }
-        guard !addresses.isEmpty else { throw UsageError("no address after '\(host):'") }
+        guard !addresses.isEmpty else { throw UsageError("no address after '\(host):' (\(form))") }
         for address in addresses where (try? SocketAddress(ipAddress: address, port: 0)) == nil {
-            throw UsageError("'\(address)' is not an IP address")
+            throw UsageError("'\(address)' is not an IP address (\(form))")
         }
     }
 }

@@ -63,7 +63,8 @@ final class FileDescriptorWriter: ByteSink, Sendable {
         // that failed.
         let reason = String(cString: strerror(failure))
         if descriptor != 2 {
-            let message = Array("sockctl: error: writing output: \(reason)\n".utf8)
+            let command = CommandLineModel.commandName()
+            let message = Array("sockctl\(command.isEmpty ? "" : " " + command): error: writing output: \(reason)\n".utf8)
             _ = message.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
         }
         exit(1)
