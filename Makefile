@@ -8,7 +8,7 @@ BIN_DEBUG   = .build/debug/sockctl
 BIN_RELEASE = .build/release/sockctl
 
 # Peers the tests talk to, and what the benchmark compares against.
-TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv prometheus
+TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv prometheus mandoc
 
 # Python peers, pinned, in a venv of their own: the reference HdrHistogram decoder; kosoku
 # (the Autobahn WebSocket test suite on Python 3), the websockets library (server and client)
@@ -135,6 +135,7 @@ docs: deps-build
 	$(SWIFT) package plugin generate-manual --configuration debug --multi-page --date $(MAN_DATE)
 	rm -f man/*.1
 	cp .build/plugins/GenerateManual/outputs/sockctl/*.1 man/
+	python3 scripts/man-tidy.py man/*.1
 	$(BIN_DEBUG) --generate-completion-script bash > completions/sockctl.bash
 	$(BIN_DEBUG) --generate-completion-script zsh  > completions/_sockctl
 	$(BIN_DEBUG) --generate-completion-script fish > completions/sockctl.fish

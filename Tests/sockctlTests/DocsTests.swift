@@ -5,6 +5,9 @@ import Testing
 /// The committed man pages and completions are what the current binary generates.
 /// Regenerate them with `make docs`.
 @Suite(.hangGuard) struct DocsTests {
+    /// What `make docs` runs on the generated pages (sentences and examples laid out for mdoc).
+    static let tidy = packageRoot.appendingPathComponent("scripts/man-tidy.py").path
+
     @Test(arguments: [("bash", "sockctl.bash"), ("zsh", "_sockctl"), ("fish", "sockctl.fish")])
     func completionsAreUpToDate(shell: String, file: String) async throws {
         let generated = try await run(try sockctlPath(), ["--generate-completion-script", shell])
@@ -24,6 +27,9 @@ import Testing
         try FileManager.default.createDirectory(atPath: output, withIntermediateDirectories: true)
         let result = try await run(tool, [try sockctlPath(), "--multi-page", "--date", "2000-01-01", "--output-directory", output])
         #expect(result.status == 0, "\(result.stderr)")
+        let pages = try FileManager.default.contentsOfDirectory(atPath: output).filter { $0.hasSuffix(".1") }.map { "\(output)/\($0)" }
+        let tidied = try await run(try TestSupport.tool("python3"), [Self.tidy] + pages)
+        #expect(tidied.status == 0, "\(tidied.stderr)")
         let manDirectory = packageRoot.appendingPathComponent("man")
         let committedNames = try FileManager.default.contentsOfDirectory(atPath: manDirectory.path).filter { $0.hasSuffix(".1") }.sorted()
         let generatedNames = try FileManager.default.contentsOfDirectory(atPath: output).filter { $0.hasSuffix(".1") }.sorted()
@@ -37,5 +43,15 @@ import Testing
             let same = fresh == committed
             #expect(same, "man/\(name) is stale at line \(firstDifference + 1): run `make docs`")
         }
+    }
+
+    /// mandoc, the man-page checker, finds nothing at warning level or above in any page.
+    @Test func manPagesPassMandocLint() async throws {
+        let manDirectory = packageRoot.appendingPathComponent("man").path
+        let pages = try FileManager.default.contentsOfDirectory(atPath: manDirectory).filter { $0.hasSuffix(".1") }.sorted().map { "\(manDirectory)/\($0)" }
+        #expect(pages.count >= 9)
+        let lint = try await run(try tool("mandoc"), ["-Tlint", "-W", "warning"] + pages)
+        let report = String(decoding: lint.stdout, as: UTF8.self) + lint.stderr
+        #expect(lint.status == 0 && report.isEmpty, "mandoc -Tlint -W warning man/*.1:\n\(report)")
     }
 }

@@ -136,7 +136,7 @@ struct CommandLineError {
             }
             return "\(name) needs a value\(expected(valueName))"
         }
-        if let synopsis = quoted(message, after: "Missing expected argument '") {
+        if let synopsis = quoted(message, after: "Missing expected argument '").map(withoutRepetition) {
             return "missing \(synopsis)\(expected(split(synopsis).valueName))"
         }
         if let value = quoted(message, after: "Unexpected argument '") {
@@ -190,6 +190,11 @@ struct CommandLineError {
         return nil
     }
 
+    /// `<endpoint> ...` (an argument given one or more times) → `<endpoint>`.
+    fileprivate static func withoutRepetition(_ synopsis: String) -> String {
+        synopsis.hasSuffix(" ...") ? String(synopsis.dropLast(4)) : synopsis
+    }
+
     /// `--max-clients <n>` → (`--max-clients`, `n`); `<endpoint>` → (nil, `endpoint`).
     fileprivate static func split(_ synopsis: String) -> (option: String?, valueName: String?) {
         let option = synopsis.hasPrefix("-") ? String(synopsis.prefix { $0 != " " }) : nil
@@ -217,7 +222,8 @@ private struct InvalidValue {
         value = String(message[message.index(message.startIndex, offsetBy: head.count)..<split.lowerBound])
         let rest = message[split.upperBound...]
         // The synopsis ends with its value name's `>`: `--header <'name: value'>`.
-        guard let end = rest.range(of: ">'") else { return nil }
+        // (`<endpoint> ...'` for an argument given one or more times.)
+        guard let end = rest.range(of: ">'") ?? rest.range(of: "> ...'") else { return nil }
         let synopsis = String(rest[..<end.lowerBound]) + ">"
         (option, valueName) = CommandLineError.split(synopsis)
         let after = rest[end.upperBound...]

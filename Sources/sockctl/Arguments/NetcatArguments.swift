@@ -14,7 +14,7 @@ enum NetcatArguments {
             return try Endpoint(parsing: udp ? try udpEndpoint(words[0], role: .client) : words[0], role: .client)
         case 2:
             guard let ports = try? PortList(parsing: [words[1]]) else {
-                throw UsageError("invalid port '\(words[1])': with two words the second is the port, 1-65535, as in nc (e.g. 127.0.0.1 7000)")
+                throw UsageError("invalid port '\(words[1])' (expected the port, 1-65535, as the second word, as in nc: e.g. 127.0.0.1 7000)")
             }
             guard ports.ports.count == 1 else {
                 throw UsageError("'\(words[1])' is a range of ports: connect to one port, or check a range with -z")

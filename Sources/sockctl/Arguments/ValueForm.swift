@@ -27,6 +27,8 @@ enum ValueForm {
 
     private static let forms: [String: Form] = [
         "dur": Form(text: "a duration such as 500ms, 2s, 1m", isQuantity: true),
+        "secs": Form(text: "a number of seconds such as 2 or 0.5", isQuantity: true),
+        "when": Form(text: "one of auto, always, never"),
         "size": Form(text: "a size such as 4096, 64KiB, 16MiB", isQuantity: true),
         "n": Form(text: "a whole number such as 10", isQuantity: true),
         "k": Form(text: "a whole number such as 4", isQuantity: true),

@@ -37,7 +37,8 @@ struct ErrorLineTests {
         (["loadtest", "127.0.0.1:1", "--io", "fast"], "sockctl loadtest: error: invalid --io 'fast' (expected one of auto, events or threads)"),
         (["loadtest", "127.0.0.1:1", "-c"], "sockctl loadtest: error: -c needs a value (expected a whole number such as 10)"),
         (["connect"], "sockctl connect: error: missing <endpoint> (expected an endpoint such as 127.0.0.1:7000, udp://[::1]:53, unix:/run/app.sock)"),
-        (["connect", "127.0.0.1:1", "127.0.0.1:2"], "sockctl connect: error: unexpected argument '127.0.0.1:2' (connect takes <endpoint>)"),
+        (["connect", "127.0.0.1:1", "127.0.0.1:2"], "sockctl connect: error: invalid port '127.0.0.1:2' (expected the port, 1-65535, as the second word, as in nc: e.g. 127.0.0.1 7000)"),
+        (["connect", "127.0.0.1", "7000", "8000"], "sockctl connect: error: too many arguments: give ENDPOINT (e.g. 127.0.0.1:7000) or HOST PORT (e.g. 127.0.0.1 7000); -z checks several ports"),
         // The commands' own refusals carry the same prefix.
         (["connect", "127.0.0.1:1", "--send-only", "--recv-only"], "sockctl connect: error: --send-only and --recv-only exclude each other"),
     ]

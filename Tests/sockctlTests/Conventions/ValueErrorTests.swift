@@ -44,6 +44,8 @@ struct ValueErrorTests {
     /// Every value name sockctl uses, and a bad value of that kind.
     static let kinds: [String: Kind] = [
         "dur": Kind("soon"),
+        "secs": Kind("soon"),
+        "when": Kind("sometimes"),
         "size": Kind("lots"),
         "n": Kind("many"),
         "k": Kind("many"),
