@@ -124,11 +124,19 @@ let package = Package(
                 "LoadGen",
                 "MetricsExport",
                 "Recording",
+                "CSignalForwarding",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
-            swiftSettings: strict
+            swiftSettings: strict,
+            plugins: ["BuildStamp"]
         ),
+        // The SIGINT/SIGTERM handler that forwards each signal to a pipe (a signal handler must
+        // be C: only async-signal-safe calls), installed at once — see SignalWatcher.
+        .target(name: "CSignalForwarding"),
+        // The commit and compiler of the build, for `sockctl --version` (git rev-parse when the
+        // build is planned; "unknown" outside a git checkout).
+        .plugin(name: "BuildStamp", capability: .buildTool()),
         // Raises the test process's descriptor limit before any test runs (a C constructor).
         .target(name: "CTestStartup", path: "Tests/CTestStartup"),
         .target(

@@ -262,7 +262,7 @@ def ten_thousand():
         return
     server, port = listen("--echo", "--framing", "line", "--max-clients", "10100")
     report = loadtest(f"127.0.0.1:{port}", "-c", "10000", "--connect-rate", "3000", "--duration", "20s", "--rate", "2000",
-                      "--framing", "line", "--message", "c{{conn}} m{{seq}}", "--timeout", "30s")
+                      "--framing", "line", "--message", "c{{conn}} m{{seq}}", "--reply-timeout", "30s")
     stop(server)
     connections = report["connections"]
     errors = report.get("errors") or {}

@@ -186,10 +186,10 @@ _sockctl() {
 
 _sockctl_connect() {
     repeating_flags=()
-    non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --hexdump --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
+    non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --hexdump -u --udp -z --check-ports --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
     repeating_options=(--resolve --subprotocol --header --pin)
-    non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
-    __sockctl_offer_flags_options 1
+    non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color -w --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
+    __sockctl_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
@@ -242,9 +242,17 @@ _sockctl_connect() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--max-frame')
+        return
+        ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
+    '-w')
         return
         ;;
     '--record')
@@ -276,13 +284,16 @@ _sockctl_connect() {
 
 _sockctl_listen() {
     repeating_flags=()
-    non_repeating_flags=(--echo --discard --broadcast -k --keep-open --recv-only --binary --verbose -v --hexdump --version -h --help)
+    non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --recv-only --binary --verbose -v --hexdump --quiet -q --version -h --help)
     repeating_options=(--allow --deny --subprotocol --allow-origin)
-    non_repeating_options=(--respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --cert --key --client-ca)
+    non_repeating_options=(-p --respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --color --cert --key --client-ca)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
     case "${prev}" in
+    '-p')
+        return
+        ;;
     '--respond')
         return
         ;;
@@ -314,6 +325,7 @@ _sockctl_listen() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--max-frame')
@@ -340,6 +352,10 @@ _sockctl_listen() {
     '--metrics-listen')
         return
         ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     '--cert')
         return
         ;;
@@ -356,7 +372,7 @@ _sockctl_send() {
     repeating_flags=()
     non_repeating_flags=(-e --escapes --json -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--resolve --subprotocol --header --pin)
-    non_repeating_options=(--file --responses --timeout --repeat --correlate --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
+    non_repeating_options=(--file --responses --timeout --repeat --correlate --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -425,9 +441,14 @@ _sockctl_send() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--max-frame')
+        return
+        ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac
@@ -435,9 +456,9 @@ _sockctl_send() {
 
 _sockctl_proxy() {
     repeating_flags=()
-    non_repeating_flags=(--print-messages --json-log --verbose -v --hexdump --upstream-insecure --version -h --help)
+    non_repeating_flags=(--print-messages --json --json-log --verbose -v --hexdump --quiet -q --upstream-insecure --version -h --help)
     repeating_options=(--allow --deny --fault)
-    non_repeating_options=(--max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --framing --max-frame --cert --key --client-ca --upstream-cafile --upstream-servername --upstream-cert --upstream-key)
+    non_repeating_options=(--max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --framing --max-frame --color --cert --key --client-ca --upstream-cafile --upstream-servername --upstream-cert --upstream-key)
     __sockctl_offer_flags_options 2
 
     # Offer option value completions
@@ -485,9 +506,14 @@ _sockctl_proxy() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--max-frame')
+        return
+        ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     '--cert')
@@ -516,9 +542,9 @@ _sockctl_proxy() {
 
 _sockctl_replay() {
     repeating_flags=()
-    non_repeating_flags=(--list --topspeed --verify -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
+    non_repeating_flags=(--list --json --topspeed --verify -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--ignore --resolve --subprotocol --header --pin)
-    non_repeating_options=(--stream --speed --as-server --timeout --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame)
+    non_repeating_options=(--stream --speed --as-server --idle-timeout --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color)
     __sockctl_offer_flags_options 2
 
     # Offer option value completions
@@ -535,7 +561,7 @@ _sockctl_replay() {
     '--as-server')
         return
         ;;
-    '--timeout')
+    '--idle-timeout')
         return
         ;;
     '--source')
@@ -587,9 +613,14 @@ _sockctl_replay() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--max-frame')
+        return
+        ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac
@@ -599,7 +630,7 @@ _sockctl_loadtest() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --topspeed --loop --version -h --help)
     repeating_options=(--threshold --resolve --subprotocol --header --pin --ignore)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --correlate --label --from-pcap --streams --speed --scale --verify-sample)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --correlate --label --color --from-pcap --streams --speed --scale --verify-sample)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -641,7 +672,7 @@ _sockctl_loadtest() {
     '--warmup')
         return
         ;;
-    '--timeout')
+    '--reply-timeout')
         return
         ;;
     '--json')
@@ -708,6 +739,7 @@ _sockctl_loadtest() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--max-frame')
@@ -717,6 +749,10 @@ _sockctl_loadtest() {
         return
         ;;
     '--label')
+        return
+        ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     '--from-pcap')
@@ -767,7 +803,7 @@ _sockctl_report_merge() {
     repeating_flags=()
     non_repeating_flags=(--version -h --help)
     repeating_options=(--threshold)
-    non_repeating_options=(--json)
+    non_repeating_options=(--json --color)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -778,6 +814,10 @@ _sockctl_report_merge() {
     '--threshold')
         return
         ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
+        return
+        ;;
     esac
 }
 
@@ -785,7 +825,7 @@ _sockctl_capture() {
     repeating_flags=(-x -X -A -t -v)
     non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json --version -h --help)
     repeating_options=()
-    non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing --decode)
+    non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing --decode --color)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -818,9 +858,14 @@ _sockctl_capture() {
         return
         ;;
     '--framing')
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
         return
         ;;
     '--decode')
+        return
+        ;;
+    '--color')
+        __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
         ;;
     esac

@@ -28,8 +28,10 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
         case unknownUser
         /// Dropping privileges: switching groups or user id failed, or root could be regained afterwards.
         case privilegeDropFailed
-        /// `-r FILE`: the capture file cannot be opened or read, or is not a capture.
+        /// `-r FILE`: the capture file cannot be read, or is not a capture.
         case unreadableFile
+        /// `-r FILE`: there is no such file, or it may not be opened (the command line's mistake).
+        case unopenableFile
         /// `-w FILE`: the pcap file cannot be created or written.
         case writeFailed
     }
@@ -52,7 +54,7 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
     /// type, a user) or does not compile (a filter), rather than the capture failing.
     public var isUsageError: Bool {
         switch code {
-        case .noSuchDevice, .invalidFilter, .linkTypeNotSupported, .unknownUser: true
+        case .noSuchDevice, .invalidFilter, .linkTypeNotSupported, .unknownUser, .unopenableFile: true
         default: false
         }
     }

@@ -29,6 +29,9 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
         case invalidReport = "invalid-report"
         /// A `--json` file that cannot be read or written, or does not hold a report.
         case unreadableReport = "unreadable-report"
+        /// A report file named on the command line that cannot be opened (no such file, no
+        /// permission): the command line's mistake.
+        case missingReport = "missing-report"
         /// The `--metrics-listen` address cannot be bound (in use, not local, no permission).
         case metricsUnavailable = "metrics-unavailable"
     }
@@ -51,7 +54,7 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
     /// threshold or stage list), rather than a file or report being wrong.
     public var isUsageError: Bool {
         switch code {
-        case .invalidPlan, .invalidMessage, .invalidThreshold, .invalidStages: true
+        case .invalidPlan, .invalidMessage, .invalidThreshold, .invalidStages, .missingReport: true
         case .unreachableTarget, .invalidHistogram, .unmergeableReports, .invalidReport, .unreadableReport, .metricsUnavailable: false
         }
     }

@@ -18,10 +18,12 @@ public struct MetricsListenAddress: Sendable, Equatable, CustomStringConvertible
         do {
             endpoint = try Endpoint(parsing: text, role: .listener)
         } catch {
-            throw MetricsExportError(.invalidAddress, "invalid --metrics-listen '\(text)': \(error.message)")
+            // The endpoint's reason, without its own "invalid endpoint 'TEXT': ".
+            let reason = error.message.hasPrefix("invalid endpoint '\(text)': ") ? String(error.message.dropFirst("invalid endpoint '\(text)': ".count)) : error.message
+            throw MetricsExportError(.invalidAddress, "invalid metrics address '\(text)': \(reason)")
         }
         guard endpoint.transport == .tcp else {
-            throw MetricsExportError(.invalidAddress, "invalid --metrics-listen '\(text)': /metrics is served over plain TCP (HOST:PORT or PORT)")
+            throw MetricsExportError(.invalidAddress, "invalid metrics address '\(text)': /metrics is served over plain TCP (expected [HOST:]PORT, e.g. 9464 or 127.0.0.1:9464)")
         }
         host = endpoint.host.isEmpty ? "127.0.0.1" : endpoint.host
         port = endpoint.port

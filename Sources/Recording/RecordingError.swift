@@ -12,8 +12,10 @@
 public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertible {
     /// What kind of failure this is.
     public enum Code: String, Sendable, Equatable {
-        /// The capture file cannot be opened or read, or is not a capture.
+        /// The capture file cannot be read, or is not a capture.
         case unreadableCapture = "unreadable-capture"
+        /// There is no such capture file, or it may not be opened (a usage error).
+        case unopenableCapture = "unopenable-capture"
         /// The capture holds no TCP or UDP stream, or the one asked for is missing data.
         case unusableCapture = "unusable-capture"
         /// The stream asked for does not exist, or more than one could be meant (a usage error).
@@ -44,5 +46,5 @@ public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { message }
 
     /// True when the command line asked for something the capture does not have.
-    public var isUsageError: Bool { code == .noSuchStream || code == .invalidPattern }
+    public var isUsageError: Bool { code == .noSuchStream || code == .invalidPattern || code == .unopenableCapture }
 }

@@ -43,17 +43,18 @@ public struct TLSClientOptions: Sendable {
     /// Parses `sha256//BASE64[;sha256//BASE64…]` into digests.
     public static func pins(parsing text: String) throws(SocketEngineError) -> [[UInt8]] {
         var digests: [[UInt8]] = []
+        let form = "expected sha256//BASE64 of the public key's SHA-256, e.g. sha256//x3HECQHGxOLnXvB2hfgUZMKf9VOTu3URwcxdG+Ou9pk="
         for item in text.split(separator: ";", omittingEmptySubsequences: true) {
             let trimmed = item.trimmingCharacters(in: .whitespaces)
             guard trimmed.hasPrefix("sha256//") else {
-                throw SocketEngineError(.invalidConfiguration, "invalid --pin '\(item)' (expected sha256//BASE64 of the public key)")
+                throw SocketEngineError(.invalidConfiguration, "invalid pin '\(item)' (\(form))")
             }
             guard let digest = PublicKeyPin.digest(base64: String(trimmed.dropFirst("sha256//".count))) else {
-                throw SocketEngineError(.invalidConfiguration, "invalid --pin '\(item)': not the base64 of a 32-byte SHA-256 digest")
+                throw SocketEngineError(.invalidConfiguration, "invalid pin '\(item)': not the base64 of a 32-byte SHA-256 digest (\(form))")
             }
             digests.append(digest)
         }
-        guard !digests.isEmpty else { throw SocketEngineError(.invalidConfiguration, "--pin needs sha256//BASE64") }
+        guard !digests.isEmpty else { throw SocketEngineError(.invalidConfiguration, "empty pin (\(form))") }
         return digests
     }
 }

@@ -21,21 +21,36 @@ struct Sockctl: AsyncParsableCommand {
             Endpoints use one grammar everywhere: host:port, [v6]:port, tcp://host:port, \
             udp://host:port, unix:/path. Durations are written 250ms, 2s, 1m.
 
+            Output: the result on stdout, everything about it (logs, -v, --hexdump, warnings, \
+            errors) on stderr; --json puts JSON and nothing else on stdout. --color \
+            auto|always|never (auto honours NO_COLOR and TERM=dumb) on every command.
+
             Exit status: 0 success, 1 the operation failed (refused, reset, timeout), \
             2 usage error (an output file that cannot be written included); 130 or 143 when \
             SIGINT or SIGTERM stopped connect, send, replay or loadtest, after its summary \
-            and files (listen, proxy and capture end on the signal with 0).
+            and files (listen, proxy and capture end on the signal with 0). Errors are one line, \
+            'sockctl CMD: error: ...', saying what was expected.
+
+            sockctl --version prints the version and the build (commit, Swift version). \
+            Shell completion: sockctl --generate-completion-script bash|zsh|fish prints the \
+            script for that shell, e.g. \
+            sockctl --generate-completion-script bash > /etc/bash_completion.d/sockctl, or \
+            source <(sockctl --generate-completion-script bash) in ~/.bashrc.
             """,
-        version: "0.1.0",
+        version: Version.line,
         subcommands: [Connect.self, Listen.self, Send.self, Proxy.self, Replay.self, LoadTest.self, Report.self, CaptureCommand.self]
     )
 
     static func main() async {
         signal(SIGPIPE, SIG_IGN)
         LargeBufferPolicy.returnLargeBuffersToTheSystem()
-        let arguments = OptionalValueOptions.normalize(Array(CommandLine.arguments.dropFirst()))
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if let rename = RenamedOptions.misuse(in: OptionalValueOptions.normalize(arguments)) {
+            Diagnostics(command: rename.command, verbose: false).error(rename.message)
+            Glibc.exit(2)
+        }
         do {
-            var command = try parseAsRoot(arguments)
+            var command = try parseAsRoot(OptionalValueOptions.normalize(arguments))
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -43,36 +58,40 @@ struct Sockctl: AsyncParsableCommand {
             }
             Glibc.exit(0)
         } catch {
-            Glibc.exit(status(for: error))
+            Glibc.exit(status(for: error, arguments: arguments))
         }
     }
 
     /// Every way out, mapped to the SPEC's exit statuses: 0 success, 1 failure, 2 usage.
     /// Errors the command already reported carry their status (``CommandFailed``); the
-    /// argument parser's own errors are its usage errors; any other is printed here, with the
-    /// status ``ExitStatus`` gives it.
-    static func status(for error: any Error) -> Int32 {
+    /// argument parser's refusals are usage errors, reworded by ``CommandLineError``; any other
+    /// is printed here, with the status ``ExitStatus`` gives it. Every message is one line,
+    /// `sockctl CMD: error: …`. `arguments` are the command line as given (before
+    /// ``OptionalValueOptions`` rewrote it).
+    static func status(for error: any Error, arguments: [String]) -> Int32 {
         switch error {
         case let failed as CommandFailed:
             return failed.status
         case let exit as ExitCode:
             return exit.rawValue
         case is UsageError, is SocketEngineError, is RecordingError, is LoadGenError, is CaptureError, is PacketDecodingError:
-            FileDescriptorWriter.standardError.write("sockctl: error: \(ExitStatus.message(error).line)\n")
+            let name = CommandLineModel.commandName(arguments)
+            Diagnostics(command: name, verbose: false).error(CommandLineError.oneLine(ExitStatus.message(error).line))
             return ExitStatus.of(error)
         default:
             let code = exitCode(for: error)
             if code == .success {
+                // --help, --version, --generate-completion-script.
                 Self.exit(withError: error)
             }
-            // The parser's messages can span lines (a list of valid values): one line, always.
-            let message = self.message(for: error)
-                .split(separator: "\n")
-                .map { $0.trimmingCharacters(in: " ") }
-                .filter { !$0.isEmpty }
-                .joined(separator: "; ")
-            FileDescriptorWriter.standardError.write("sockctl: error: \(message)\n")
-            return code == .validationFailure ? 2 : code.rawValue
+            guard code == .validationFailure else {
+                let name = CommandLineModel.commandName(arguments)
+                Diagnostics(command: name, verbose: false).error(CommandLineError.oneLine(message(for: error)))
+                return code.rawValue
+            }
+            let refusal = CommandLineError(parserMessage: message(for: error), arguments: arguments, model: .sockctl())
+            Diagnostics(command: refusal.command, verbose: false).error(refusal.message)
+            return 2
         }
     }
 }

@@ -153,7 +153,7 @@ import TestSupport
         #expect(merged.latency?.corrected.p50 ?? 0 > 199 && merged.latency?.corrected.p50 ?? 0 < 201)
         var other = try Self.report(p99: 1)
         other.target = "127.0.0.1:2"
-        #expect(throws: LoadGenError(.unmergeableReports, "report 4 loaded tcp 127.0.0.1:2, report 1 tcp 127.0.0.1:1")) { try LoadReport.merge(parts + [other]) }
+        #expect(throws: LoadGenError(.unmergeableReports, "the results are of different targets: report 1, report 2 and report 3 loaded 127.0.0.1:1 (tcp), report 4 loaded 127.0.0.1:2 (tcp)")) { try LoadReport.merge(parts + [other]) }
         #expect(throws: LoadGenError(.unmergeableReports, "nothing to merge")) { try LoadReport.merge([]) }
     }
 }

@@ -69,7 +69,7 @@ struct RelayFaultSpecTests {
     /// A mistake is one line that starts with the specification and names what is wrong.
     @Test(arguments: [
         ("", "empty (expected e.g. latency=50ms or drop=2%)"),
-        ("explode=1", "unknown kind 'explode' (expected latency, bandwidth, slice, stall, timeout, reset-after, limit, drop or close-after-messages)"),
+        ("explode=1", "unknown kind 'explode' (expected one of latency, bandwidth, slice, stall, timeout, reset-after, limit, drop or close-after-messages)"),
         ("latency", "latency needs a value (latency=…)"),
         ("latency=fast", "latency 'fast' is not a duration (e.g. 50ms, 2s)"),
         ("latency=50ms,jitter=lots", "jitter 'lots' is not a duration (e.g. 50ms, 2s)"),
@@ -128,7 +128,7 @@ struct RelayFaultSpecTests {
         ("", "error: empty command (expected add, remove, list or clear)"),
         ("   ", "error: empty command (expected add, remove, list or clear)"),
         ("add", "error: add needs a fault, e.g. add latency=50ms"),
-        ("add explode=1", "error: invalid fault 'explode=1': unknown kind 'explode' (expected latency, bandwidth, slice, stall, timeout, reset-after, limit, drop or close-after-messages)"),
+        ("add explode=1", "error: invalid fault 'explode=1': unknown kind 'explode' (expected one of latency, bandwidth, slice, stall, timeout, reset-after, limit, drop or close-after-messages)"),
         ("add latency=50ms,dir=sideways", "error: invalid fault 'latency=50ms,dir=sideways': dir 'sideways' is not up, down or both"),
         ("add drop=2%,p=150%", "error: invalid fault 'drop=2%,p=150%': p '150%' is not between 0 and 100%"),
         ("remove", "error: remove needs a fault number, e.g. remove 2"),
@@ -162,7 +162,7 @@ struct RelayFaultSpecTests {
         for _ in 0..<3 { answers.append(string(try await client.read(.frame(.line, maxFrameSize: 1000))) ?? "") }
         #expect(answers == [
             "ok 1 latency=50ms,dir=up",
-            "error: invalid fault 'nonsense': unknown kind 'nonsense' (expected latency, bandwidth, slice, stall, timeout, reset-after, limit, drop or close-after-messages)",
+            "error: invalid fault 'nonsense': unknown kind 'nonsense' (expected one of latency, bandwidth, slice, stall, timeout, reset-after, limit, drop or close-after-messages)",
             "ok 1 fault: 1 latency=50ms,dir=up",
         ])
         #expect(faults.entries.map(\.fault) == [RelayFault(.latency(.milliseconds(50), jitter: .zero), directions: [.up])])

@@ -184,7 +184,7 @@ public final class Child: Sendable {
         do {
             status = try await exit.wait { $0 }.get()
         } catch is CancellationError {
-            throw HarnessError("cancelled waiting for \(name) (pid \(pid)) to exit; its stderr: \(stderr)")
+            throw HarnessError.cancelled("waiting for \(name) (pid \(pid)) to exit; its stderr: \(stderr)")
         }
         try await output.waitForEnd()
         try await errors.waitForEnd()
@@ -283,7 +283,7 @@ final class OutputCollector: Sendable {
         do {
             return try await body()
         } catch is CancellationError {
-            throw HarnessError("cancelled \(activity) in \(name); it said: \(String(decoding: bytes, as: UTF8.self))")
+            throw HarnessError.cancelled("\(activity) in \(name); it said: \(String(decoding: bytes, as: UTF8.self))")
         }
     }
 
@@ -307,4 +307,13 @@ final class OutputCollector: Sendable {
 public struct HarnessError: Error, CustomStringConvertible, Sendable, Equatable {
     public let description: String
     public init(_ description: String) { self.description = description }
+
+    /// A wait cancelled (by the test's time limit): the error,
+    /// also printed on stderr at once — Swift Testing records the time limit and drops what the
+    /// test throws after it, and this line is then the only word of where the test hung.
+    static func cancelled(_ what: String) -> HarnessError {
+        let error = HarnessError("cancelled \(what)")
+        FileHandle.standardError.write(Data("harness: \(error.description)\n".utf8))
+        return error
+    }
 }

@@ -82,7 +82,7 @@ struct CaptureCommandTests {
         let result = try await run(try tool("setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups", "--", binary, "capture", "-i", "lo", "-c", "1"])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "sockctl capture: capture on lo needs root or the CAP_NET_RAW capability; grant it with: sudo setcap cap_net_raw,cap_net_admin=eip \(binary)\n")
+        #expect(result.stderr == "sockctl capture: error: capture on lo needs root or the CAP_NET_RAW capability; grant it with: sudo setcap cap_net_raw,cap_net_admin=eip \(binary)\n")
     }
 
     /// The `Uid`, `Gid`, `Groups`, `CapPrm` and `CapEff` lines of a running process.
@@ -211,11 +211,11 @@ struct CaptureCommandTests {
         let result = try await run(try sockctlPath(), ["capture", "-r", Self.goldens.appendingPathComponent("crafted-cut-file.pcap").path, "--no-dump"])
         #expect(result.status == 1)
         #expect(!result.stdout.isEmpty)
-        #expect(result.stderr.hasSuffix("sockctl capture: truncated dump file; tried to read 101 captured bytes, only got 71\n"))
+        #expect(result.stderr.hasSuffix("sockctl capture: error: truncated dump file; tried to read 101 captured bytes, only got 71\n"))
     }
 
     @Test(arguments: [
-        (["-r", "/nonexistent/x.pcap"], 1, "sockctl capture: /nonexistent/x.pcap: No such file or directory"),
+        (["-r", "/nonexistent/x.pcap"], 2, "sockctl capture: error: /nonexistent/x.pcap: No such file or directory"),
         (["-r", "-", "-Z", "nobody"], 2, "-Z only applies to live capture"),
         (["--framing", "crlf"], 2, "--framing needs --follow"),
         (["-XXX"], 2, "-x, -X and -A may be given at most twice"),
@@ -237,7 +237,7 @@ struct CaptureCommandTests {
         let result = try await run(try sockctlPath(), ["capture", "-r", scratch.path("bad.pcap")])
         #expect(result.status == 1)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr == "sockctl capture: unknown file format\n")
+        #expect(result.stderr == "sockctl capture: error: unknown file format\n")
     }
 
     /// `--decode` adds the views' lines after tcpdump's header lines (and nothing else), and

@@ -119,7 +119,7 @@ import Glibc
         let port = try await listener.listeningPort()
         let result = try await run("/bin/sh", ["-c", "'\(try sockctlPath())' send 127.0.0.1:\(port) hello > /dev/full"])
         #expect(result.status == 1)
-        #expect(result.stderr.contains("sockctl: error: writing output: No space left on device"), "\(result.stderr)")
+        #expect(result.stderr.contains("sockctl send: error: writing output: No space left on device"), "\(result.stderr)")
         _ = try await listener.wait()
     }
 

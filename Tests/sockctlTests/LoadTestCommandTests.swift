@@ -106,7 +106,7 @@ struct LoadTestCommandTests {
     func anUnansweredMessageTimesOutAndItsConnectionIsReopened(io: String) async throws {
         let server = try await Server.start(["--discard"])
         defer { server.child.signal(SIGKILL) }
-        let result = try await loadtest([server.target, "-c", "2", "--requests", "4", "--framing", "line", "--timeout", "200ms", "--io", io])
+        let result = try await loadtest([server.target, "-c", "2", "--requests", "4", "--framing", "line", "--reply-timeout", "200ms", "--io", io])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.int("messages/timed_out") == 4, "\(result.json["messages"] ?? "")")
         #expect(result.int("messages/received") == 0)
@@ -189,7 +189,7 @@ struct LoadTestCommandTests {
         let restarted = AsyncMonitor<Child?>(nil)
         defer { restarted.value?.signal(SIGKILL) }
         // No reply timeout in sight: the messages in flight are lost with their connections.
-        let result = try await loadtest([endpoint, "-c", "5", "--requests", "500", "--framing", "line", "--timeout", "600s", "--io", io]) { _ in
+        let result = try await loadtest([endpoint, "-c", "5", "--requests", "500", "--framing", "line", "--reply-timeout", "600s", "--io", io]) { _ in
             try await first.child.waitForStderr("< received from", count: 5)
             first.child.signal(SIGKILL)
             _ = try await first.child.wait()
@@ -382,7 +382,7 @@ struct LoadTestCommandTests {
         (["--pipeline", "4"], "--pipeline needs --framing"),
         (["--warmup", "1s", "--requests", "5"], "--warmup and --requests exclude each other"),
         (["--interface", "nosuch0", "--requests", "5"], "unknown interface 'nosuch0'"),
-        (["--io", "fast"], "The value 'fast' is invalid for '--io <auto|events|threads>'. Please provide one of 'auto', 'events' or 'threads'."),
+        (["--io", "fast"], "invalid --io 'fast' (expected one of auto, events or threads)"),
         (["--io", "threads", "--framing", "line", "--rate", "100"], "--io threads: it runs closed loop only"),
         (["--io", "threads", "--requests", "5"], "--io threads: it needs --framing"),
     ] as [([String], String)])

@@ -42,7 +42,7 @@ struct LoadTestCorrelationTests {
         let server = try await Server.start(batch: 4, push: 1, stepMilliseconds: 20)
         defer { server.child.signal(SIGKILL) }
         let result = try await loadtest([
-            server.target, "-c", "1", "--requests", "40", "--pipeline", "4", "--framing", "line", "--timeout", "600s",
+            server.target, "-c", "1", "--requests", "40", "--pipeline", "4", "--framing", "line", "--reply-timeout", "600s",
             "--message", #"{"id":{{seq}},"op":"get"}"#, "--correlate", "json:$.id", "--label", "json:$.op", "--io", io,
             "--threshold", "unmatched<=10", "--threshold", "unmatched<25%",
         ])
@@ -76,7 +76,7 @@ struct LoadTestCorrelationTests {
         let silent = try await Server.start(batch: 4, push: 4, gated: true)
         defer { silent.child.signal(SIGKILL) }
         let old = try await loadtest([
-            silent.target, "-c", "1", "--requests", "4", "--pipeline", "4", "--framing", "line", "--message", #"{"id":{{seq}}}"#, "--timeout", "600s",
+            silent.target, "-c", "1", "--requests", "4", "--pipeline", "4", "--framing", "line", "--message", #"{"id":{{seq}}}"#, "--reply-timeout", "600s",
         ])
         #expect(old.status == 0, "\(old.stderr)")
         #expect(old.int("messages/received") == 4, "the pushes taken for replies")
@@ -88,7 +88,7 @@ struct LoadTestCorrelationTests {
         let gated = try await Server.start(batch: 4, push: 4, gated: true)
         defer { gated.child.signal(SIGKILL) }
         let correlated = try await loadtest([
-            gated.target, "-c", "1", "--requests", "4", "--pipeline", "4", "--framing", "line", "--message", #"{"id":{{seq}}}"#, "--timeout", "600s",
+            gated.target, "-c", "1", "--requests", "4", "--pipeline", "4", "--framing", "line", "--message", #"{"id":{{seq}}}"#, "--reply-timeout", "600s",
             "--correlate", "json:$.id",
         ]) { _ in
             try await gated.child.waitForStderr("batch 1: pushed 4")
@@ -107,7 +107,7 @@ struct LoadTestCorrelationTests {
         let server = try await LoadTestCommandTests.Server.start(["--echo", "--framing", "line"])
         defer { server.child.signal(SIGKILL) }
         let result = try await loadtest([
-            server.target, "-c", "4", "--rate", "1000", "--duration", "1s", "--framing", "line", "--timeout", "600s",
+            server.target, "-c", "4", "--rate", "1000", "--duration", "1s", "--framing", "line", "--reply-timeout", "600s",
             "--message", #"{"op":"get","id":"c{{conn}}-{{seq}}"}"#, "--correlate", "json:$.id",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -126,7 +126,7 @@ struct LoadTestCorrelationTests {
         defer { child.signal(SIGKILL) }
         let port = try await child.listeningPort()
         let result = try await loadtest([
-            "ws://127.0.0.1:\(port)/", "-c", "2", "--requests", "400", "--pipeline", "4", "--framing", "raw", "--timeout", "600s",
+            "ws://127.0.0.1:\(port)/", "-c", "2", "--requests", "400", "--pipeline", "4", "--framing", "raw", "--reply-timeout", "600s",
             "--message", #"{"id":{{seq}}}"#, "--correlate", "json:$.id",
         ])
         #expect(result.status == 0, "\(result.stderr)")
@@ -143,7 +143,7 @@ struct LoadTestCorrelationTests {
         var files: [String] = []
         for (index, op) in ["get", "put"].enumerated() {
             let run = try await loadtest([
-                server.target, "-c", "1", "--requests", "8", "--pipeline", "2", "--framing", "line", "--timeout", "600s",
+                server.target, "-c", "1", "--requests", "8", "--pipeline", "2", "--framing", "line", "--reply-timeout", "600s",
                 "--message", #"{"id":{{seq}},"op":"\#(op)"}"#, "--correlate", "json:$.id", "--label", "json:$.op",
             ])
             #expect(run.status == 0, "\(run.stderr)")

@@ -20,7 +20,7 @@ struct LoadTestScaleTests {
         let json = scratch.path("scale.json")
         let run = try await Child(try sockctlPath(), [
             "loadtest", "127.0.0.1:\(port)", "-c", "500", "--connect-rate", "1000", "--requests", "5000",
-            "--framing", "line", "--message", "c{{conn}} m{{seq}}", "--timeout", "600s", "--json", json,
+            "--framing", "line", "--message", "c{{conn}} m{{seq}}", "--reply-timeout", "600s", "--json", json,
         ], name: "loadtest")
         let status = try await run.wait()
         try await run.waitForEndOfStdout()

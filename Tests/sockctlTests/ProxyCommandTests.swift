@@ -7,7 +7,7 @@ import Glibc
 #endif
 
 /// `sockctl proxy` as a user drives it: the control socket, the live views (`--hexdump`,
-/// `--print-messages`, `--json-log`) and the client log, against sockctl's own line echo.
+/// `--print-messages`, `--json`) and the client log, against sockctl's own line echo.
 @Suite("sockctl proxy", .hangGuard)
 struct ProxyCommandTests {
     /// A line echo (`listen --echo --framing line -k`) and its port.
@@ -49,7 +49,7 @@ struct ProxyCommandTests {
         #expect(try await command(["add latency=300ms,dir=down"]) == "ok 2 latency=300ms,dir=down\n")
         let bad = try await command(["add bogus", "add latency", "remove 7", "frobnicate", "list extra", "list"])
         #expect(bad == """
-            error: invalid fault 'bogus': unknown kind 'bogus' (expected latency, bandwidth, slice, stall, timeout, reset-after, limit, drop or close-after-messages)
+            error: invalid fault 'bogus': unknown kind 'bogus' (expected one of latency, bandwidth, slice, stall, timeout, reset-after, limit, drop or close-after-messages)
             error: invalid fault 'latency': latency needs a value (latency=…)
             error: no fault 7 (list shows them)
             error: unknown command 'frobnicate' (expected add, remove, list or clear)
@@ -73,27 +73,28 @@ struct ProxyCommandTests {
 
     // MARK: Live views
 
-    /// `--hexdump`: a header line (time, client, direction, size), then the rows of `tcpdump -X`.
+    /// `--hexdump`: on stderr, as every command prints it (the output rule), a header line
+    /// (time, direction, which client to or from the upstream, size), then the rows of
+    /// `tcpdump -X`; stdout stays empty.
     @Test func hexdumpShowsEachChunkInTheTcpdumpLayout() async throws {
         let (echo, echoPort) = try await Self.lineEcho()
         let proxy = try await RunningProxy(to: "127.0.0.1:\(echoPort)", ["--hexdump"])
         let sent = try await run(try sockctlPath(), ["send", "127.0.0.1:\(proxy.port)", "hello there, this is a longer message", "--framing", "line"])
         #expect(sent.status == 0, "\(sent.stderr)")
-        try await proxy.child.waitForStdout("client 1 < 38 bytes\n")
         try await proxy.child.waitForStderr("disconnected after")
         #expect(try await proxy.interrupt() == 0)
         let rows = """
             \t0x0000:  6865 6c6c 6f20 7468 6572 652c 2074 6869  hello.there,.thi
             \t0x0010:  7320 6973 2061 206c 6f6e 6765 7220 6d65  s.is.a.longer.me
             \t0x0020:  7373 6167 650a                           ssage.
-
             """
-        let lines = proxy.child.stdoutText.split(separator: "\n", omittingEmptySubsequences: false)
-        #expect(lines.count == 9, "\(proxy.child.stdoutText)")
-        for (index, arrow) in [(0, ">"), (4, "<")] where lines.count == 9 {
-            #expect(lines[index].range(of: #"^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} client 1 \#(arrow) 38 bytes$"#, options: .regularExpression) != nil, "\(lines[index])")
-            #expect(lines[(index + 1)...(index + 3)].joined(separator: "\n") + "\n" == rows, "\(proxy.child.stdoutText)")
+        let lines = proxy.child.stderr.split(separator: "\n", omittingEmptySubsequences: false)
+        let time = #"^[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{6} "#
+        for header in [#"> client 1 \(127\.0\.0\.1:[0-9]+\) to upstream, 38 bytes$"#, #"< upstream to client 1 \(127\.0\.0\.1:[0-9]+\), 38 bytes$"#] {
+            let index = try #require(lines.firstIndex { $0.range(of: time + header, options: .regularExpression) != nil }, "\(proxy.child.stderr)")
+            #expect(index + 3 < lines.count && lines[(index + 1)...(index + 3)].joined(separator: "\n") == rows, "\(proxy.child.stderr)")
         }
+        #expect(proxy.child.stdoutText.isEmpty, "\(proxy.child.stdoutText)")
         #expect(proxy.child.stderr.contains("(38 bytes up, 38 bytes down)"))
         try await Self.stop(echo)
     }

@@ -351,7 +351,7 @@ struct ReplayTests {
             ([scratch.path("arp.pcap"), "--list"], 1, "no TCP or UDP stream in this capture"),
             ([scratch.path("one.pcap"), "127.0.0.1:9", "--stream", "7"], 2, "no stream 7: it has only stream 1 (see --list)"),
             ([scratch.path("text.pcap"), "127.0.0.1:9"], 1, "unknown file format"),
-            ([scratch.path("missing.pcap"), "127.0.0.1:9"], 1, "No such file or directory"),
+            ([scratch.path("missing.pcap"), "127.0.0.1:9"], 2, "No such file or directory"),
             ([scratch.path("one.pcap")], 2, "missing TARGET"),
             ([scratch.path("one.pcap"), "127.0.0.1:9", "--speed", "0"], 2, "--speed must be a number"),
             ([scratch.path("one.pcap"), "127.0.0.1:9", "--speed", "2", "--topspeed"], 2, "--speed and --topspeed exclude each other"),

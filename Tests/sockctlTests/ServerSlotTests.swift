@@ -68,13 +68,14 @@ struct ServerSlotTests {
     static let halfAClientHello: [UInt8] = [0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00, 0x01, 0xFC, 0x03, 0x03] + Array(repeating: 0x2A, count: 16)
 
     /// `--max-clients 2` and two clients that send half a ClientHello and wait: both are closed
-    /// when the handshake timeout passes (and the log says so), and a real TLS client is served
-    /// (its own handshake has the same 3 s: plenty, even on a loaded machine).
+    /// when the handshake timeout (the default 10 s) passes and the log says so, and a real TLS
+    /// client is then served (its own handshake has the same 10 s: plenty, even on a loaded
+    /// machine; exactly when the timeout fires is checked in virtual time).
     @Test(arguments: commands)
     func clientsStalledInTheTLSHandshakeGiveTheirPlacesUp(command: String) async throws {
         let dir = try await TestCertificates.shared.directory()
         let server = try await Server(command, "tls://127.0.0.1:0", [
-            "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--max-clients", "2", "--handshake-timeout", "3s",
+            "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key", "--max-clients", "2",
         ])
         defer { server.kill() }
         var stalled: [Connection] = []
@@ -83,7 +84,9 @@ struct ServerSlotTests {
             try await connection.write(ByteBuffer(bytes: Self.halfAClientHello))
             stalled.append(connection)
         }
-        try await server.child.waitForStderr(": no TLS handshake within 3s", count: 2)
+        // The default 10 s: the real client after them must finish its own handshake within it,
+        // which a loaded machine does with a wide margin.
+        try await server.child.waitForStderr(": no TLS handshake within 10s", count: 2)
         for connection in stalled { #expect(await Self.ending(connection) == "eof") }
         let result = try await run(try sockctlPath(), ["send", "tls://127.0.0.1:\(server.port)", "--cafile", "\(dir)/ca.pem", "--framing", "line", "served"])
         #expect(result.status == 0, "\(result.stderr)\n\(server.child.stderr)")
@@ -163,7 +166,7 @@ struct ServerSlotTests {
         let result = try await run(try sockctlPath(), ["send", "127.0.0.1:\(server.port)", "--framing", "line", "served"])
         #expect(result.status == 0, "\(result.stderr)\n\(server.child.stderr)")
         #expect(String(decoding: result.stdout, as: UTF8.self) == "served\n")
-        try #require(server.child.stderr.contains("metrics: refused "), "\(server.child.stderr)")
+        try await server.child.waitForStderr("metrics: refused ")
         try await server.child.waitForStderr("no complete request within 10s", count: 16)
         var ended = 0
         for connection in idle where await Self.ending(connection) == "eof" { ended += 1 }

@@ -170,7 +170,7 @@ struct TLSCommandTests {
         (["send", "tls://127.0.0.1:9", "--cert", "@DIR/client.pem", "--key", "@DIR/client.pem", "x"], "--key @DIR/client.pem: not a PEM private key"),
         (["send", "tls://127.0.0.1:9", "--cert", "@DIR/client.pem", "--key", "@DIR/server.key", "x"],
          "--key @DIR/server.key: the key does not match the certificate (--cert @DIR/client.pem)"),
-        (["send", "tls://127.0.0.1:9", "--pin", "md5//abc", "x"], "invalid --pin 'md5//abc'"),
+        (["send", "tls://127.0.0.1:9", "--pin", "md5//abc", "x"], "invalid pin 'md5//abc'"),
         (["send", "tls://127.0.0.1:9", "--cert", "/tmp/c.pem", "x"], "--cert needs --key"),
         (["listen", "tls://127.0.0.1:0"], "listening on tls:// needs --cert and --key"),
         (["listen", "tls://127.0.0.1:0", "--cert", "@DIR/server.pem", "--key", "@DIR/client.key"],

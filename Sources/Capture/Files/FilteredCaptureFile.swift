@@ -13,14 +13,19 @@ public final class FilteredCaptureFile {
     private let filter: String?
     private var compiled: [UInt32: PacketFilter] = [:]
 
-    /// Opens `path` (`-` for stdin); `filter` is a pcap-filter(7) expression or nil for all.
+    /// Opens `path` (`-` for stdin); `filter` is a pcap-filter(7) expression or nil for all,
+    /// compiled here for the file's first link type, so that a bad one is refused before any
+    /// packet is read.
     public init(path: String, filter: String?) throws(CaptureError) {
         self.path = path
         self.filter = filter
         do {
             reader = try CaptureFileReader(path: path)
         } catch {
-            throw CaptureError(.unreadableFile, error.description)
+            throw CaptureError(error.code == .io && error.phase == .open ? .unopenableFile : .unreadableFile, error.description)
+        }
+        if let filter {
+            compiled[reader.linkType.rawValue] = try PacketFilter(expression: filter, linkType: reader.linkType, snapshotLength: reader.snapshotLength)
         }
     }
 

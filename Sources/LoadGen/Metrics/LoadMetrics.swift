@@ -39,7 +39,7 @@ package final class LoadMetrics: Sendable {
             }
             sent = counter("messages_sent", "total", "Messages sent after the warm-up.")
             received = counter("messages_received", "total", "Messages answered by a reply.")
-            timedOut = counter("messages_timed_out", "total", "Messages with no reply within --timeout.")
+            timedOut = counter("messages_timed_out", "total", "Messages with no reply within the reply timeout.")
             lost = counter("messages_lost", "total", "Messages unanswered when their connection failed or the run ended.")
             bytesSent = counter("sent", "bytes_total", "Bytes of the messages sent after the warm-up, framed.")
             bytesReceived = counter("received", "bytes_total", "Bytes of the replies received.")

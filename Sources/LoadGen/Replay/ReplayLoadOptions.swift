@@ -3,7 +3,7 @@ import Recording
 /// `loadtest --from-pcap FILE`: which recorded streams play as load, at what pace, in how many
 /// copies, for how long, and which share of the replies is checked against the recording.
 ///
-/// The rest of the run — target, connect options, `--framing`, `--max-frame`, `--timeout`,
+/// The rest of the run — target, connect options, `--framing`, `--max-frame`, `--reply-timeout`,
 /// `--requests`, `--connect-rate`, thresholds, JSON — comes from the ``LoadPlan`` as for any
 /// load test. What a plain load test sends (`--message`, `--rate`, `--stages`, `--pipeline`,
 /// `--warmup`) has no meaning here and is refused, as are the replay flags without

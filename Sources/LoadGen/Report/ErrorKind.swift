@@ -12,7 +12,7 @@ package enum ErrorKind: String, Sendable, CaseIterable, Codable, Comparable {
     case reset
     /// The peer closed the connection while the run still used it.
     case closedByPeer = "closed-by-peer"
-    /// No reply within `--timeout`: the connection is closed and opened again.
+    /// No reply within `--reply-timeout`: the connection is closed and opened again.
     case timeout
     /// A reply did not fit the framing (over `--max-frame`, a bad length).
     case framing

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// The `--json` file: a report written as pretty JSON with sorted keys (stable for diffs and
 /// scripts), and read back for `sockctl report merge`.
 extension LoadReport {
@@ -22,8 +26,12 @@ extension LoadReport {
     /// Reads a `--json` file back; a file that is not one names what is wrong with it.
     public init(contentsOf path: String) throws(LoadGenError) {
         let data: Data
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else {
+            throw LoadGenError(.missingReport, "\(path): \(String(cString: strerror(errno)))")
+        }
         do {
-            let handle = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
             defer { try? handle.close() }
             data = try handle.read(upToCount: Self.maximumFileSize + 1) ?? Data()
         } catch {

@@ -16,7 +16,7 @@ extension LoadReport {
     /// Refused as well (`.unmergeableReports`): an empty list, reports of different targets or
     /// transports.
     public static func merge(named parts: [(name: String, report: LoadReport)]) throws(LoadGenError) -> LoadReport {
-        guard let (firstName, first) = parts.first else { throw LoadGenError(.unmergeableReports, "nothing to merge") }
+        guard let (_, first) = parts.first else { throw LoadGenError(.unmergeableReports, "nothing to merge") }
         var merged = first
         var corrected = HistogramSum(field: "histograms.corrected")
         var uncorrected = HistogramSum(field: "histograms.uncorrected")
@@ -25,7 +25,7 @@ extension LoadReport {
         for (index, (name, report)) in parts.enumerated() {
             try report.validate(named: name)
             if report.transport != first.transport || report.target != first.target {
-                throw LoadGenError(.unmergeableReports, "\(name) loaded \(report.transport) \(report.target), \(firstName) \(first.transport) \(first.target)")
+                throw LoadGenError(.unmergeableReports, differentTargets(parts))
             }
             if let histograms = report.histograms {
                 let correctedPart = try corrected.add(histograms.corrected, from: name)
@@ -65,6 +65,26 @@ extension LoadReport {
         merged.labels = try Labels.merge(parts.compactMap { part in part.report.labels.map { (part.name, $0) } })
         merged.thresholds = []
         return merged
+    }
+
+    /// `the results are of different targets: a.json and c.json loaded 127.0.0.1:7000 (tcp),
+    /// b.json loaded 127.0.0.1:7001 (tcp)`: every target, in the order the parts first name it,
+    /// with the parts that hold it.
+    private static func differentTargets(_ parts: [(name: String, report: LoadReport)]) -> String {
+        var targets: [(target: String, names: [String])] = []
+        for (name, report) in parts {
+            let target = "\(report.target) (\(report.transport))"
+            if let index = targets.firstIndex(where: { $0.target == target }) {
+                targets[index].names.append(name)
+            } else {
+                targets.append((target, [name]))
+            }
+        }
+        let held = targets.map { entry in
+            let names = entry.names.count > 1 ? entry.names.dropLast().joined(separator: ", ") + " and " + (entry.names.last ?? "") : entry.names.joined()
+            return "\(names) loaded \(entry.target)"
+        }
+        return "the results are of different targets: " + held.joined(separator: ", ")
     }
 
     /// The merge of reports without file names: messages name them

@@ -1,4 +1,5 @@
 import PacketDecoding
+import SocketEngine
 
 /// How one whole message is shown after its marker, by `capture --follow` and by the live view
 /// of `proxy --print-messages`: JSON pretty-printed when it parses, UTF-8 text escaped, anything
@@ -15,7 +16,7 @@ public enum MessageRenderer {
             MessageText.appendEscaped(bytes, into: &out)
             out.append(0x0A)
         } else {
-            out += " \(bytes.count) bytes".utf8
+            out += " \(plural(bytes.count, "byte"))".utf8
             HexDump.appendHexAndASCII(bytes, into: &out)
             out.append(0x0A)
         }

@@ -51,7 +51,7 @@ struct StreamPrinter {
             state.views?.gap(side: event.direction.index, next: UnsafeRawBufferPointer(start: nil, count: 0)) { _ in }
             state.directions[event.direction.index].offset += count
             appendMarker(state.number, event.direction, into: &out)
-            out += " [... \(count) bytes missing ...]\n".utf8
+            out += " [... \(plural(count, "byte")) missing ...]\n".utf8
             atLineStart = true
             lastChunk = nil
             tcpStreams[event.stream] = state
@@ -169,7 +169,7 @@ struct StreamPrinter {
         }
         if segment.isPayloadTruncated {
             appendMarker(number, direction, into: &out)
-            out += " [... \(segment.payloadLength - payload.count) bytes missing ...]\n".utf8
+            out += " [... \(plural(segment.payloadLength - payload.count, "byte")) missing ...]\n".utf8
         }
         atLineStart = true
     }
@@ -203,7 +203,7 @@ struct StreamPrinter {
             let complete = frame.payloadComplete
             frame.payload = []
             ViewItem.webSocketFrame(frame).appendText(into: &out)
-            if !complete { out += " (first \(payload.count) bytes shown)".utf8 }
+            if !complete { out += " (first \(plural(payload.count, "byte")) shown)".utf8 }
             out.append(0x0A)
             atLineStart = true
             payload.withUnsafeBytes { appendMessage($0, number: number, direction: direction, into: &out) }

@@ -7,7 +7,7 @@ extension SessionRecorder {
         var lines: [LogLine] = [.event("recorded \(plural(totals.connections, "connection")), \(plural(totals.packets, "packet")) to \(name)")]
         if totals.droppedBytes > 0 {
             lines.append(.warning(
-                "--record: \(totals.droppedBytes) bytes in \(plural(totals.droppedEvents, "chunk")) were not written to \(name)"
+                "--record: \(plural(totals.droppedBytes, "byte")) in \(plural(totals.droppedEvents, "chunk")) \(totals.droppedBytes == 1 ? "was" : "were") not written to \(name)"
                     + " (the writer fell more than \(formatBytes(bufferLimit)) behind); the file shows them as missing"
             ))
         }

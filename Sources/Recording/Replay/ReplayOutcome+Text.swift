@@ -4,8 +4,8 @@ extension ReplayClient.Outcome {
     /// The replay's summary line: what was sent and received, what `--verify` found, and how
     /// far the sends drifted from the recorded times. `unit`: `frame` or `segment`.
     public func summary(target: Endpoint, unit: String, verify: Bool) -> String {
-        var text = (interrupted ? "stopped early: " : "") + "sent \(plural(messagesSent, "message")) (\(bytesSent) bytes) to \(target)"
-            + " in \(duration.formatted); received \(bytesReceived) bytes"
+        var text = (interrupted ? "stopped early: " : "") + "sent \(plural(messagesSent, "message")) (\(plural(bytesSent, "byte"))) to \(target)"
+            + " in \(duration.formatted); received \(plural(bytesReceived, "byte"))"
         if let verifier, verify {
             let mismatched = verifier.mismatch == nil ? 0 : 1
             text += "; verify: \(plural(verifier.expectedFrames, unit)) expected, \(verifier.matched) matched, \(mismatched) mismatched"
@@ -22,7 +22,7 @@ extension ReplayServer.Event {
             return .note("client \(id) connected from \(peer)")
         case .clientDisconnected(let id, let peer, let after, let bytesIn, let bytesOut, let error):
             let reason = error.map { ": \($0.message)" } ?? ""
-            return .note("client \(id) from \(peer) disconnected after \(after.formatted) (\(bytesIn) bytes in, \(bytesOut) bytes out)\(reason)")
+            return .note("client \(id) from \(peer) disconnected after \(after.formatted) (\(plural(bytesIn, "byte")) in, \(plural(bytesOut, "byte")) out)\(reason)")
         }
     }
 }
@@ -30,6 +30,6 @@ extension ReplayServer.Event {
 extension ReplayServer.Totals {
     /// The `--as-server` shutdown summary line.
     public var text: String {
-        "summary: \(plural(clients, "client")), \(bytesIn) bytes in, \(bytesOut) bytes out" + (errors > 0 ? ", \(errors) failed" : "")
+        "summary: \(plural(clients, "client")), \(plural(bytesIn, "byte")) in, \(plural(bytesOut, "byte")) out" + (errors > 0 ? ", \(errors) failed" : "")
     }
 }

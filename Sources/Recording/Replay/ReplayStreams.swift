@@ -33,7 +33,8 @@ public enum ReplayStreams {
             reader = try CaptureFileReader(path: path)
         } catch {
             let text = error.description
-            throw RecordingError(.unreadableCapture, text.hasPrefix(path) ? text : "\(path): \(text)")
+            let code: RecordingError.Code = error.code == .io && error.phase == .open ? .unopenableCapture : .unreadableCapture
+            throw RecordingError(code, text.hasPrefix(path) ? text : "\(path): \(text)")
         }
         var warning: String?
         var packets = 0

@@ -101,7 +101,7 @@ public struct ReplayVerifier: Sendable {
         receivedStream += Array(buffer: data)
         for offset in start..<receivedStream.count {
             guard offset < expectedStream.count else {
-                report(at: offset, reason: "\(receivedStream.count - expectedStream.count) bytes more than the recording's \(expectedStream.count)")
+                report(at: offset, reason: "\(plural(receivedStream.count - expectedStream.count, "byte")) more than the recording's \(expectedStream.count)")
                 return
             }
             if expectedStream[offset] != receivedStream[offset] {
@@ -151,7 +151,7 @@ public struct ReplayVerifier: Sendable {
         }
         let common = zip(recorded, received).prefix { $0 == $1 }.count
         if common == min(recorded.count, received.count) {
-            return "\(received.count) bytes instead of \(recorded.count)"
+            return "\(plural(received.count, "byte")) instead of \(recorded.count)"
         }
         return "differs at byte \(common)"
     }
@@ -166,7 +166,7 @@ public struct ReplayVerifier: Sendable {
         func pad(_ text: String) -> String {
             text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
         }
-        out += "  " + pad("recorded (\(mismatch.expected.count) bytes)") + "    received from \(target) (\(mismatch.received.count) bytes)\n"
+        out += "  " + pad("recorded (\(plural(mismatch.expected.count, "byte")))") + "    received from \(target) (\(plural(mismatch.received.count, "byte")))\n"
         for row in 0..<max(left.count, right.count, 1) {
             let l = row < left.count ? left[row] : ""
             let r = row < right.count ? right[row] : ""

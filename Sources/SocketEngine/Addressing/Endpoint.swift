@@ -74,13 +74,15 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
 extension Endpoint {
     /// Parses `text` in the endpoint grammar.
     ///
-    /// - Throws: ``SocketEngineError`` with code `.invalidEndpoint` and a message naming the bad part.
+    /// - Throws: ``SocketEngineError`` with code `.invalidEndpoint` and a message naming the bad
+    ///   part and the form expected, with an example.
     public init(parsing text: String, role: Role = .client) throws(SocketEngineError) {
         func fail(_ why: String) -> SocketEngineError {
             SocketEngineError(.invalidEndpoint, "invalid endpoint '\(text)': \(why)")
         }
-        if text.isEmpty { throw fail("empty endpoint") }
-        if text.contains(where: { $0.isWhitespace }) { throw fail("contains whitespace") }
+        let form = Endpoint.expectedForm(role)
+        if text.isEmpty { throw fail("empty endpoint (expected \(form))") }
+        if text.contains(where: { $0.isWhitespace }) { throw fail("contains whitespace (expected \(form))") }
 
         var rest = Substring(text)
         var transport = Transport.tcp
@@ -100,7 +102,7 @@ extension Endpoint {
         switch transport {
         case .unix:
             if rest.hasPrefix("//") { rest = rest.dropFirst(2) }
-            guard !rest.isEmpty else { throw fail("empty socket path") }
+            guard !rest.isEmpty else { throw fail("empty socket path (expected unix:PATH, e.g. unix:/run/app.sock)") }
             let maximum = Endpoint.maximumUnixPathLength
             guard rest.utf8.count <= maximum else {
                 throw fail("socket path is \(rest.utf8.count) bytes, the limit is \(maximum)")
@@ -137,8 +139,10 @@ extension Endpoint {
     ) throws(SocketEngineError) -> (String, Int) {
         var host: Substring
         var portText: Substring?
+        let form = expectedForm(role)
+        let bracketed = "expected [ADDRESS]:PORT, e.g. [::1]:7000"
         if text.hasPrefix("[") {
-            guard let close = text.firstIndex(of: "]") else { throw fail("missing ']' after IPv6 address") }
+            guard let close = text.firstIndex(of: "]") else { throw fail("missing ']' after IPv6 address (\(bracketed))") }
             host = text[text.index(after: text.startIndex)..<close]
             let after = text[text.index(after: close)...]
             if after.isEmpty {
@@ -148,7 +152,7 @@ extension Endpoint {
             } else {
                 throw fail("unexpected '\(after)' after ']'")
             }
-            guard isIPv6Literal(host) else { throw fail("'\(host)' is not an IPv6 address") }
+            guard isIPv6Literal(host) else { throw fail("'\(host)' is not an IPv6 address (\(bracketed))") }
         } else if role == .listener, text.allSatisfy(\.isASCIIDigit) {
             host = ""
             portText = text
@@ -163,24 +167,29 @@ extension Endpoint {
             portText = nil
         }
 
-        if host.isEmpty && role == .client { throw fail("empty host") }
+        if host.isEmpty && role == .client { throw fail("empty host (expected \(form))") }
         if let bad = host.first(where: { !($0.isLetter || $0.isNumber || "-._:%".contains($0)) }) {
-            throw fail("invalid character '\(bad)' in host '\(host)'")
+            throw fail("invalid character '\(bad)' in host '\(host)' (expected \(form))")
         }
 
         guard let portText else {
             if let defaultPort { return (String(host), defaultPort) }
-            throw fail("missing port (expected \(role == .listener ? "[HOST:]PORT" : "HOST:PORT"))")
+            throw fail("missing port (expected \(form))")
         }
-        guard !portText.isEmpty else { throw fail("missing port after ':'") }
+        guard !portText.isEmpty else { throw fail("missing port after ':' (expected \(form))") }
         guard portText.allSatisfy(\.isASCIIDigit), portText.count <= 6, let port = Int(portText) else {
-            throw fail("port '\(portText)' is not a number")
+            throw fail("port '\(portText)' is not a number (expected \(form))")
         }
         let lowest = role == .listener ? 0 : 1
         guard port >= lowest && port <= 65535 else {
-            throw fail("port \(port) is out of range (\(lowest)-65535)")
+            throw fail("port \(port) is out of range (\(lowest)-65535; expected \(form))")
         }
         return (String(host), port)
+    }
+
+    /// `HOST:PORT, e.g. 127.0.0.1:7000` (a listener: `[HOST:]PORT, e.g. 7000 or 127.0.0.1:7000`).
+    private static func expectedForm(_ role: Role) -> String {
+        role == .listener ? "[HOST:]PORT, e.g. 7000 or 127.0.0.1:7000" : "HOST:PORT, e.g. 127.0.0.1:7000"
     }
 
     private static func schemeSeparator(in text: String) -> Range<String.Index>? {

@@ -20,6 +20,18 @@ extension SocketAddress {
         }
     }
 
+    /// A Unix-domain socket without a name: what a client's end of a Unix socket usually is.
+    package var isUnnamed: Bool {
+        if case .unixDomainSocket = self { return (pathname ?? "").isEmpty }
+        return false
+    }
+
+    /// The address as a log line names a peer: ``displayString``, or `an unnamed unix socket`
+    /// (never an empty string).
+    package var peerDescription: String {
+        isUnnamed ? "an unnamed unix socket" : displayString
+    }
+
     /// `IPv4`, `IPv6` or `unix`.
     public var familyName: String {
         switch self {

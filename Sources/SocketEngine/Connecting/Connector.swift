@@ -265,23 +265,7 @@ package struct Connector: Sendable {
 
     private func resolveSource() async throws -> [SocketAddress] {
         guard let source = options.source, !source.isEmpty else { return [] }
-        var host = source
-        var port = 0
-        if source.hasPrefix("["), let close = source.firstIndex(of: "]") {
-            host = String(source[source.index(after: source.startIndex)..<close])
-            let rest = source[source.index(after: close)...]
-            if rest.hasPrefix(":"), let value = Int(rest.dropFirst()), (0...65535).contains(value) {
-                port = value
-            } else if !rest.isEmpty {
-                throw SocketEngineError(.invalidConfiguration, "invalid source address '\(source)'")
-            }
-        } else if source.filter({ $0 == ":" }).count == 1, let colon = source.lastIndex(of: ":") {
-            host = String(source[..<colon])
-            guard let value = Int(source[source.index(after: colon)...]), (0...65535).contains(value) else {
-                throw SocketEngineError(.invalidConfiguration, "invalid source port in '\(source)'")
-            }
-            port = value
-        }
+        let (host, port) = try ConnectOptions.sourceHostAndPort(source)
         let datagram = endpoint.transport == .udp
         do {
             return try await options.resolver.resolve(host: host, port: port, datagram: datagram)

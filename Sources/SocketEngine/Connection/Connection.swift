@@ -82,13 +82,14 @@ public final class Connection: Sendable {
         try channel.pipeline.syncOperations.addHandler(handler)
     }
 
-    /// The peer's address, or for Unix sockets (whose clients have no name) the socket path.
+    /// The peer's address. Over a Unix socket: the server's path on a client's connection
+    /// (`unix:/run/app.sock`); on a listener's, the client's own path when it bound one, else
+    /// the process at the other end (`pid 4242 (uid 1000)`, from `SO_PEERCRED`), since a client's
+    /// end usually has no name — never the listener's own path.
     static func label(for channel: any Channel, transport: Endpoint.Transport) -> String {
         if transport == .unix {
-            let path = [channel.remoteAddress?.pathname, channel.localAddress?.pathname]
-                .compactMap { $0 }
-                .first { !$0.isEmpty }
-            return "unix:" + (path ?? "?")
+            if let path = channel.remoteAddress?.pathname, !path.isEmpty { return "unix:" + path }
+            return UnixPeer.credentials(of: channel).map { "pid \($0.pid) (uid \($0.uid))" } ?? "an unnamed unix socket"
         }
         return channel.remoteAddress?.displayString ?? transport.rawValue
     }

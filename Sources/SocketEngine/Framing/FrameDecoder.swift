@@ -132,7 +132,7 @@ package struct FrameDecoder: Sendable {
                 if atEOF && buffer.readableBytes > 0 {
                     throw SocketEngineError(
                         .truncatedFrame,
-                        "connection closed inside a \(width)-byte length prefix (\(buffer.readableBytes) bytes)"
+                        "connection closed inside a \(width)-byte length prefix (\(plural(buffer.readableBytes, "byte")))"
                     )
                 }
                 return nil

@@ -51,7 +51,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
         func fail(_ why: String) -> SocketEngineError {
             SocketEngineError(
                 .invalidFraming,
-                "invalid framing '\(text)': \(why) (expected raw, line, crlf, null, length:N[:be|:le] or fixed:N)"
+                "invalid framing '\(text)': \(why) (expected raw, line, crlf, null, length:N[:be|:le] or fixed:N, e.g. line or length:4)"
             )
         }
         let parts = text.lowercased().split(separator: ":", omittingEmptySubsequences: false)
@@ -140,7 +140,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
         guard case .fixed(let size) = self, body.readableBytes != size else { return }
         throw SocketEngineError(
             .invalidConfiguration,
-            "message is \(body.readableBytes) bytes but fixed:\(size) framing needs exactly \(size)"
+            "message is \(plural(body.readableBytes, "byte")) but fixed:\(size) framing needs exactly \(size)"
         )
     }
 

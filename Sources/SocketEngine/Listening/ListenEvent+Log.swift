@@ -8,11 +8,11 @@ extension ListenEvent {
             return .note("client \(client.id) connected from \(client.peer)\(handshake)")
         case .clientDisconnected(let client, let bytesIn, let bytesOut, let duration, let error):
             let reason = error.map { ": \($0.message)" } ?? ""
-            return .note("client \(client.id) from \(client.peer) disconnected after \(duration.formatted) (\(bytesIn) bytes in, \(bytesOut) bytes out)\(reason)")
+            return .note("client \(client.id) from \(client.peer) disconnected after \(duration.formatted) (\(plural(bytesIn, "byte")) in, \(plural(bytesOut, "byte")) out)\(reason)")
         case .rejected(let peer, let reason):
             return .note("refused \(peer): \(reason)")
         case .datagram(let peer, let bytes):
-            return LogLine(printMode ? .note : .event, "datagram from \(peer), \(bytes) bytes")
+            return LogLine(printMode ? .note : .event, "datagram from \(peer), \(plural(bytes, "byte"))")
         case .inputRejected(let error):
             return .warning(error.message)
         case .clientSecured(let client, let report):

@@ -6,14 +6,14 @@ extension ListenSummary {
         if transport == .udp {
             parts = ["\(plural(datagramsIn, "datagram")) in", "\(datagramsOut) out"]
         }
-        parts.append("\(bytesIn) bytes in")
-        parts.append("\(bytesOut) bytes out")
+        parts.append("\(plural(bytesIn, "byte")) in")
+        parts.append("\(plural(bytesOut, "byte")) out")
         if rejected > 0 {
             let unlogged = rejectedUnlogged > 0 ? " (\(rejectedUnlogged) not logged: they came too fast)" : ""
             parts.append("\(rejected) refused\(unlogged)")
         }
-        if messagesDropped > 0 { parts.append("\(messagesDropped) broadcast messages dropped for slow clients") }
-        if datagramsDropped > 0 { parts.append("\(datagramsDropped) datagrams dropped (queue full)") }
+        if messagesDropped > 0 { parts.append("\(plural(messagesDropped, "broadcast message")) dropped for slow clients") }
+        if datagramsDropped > 0 { parts.append("\(plural(datagramsDropped, "datagram")) dropped (queue full)") }
         return "summary: " + parts.joined(separator: ", ") + " in \(duration.formatted)"
     }
 }

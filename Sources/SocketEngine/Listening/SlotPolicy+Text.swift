@@ -23,7 +23,7 @@ extension SlotPolicy.Verdict {
         case .idle(let timeout):
             return "idle for \(timeout.formatted)"
         case .slow(let bytes, let span):
-            return "made room for a new client: \(bytes) bytes in \(span.formatted), below \(SlotRules.rateText(rules.minimumRate))"
+            return "made room for a new client: \(plural(bytes, "byte")) in \(span.formatted), below \(SlotRules.rateText(rules.minimumRate))"
         }
     }
 

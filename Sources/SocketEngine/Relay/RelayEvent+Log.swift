@@ -15,7 +15,7 @@ extension RelayEvent {
             return .event("client \(client.id) \(direction.arrow) finished (\(direction == .up ? "client" : "upstream") sent its end)")
         case .clientDisconnected(let client, let bytesUp, let bytesDown, let duration, let error):
             let reason = error.map { ": \($0.message)" } ?? ""
-            return .note("client \(client.id) from \(client.peer) disconnected after \(duration.formatted) (\(bytesUp) bytes up, \(bytesDown) bytes down)\(reason)")
+            return .note("client \(client.id) from \(client.peer) disconnected after \(duration.formatted) (\(plural(bytesUp, "byte")) up, \(plural(bytesDown, "byte")) down)\(reason)")
         case .rejected(let peer, let reason):
             return .note("refused \(peer): \(reason)")
         case .data, .message:
@@ -65,11 +65,11 @@ extension RelayEvent {
 extension RelaySummary {
     /// The shutdown summary line: `summary: 3 clients, 120 bytes up, … in 2.5s`.
     public var text: String {
-        var parts = [plural(clients, "client"), "\(bytesUp) bytes up", "\(bytesDown) bytes down"]
-        if upstreamFailures > 0 { parts.append("\(upstreamFailures) upstream connections failed") }
+        var parts = [plural(clients, "client"), "\(plural(bytesUp, "byte")) up", "\(plural(bytesDown, "byte")) down"]
+        if upstreamFailures > 0 { parts.append("\(plural(upstreamFailures, "upstream connection")) failed") }
         if rejected > 0 { parts.append("\(rejected) refused") }
         if dropped > 0 { parts.append("\(dropped) dropped") }
-        if discardedBytes > 0 { parts.append("\(discardedBytes) bytes discarded by faults") }
+        if discardedBytes > 0 { parts.append("\(plural(discardedBytes, "byte")) discarded by faults") }
         if resets > 0 { parts.append(plural(resets, "reset")) }
         return "summary: " + parts.joined(separator: ", ") + " in \(duration.formatted)"
     }

@@ -62,7 +62,7 @@ extension RelayFault {
         case "close-after-messages":
             kind = .closeAfterMessages(try count(try required(), "close-after-messages"))
         default:
-            throw fail("unknown kind '\(name)' (expected latency, bandwidth, slice, stall, timeout, reset-after, limit, drop or close-after-messages)")
+            throw fail("unknown kind '\(name)' (expected one of latency, bandwidth, slice, stall, timeout, reset-after, limit, drop or close-after-messages)")
         }
 
         var directions: Set<RelayDirection> = [.up, .down]

@@ -99,7 +99,7 @@ struct FaultedWriter {
                 if faults.random.nextUnit() < share {
                     pump.counters.dropped()
                     pump.counters.discard(unit.wire.readableBytes)
-                    note(entry, "dropped a message of \(unit.body.readableBytes) bytes")
+                    note(entry, "dropped a message of \(plural(unit.body.readableBytes, "byte"))")
                     return nil
                 }
             default:
@@ -227,8 +227,8 @@ struct FaultedWriter {
             }
             if let end {
                 switch end {
-                case .faultReset: note(entry, "resets the client after \(done.bytes) bytes, \(plural(done.messages, "message"))")
-                default: note(entry, "closes the client after \(done.bytes) bytes, \(plural(done.messages, "message"))")
+                case .faultReset: note(entry, "resets the client after \(plural(done.bytes, "byte")), \(plural(done.messages, "message"))")
+                default: note(entry, "closes the client after \(plural(done.bytes, "byte")), \(plural(done.messages, "message"))")
                 }
             }
         }

@@ -2,8 +2,9 @@ import NIOCore
 
 extension SessionEvent {
     /// The log lines of a client session event (`connect`, `send`, `replay`). `webSocket`: the
-    /// session runs over WebSocket, so its end is a close frame rather than a FIN.
-    public func logLines(webSocket: Bool = false) -> [LogLine] {
+    /// session runs over WebSocket, so its end is a close frame rather than a FIN; `datagrams`:
+    /// over UDP, which has no FIN at all.
+    public func logLines(webSocket: Bool = false, datagrams: Bool = false) -> [LogLine] {
         switch self {
         case .connected(let report, let local, let remote):
             return Self.connectedLines(report, local: local, remote: remote)
@@ -12,6 +13,7 @@ extension SessionEvent {
         case .inputFinished(let end):
             switch end {
             case .halfClose where webSocket: return [.event("end of input: closing the WebSocket")]
+            case .halfClose where datagrams: return [.event("end of input: nothing more to send (UDP has no FIN); reading replies until they stop")]
             case .halfClose: return [.event("end of input: write side shut down (FIN sent)")]
             case .keepOpen: return [.event("end of input: connection kept open (--no-shutdown)")]
             case .close: return [.event("end of input: closing (--close-on-eof)")]
@@ -19,7 +21,7 @@ extension SessionEvent {
         case .inputRejected(let error):
             return [.warning(error.message)]
         case .peerFinished:
-            return [.event(webSocket ? "peer finished (WebSocket closed)" : "peer finished sending (FIN received)")]
+            return [.event(webSocket ? "peer finished (WebSocket closed)" : datagrams ? "peer finished" : "peer finished sending (FIN received)")]
         case .connectionLost(let error):
             return [.event("connection lost: \(error?.message ?? "closed")")]
         case .reconnecting(let delay, let attempt, let total):
@@ -52,9 +54,11 @@ extension SessionEvent {
             }
         }
         let family = remote.map { " (\($0.familyName))" } ?? ""
+        // A Unix client's own end has no name: nothing to say it is from.
+        let from = local?.isUnnamed == true ? "" : " from \(local?.displayString ?? "?")"
         let spread = report.resolved.count > 1 ? " (\(plural(report.attempts.count, "attempt")) over \(plural(report.resolved.count, "address")))" : ""
         lines.append(.event(
-            "connected to \(remote?.displayString ?? "?")\(family) from \(local?.displayString ?? "?") in \(report.connectDuration.formatted)\(spread)"
+            "connected to \(remote?.displayString ?? "?")\(family)\(from) in \(report.connectDuration.formatted)\(spread)"
         ))
         if let security = report.security {
             lines.append(.event("TLS: \(security.summary)"))

@@ -8,11 +8,11 @@ extension SessionSummary {
         if heartbeatsSkipped > 0 {
             lines.append(.event("\(plural(heartbeatsSkipped, "heartbeat")) skipped: the send buffer was full"))
         }
-        let totals = "sent \(bytesSent) bytes, received \(bytesReceived) bytes over \(plural(connections, "connection")) in \(duration.formatted)"
+        let totals = "sent \(plural(bytesSent, "byte")), received \(plural(bytesReceived, "byte")) over \(plural(connections, "connection")) in \(duration.formatted)"
         // Stopped early: the totals are shown without -v, as the run's summary.
         lines.append(interrupted ? .note("stopped: \(totals)") : .event("done: \(totals)"))
         if error != nil && bytesLost > 0 {
-            lines.append(.warning("\(bytesLost) bytes queued for sending never reached the peer's connection"))
+            lines.append(.warning("\(plural(bytesLost, "byte")) queued for sending never reached the peer's connection"))
         }
         return lines
     }

@@ -22,7 +22,7 @@ extension Duration {
               number.filter({ $0 == "." }).count <= 1,
               let value = Double(number), value.isFinite
         else {
-            throw SocketEngineError(.invalidConfiguration, "invalid duration '\(text)' (expected e.g. 250ms, 2s, 1m)")
+            throw SocketEngineError(.invalidConfiguration, "invalid duration '\(text)' (expected a duration such as 500ms, 2s, 1m)")
         }
         let seconds = value * scale
         guard seconds <= 315_360_000 else {
@@ -52,12 +52,12 @@ extension Duration {
         return Double(seconds) + Double(attoseconds) / 1e18
     }
 
-    /// `250ms`, `2s`, `1.5s`, `2m`.
+    /// `250ms`, `2s`, `1.5s`, `2m`, `16µs` (µs everywhere outside tcpdump's own output).
     public var formatted: String {
         let nanoseconds = nanosecondsClamped
         if nanoseconds == 0 { return "0s" }
         if nanoseconds < 1_000 { return "\(nanoseconds)ns" }
-        if nanoseconds < 1_000_000 { return Self.trim(Double(nanoseconds) / 1e3) + "us" }
+        if nanoseconds < 1_000_000 { return Self.trim(Double(nanoseconds) / 1e3) + "µs" }
         if nanoseconds < 1_000_000_000 { return Self.trim(Double(nanoseconds) / 1e6) + "ms" }
         if nanoseconds < 60_000_000_000 || nanoseconds % 60_000_000_000 != 0 {
             return Self.trim(Double(nanoseconds) / 1e9) + "s"

@@ -14,7 +14,7 @@ struct Refusals: Sendable {
 
     func refuse(_ peer: SocketAddress?, because reason: String) {
         count.add()
-        continuation.yield(.rejected(peer: peer?.displayString ?? "?", reason: reason))
+        continuation.yield(.rejected(peer: peer?.peerDescription ?? "?", reason: reason))
     }
 
     func finish() { continuation.finish() }

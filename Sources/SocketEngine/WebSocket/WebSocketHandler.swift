@@ -163,7 +163,7 @@ final class WebSocketHandler: ChannelDuplexHandler {
         if let decoding = error as? NIOWebSocketError {
             switch decoding {
             case .invalidFrameLength:
-                fail(WebSocketViolation(WebSocketCloseCode.messageTooBig, "frame longer than the limit of \(options.maximumMessageSize) bytes"), context: context)
+                fail(WebSocketViolation(WebSocketCloseCode.messageTooBig, "frame longer than the limit of \(plural(options.maximumMessageSize, "byte"))"), context: context)
             case .fragmentedControlFrame:
                 fail(.protocolError("fragmented control frame"), context: context)
             case .multiByteControlFrameLength:

@@ -85,7 +85,7 @@ package struct WebSocketMessageAssembler: Sendable {
     private mutating func take(_ frame: WebSocketFrame, as kind: WebSocketMessageKind) -> Output {
         let (total, overflow) = size.addingReportingOverflow(frame.length)
         guard !overflow, total <= maximumMessageSize else {
-            return .violation(WebSocketViolation(WebSocketCloseCode.messageTooBig, "message over the limit of \(maximumMessageSize) bytes"))
+            return .violation(WebSocketViolation(WebSocketCloseCode.messageTooBig, "message over the limit of \(plural(maximumMessageSize, "byte"))"))
         }
         let data = WebSocketMasking.payload(of: frame)
         if kind == .text {

@@ -1,11 +1,15 @@
+import ArgumentParser
 import NIOCore
 import PacketDecoding
 import SocketEngine
 
 /// Option values with a grammar of their own, read by `@Option(transform:)` so a mistake is
-/// reported with its reason: "The value 'localhost' is invalid for '<endpoint>': missing port
-/// in 'localhost'". Plain values (durations, sizes, counts, CIDRs) are `ExpressibleByArgument`
-/// instead; what a value means together with other options is checked by each command.
+/// reported with its reason, and only its reason (``CommandLineError`` drops the parser's
+/// wrapping): "invalid endpoint 'localhost': missing port (expected HOST:PORT, e.g.
+/// 127.0.0.1:7000)". Each reason names the value and says the expected form with an example.
+/// Plain values (durations, sizes, counts, CIDRs) are `ExpressibleByArgument` instead, their
+/// expected form given by their value name (``ValueForm``); what a value means together with
+/// other options is checked by each command.
 enum ArgumentValues {
     /// Where to connect: the endpoint grammar with a client's defaults.
     @Sendable static func clientEndpoint(_ text: String) throws -> Endpoint {
@@ -22,12 +26,31 @@ enum ArgumentValues {
         try Framing(parsing: text)
     }
 
+    /// What the shells offer after `--framing`: every framing by name (`fixed:` waits for its size).
+    static let framingCompletion = CompletionKind.list(["raw", "line", "crlf", "null", "length:1", "length:2", "length:4", "length:8", "fixed:"])
+
     /// `capture --decode`: a comma-separated list of tls, ws, http2, all.
     @Sendable static func protocolViews(_ text: String) throws -> ProtocolViews {
         guard let views = ProtocolViews(list: text) else {
-            throw UsageError("unknown view in '\(text)' (known: \(ProtocolViews.names))")
+            throw UsageError("unknown view in '\(text)' (expected one of \(ProtocolViews.names), comma-separated, e.g. tls,ws)")
         }
         return views
+    }
+
+    /// An Origin header (`--origin`, `--allow-origin`): any text on one line.
+    @Sendable static func origin(_ text: String) throws -> String {
+        guard !text.isEmpty, !text.contains(where: { $0.isNewline || $0 == "\0" }) else {
+            throw UsageError("an origin is one line of text (expected an origin such as http://localhost:8080)")
+        }
+        return text
+    }
+
+    /// A network interface's name (`--interface`, `capture -i`): what Linux allows, 1 to 15 bytes.
+    static func checkedInterfaceName(_ name: String) throws -> String {
+        guard !name.isEmpty, name.utf8.count < 16, !name.contains(where: { $0 == "/" || $0.isWhitespace }) else {
+            throw UsageError("invalid interface name '\(name)' (expected 1 to 15 bytes without '/' or spaces, e.g. lo or eth0)")
+        }
+        return name
     }
 
     /// Backslash escapes: `\n \r \t \0 \\ \xHH`.
@@ -40,7 +63,7 @@ enum ArgumentValues {
                 continue
             }
             guard let escape = bytes.popFirst() else {
-                throw UsageError("a trailing backslash escapes nothing")
+                throw UsageError("a trailing backslash escapes nothing (expected one of \\n \\r \\t \\0 \\\\ \\xHH after it)")
             }
             switch escape {
             case UInt8(ascii: "n"): out.writeInteger(UInt8(0x0A))
@@ -51,12 +74,12 @@ enum ArgumentValues {
             case UInt8(ascii: "x"):
                 let hex = bytes.prefix(2)
                 guard hex.count == 2, let value = UInt8(String(decoding: hex, as: UTF8.self), radix: 16) else {
-                    throw UsageError("\\x needs two hex digits")
+                    throw UsageError("\\x needs two hex digits (expected \\xHH such as \\x1b)")
                 }
                 bytes = bytes.dropFirst(2)
                 out.writeInteger(value)
             default:
-                throw UsageError("unknown escape '\\\(Character(UnicodeScalar(escape)))' (use \\n \\r \\t \\0 \\\\ \\xHH)")
+                throw UsageError("unknown escape '\\\(Character(UnicodeScalar(escape)))' (expected one of \\n \\r \\t \\0 \\\\ \\xHH)")
             }
         }
         return out
@@ -74,8 +97,9 @@ func unescaped(_ text: String, option: String) throws -> ByteBuffer {
 }
 
 /// A whole number option checked against its range: `--repeat 0` → "--repeat must be a whole
-/// number from 1 to 1000000, not 0".
+/// number from 1 to 1000000, not 0"; below zero, "--repeat must not be negative (got -1)".
 func checkedCount(_ value: Int, _ option: String, within range: ClosedRange<Int>) throws -> Int {
+    if value < 0 && range.lowerBound >= 0 { throw UsageError("\(option) must not be negative (got \(value))") }
     guard range.contains(value) else {
         throw UsageError("\(option) must be a whole number from \(range.lowerBound) to \(range.upperBound), not \(value)")
     }

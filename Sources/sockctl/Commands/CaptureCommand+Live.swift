@@ -24,7 +24,7 @@ extension CaptureCommand {
         do {
             capture = try LiveCapture.open(options)
         } catch {
-            throw diagnostics.fail(error, labelled: false)
+            throw diagnostics.fail(error)
         }
         if let warning = capture.warning {
             FileDescriptorWriter.standardError.write("sockctl capture: \(warning)\n")
@@ -36,14 +36,14 @@ extension CaptureCommand {
             drop = try PrivilegeDrop.forCapture(user: user)
             try drop?.begin()
         } catch {
-            throw diagnostics.fail(error, labelled: false)
+            throw diagnostics.fail(error)
         }
         let writer = try openWriter(linkType: capture.linkType, snapshotLength: capture.snapshotLength, diagnostics: diagnostics)
         if let drop {
             do {
                 try drop.finish()
             } catch {
-                throw diagnostics.fail(error, labelled: false)
+                throw diagnostics.fail(error)
             }
             diagnostics.note("dropped privileges to user \(drop.user)\(user == nil ? " (-Z root keeps them)" : "")")
         }

@@ -66,7 +66,8 @@ struct CaptureCommand: ParsableCommand {
             --follow reassembles TCP streams (retransmissions, out-of-order segments, overlaps; \
             missing bytes are marked) and prints each stream's payload in order with direction \
             markers; with --framing each message is one line and JSON messages are pretty-printed. \
-            --json prints one JSON object per packet.
+            --json prints one JSON object per packet, a line each, on stdout; the banner and \
+            the counts stay on stderr.
 
             Examples:
               sockctl capture --port 6969
@@ -148,12 +149,13 @@ struct CaptureCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("With --follow: message boundaries (line, crlf, null, length:N[:be|:le], fixed:N); one message per line.", valueName: "framing"),
+        help: ArgumentHelp("With --follow: message boundaries: line, crlf, null, length:N[:be|:le] or fixed:N; one message per line.", valueName: "framing"),
+        completion: ArgumentValues.framingCompletion,
         transform: ArgumentValues.framing
     )
     var framing: Framing?
 
-    @Flag(name: .long, help: "One JSON object per packet instead of tcpdump text (with the TLS, WebSocket and HTTP/2 views in an \"app\" array).")
+    @Flag(name: .long, help: "Write the result as JSON: one object per packet instead of tcpdump text (with the TLS, WebSocket and HTTP/2 views in an \"app\" array).")
     var json = false
 
     @Option(
@@ -165,6 +167,8 @@ struct CaptureCommand: ParsableCommand {
 
     @Argument(help: ArgumentHelp("BPF filter words, e.g. tcp port 6969 and host 127.0.0.1.", valueName: "filter"))
     var filterWords: [String] = []
+
+    @OptionGroup var terminal: TerminalOptions
 
     func validate() throws {
         if hex + hexAndASCII + ascii > 0 && noDump { throw UsageError("--no-dump cannot be combined with -x, -X or -A") }
@@ -180,10 +184,15 @@ struct CaptureCommand: ParsableCommand {
         if follow && json { throw UsageError("--follow and --json cannot be combined") }
         if framing != nil && !follow { throw UsageError("--framing needs --follow") }
         if print && writeFile == nil { throw UsageError("--print needs -w") }
+        if print && writeFile == "-" { throw UsageError("-w - writes the packets to stdout; --print would mix text into them (give -w a file)") }
         if readFile != nil && user != nil { throw UsageError("-Z only applies to live capture") }
         if readFile != nil && linkTypeName != nil { throw UsageError("-y only applies to live capture") }
         if let linkTypeName, LiveCaptureOptions.linkType(named: linkTypeName) == nil {
-            throw UsageError("unknown link-layer type '\(linkTypeName)' (known: EN10MB, LINUX_SLL, LINUX_SLL2, RAW)")
+            throw UsageError("unknown link-layer type '\(linkTypeName)' (expected one of EN10MB, LINUX_SLL, LINUX_SLL2, RAW)")
+        }
+        if readFile == nil { _ = try ArgumentValues.checkedInterfaceName(interface) }
+        if let user, getpwnam(user) == nil {
+            throw UsageError("unknown user '\(user)' for -Z (expected a user of this system such as nobody, or root to keep root)")
         }
     }
 
@@ -234,13 +243,14 @@ struct CaptureCommand: ParsableCommand {
         do {
             file = try FilteredCaptureFile(path: path, filter: filter)
         } catch {
-            throw diagnostics.fail(error, labelled: false)
+            throw diagnostics.fail(error)
         }
+        // The -w file is opened before the banner: a path that cannot be written is the only line.
+        let writer = try openWriter(linkType: file.linkType, snapshotLength: file.snapshotLength, diagnostics: diagnostics)
         FileDescriptorWriter.standardError.write(file.banner + "\n")
         if file.linkType == .linuxSLL2 {
             FileDescriptorWriter.standardError.write("Warning: interface names might be incorrect\n")
         }
-        let writer = try openWriter(linkType: file.linkType, snapshotLength: file.snapshotLength, diagnostics: diagnostics)
         do {
             defer { output.finish() }
             try file.forEach(limit: count) { header, bytes throws(CaptureError) in
@@ -249,7 +259,7 @@ struct CaptureCommand: ParsableCommand {
             }
             try writer?.finish()
         } catch {
-            throw diagnostics.fail(error, labelled: false)
+            throw diagnostics.fail(error)
         }
     }
 
@@ -273,7 +283,7 @@ struct CaptureCommand: ParsableCommand {
                 close: { try? file?.finish() })
         } catch {
             file?.abandon()
-            throw diagnostics.fail(error, labelled: false)
+            throw diagnostics.fail(error)
         }
     }
 

@@ -13,11 +13,20 @@ struct Connect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Connect to an endpoint and relay stdin to it and it to stdout.",
         discussion: """
-            Binary-safe, like nc and ncat. When stdin ends the write side is shut down (FIN) \
+            Binary-safe, like nc and ncat: stdout carries only the bytes received; -v, \
+            --hexdump and errors go to stderr. When stdin ends the write side is shut down (FIN) \
             and the output keeps draining until the peer closes. When the peer closes its \
             side first, the rest of stdin is still sent (when stdin is a terminal the session \
             ends at once instead). TCP uses Happy Eyeballs (IPv6 first, IPv4 300 ms later, first to \
             connect wins) and a failure lists every address tried.
+
+            nc's and ncat's habits work: HOST PORT (two words) for HOST:PORT, -u for udp://, \
+            -w SECS to give up connecting after SECS and to end the session after SECS without \
+            traffic (nc -w; a plain number is seconds), -C for CRLF line endings. -z checks \
+            ports without sending anything, as nc -z: HOST PORT[-PORT]... (a port, a range, a \
+            list) or HOST:PORT; each port is connected to in turn and closed, one line each on \
+            stderr ("127.0.0.1 7000 (tcp) open", "... closed: connection refused"), and the \
+            exit status is 0 when at least one port is open, 1 when none is.
 
             Over udp:// each input chunk (or framed line) is one datagram; after stdin ends, \
             replies are received until none has come for 2s (or --idle-timeout).
@@ -64,6 +73,9 @@ struct Connect: AsyncParsableCommand {
               sockctl connect [::1]:9000 -v --hexdump
               sockctl connect 127.0.0.1:7000 --framing crlf --record session.pcap
               sockctl connect udp://127.0.0.1:5353
+              sockctl connect 127.0.0.1 7000               # nc 127.0.0.1 7000
+              sockctl connect -u -w 2 127.0.0.1 5353       # nc -u -w 2 127.0.0.1 5353
+              sockctl connect -z 127.0.0.1 7000-7010 8080  # nc -z: exit 0 if one is open
               sockctl connect unix:/run/app.sock
               sockctl connect 10.0.0.5:6969 --reconnect --heartbeat '{"op":"ping"}' --framing crlf
               sockctl connect ws://127.0.0.1:8080/chat --origin http://localhost -v
@@ -71,13 +83,27 @@ struct Connect: AsyncParsableCommand {
             """
     )
 
-    @Argument(
-        help: ArgumentHelp("Where to connect: host:port, [v6]:port, tcp://, udp://host:port, unix:/path or ws://host[:port]/path.", valueName: "endpoint"),
-        transform: ArgumentValues.clientEndpoint
-    )
-    var endpoint: Endpoint
+    // Words, not an Endpoint: the parser reads values and runs validate() before it looks for
+    // unknown options, so an endpoint read then made `connect -x 2 HOST:PORT` say "invalid
+    // endpoint '2'" instead of naming -x. Words that do not make an endpoint are reported by
+    // run(), after the parser has had its say (see validate()).
+    @Argument(help: ArgumentHelp(
+        "Where to connect: host:port, [v6]:port, tcp://, udp://host:port, unix:/path or ws://host[:port]/path; or HOST PORT, as nc takes them (with -z: HOST PORT[-PORT]...).",
+        valueName: "endpoint"))
+    var target: [String]
 
     @OptionGroup var client: ClientOptions
+
+    @Flag(name: [.customShort("u"), .long], help: "UDP, as nc -u: HOST PORT or HOST:PORT means udp://HOST:PORT.")
+    var udp = false
+
+    @Option(name: .customShort("w"), help: ArgumentHelp(
+        "Give up connecting after this long and end the session after this long without traffic, as nc -w (a plain number is seconds; --connect-timeout and --idle-timeout, when given, set their half).",
+        valueName: "secs"))
+    var wait: Duration?
+
+    @Flag(name: [.customShort("z"), .long], help: "Only check whether the ports accept connections, as nc -z: a line per port on stderr, exit 0 when one is open, 1 when none is.")
+    var checkPorts = false
 
     @Flag(name: .long, help: "WebSocket: send every message back with its type, read no input (Autobahn client mode).")
     var echoMessages = false
@@ -97,10 +123,10 @@ struct Connect: AsyncParsableCommand {
     @Flag(name: .long, help: "At end of input close the connection instead of half-closing it.")
     var closeOnEof = false
 
-    @Option(name: .long, help: ArgumentHelp("Write the session to this pcap file (made-up Ethernet/IP/TCP or UDP headers, real payload and times), for tcpdump, Wireshark and sockctl replay.", valueName: "file.pcap"))
+    @Option(name: .long, help: ArgumentHelp("Write the traffic to this pcap file: the session, made-up Ethernet/IP/TCP or UDP headers around the real payload and times, for tcpdump, Wireshark and sockctl replay.", valueName: "file.pcap"))
     var record: String?
 
-    @Option(name: .long, help: ArgumentHelp("End the session after this long without traffic in either direction.", valueName: "dur"))
+    @Option(name: .long, help: ArgumentHelp("Close a connection once nothing was received or sent for this long, ending the session (default: never; -w sets it too).", valueName: "dur"))
     var idleTimeout: Duration?
 
     @Option(name: .long, help: ArgumentHelp("Reconnect after a refused or lost connection, at most N times in a row (default 5; write --reconnect alone for the default).", valueName: "n"))
@@ -126,15 +152,25 @@ struct Connect: AsyncParsableCommand {
     var heartbeatMisses: Int = HeartbeatConfiguration.defaultAllowedMisses
 
     func validate() throws {
-        _ = try validating { try makeConfiguration() }
+        let readable = checkPorts
+            ? (try? NetcatArguments.checkTarget(target, udp: udp)) != nil
+            : (try? NetcatArguments.clientEndpoint(target, udp: udp)) != nil
+        guard readable else { return }
+        if checkPorts {
+            _ = try validating { try makePortCheck() }
+        } else {
+            _ = try validating { try makeConfiguration() }
+        }
     }
 
     func makeConfiguration(diagnostics: Diagnostics? = nil) throws -> ClientSessionConfiguration {
+        let endpoint = try NetcatArguments.clientEndpoint(target, udp: udp)
         if sendOnly && recvOnly { throw UsageError("--send-only and --recv-only exclude each other") }
         if noShutdown && closeOnEof { throw UsageError("--no-shutdown and --close-on-eof exclude each other") }
         if echoMessages && !endpoint.transport.isWebSocket { throw UsageError("WebSocket options need a ws:// or wss:// endpoint") }
         var configuration = ClientSessionConfiguration(endpoint: endpoint)
         configuration.connect = try client.connectOptions(for: endpoint, diagnostics: diagnostics)
+        if let wait, client.transport.connection.connectTimeout == nil { configuration.connect.connectTimeout = wait }
         configuration.framing = client.framing.framing
         configuration.maximumFrameSize = try client.framing.maximumFrameSize()
         if crlf && configuration.framing != .raw {
@@ -160,6 +196,8 @@ struct Connect: AsyncParsableCommand {
         configuration.endsWhenPeerFinishes = isatty(0) == 1
         if let idleTimeout {
             configuration.idleTimeout = try checkedPositive(idleTimeout, "--idle-timeout")
+        } else if let wait {
+            configuration.idleTimeout = try checkedPositive(wait, "-w")
         }
         if let reconnect {
             let attempts = try checkedCount(reconnect, "--reconnect", within: 1...1_000_000)
@@ -186,6 +224,7 @@ struct Connect: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if checkPorts { return try await runPortCheck() }
         let diagnostics = Diagnostics(command: "connect", verbose: client.verbose)
         let interruption = Interruption(diagnostics)
         var configuration = try makeConfiguration(diagnostics: diagnostics)
@@ -196,13 +235,13 @@ struct Connect: AsyncParsableCommand {
             try SessionRecorder(file: try OutputFile.open(path, option: "--record", diagnostics: diagnostics), localIsClient: true)
         }
         configuration.connect.recorder = recorder?.hook
-        let webSocket = configuration.endpoint.transport.isWebSocket
+        let (webSocket, datagrams) = (configuration.endpoint.transport.isWebSocket, configuration.endpoint.transport == .udp)
         let session = ClientSession(
             configuration: configuration,
             input: input,
             output: FileDescriptorWriter.standardOutput
         ) { event in
-            diagnostics.log(event.logLines(webSocket: webSocket))
+            diagnostics.log(event.logLines(webSocket: webSocket, datagrams: datagrams))
         }
         interruption.onStop { session.stop() }
         let summary = await session.run()
@@ -213,7 +252,7 @@ struct Connect: AsyncParsableCommand {
         if let error = summary.error { throw diagnostics.fail(error) }
         if summary.bytesLost > 0 {
             // Not an error on the socket, but the input did not all get through: not a success.
-            diagnostics.error("\(summary.bytesLost) bytes queued for sending were lost when the connection ended")
+            diagnostics.error("\(plural(summary.bytesLost, "byte")) queued for sending \(summary.bytesLost == 1 ? "was" : "were") lost when the connection ended")
             throw CommandFailed(status: 1)
         }
     }

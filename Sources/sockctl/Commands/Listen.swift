@@ -19,8 +19,8 @@ struct Listen: AsyncParsableCommand {
             Binds to loopback (127.0.0.1 and ::1) unless given a host: write \
             0.0.0.0:PORT or [::]:PORT to accept clients from the network. Port 0 asks the \
             kernel for a free port. The bound address is printed on stderr, with one line \
-            per client connecting and disconnecting; Ctrl-C (SIGINT) or SIGTERM closes \
-            everything and prints a summary.
+            per client connecting and disconnecting (-q: none; warnings, errors and the \
+            summary still); Ctrl-C (SIGINT) or SIGTERM closes everything and prints a summary.
 
             Without --keep-open the listener serves one client and ends when it leaves, like \
             nc -l. By default what clients send goes to stdout and stdin goes to every \
@@ -36,6 +36,9 @@ struct Listen: AsyncParsableCommand {
             tcpdump, Wireshark, capture -r and replay.
 
             Over udp:// each datagram is one message; the sender of each is printed.
+
+            nc's and ncat's habits: -u makes PORT or HOST:PORT a udp:// endpoint (nc -lu), and \
+            -p PORT is the same as the endpoint PORT (ncat -l -p); -k keeps listening (ncat -k).
 
             Places are not held forever: a client that has not finished its TLS handshake \
             or WebSocket upgrade --handshake-timeout after connecting is closed and counted \
@@ -61,18 +64,26 @@ struct Listen: AsyncParsableCommand {
               sockctl listen :7000 --framing crlf --respond reply.json --delay 10ms
               sockctl listen 0.0.0.0:6969 --broadcast --framing line --allow 10.0.0.0/8
               sockctl listen udp://:5353
+              sockctl listen -u -p 5353 --echo             # ncat -l -u -p 5353 --exec cat
               sockctl listen 7000 --echo -k --record clients.pcap
-              sockctl listen unix:/tmp/app.sock --discard -k
+              sockctl listen unix:/tmp/app.sock --discard -k -q
               sockctl listen 7000 --echo -k --metrics-listen 9464   # Prometheus: clients, bytes, datagrams
               sockctl listen ws://127.0.0.1:8080/chat --broadcast --allow-origin http://localhost:3000
             """
     )
 
-    @Argument(
-        help: ArgumentHelp("Where to listen: PORT, :PORT, HOST:PORT, [v6]:PORT, tcp://, udp://[HOST]:PORT, unix:/path or ws://[HOST]:PORT/path.", valueName: "endpoint"),
-        transform: ArgumentValues.listenerEndpoint
-    )
-    var endpoint: Endpoint
+    // Text, read in validate() (as connect's): an endpoint read while parsing is judged before
+    // the parser looks for unknown options.
+    @Argument(help: ArgumentHelp(
+        "Where to listen: PORT, :PORT, HOST:PORT, [v6]:PORT, tcp://, udp://[HOST]:PORT, unix:/path or ws://[HOST]:PORT/path (or -p PORT).",
+        valueName: "endpoint"))
+    var endpointText: String?
+
+    @Option(name: .customShort("p"), help: ArgumentHelp("Listen on this port of loopback, as ncat -l -p (the same as the endpoint PORT).", valueName: "port"))
+    var port: Int?
+
+    @Flag(name: [.customShort("u"), .long], help: "UDP, as nc -u: PORT or HOST:PORT means udp://HOST:PORT.")
+    var udp = false
 
     @Flag(name: .long, help: "Send every message back to its sender.")
     var echo = false
@@ -94,30 +105,38 @@ struct Listen: AsyncParsableCommand {
 
     @OptionGroup var admission: AdmissionOptions
 
-    @Option(name: .long, help: ArgumentHelp("Write every client's session to this pcap file (made-up Ethernet/IP/TCP headers, real payload and times).", valueName: "file.pcap"))
+    @Option(name: .long, help: ArgumentHelp("Write the traffic to this pcap file: every client's session, made-up Ethernet/IP/TCP headers around the real payload and times.", valueName: "file.pcap"))
     var record: String?
 
-    @Flag(name: .long, help: "Do not read stdin (print mode normally sends it to the clients).")
+    @Flag(name: .long, help: "Only receive: never read stdin (print mode otherwise sends it to the clients).")
     var recvOnly = false
 
     @OptionGroup(title: "Framing") var framing: FramingOptions
     @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
 
-    @Option(name: .long, help: ArgumentHelp("WebSocket: admit only clients whose Origin header is this (repeatable); others get 403.", valueName: "origin"))
+    @Option(name: .long, help: ArgumentHelp("WebSocket: admit only clients whose Origin header is this (repeatable); others get 403.", valueName: "origin"),
+            transform: ArgumentValues.origin)
     var allowOrigin: [String] = []
 
-    @Option(name: .long, help: ArgumentHelp("Serve Prometheus metrics at http://ADDR/metrics, e.g. 9464 or :0 (a bare port: loopback).", valueName: "addr"),
+    @Option(name: .long, help: ArgumentHelp("Serve Prometheus metrics at http://ADDR/metrics, e.g. 9464, 0.0.0.0:9464 or :0 (a bare port: loopback).", valueName: "addr"),
             transform: { try MetricsListenAddress(parsing: $0) })
     var metricsListen: MetricsListenAddress?
 
     @OptionGroup(title: "Observability") var observability: ObservabilityOptions
+    @Flag(name: .shortAndLong, help: "No per-client log lines (connected, disconnected, refused, datagrams); warnings, errors and the summary still.")
+    var quiet = false
     @OptionGroup(title: "TLS (tls:// and wss://)") var tls: ListenTLSOptions
 
     func validate() throws {
+        // Words that make no endpoint are reported by run(), once the parser has named any
+        // unknown option (it looks for those after validate()).
+        guard (try? NetcatArguments.listenerEndpoint(endpointText, port: port, udp: udp)) != nil else { return }
         _ = try validating { try makeConfiguration() }
     }
 
     func makeConfiguration() throws -> ListenConfiguration {
+        let endpoint = try NetcatArguments.listenerEndpoint(endpointText, port: port, udp: udp)
+        if quiet && observability.verbose { throw UsageError("-q and -v exclude each other") }
         let modes = [echo, discard, broadcast, respond != nil].filter { $0 }.count
         if modes > 1 { throw UsageError("choose one of --echo, --discard, --broadcast and --respond") }
         var configuration = ListenConfiguration(endpoint: endpoint)
@@ -185,8 +204,9 @@ struct Listen: AsyncParsableCommand {
             configuration: configuration,
             output: FileDescriptorWriter.standardOutput,
             input: readsInput ? FileDescriptorSource(descriptor: 0) : nil
-        ) { event in
-            diagnostics.log(event.logLine(printMode: printMode))
+        ) { [quiet] event in
+            let line = event.logLine(printMode: printMode)
+            diagnostics.log(quiet ? line.keptWhenQuiet : line)
         }
 
         let signals = SignalWatcher.orderlyShutdown(diagnostics) { service.stop() }

@@ -27,7 +27,7 @@ struct LoadTest: AsyncParsableCommand {
 
             In --message, {{seq}} becomes the message's number in the run (from 1) and \
             {{conn}} the connection's (from 1); \\n \\r \\t \\0 \\\\ and \\xHH are escapes. \
-            A reply not back within --timeout times out: its connection is closed and \
+            A reply not back within --reply-timeout times out: its connection is closed and \
             reopened. Lost connections are reopened with back-off. Every message sent is \
             answered, timed out or lost; messages due but never sent are unsent.
 
@@ -45,9 +45,10 @@ struct LoadTest: AsyncParsableCommand {
             handshake times are reported apart from message latency.
 
             Output: a live one-line display on a terminal; otherwise --report-every DUR \
-            prints one line per period. The final report goes to stdout (stderr with \
-            --json -); --json FILE writes every figure and both histograms (HdrHistogram \
-            encoding) for `sockctl report merge` and other tools.
+            prints one line per period. The final report goes to stdout; --json FILE writes \
+            every figure and both histograms (HdrHistogram encoding) for `sockctl report \
+            merge` and other tools; --json alone (or --json -) prints that JSON on stdout \
+            and the report, like every other human line, on stderr.
 
             --from-pcap FILE replays every TCP stream of a capture (UDP flows against udp://), \
             or --streams 1,3,5-9 (as replay --list numbers them), concurrently, each on its own \
@@ -63,7 +64,7 @@ struct LoadTest: AsyncParsableCommand {
             most DUR) for a scraper to read them and come back before printing it.
 
             Ctrl-C or SIGTERM stops the run in order: nothing more is sent, replies to what \
-            was sent are still awaited (within --timeout), and the report — marked \
+            was sent are still awaited (within --reply-timeout), and the report — marked \
             interrupted, in the text and in the JSON — and the --json file are written as \
             usual; a second signal exits at once.
 
@@ -138,9 +139,10 @@ struct LoadTest: AsyncParsableCommand {
     var warmup: Duration = .zero
 
     @Option(name: .long, help: ArgumentHelp("A reply later than this times out (its connection is reopened).", valueName: "dur"))
-    var timeout: Duration = LoadPlan.defaultReplyTimeout
+    var replyTimeout: Duration = LoadPlan.defaultReplyTimeout
 
-    @Option(name: .long, help: ArgumentHelp("Write the full result as JSON to FILE (- for stdout).", valueName: "file"))
+    @Option(name: .long, defaultAsFlag: "-", parsing: .next, help: ArgumentHelp(
+        "Write the result as JSON to FILE; alone (or -), to stdout, with the text report on stderr: every figure and both histograms.", valueName: "file"))
     var json: String?
 
     @Option(
@@ -154,7 +156,7 @@ struct LoadTest: AsyncParsableCommand {
     var reportEvery: Duration?
 
     @Option(name: .long, help: ArgumentHelp(
-        "Serve live Prometheus metrics at http://ADDR/metrics, e.g. 9464, 0.0.0.0:9464, :0 (a bare port: loopback).", valueName: "addr"),
+        "Serve Prometheus metrics at http://ADDR/metrics, e.g. 9464, 0.0.0.0:9464 or :0 (a bare port: loopback).", valueName: "addr"),
         transform: { try MetricsListenAddress(parsing: $0) })
     var metricsListen: MetricsListenAddress?
 
@@ -165,16 +167,17 @@ struct LoadTest: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Reply framing: line, crlf, null, length:N[:be|:le], fixed:N, raw. Omit to only send.", valueName: "framing"),
+        help: ArgumentHelp("Message boundaries: raw, line, crlf, null, length:N[:be|:le] or fixed:N, for the replies; omit to only send.", valueName: "framing"),
+        completion: ArgumentValues.framingCompletion,
         transform: ArgumentValues.framing
     )
     var framing: Framing?
 
-    @Option(name: .long, help: ArgumentHelp("Largest reply accepted; a longer one closes that connection.", valueName: "size"))
+    @Option(name: .long, help: ArgumentHelp("Largest message accepted; a longer one closes that connection with an error.", valueName: "size"))
     var maxFrame: ByteSize = .mebibytes(16)
 
     @Option(name: .long, help: ArgumentHelp(
-        "Match replies to messages by key, not order: json:PATH, regex:RE (first group) or bytes:OFFSET:LENGTH, e.g. json:$.id.", valueName: "key"),
+        "Match each reply to its message by this key in both, not by order: json:PATH, regex:RE (first group) or bytes:OFFSET:LENGTH, e.g. json:$.id.", valueName: "key"),
         transform: { try MessageField(parsing: $0, option: "--correlate") })
     var correlate: MessageField?
 
@@ -182,16 +185,17 @@ struct LoadTest: AsyncParsableCommand {
             transform: { try MessageField(parsing: $0, option: "--label") })
     var label: MessageField?
 
-    @Flag(name: .shortAndLong, help: "Print the plan, the target address and warnings on stderr.")
+    @Flag(name: .shortAndLong, help: "Print more on stderr: the plan, the target address and warnings.")
     var verbose = false
+    @OptionGroup var terminal: TerminalOptions
 
     @Option(name: .long, help: ArgumentHelp("Replay the client streams of this capture as the load (see replay --list).", valueName: "file"))
     var fromPcap: String?
     @Option(name: .long, help: ArgumentHelp("With --from-pcap: only these streams, e.g. 1,3,5-9.", valueName: "list"))
     var streams: String?
-    @Option(name: .long, help: ArgumentHelp("With --from-pcap: this many times faster than recorded.", valueName: "x"))
+    @Option(name: .long, help: ArgumentHelp("With --from-pcap: replay this many times faster than recorded (0.5: half as fast).", valueName: "x"))
     var speed: Double?
-    @Flag(name: .long, help: "With --from-pcap: no recorded gaps; each message once the previous reply is in.")
+    @Flag(name: .long, help: "With --from-pcap: ignore the recorded gaps: each message once the previous reply is in.")
     var topspeed = false
     @Option(name: .long, help: ArgumentHelp("With --from-pcap: copies of each stream, each on its own connection.", valueName: "n"))
     var scale: Int?
@@ -199,7 +203,7 @@ struct LoadTest: AsyncParsableCommand {
     var loop = false
     @Option(name: .long, help: ArgumentHelp("With --from-pcap: compare this share of the replies with the recording, e.g. 10%.", valueName: "p%"))
     var verifySample: String?
-    @Option(name: .long, help: ArgumentHelp("With --verify-sample: leave text matching this out of the comparison (repeatable).", valueName: "regex"))
+    @Option(name: .long, help: ArgumentHelp("With --verify-sample: leave text matching this regular expression out of the comparison (repeatable).", valueName: "regex"))
     var ignore: [String] = []
 
     func replayOptions() throws -> ReplayLoadOptions? {
@@ -257,7 +261,7 @@ struct LoadTest: AsyncParsableCommand {
         if let threads { plan.threads = try checkedCount(threads, "--threads", within: 1...256) }
         plan.io = io
         plan.warmup = warmup
-        plan.replyTimeout = try checkedPositive(timeout, "--timeout")
+        plan.replyTimeout = try checkedPositive(replyTimeout, "--reply-timeout")
         plan.drainTimeout = plan.replyTimeout
         (plan.correlation, plan.label) = (deferred ? nil : correlate, label)
         try plan.validate()

@@ -30,12 +30,14 @@ struct Proxy: AsyncParsableCommand {
             other direction goes on; a reset on one side resets the other. A slow reader \
             on either side stops the other side being read, so memory stays bounded.
 
-            The client log (connect, upstream, disconnect with byte counts) goes to stderr; \
-            --hexdump prints every chunk on stdout in the tcpdump -X layout with its time, \
-            client number and direction (> towards the upstream, < back to the client); \
-            --print-messages prints each message (JSON pretty-printed); --json-log prints one \
-            JSON object per event instead. --record FILE.pcap writes every client's session \
-            to one pcap file that tcpdump and tshark open and replay replays.
+            The client log (connect, upstream, disconnect with byte counts) goes to stderr \
+            (-q: only warnings, errors and the summary); --hexdump prints every chunk on \
+            stderr in the tcpdump -X layout with its time, client and direction (> towards the \
+            upstream, < back to the client), as every command does; --print-messages prints \
+            each message on stdout (JSON pretty-printed); --json (or --json-log) prints one \
+            JSON object per event on stdout, the summary last, and moves the messages to \
+            stderr. --record FILE.pcap writes every client's session to one pcap file that \
+            tcpdump and tshark open and replay replays.
 
             Faults (--fault, repeatable; add and remove them while running through \
             --control): latency=50ms[,jitter=20ms], bandwidth=64KiB/s, \
@@ -52,6 +54,7 @@ struct Proxy: AsyncParsableCommand {
 
             Examples:
               sockctl proxy :8000 127.0.0.1:7000 --hexdump
+              sockctl proxy :8000 127.0.0.1:7000 --json -q | jq -c 'select(.event == "disconnect")'
               sockctl proxy :8000 tls://api.example.com:443 --framing crlf --print-messages
               sockctl proxy ws://:8080/ 127.0.0.1:7000 --framing line
               sockctl proxy udp://:5353 udp://127.0.0.1:53 --fault drop=10%
@@ -76,7 +79,7 @@ struct Proxy: AsyncParsableCommand {
 
     @OptionGroup var admission: AdmissionOptions
 
-    @Option(name: .long, help: ArgumentHelp("Serve Prometheus metrics at http://ADDR/metrics, e.g. 9464 or :0 (a bare port: loopback).", valueName: "addr"),
+    @Option(name: .long, help: ArgumentHelp("Serve Prometheus metrics at http://ADDR/metrics, e.g. 9464, 0.0.0.0:9464 or :0 (a bare port: loopback).", valueName: "addr"),
             transform: { try MetricsListenAddress(parsing: $0) })
     var metricsListen: MetricsListenAddress?
 
@@ -99,18 +102,21 @@ struct Proxy: AsyncParsableCommand {
     @Flag(name: .long, help: "Print every message on stdout (needs --framing unless a side is ws, wss or udp).")
     var printMessages = false
 
-    @Flag(name: .long, help: "Print every event — clients, messages, chunks, faults — as one JSON object per line on stdout.")
+    @Flag(name: [.customLong("json"), .customLong("json-log")], help: "Write the result as JSON: every event — clients, messages, chunks, faults — one object per line on stdout (human output on stderr).")
     var jsonLog = false
 
-    @Option(name: .long, help: ArgumentHelp("Write every client's session to this pcap file.", valueName: "file.pcap"))
+    @Option(name: .long, help: ArgumentHelp("Write the traffic to this pcap file: every client's session.", valueName: "file.pcap"))
     var record: String?
 
     @OptionGroup(title: "Framing") var framing: FramingOptions
-    @Flag(name: .shortAndLong, help: "Also log upstream connections, directions ending and every fault acting, with timestamps, on stderr.")
+    @Flag(name: .shortAndLong, help: "Print more on stderr: also upstream connections, directions ending and every fault acting, with timestamps.")
     var verbose = false
 
-    @Flag(name: .long, help: "Print every chunk on stdout in the tcpdump -X layout, with time, client number and direction.")
+    @Flag(name: .long, help: "Print all traffic in the tcpdump -X layout (hex and ASCII), with time, client number and direction, on stderr.")
     var hexdump = false
+    @Flag(name: .shortAndLong, help: "No per-client log lines (connected, disconnected, refused); warnings, errors and the summary still.")
+    var quiet = false
+    @OptionGroup(title: "Terminal") var terminal: TerminalOptions
     @OptionGroup(title: "TLS towards clients (tls:// and wss:// listeners)") var tls: ListenTLSOptions
     @OptionGroup(title: "TLS towards the upstream (tls:// and wss:// upstreams)") var upstreamTLS: UpstreamTLSOptions
 
@@ -134,6 +140,7 @@ struct Proxy: AsyncParsableCommand {
         for fault in fault where fault.needsMessages && !carriesMessages && !framing.framing.delimitsMessages {
             throw UsageError("--fault \(fault) needs messages: --framing, or a ws, wss or udp side")
         }
+        if quiet && verbose { throw UsageError("-q and -v exclude each other") }
         configuration.faults = fault
         configuration.faultSeed = faultSeed
         configuration.faultsCanChange = control != nil
@@ -141,7 +148,7 @@ struct Proxy: AsyncParsableCommand {
         configuration.reportsMessages = printMessages || jsonLog
         if let control {
             guard control.hasPrefix("unix:"), control.count > 5 else {
-                throw UsageError("--control takes unix:PATH, not '\(control)'")
+                throw UsageError("invalid --control '\(control)' (expected unix:PATH, e.g. unix:/tmp/proxy.ctl)")
             }
         }
         if let record {
@@ -164,7 +171,7 @@ struct Proxy: AsyncParsableCommand {
         configuration.listenOptions.recorder = recorder?.hook
         if let control { try OutputFile.checkSocketPath(String(control.dropFirst(5)), option: "--control", diagnostics: diagnostics) }
         let renderer = ProxyEventRenderer(
-            diagnostics: diagnostics, hexdump: hexdump, printMessages: printMessages, jsonLog: jsonLog
+            diagnostics: diagnostics, hexdump: hexdump, printMessages: printMessages, jsonLog: jsonLog, quiet: quiet
         )
         let service = RelayService(configuration: configuration) { renderer.render($0) }
 

@@ -23,8 +23,13 @@ struct Replay: AsyncParsableCommand {
             --framing a frame. The client is the side that sent the SYN.
 
             --list prints the streams: index, protocol, client > server, packets and bytes \
-            each way, duration, how it ended. --stream N picks one; without it the file must \
-            hold exactly one.
+            each way, duration, how a TCP stream ended (FIN, RST, open; - for UDP). --stream N \
+            picks one; without it the file must hold exactly one.
+
+            --json prints the result as one JSON object on stdout — sent, received, the \
+            --verify counts and the first mismatch's two frames, drift, ok — and everything \
+            for people (the summary, a mismatch's side-by-side dump) on stderr; with --list, \
+            one JSON object per stream, a line each.
 
             --verify compares what TARGET answers with what the recorded server answered: \
             frame by frame with --framing (and for UDP and WebSocket messages), else as one \
@@ -52,9 +57,11 @@ struct Replay: AsyncParsableCommand {
 
             Examples:
               sockctl replay session.pcap --list
+              sockctl replay session.pcap --list --json | jq -c 'select(.transport == "tcp")'
               sockctl replay session.pcap 127.0.0.1:7000 --verify
               sockctl replay trace.pcapng 127.0.0.1:7000 --stream 3 --speed 2 --framing crlf --verify --ignore '"ts":[0-9]+'
               sockctl replay session.pcap tls://staging.internal:7443 --topspeed --verify
+              sockctl replay session.pcap 127.0.0.1:7000 --topspeed --verify --json | jq .verify
               sockctl replay session.pcap --as-server 7000
             """
     )
@@ -71,13 +78,16 @@ struct Replay: AsyncParsableCommand {
     @Flag(name: .long, help: "List the TCP and UDP streams in the file and exit.")
     var list = false
 
+    @Flag(name: .long, help: "Write the result as JSON: one object on stdout (with --list: one object per stream, a line each); human output on stderr.")
+    var json = false
+
     @Option(name: .long, help: ArgumentHelp("The stream to replay (see --list); needed when the file holds more than one.", valueName: "n"))
     var stream: Int?
 
     @Option(name: .long, help: ArgumentHelp("Replay this many times faster than recorded (0.5: half as fast).", valueName: "x"))
     var speed: Double?
 
-    @Flag(name: .long, help: "Send every message as soon as possible, ignoring the recorded gaps.")
+    @Flag(name: .long, help: "Ignore the recorded gaps: send every message as soon as possible.")
     var topspeed = false
 
     @Flag(name: .long, help: "Compare the target's answers with the recorded ones; exit 1 on the first mismatch.")
@@ -93,8 +103,8 @@ struct Replay: AsyncParsableCommand {
     )
     var asServer: Endpoint?
 
-    @Option(name: .long, help: ArgumentHelp("Give up when the target (or, with --as-server, a client) sends nothing for this long.", valueName: "dur"))
-    var timeout: Duration = ExchangeConfiguration.defaultTimeout
+    @Option(name: .long, help: ArgumentHelp("Close a connection once nothing was received or sent for this long: give up on the target (with --as-server, on a client).", valueName: "dur"))
+    var idleTimeout: Duration = ExchangeConfiguration.defaultTimeout
 
     @OptionGroup var client: ClientOptions
 
@@ -102,14 +112,16 @@ struct Replay: AsyncParsableCommand {
         if let stream { _ = try checkedCount(stream, "--stream", within: 1...StreamExtractor.maximumStreams) }
         _ = try parsedSpeed()
         _ = try parsedIgnore()
-        _ = try checkedPositive(timeout, "--timeout")
+        _ = try checkedPositive(idleTimeout, "--idle-timeout")
         if list {
             if target != nil || asServer != nil || verify { throw UsageError("--list only lists: it takes no TARGET, --as-server or --verify") }
+            if client.observability.hexdump { throw UsageError("--hexdump shows traffic; --list sends none") }
             return
         }
         if let asServer {
             if target != nil { throw UsageError("--as-server replaces TARGET: give one or the other") }
             if verify { throw UsageError("--verify checks a target's answers; --as-server plays the server") }
+            if json { throw UsageError("--json reports a replay or --list; --as-server logs its clients on stderr") }
             guard asServer.transport == .tcp || asServer.transport == .unix else {
                 throw UsageError("--as-server listens on TCP or a Unix socket, not \(asServer.transport.rawValue)://")
             }
@@ -152,7 +164,7 @@ struct Replay: AsyncParsableCommand {
                 let (streams, _, warning) = try ReplayStreams.load(file, keep: nil)
                 if let warning { diagnostics.warning(warning) }
                 if streams.isEmpty { throw RecordingError(.unusableCapture, "\(file): no TCP or UDP stream in this capture") }
-                FileDescriptorWriter.standardOutput.write(ReplayStreams.table(streams))
+                FileDescriptorWriter.standardOutput.write(json ? streams.map { $0.json.rendered + "\n" }.joined() : ReplayStreams.table(streams))
                 return
             }
             let (streams, _, warning) = try ReplayStreams.load(file, keep: requested ?? 1)
@@ -167,7 +179,7 @@ struct Replay: AsyncParsableCommand {
         let recorded = loaded[chosen - 1]
         for side in [RecordedStream.Side.client, .server] where recorded.counters(side).missingBytes > 0 {
             let who = side == .client ? "client" : "server"
-            let message = "stream \(chosen): \(recorded.counters(side).missingBytes) bytes the \(who) sent are not in the capture"
+            let message = "stream \(chosen): \(plural(recorded.counters(side).missingBytes, "byte")) the \(who) sent are not in the capture"
             // The client's bytes must be exact; the server's only matter for checking and serving.
             if side == .client || verify || asServer != nil {
                 diagnostics.error(message + ": cannot replay it faithfully")
@@ -178,7 +190,7 @@ struct Replay: AsyncParsableCommand {
         let frameFraming: Framing? = client.framing.framing == .raw ? nil : client.framing.framing
         diagnostics.event(
             "stream \(chosen): \(recorded.client) > \(recorded.server) (\(recorded.transport.rawValue)), "
-                + "\(recorded.messages.count) messages, \(recorded.clientCounters.bytes) bytes from the client, "
+                + "\(plural(recorded.messages.count, "message")), \(plural(recorded.clientCounters.bytes, "byte")) from the client, "
                 + "\(recorded.serverCounters.bytes) from the server"
         )
         if let asServer {
@@ -208,12 +220,12 @@ struct Replay: AsyncParsableCommand {
             throw CommandFailed(status: 1)
         }
         if plan.clientTailBytes > 0 {
-            diagnostics.warning("the client's last \(plan.clientTailBytes) bytes are not a whole \(frameFraming?.description ?? "") frame")
+            diagnostics.warning("the client's last \(plural(plan.clientTailBytes, "byte")) are not a whole \(frameFraming?.description ?? "") frame")
         }
         let client = ReplayClient(configuration: ReplayClient.Configuration(
             endpoint: endpoint, connect: connect, plan: plan, framing: frameFraming, maximumFrameSize: maximumFrameSize,
             speed: try parsedSpeed(), verify: verify, ignore: try parsedIgnore(),
-            timeout: timeout,
+            timeout: idleTimeout,
             datagrams: recorded.transport == .udp
         ))
         interruption.onStop { client.stop() }
@@ -224,18 +236,23 @@ struct Replay: AsyncParsableCommand {
             onEvent: { diagnostics.event($0) }
         )
         interruption.cancel()
+        let unit = framed ? "frame" : "segment"
+        if json {
+            let document = outcome.json(stream: recorded, target: endpoint, unit: unit, verify: verify, expectedBytes: plan.expectedStream.readableBytes)
+            FileDescriptorWriter.standardOutput.write(document.rendered + "\n")
+        }
         if outcome.interrupted {
             // Stopped early: what was sent and received; the answers not yet in are not missing.
-            diagnostics.note(outcome.summary(target: endpoint, unit: framed ? "frame" : "segment", verify: verify))
+            diagnostics.note(outcome.summary(target: endpoint, unit: unit, verify: verify))
             try interruption.exitIfInterrupted()
         }
         if outcome.report == nil, let error = outcome.error {
             throw diagnostics.fail(error)
         }
-        let unit = framed ? "frame" : "segment"
         let summary = outcome.summary(target: endpoint, unit: unit, verify: verify)
         if verify, let mismatch = outcome.verifier?.mismatch {
-            FileDescriptorWriter.standardOutput.write(ReplayVerifier.render(mismatch, target: endpoint.description, unit: unit))
+            // The result for a person: on stdout, unless stdout carries the JSON.
+            (json ? FileDescriptorWriter.standardError : .standardOutput).write(ReplayVerifier.render(mismatch, target: endpoint.description, unit: unit))
             diagnostics.note(summary)
             diagnostics.error("the target's answers differ from the recording (\(unit) \(mismatch.frame))")
             throw CommandFailed(status: 1)
@@ -247,10 +264,10 @@ struct Replay: AsyncParsableCommand {
         if outcome.timedOut {
             let expected = plan.expectedStream.readableBytes
             if verify {
-                diagnostics.error("the target sent \(outcome.bytesReceived) of \(expected) bytes, then nothing for \(timeout.formatted)")
+                diagnostics.error("the target sent \(outcome.bytesReceived) of \(expected) bytes, then nothing for \(idleTimeout.formatted)")
                 throw CommandFailed(status: 1)
             }
-            diagnostics.warning("the target sent \(outcome.bytesReceived) bytes (the recording's server sent \(expected)), then nothing for \(timeout.formatted)")
+            diagnostics.warning("the target sent \(plural(outcome.bytesReceived, "byte")) (the recording's server sent \(expected)), then nothing for \(idleTimeout.formatted)")
         }
         try interruption.exitIfInterrupted()
     }
@@ -277,7 +294,7 @@ struct Replay: AsyncParsableCommand {
         let server = ReplayServer(
             script: ReplayServer.script(for: recorded, framing: frameFraming, maximumFrameSize: maximumFrameSize),
             framing: frameFraming, maximumFrameSize: maximumFrameSize, speed: try parsedSpeed(),
-            timeout: timeout
+            timeout: idleTimeout
         ) { diagnostics.log($0.logLine) }
         await server.serve(listener)
         interruption.cancel()

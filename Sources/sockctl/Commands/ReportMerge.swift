@@ -27,6 +27,9 @@ struct Report: ParsableCommand {
                 fails is one line naming it and the field, e.g. 'b.json: messages.sent: \
                 9223372036854775807 + 5 overflows'.
 
+                The merged report is printed on stdout; --json FILE writes it as JSON too; \
+                --json alone (or --json -) prints the JSON on stdout and the text on stderr.
+
                 Exit status: 0; 1 when a --threshold is violated, merged --from-pcap runs \
                 saw replies differ from the recording, or a file is not a valid sockctl \
                 load-test result of the same target; 2 usage error.
@@ -34,13 +37,15 @@ struct Report: ParsableCommand {
                 Examples:
                   sockctl report merge part-0.json part-1.json part-2.json
                   sockctl report merge results/*.json --json total.json --threshold 'p99<50ms'
+                  sockctl report merge part-*.json --json | jq .latency
                 """
         )
 
         @Argument(help: ArgumentHelp("Result files written by loadtest --json.", valueName: "file"))
         var files: [String]
 
-        @Option(name: .long, help: ArgumentHelp("Write the merged result as JSON to FILE (- for stdout).", valueName: "file"))
+        @Option(name: .long, defaultAsFlag: "-", parsing: .next, help: ArgumentHelp(
+            "Write the result as JSON to FILE; alone (or -), to stdout, with the text report on stderr: the merged report.", valueName: "file"))
         var json: String?
 
         @Option(
@@ -50,8 +55,16 @@ struct Report: ParsableCommand {
         )
         var threshold: [Threshold] = []
 
+        @OptionGroup var terminal: TerminalOptions
+
         func validate() throws {
             if files.isEmpty { throw UsageError("give the result files to merge") }
+            // `--json a.json b.json` reads as "print JSON" but names a.json as the output; the
+            // merge would overwrite the result of a run. (A merged result may be rewritten.)
+            if let json, json != "-", FileManager.default.fileExists(atPath: json),
+               let existing = try? LoadReport(contentsOf: json), existing.hosts == 1 {
+                throw UsageError("--json \(json) would overwrite the result of a run; give --json another path, or put a bare --json after the files for stdout")
+            }
         }
 
         func run() throws {

@@ -29,9 +29,10 @@ struct Send: AsyncParsableCommand {
             and each response is one message; after the responses a close frame is sent \
             (--close-code).
 
-            --json prints one object with the timings in milliseconds — resolve, connect, \
-            first_byte (first message sent to first response byte), total — and the \
-            responses (text, or base64 when not UTF-8).
+            --json prints one object on stdout, and nothing else there, with the timings in \
+            milliseconds — resolve, connect, first_byte (first message sent to first response \
+            byte), total — and the responses (text, or base64 when not UTF-8); -v, --hexdump \
+            and errors are on stderr, as always.
 
             --correlate KEY (json:PATH, regex:RE, bytes:OFFSET:LENGTH) waits for each message's \
             own reply, found by the same key in both, whatever order the replies come in; they \
@@ -72,10 +73,10 @@ struct Send: AsyncParsableCommand {
     @Option(name: .customLong("repeat"), help: ArgumentHelp("Send the messages and wait for the responses this many times on one connection.", valueName: "n"))
     var rounds: Int = 1
 
-    @Flag(name: .long, help: "Print timings and responses as one JSON object.")
+    @Flag(name: .long, help: "Write the result as JSON: timings and responses, one object on stdout.")
     var json = false
 
-    @Option(name: .long, help: ArgumentHelp("Wait for each message's own reply, by this key in both: json:PATH, regex:RE or bytes:OFFSET:LENGTH.", valueName: "key"),
+    @Option(name: .long, help: ArgumentHelp("Match each reply to its message by this key in both, not by order: json:PATH, regex:RE (first group) or bytes:OFFSET:LENGTH, e.g. json:$.id.", valueName: "key"),
             transform: { try MessageField(parsing: $0, option: "--correlate") })
     var correlate: MessageField?
 
@@ -136,8 +137,8 @@ struct Send: AsyncParsableCommand {
             diagnostics.log(SessionEvent.connected(report, local: result.localAddress, remote: result.remoteAddress).logLines())
         }
         interruption.cancel()
-        let totals = "sent \(plural(result.messagesSent, "message")) (\(result.bytesSent) bytes), received \(plural(result.responsesReceived, "response"))"
-            + " (\(result.bytesReceived) bytes) in \(result.total.formatted)"
+        let totals = "sent \(plural(result.messagesSent, "message")) (\(plural(result.bytesSent, "byte"))), received \(plural(result.responsesReceived, "response"))"
+            + " (\(plural(result.bytesReceived, "byte"))) in \(result.total.formatted)"
         // Stopped early, the totals are the summary, shown without -v.
         if result.interrupted { diagnostics.note("stopped: " + totals) } else { diagnostics.event(totals) }
         if let line = result.correlationSummary { diagnostics.event(line) }

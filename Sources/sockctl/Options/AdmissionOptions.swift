@@ -18,7 +18,7 @@ struct AdmissionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Close (and count as refused) a client whose TLS handshake or WebSocket upgrade is not done this long after it connected.", valueName: "dur"))
     var handshakeTimeout: Duration = .seconds(10)
 
-    @Option(name: .long, help: ArgumentHelp("Close a client once nothing was received or sent for this long (default: never).", valueName: "dur"))
+    @Option(name: .long, help: ArgumentHelp("Close a connection once nothing was received or sent for this long (each client's; default: never).", valueName: "dur"))
     var idleTimeout: Duration?
 
     @Option(name: .long, help: ArgumentHelp("When --max-clients are connected, a newcomer takes the place of the slowest client moving fewer bytes a second than this over --rate-window; 0: refuse the newcomer instead.", valueName: "rate"))

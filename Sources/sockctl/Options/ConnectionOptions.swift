@@ -18,8 +18,8 @@ struct ConnectionOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Send through this network interface (SO_BINDTODEVICE).", valueName: "if"))
     var interface: String?
 
-    @Option(name: .long, help: ArgumentHelp("Give up connecting after this long, across all addresses.", valueName: "dur"))
-    var connectTimeout: Duration = ConnectOptions().connectTimeout
+    @Option(name: .long, help: ArgumentHelp("Give up connecting after this long, across all addresses (default: \(ConnectOptions().connectTimeout.formatted)).", valueName: "dur"))
+    var connectTimeout: Duration?
 
     @Option(
         name: .long,
@@ -30,10 +30,9 @@ struct ConnectionOptions: ParsableArguments {
 
     func validate() throws {
         if ipv4Only && ipv6Only { throw UsageError("-4 and -6 exclude each other") }
-        if let interface, interface.isEmpty || interface.utf8.count >= 16 {
-            throw UsageError("invalid interface name '\(interface)'")
-        }
-        _ = try checkedPositive(connectTimeout, "--connect-timeout")
+        if let interface { _ = try ArgumentValues.checkedInterfaceName(interface) }
+        if let source { _ = try validating { try ConnectOptions.sourceHostAndPort(source) } }
+        if let connectTimeout { _ = try checkedPositive(connectTimeout, "--connect-timeout") }
     }
 
     func makeConnectOptions() -> ConnectOptions {
@@ -41,7 +40,7 @@ struct ConnectionOptions: ParsableArguments {
         options.family = ipv4Only ? .ipv4Only : (ipv6Only ? .ipv6Only : .any)
         options.source = source
         options.interface = interface
-        options.connectTimeout = connectTimeout
+        if let connectTimeout { options.connectTimeout = connectTimeout }
         if !resolve.isEmpty {
             options.resolver = StaticResolver(table: resolve.reduce(into: [:]) { $0[$1.host, default: []] += $1.addresses })
         }
@@ -55,16 +54,17 @@ struct ResolveEntry: Sendable {
     let addresses: [String]
 
     @Sendable init(parsing entry: String) throws {
+        let form = "expected HOST:ADDR[,ADDR...], e.g. api.test:127.0.0.1"
         guard let colon = entry.firstIndex(of: ":"), colon != entry.startIndex else {
-            throw UsageError("expected HOST:ADDR[,ADDR...]")
+            throw UsageError(form)
         }
         host = String(entry[..<colon])
         addresses = entry[entry.index(after: colon)...].split(separator: ",").map {
             String($0.hasPrefix("[") && $0.hasSuffix("]") ? $0.dropFirst().dropLast() : $0)
         }
-        guard !addresses.isEmpty else { throw UsageError("no address after '\(host):'") }
+        guard !addresses.isEmpty else { throw UsageError("no address after '\(host):' (\(form))") }
         for address in addresses where (try? SocketAddress(ipAddress: address, port: 0)) == nil {
-            throw UsageError("'\(address)' is not an IP address")
+            throw UsageError("'\(address)' is not an IP address (\(form))")
         }
     }
 }

@@ -7,6 +7,7 @@ struct FramingOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp("Message boundaries: raw (the default), line, crlf, null, length:N[:be|:le] (N = 1, 2, 4, 8) or fixed:N.", valueName: "framing"),
+        completion: ArgumentValues.framingCompletion,
         transform: ArgumentValues.framing
     )
     var framing: Framing = .raw

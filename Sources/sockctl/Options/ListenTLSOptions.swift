@@ -4,7 +4,7 @@ import SocketEngineTLS
 
 /// How `listen tls://` (and `wss://`) presents itself.
 struct ListenTLSOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Server certificate chain (PEM), for tls:// and wss://.", valueName: "pem"))
+    @Option(name: .long, help: ArgumentHelp("The certificate chain (PEM) this side presents: to clients, for tls:// and wss://; with --key.", valueName: "pem"))
     var cert: String?
 
     @Option(name: .long, help: ArgumentHelp("The private key (PEM) of --cert.", valueName: "pem"))

@@ -21,7 +21,7 @@ struct TLSOptions: ParsableArguments {
     )
     var pin: [[[UInt8]]] = []
 
-    @Option(name: .long, help: ArgumentHelp("Client certificate chain (PEM), for servers that ask for one; with --key.", valueName: "pem"))
+    @Option(name: .long, help: ArgumentHelp("The certificate chain (PEM) this side presents: to a server that asks for one; with --key.", valueName: "pem"))
     var cert: String?
 
     @Option(name: .long, help: ArgumentHelp("The private key (PEM) of --cert.", valueName: "pem"))
@@ -42,6 +42,9 @@ struct TLSOptions: ParsableArguments {
     static func clientOptions(
         insecure: Bool, cafile: String?, servername: String?, cert: String?, key: String?, pins: [[UInt8]] = [], prefix: String = "--"
     ) throws -> TLSClientOptions {
+        if let servername, !isHostName(servername) {
+            throw UsageError("invalid \(prefix)servername '\(servername)' (expected a host name such as api.example.com)")
+        }
         if cert != nil && key == nil { throw UsageError("\(prefix)cert needs \(prefix)key") }
         if key != nil && cert == nil { throw UsageError("\(prefix)key needs \(prefix)cert") }
         var options = TLSClientOptions()
@@ -52,6 +55,12 @@ struct TLSOptions: ParsableArguments {
         options.keyFile = key
         options.pins = pins
         return options
+    }
+
+    /// A name a server certificate can carry: letters, digits, `-`, `.`, `_` and `*` (an address
+    /// literal's digits, `:` and `.` too), at most 253 bytes.
+    static func isHostName(_ name: String) -> Bool {
+        !name.isEmpty && name.utf8.count <= 253 && name.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "-._*:".contains($0)) }
     }
 
     /// The TLS layer for `options`, a bad file or key reported as a usage error naming the

@@ -11,7 +11,7 @@ struct WebSocketHandshakeOptions: ParsableArguments {
     )
     var headers: [HandshakeHeader] = []
 
-    @Option(name: .long, help: ArgumentHelp("Origin header of the WebSocket handshake.", valueName: "origin"))
+    @Option(name: .long, help: ArgumentHelp("Origin header of the WebSocket handshake.", valueName: "origin"), transform: ArgumentValues.origin)
     var origin: String?
 
     var anyGiven: Bool { !headers.isEmpty || origin != nil }
@@ -31,16 +31,17 @@ struct HandshakeHeader: Sendable {
     static let reserved: Set<String> = ["upgrade", "connection", "sec-websocket-key", "sec-websocket-version", "sec-websocket-extensions"]
 
     @Sendable init(parsing header: String) throws {
+        let form = "expected 'Name: value', e.g. 'Authorization: Bearer T'"
         guard let colon = header.firstIndex(of: ":") else {
-            throw UsageError("expected 'Name: value'")
+            throw UsageError(form)
         }
         name = String(header[..<colon])
         value = String(header[header.index(after: colon)...]).trimmingCharacters(in: " \t")
         guard !name.isEmpty, name.allSatisfy(HTTPToken.isTokenCharacter) else {
-            throw UsageError("'\(name)' is not a header name")
+            throw UsageError("'\(name)' is not a header name (\(form))")
         }
         guard !value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {
-            throw UsageError("the value contains a line break or NUL")
+            throw UsageError("the value contains a line break or NUL (\(form))")
         }
         if Self.reserved.contains(name.lowercased()) {
             throw UsageError("'\(name)' is set by the WebSocket handshake itself")

@@ -62,7 +62,7 @@ enum HTTPToken {
 
     @Sendable static func checked(_ text: String) throws -> String {
         guard !text.isEmpty, text.allSatisfy(isTokenCharacter) else {
-            throw UsageError("not an HTTP token (letters, digits and !#$%&'*+-.^_`|~)")
+            throw UsageError("not an HTTP token (expected letters, digits and !#$%&'*+-.^_`|~, e.g. chat.v2)")
         }
         return text
     }

@@ -28,6 +28,8 @@ enum ExitStatus {
         case let error as SocketEngineError: (error.message, nil)
         case let error as RecordingError: (error.message, error.detail)
         case let error as LoadGenError: (error.message, nil)
+        case let error as CaptureError where error.code == .invalidFilter:
+            ("invalid filter: \(error.message) (expected a pcap-filter(7) expression such as 'tcp port 80')", nil)
         case let error as CaptureError: (error.message, nil)
         case let error as PacketDecodingError: (error.description, nil)
         default: ("\(error)", nil)

@@ -4,51 +4,52 @@ import Recording
 import SocketEngine
 import Synchronization
 
-/// What `proxy` prints as it relays: the client log on stderr; on stdout the live view —
-/// `--hexdump` chunks in the tcpdump -X layout, `--print-messages` messages — or, with
-/// `--json-log`, one JSON object per event. Lines from concurrent clients never interleave.
+/// What `proxy` prints as it relays, by the output rule every command keeps (README "Output"):
+/// the client log on stderr (without the per-client lines under `-q`); `--hexdump` chunks on
+/// stderr, as every command prints them (``HexdumpPrinter``); `--print-messages` messages on
+/// stdout — or, with `--json`, one JSON object per event on stdout and the messages on stderr
+/// with the rest of the human text. Lines from concurrent clients never interleave.
 final class ProxyEventRenderer: Sendable {
     private let diagnostics: Diagnostics
     private let hexdump: Bool
     private let printMessages: Bool
     private let jsonLog: Bool
+    private let quiet: Bool
     private let output = Mutex(())
 
-    init(diagnostics: Diagnostics, hexdump: Bool, printMessages: Bool, jsonLog: Bool) {
+    init(diagnostics: Diagnostics, hexdump: Bool, printMessages: Bool, jsonLog: Bool, quiet: Bool = false) {
         self.diagnostics = diagnostics
         self.hexdump = hexdump
         self.printMessages = printMessages
         self.jsonLog = jsonLog
+        self.quiet = quiet
     }
 
     func render(_ event: RelayEvent) {
-        diagnostics.log(event.logLine)
+        diagnostics.log(quiet ? event.logLine?.keptWhenQuiet : event.logLine)
         if jsonLog {
-            write(Array((event.json(time: Timestamp.now()).rendered + "\n").utf8))
-            return
+            write(Array((event.json(time: Timestamp.now()).rendered + "\n").utf8), to: .standardOutput)
         }
         switch event {
         case .data(let client, let direction, let bytes) where hexdump:
-            var line = Array("\(Timestamp.now()) client \(client.id) \(direction.arrow) \(bytes.readableBytes) bytes".utf8)
-            bytes.withUnsafeReadableBytes { HexDump.appendHexAndASCII($0, into: &line) }
-            line.append(0x0A)
-            write(line)
+            let what = direction == .up ? "client \(client.id) (\(client.peer)) to upstream" : "upstream to client \(client.id) (\(client.peer))"
+            HexdumpPrinter.standard.print(outgoing: direction == .up, what, bytes)
         case .message(let client, let direction, let bytes) where printMessages:
             var line = Array("\(Timestamp.now()) client \(client.id) \(direction.arrow)".utf8)
             bytes.withUnsafeReadableBytes { MessageRenderer.append($0, into: &line) }
-            write(line)
+            write(line, to: jsonLog ? .standardError : .standardOutput)
         default:
             break
         }
     }
 
-    /// The shutdown summary: on stderr, and as the last JSON object with `--json-log`.
+    /// The shutdown summary: on stderr, and as the last JSON object with `--json`.
     func summary(_ summary: RelaySummary) {
         diagnostics.note(summary.text)
-        if jsonLog { write(Array((summary.json(time: Timestamp.now()).rendered + "\n").utf8)) }
+        if jsonLog { write(Array((summary.json(time: Timestamp.now()).rendered + "\n").utf8), to: .standardOutput) }
     }
 
-    private func write(_ bytes: [UInt8]) {
-        output.withLock { _ in FileDescriptorWriter.standardOutput.write(bytes) }
+    private func write(_ bytes: [UInt8], to writer: FileDescriptorWriter) {
+        output.withLock { _ in writer.write(bytes) }
     }
 }
