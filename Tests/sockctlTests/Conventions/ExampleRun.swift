@@ -26,6 +26,9 @@ final class ExampleRun {
     /// The command line actually run, once started (for failure messages).
     private(set) var ranCommand: String?
     private var consumers: [ShellCommand.Stage] = []
+    private var outputMappings: [(actual: String, written: String)] = []
+    /// What the last command the example pipes its output into (`| jq .x`) printed.
+    private(set) var consumerOutput = ""
 
     init(_ example: ReadmeExample) throws {
         self.example = example
@@ -105,6 +108,13 @@ final class ExampleRun {
     /// `written`, so a changed README example fails here rather than run something else.
     func replace(_ written: String, with actual: String) {
         replacements.append((written, actual))
+    }
+
+    /// Reads `actual` in what the example printed as `written` before it is held against the
+    /// output README shows: a port the runner chose printed where README shows its own
+    /// (`127.0.0.1 40123 (tcp) open` for `127.0.0.1 7000 (tcp) open`).
+    func showAs(_ actual: String, _ written: String) {
+        outputMappings.append((actual, written))
     }
 
     /// Runs sockctl with `arguments` added at the end (a `--cafile` for the test CA, …).
@@ -230,6 +240,7 @@ final class ExampleRun {
             guard result.status == 0 else {
                 throw ExampleFailure("`\(consumer.text)` over its output exited with \(result.status): \(result.stderr)")
             }
+            consumerOutput = String(decoding: result.stdout, as: UTF8.self)
         }
     }
 
@@ -271,7 +282,10 @@ final class ExampleRun {
     /// The output README shows beneath the command was printed (``ShownOutput``).
     func expectShownOutput(_ rules: ShownOutput.Rules = .varying) throws {
         guard !example.shownOutput.isEmpty else { throw ExampleFailure("README shows no output for it (its runner expects some)") }
-        if let mismatch = ShownOutput.mismatch(shown: example.shownOutput, stdout: stdout, stderr: stderr, rules: rules) {
+        func mapped(_ text: String) -> String {
+            outputMappings.reduce(text) { $0.replacingOccurrences(of: $1.actual, with: $1.written) }
+        }
+        if let mismatch = ShownOutput.mismatch(shown: example.shownOutput, stdout: mapped(stdout), stderr: mapped(stderr), rules: rules) {
             throw ExampleFailure(mismatch)
         }
     }

@@ -26,6 +26,10 @@ enum ShownOutput {
         /// The shown lines are one printed line wrapped for the page (a JSON object): joined,
         /// each trimmed, before they are matched.
         var joinLines = false
+        /// Phrases (regular expressions) whose numbers differ from run to run although they are
+        /// counts, their digits replaced by `#` (`received \\d+ bytes`: what a replay that stops
+        /// at the first mismatch had received by then).
+        var varyingPhrases: [String] = []
 
         static let varying = Rules()
         static let allNumbers = Rules(numbers: .all)
@@ -78,6 +82,10 @@ enum ShownOutput {
         var text = line.replacing(#/[ \t\r]+/#, with: " ").trimmingCharacters(in: .whitespaces)
         if rules.hexdumpBytes, let offset = text.firstMatch(of: #/^(0x[0-9a-f]{4}:) /#) {
             return "\(offset.1) <bytes>"
+        }
+        for phrase in rules.varyingPhrases {
+            guard let regex = try? Regex(phrase) else { continue }
+            text = text.replacing(regex) { String($0.output[0].substring ?? "").replacing(#/\d+/#, with: "#") }
         }
         text = text.replacing(#/(\d{4}-\d{2}-\d{2} )?\d{2}:\d{2}:\d{2}\.\d+/#, with: "<time>")
         text = text.replacing(#/\d+(\.\d+)?(ns|µs|us|ms|s|m|h)\b/#, with: "<duration>")
