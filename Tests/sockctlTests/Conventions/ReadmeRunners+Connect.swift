@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// README: "Endpoints", "TLS", "connect — an interactive client".
 extension ReadmeRunners {
@@ -114,6 +115,26 @@ extension ReadmeRunners {
             try run.type("over a Unix socket\n")
             try await run.waitForStdout("over a Unix socket\n")
             try await run.interrupt(expecting: 130)
+        },
+        ReadmeRunner("sockctl connect 127.0.0.1 7000") { run in
+            let server = try await run.listen("127.0.0.1:0", "--echo", "-k")
+            run.replace("127.0.0.1 7000", with: "127.0.0.1 \(server.port)")
+            try await run.start()
+            try run.type("two words, as nc\n")
+            try await run.waitForStdout("two words, as nc\n")
+            try await run.interrupt(expecting: 130)
+        },
+        // Three consecutive ports held by the test (the first listening, the others bound and
+        // refusing), read back as README's 7000-7002 in what it prints.
+        ReadmeRunner("sockctl connect -z 127.0.0.1 7000-7002") { run in
+            let block = try PortBlock(count: 3, open: [0])
+            run.replace("7000-7002", with: block.range)
+            for offset in 0..<3 { run.showAs("127.0.0.1 \(block[offset])", "127.0.0.1 \(7000 + offset)") }
+            run.showAs("1 open (\(block[0]))", "1 open (7000)")
+            try await run.runToEnd(0)
+            try run.expectShownOutput()
+            try run.expect(run.stdout.isEmpty, "it printed on stdout: '\(run.stdout)'")
+            withExtendedLifetime(block) {}
         },
         // sockctl's own --resolve maps the name; the server listens on 127.0.0.1 only, so ::1 refuses.
         ReadmeRunner("sockctl connect dual.test:7000 --resolve dual.test:::1,127.0.0.1 -v") { run in

@@ -63,6 +63,15 @@ extension ReadmeRunners {
             try await run.interrupt(expecting: 0)
             try run.expectStderr(contains: "summary: 1 client, 10 bytes in")
         },
+        ReadmeRunner("sockctl listen -u -p 5353 --echo") { run in
+            run.replace("-p 5353", with: "-p 0")
+            try await run.start()
+            let port = try await run.listeningPort()
+            try run.expectStderr(contains: "(udp)")
+            let reply = try await run.sockctl(["send", "udp://127.0.0.1:\(port)", "ncat's -l -u -p"])
+            try run.expect(reply.stdout.hasPrefix("ncat's -l -u -p"), "the client got '\(reply.stdout)'")
+            try await run.interrupt(expecting: 0)
+        },
     ]
 
     static let webSocket: [ReadmeRunner] = [

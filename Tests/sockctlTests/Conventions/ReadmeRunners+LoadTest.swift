@@ -54,6 +54,9 @@ extension ReadmeRunners {
         ReadmeRunner(#"sockctl loadtest 127.0.0.1:7000 -c 3 --requests 3000 --pipeline 4 --framing line --message '{"id":{{seq}},"op":"get","shard":{{conn}}}' --correlate 'json:$.id' --label 'json:$.shard' --threshold 'unmatched<30%'"#) { run in
             let server = try await run.outOfOrderServer(["--batch", "4", "--push", "1", "--step-ms", "5"])
             run.replace("127.0.0.1:7000", with: server.address)
+            // A machine busy with other tests can hold a Python reply past the default 5 s wait,
+            // which would turn into timeouts and replaced connections the README run did not have.
+            run.add("--reply-timeout", "10m")
             try await run.runToEnd(0)
             try run.expectShownOutput(.allNumbers)
         },

@@ -46,9 +46,13 @@ extension ReadmeRunners {
             _ = try await relayed(run, "recorded")
             try run.expectFile("session.pcap")
         },
-        ReadmeRunner("sockctl proxy :8000 127.0.0.1:7000 --json-log | jq .") { run in
+        ReadmeRunner("sockctl proxy :8000 127.0.0.1:7000 --json | jq .") { run in
             _ = try await relayed(run, "logged")
-            try run.expectStdout(contains: "{")
+            // jq read every line as JSON (else the run fails); the summary is the last object.
+            let objects = run.stdout.split(separator: "\n")
+            try run.expect(objects.count >= 2, "not one object per event: '\(run.stdout)'")
+            try run.expect(objects.contains { $0.contains(#""event":"message","client":1"#) && $0.contains(#""text":"logged""#) }, "no message event for the relayed message")
+            try run.expect(objects.last?.contains(#""event":"summary""#) == true, "the last object is not the summary: \(objects.last ?? "")")
         },
         ReadmeRunner("sockctl proxy :8000 127.0.0.1:7000 --control unix:/tmp/proxy.ctl &") { run in
             run.replace("/tmp/proxy.ctl", with: run.path("proxy.ctl"))
@@ -140,6 +144,12 @@ extension ReadmeRunners {
             let server = try await run.listen("127.0.0.1:0", "--framing", "crlf", "--respond", "pong.json")
             run.replace("127.0.0.1:7701", with: server.address)
             try await run.runToEnd(1)
+            // The replay stops at the first mismatch: the second answer may or may not be in by then.
+            try run.expectShownOutput(ShownOutput.Rules(varyingPhrases: [#"received \d+ bytes"#]))
+        },
+        ReadmeRunner("sockctl replay demo.pcap --list --json") { run in
+            try await run.recordDemo("demo.pcap")
+            try await run.runToEnd(0)
             try run.expectShownOutput()
         },
     ]
