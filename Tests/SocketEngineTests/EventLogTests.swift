@@ -44,6 +44,15 @@ import TestSupport
         #expect(listen.text(transport: .tcp) == "summary: 0 clients, 0 bytes in, 0 bytes out in 1s")
     }
 
+    /// README's Happy Eyeballs example: "(2 attempts over 2 addresses)", not "addresss".
+    @Test func countsTakeTheirPlural() {
+        #expect(plural(2, "address") == "2 addresses")
+        #expect(plural(1, "address") == "1 address")
+        #expect(plural(0, "client") == "0 clients")
+        #expect(plural(1, "client") == "1 client")
+        #expect(plural(3, "attempt") == "3 attempts")
+    }
+
     @Test func sessionEndsSayWhatWasLost() {
         var summary = SessionSummary()
         summary.bytesLost = 4

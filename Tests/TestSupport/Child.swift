@@ -45,9 +45,10 @@ public final class Child: Sendable {
     ///
     /// - Parameter stalledStdout: stdout is a pipe that is already full and that nobody reads:
     ///   the child's first write to it blocks, for good (a stalled consumer, a paused pager).
+    /// - Parameter workingDirectory: where it runs (the test's own by default).
     public init(
         _ executable: String, _ arguments: [String], stdin: StandardInput = .null, name: String? = nil,
-        environment: [String: String] = [:], stalledStdout: Bool = false
+        environment: [String: String] = [:], stalledStdout: Bool = false, workingDirectory: String? = nil
     ) async throws {
         self.name = name ?? URL(fileURLWithPath: executable).lastPathComponent
         let outPipe = try Self.makePipe()
@@ -86,6 +87,7 @@ public final class Child: Sendable {
                     .path(FilePath(executable)),
                     arguments: Arguments(arguments),
                     environment: .inherit.updating(variables),
+                    workingDirectory: workingDirectory.map { FilePath($0) },
                     input: input.map { .fileDescriptor(FileDescriptor(rawValue: $0), closeAfterSpawningProcess: true) } ?? .fileDescriptor(FileDescriptor(rawValue: Self.devNull()), closeAfterSpawningProcess: true),
                     output: .fileDescriptor(FileDescriptor(rawValue: outPipe.write), closeAfterSpawningProcess: true),
                     error: .fileDescriptor(FileDescriptor(rawValue: errPipe.write), closeAfterSpawningProcess: true)

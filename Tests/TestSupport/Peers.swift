@@ -45,8 +45,11 @@ public final class Scratch: Sendable {
 }
 
 /// Runs a command to its end and returns its status and output.
-public func run(_ executable: String, _ arguments: [String], stdin: Child.StandardInput = .null, environment: [String: String] = [:]) async throws -> (status: Int32, stdout: Data, stderr: String) {
-    let child = try await Child(executable, arguments, stdin: stdin, environment: environment)
+public func run(
+    _ executable: String, _ arguments: [String], stdin: Child.StandardInput = .null, environment: [String: String] = [:],
+    workingDirectory: String? = nil
+) async throws -> (status: Int32, stdout: Data, stderr: String) {
+    let child = try await Child(executable, arguments, stdin: stdin, environment: environment, workingDirectory: workingDirectory)
     let status = try await child.wait()
     return (status, child.stdout, child.stderr)
 }

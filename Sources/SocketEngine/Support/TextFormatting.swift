@@ -29,9 +29,11 @@ package func decimal(_ value: Double, places: Int) -> String {
     return text
 }
 
-/// `1 client`, `2 clients`.
+/// `1 client`, `2 clients`, `2 addresses`: a noun ending in s, x, z, ch or sh takes "es".
 package func plural(_ count: Int, _ noun: String) -> String {
-    "\(count) \(noun)\(count == 1 ? "" : "s")"
+    guard count != 1 else { return "1 \(noun)" }
+    let sibilant = ["s", "x", "z", "ch", "sh"].contains { noun.hasSuffix($0) }
+    return "\(count) \(noun)\(sibilant ? "es" : "s")"
 }
 
 /// `value` as text in `radix` (upper-case digits), left-padded with zeros to `width` digits.

@@ -1,0 +1,72 @@
+import Foundation
+
+/// README: "capture — tcpdump's output, byte for byte".
+///
+/// Live captures run as root (CI runs the tests as root; `sudo` is dropped) on the port of a
+/// server the runner starts. A live capture's stdout is fully buffered off a terminal, so the
+/// runner adds `-l` where it waits for a packet line before it stops the capture.
+extension ReadmeRunners {
+    static let capture: [ReadmeRunner] = [
+        ReadmeRunner("sudo sockctl capture --port 6969") { run in
+            let server = try await run.listen("127.0.0.1:0", "--echo", "-k")
+            run.replace("6969", with: "\(server.port)")
+            run.add("-l")
+            try await run.start()
+            try await run.waitForStderr("listening on")
+            try await run.sockctl(["send", server.address, "captured"])
+            try await run.waitForStdout("Flags [P.]")
+            try await run.interrupt(expecting: 0)
+            try run.expectStdout(contains: ".\(server.port): Flags [S]")
+        },
+        ReadmeRunner("sockctl capture -r session.pcap -XX -tttt") { run in
+            try run.golden("live-lo-tcp4.pcap", as: "session.pcap")
+            try await run.runToEnd(0)
+            try run.expect(run.stdout.contains("\t0x0000:  ") && run.stdout.firstMatch(of: #/^\d{4}-\d{2}-\d{2} \d{2}:/#.anchorsMatchLineEndings()) != nil,
+                           "no -tttt dates or -XX rows")
+        },
+        ReadmeRunner("sudo sockctl capture -i lo -w out.pcap --print udp port 5353") { run in
+            let server = try await run.listen("udp://127.0.0.1:0", "--echo")
+            run.replace("udp port 5353", with: "udp port \(server.port)")
+            run.add("-l")
+            try await run.start()
+            try await run.waitForStderr("listening on lo")
+            try await run.sockctl(["send", "udp://\(server.address)", "captured"])
+            try await run.waitForStdout("UDP, length 8", count: 2)
+            try await run.interrupt(expecting: 0)
+            try run.expectFile("out.pcap")
+        },
+        ReadmeRunner("sockctl capture -r session.pcap --follow --framing crlf") { run in
+            try await run.recordDemo("session.pcap")
+            try await run.runToEnd(0)
+            try run.expectStdout(contains: "\"user\": \"ann\"")
+        },
+        ReadmeRunner("sockctl capture -r session.pcap --json | jq .") { run in
+            try run.golden("live-lo-tcp4.pcap", as: "session.pcap")
+            try await run.runToEnd(0)
+        },
+        ReadmeRunner("sudo sockctl capture --port 6969 -c 4") { run in
+            let server = try await run.listen("127.0.0.1:0", "--echo", "-k", "--framing", "crlf")
+            run.replace("6969", with: "\(server.port)")
+            try await run.start()
+            try await run.waitForStderr("listening on")
+            try await run.sockctl(["send", server.address, "--framing", "crlf", #"{"user_mid":0,"reqType":1,"version":5}"#])
+            try await run.expectExit(0)
+            try run.expectShownOutput(ShownOutput.Rules(numbers: .all, hexdumpBytes: true))
+        },
+        ReadmeRunner("sockctl capture -r tls.pcap --no-dump --decode tls tcp port 443") { run in
+            try run.golden("live-app-tls.pcap", as: "tls.pcap")
+            try await run.runToEnd(0)
+            try run.expectShownOutput()
+        },
+        ReadmeRunner("sockctl capture -r ws.pcap --no-dump --decode ws") { run in
+            try run.golden("live-app-websocket.pcap", as: "ws.pcap")
+            try await run.runToEnd(0)
+            try run.expectShownOutput()
+        },
+        ReadmeRunner("sockctl capture -r h2.pcap --no-dump --decode http2") { run in
+            try run.golden("live-app-h2.pcap", as: "h2.pcap")
+            try await run.runToEnd(0)
+            try run.expectShownOutput()
+        },
+    ]
+}
