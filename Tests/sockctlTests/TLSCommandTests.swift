@@ -46,6 +46,21 @@ struct TLSCommandTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 
+    /// A refused certificate is diagnosed from the handshake that refused it, against openssl
+    /// s_server: the server is told to accept two connections and exit (`-naccept 2`); after the
+    /// refusal a second client still gets through — had the refusal cost a second, diagnostic
+    /// connection, the server would have gone and the second client been refused.
+    @Test func aRefusedCertificateCostsOpenSSLOneConnection() async throws {
+        let (server, port) = try await openSSLServer("selfsigned", ["-naccept", "2"])
+        defer { server.signal(SIGKILL) }
+        let refused = try await send(["tls://127.0.0.1:\(port)", "--responses", "0", "hello"])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.contains("TLS handshake failed: self-signed certificate (subject CN=localhost)"), "\(refused.stderr)")
+        let second = try await send(["tls://127.0.0.1:\(port)", "--insecure", "--responses", "0", "second"])
+        #expect(second.status == 0, "the second client was refused: the refusal cost two connections: \(second.stderr)")
+        try await server.waitForStdout("second")
+    }
+
     @Test func insecureConnectsAndSaysSo() async throws {
         let (server, port) = try await openSSLServer("selfsigned")
         defer { server.signal(SIGKILL) }
