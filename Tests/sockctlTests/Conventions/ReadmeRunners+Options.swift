@@ -4,6 +4,18 @@ import TestSupport
 /// README: "Option names" and "Output — what goes where".
 extension ReadmeRunners {
     static let options: [ReadmeRunner] = [
+        // "Set up": the binary alone.
+        ReadmeRunner("sockctl --version") { run in
+            try await run.runToEnd(0)
+            let line = run.stdout.trimmingCharacters(in: .newlines)
+            let form = #/sockctl \d+\.\d+\.\d+ \(commit ([0-9a-f]{7,}|unknown), Swift \d+\.\d+(\.\d+)?, (debug|release)\)/#
+            try run.expect(line.wholeMatch(of: form) != nil, "it printed '\(line)', not the version and the build")
+        },
+        ReadmeRunner("sockctl --generate-completion-script bash") { run in
+            try await run.runToEnd(0)
+            try run.expectStdout(contains: "-F _sockctl sockctl")
+            try run.expectStdout(contains: "--framing")
+        },
         // Refused before anything is sent; the target is a port the test holds closed all the same.
         ReadmeRunner("sockctl loadtest 127.0.0.1:7000 --timeout 2s") { run in
             let closed = try PortBlock(count: 1, open: [])
