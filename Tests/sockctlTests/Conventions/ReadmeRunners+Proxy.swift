@@ -70,7 +70,7 @@ extension ReadmeRunners {
         ReadmeRunner("sockctl proxy :8000 127.0.0.1:7000 --framing line --control unix:/tmp/flaky.ctl -v &") { run in
             run.replace("/tmp/flaky.ctl", with: run.path("flaky.ctl"))
             _ = try await relayed(run, "flaky", framing: "line")
-            try run.expectStderr(contains: "client 1 connected")
+            try await run.waitForStderr("client 1 connected")
         },
         ReadmeRunner(#"sockctl connect 127.0.0.1:8000 --framing line --reconnect 10 --heartbeat '{"op":"ping"}\n' --heartbeat-interval 1s --heartbeat-misses 3 -v"#) { run in
             let proxy = try await run.proxyWithControl("flaky.ctl")
