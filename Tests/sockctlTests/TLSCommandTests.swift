@@ -204,6 +204,30 @@ struct TLSCommandTests {
         #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
     }
 
+    /// Against a real openssl s_server that serves one connection and exits (`-naccept 1`): a
+    /// missing CA file, a directory, a key for another certificate are refused with the cause,
+    /// exit 2, before any connection — the server's one connection is still there for the client
+    /// that gets its files right.
+    @Test func tlsSetUpErrorsAreNamedBeforeOpenSSLSeesAConnection() async throws {
+        let dir = try await certs()
+        let (server, port) = try await openSSLServer("server", ["-naccept", "1"])
+        defer { server.signal(SIGKILL) }
+        let target = "tls://127.0.0.1:\(port)"
+        for (options, cause) in [
+            (["--cafile", "/nonexistent.pem"], "--cafile /nonexistent.pem: no such file"),
+            (["--cafile", "/"], "--cafile /: is a directory"),
+            (["--cafile", "\(dir)/ca.pem", "--cert", "\(dir)/client.pem", "--key", "\(dir)/server.key"],
+             "--key \(dir)/server.key: the key does not match the certificate (--cert \(dir)/client.pem)"),
+        ] {
+            let refused = try await send([target, "--responses", "0", "x"] + options)
+            #expect(refused.status == 2, "\(options): \(refused.stderr)")
+            #expect(refused.stderr == "sockctl send: error: \(cause)\n", "\(options): \(refused.stderr)")
+        }
+        let served = try await send([target, "--cafile", "\(dir)/ca.pem", "--responses", "0", "the one connection"])
+        #expect(served.status == 0, "s_server's one connection was taken: \(served.stderr)")
+        try await server.waitForStdout("the one connection")
+    }
+
     /// A file the user may not read says so (as `nobody`, the test CA readable by root only).
     @Test func anUnreadableFileIsPermissionDenied() async throws {
         let scratch = try Scratch()
