@@ -1,3 +1,5 @@
+import SocketEngine
+
 /// `--streams 1,3,5-9`: the recorded streams to replay, by the numbers `sockctl replay --list`
 /// prints.
 ///
@@ -28,17 +30,7 @@ public struct StreamList: Sendable, Equatable {
     }
 
     /// Compact text: `1-3,7`.
-    public var description: String {
-        var parts: [String] = []
-        var index = 0
-        while index < numbers.count {
-            var end = index
-            while end + 1 < numbers.count && numbers[end + 1] == numbers[end] + 1 { end += 1 }
-            parts.append(end == index ? "\(numbers[index])" : "\(numbers[index])-\(numbers[end])")
-            index = end + 1
-        }
-        return parts.joined(separator: ",")
-    }
+    public var description: String { numberRuns(numbers, separator: ",") }
 
     private static func number(_ text: Substring) -> Int? {
         guard !text.isEmpty, text.count <= 9, text.allSatisfy(\.isASCII), let value = Int(text) else { return nil }

@@ -55,18 +55,5 @@ public struct PortList: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The ports as given back: `7000-7002` for a run, a comma and a space between runs.
-    public var description: String { Self.describing(ports) }
-
-    /// `ports` written short: `7000-7002` for a run of consecutive ports, a comma and a space between runs.
-    package static func describing(_ ports: [Int]) -> String {
-        var runs: [String] = []
-        var index = ports.startIndex
-        while index < ports.endIndex {
-            var end = index
-            while end + 1 < ports.endIndex && ports[end + 1] == ports[end] + 1 { end += 1 }
-            runs.append(end == index ? "\(ports[index])" : "\(ports[index])-\(ports[end])")
-            index = end + 1
-        }
-        return runs.joined(separator: ", ")
-    }
+    public var description: String { numberRuns(ports, separator: ", ") }
 }

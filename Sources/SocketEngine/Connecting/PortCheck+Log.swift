@@ -37,7 +37,7 @@ extension PortCheck.Summary {
     public var logLines: [LogLine] {
         guard results.count > 1 else { return [] }
         let open = results.filter(\.isOpen)
-        let openPorts = open.isEmpty ? "" : " (\(PortList.describing(open.map(\.port))))"
+        let openPorts = open.isEmpty ? "" : " (\(numberRuns(open.map(\.port), separator: ", ")))"
         return [.note("\(results.count) ports checked: \(open.count) open\(openPorts), \(results.count - open.count) closed")]
     }
 }

@@ -49,3 +49,17 @@ extension StringProtocol {
         String(drop(while: { characters.contains($0) }).reversed().drop(while: { characters.contains($0) }).reversed())
     }
 }
+
+/// `numbers` written short, in their order: a run of consecutive numbers as `LOW-HIGH`, the runs
+/// joined by `separator` (`7000-7002, 8080` for ports; `1-3,7` for stream numbers).
+package func numberRuns(_ numbers: [Int], separator: String) -> String {
+    var runs: [String] = []
+    var index = numbers.startIndex
+    while index < numbers.endIndex {
+        var end = index
+        while end + 1 < numbers.endIndex && numbers[end + 1] == numbers[end] + 1 { end += 1 }
+        runs.append(end == index ? "\(numbers[index])" : "\(numbers[index])-\(numbers[end])")
+        index = end + 1
+    }
+    return runs.joined(separator: separator)
+}
