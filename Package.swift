@@ -8,7 +8,6 @@ let hotPath: [SwiftSetting] = strict + [.unsafeFlags(["-enforce-exclusivity=unch
 
 let package = Package(
     name: "sockctl",
-    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "sockctl", targets: ["sockctl"]),
         .library(name: "SocketEngine", targets: ["SocketEngine"]),
@@ -17,6 +16,7 @@ let package = Package(
         .library(name: "Capture", targets: ["Capture"]),
         .library(name: "LoadGen", targets: ["LoadGen"]),
         .library(name: "Recording", targets: ["Recording"]),
+        .library(name: "MetricsExport", targets: ["MetricsExport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -28,7 +28,6 @@ let package = Package(
         .package(url: "https://github.com/pointfreeco/swift-clocks", from: "1.1.1"),
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
     ],
     targets: [
@@ -81,7 +80,6 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
-                .product(name: "CoreMetrics", package: "swift-metrics"),
             ],
             swiftSettings: strict
         ),
@@ -100,6 +98,8 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 // SHA-1 for the WebSocket handshake of --io threads (Sec-WebSocket-Accept).
                 .product(name: "Crypto", package: "swift-crypto"),
+                // TLS on a blocking socket (--io threads): NIOSSL is only a channel handler.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: hotPath
         ),
@@ -170,6 +170,7 @@ let package = Package(
             dependencies: [
                 "SocketEngineTLS", "SocketEngine", "TestSupport",
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: strict
@@ -188,6 +189,7 @@ let package = Package(
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: strict

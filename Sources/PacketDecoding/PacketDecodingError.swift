@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The one error type of PacketDecoding: why a capture file could not be opened or read
 /// further, or a stream was too large to keep; inside the printers, that the captured bytes

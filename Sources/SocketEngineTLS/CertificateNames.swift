@@ -1,11 +1,7 @@
 import NIOSSL
 import X509
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The names a server certificate is valid for, and whether a ``PeerIdentity`` is one of them.
 ///

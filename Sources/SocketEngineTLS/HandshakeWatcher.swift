@@ -4,11 +4,7 @@ import NIOSSL
 import NIOTLS
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Sits after the NIOSSL handler: reports the handshake or why it failed, and afterwards turns
 /// TLS errors into one-line reasons — TLS 1.3 reports a refused client certificate only after

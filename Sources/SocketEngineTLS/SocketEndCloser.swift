@@ -4,11 +4,7 @@ import NIOSSL
 import NIOTLS
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Nearest the socket: closes it once what is queued for it has been written, below the TLS
 /// layer, whose close would otherwise wait its `shutdownTimeout` for a close_notify from a peer

@@ -5,11 +5,7 @@ import NIOSSL
 import NIOTLS
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// How a client checks the server (`connect`, `send`, `loadtest` with `tls://` and `wss://`).
 ///

@@ -1,10 +1,6 @@
 import NIOSSL
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Why a server's certificate was refused, said from the certificate the refused handshake
 /// received (BoringSSL reports only that verification failed).

@@ -2,11 +2,7 @@ import NIOCore
 import NIOSSL
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Certificates and keys read from PEM files, each failure said as what it is: the file cannot
 /// be read (no such file, permission denied, …), it reads but is not PEM, or the key does not

@@ -4,11 +4,7 @@ import NIOSSL
 import NIOTLS
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The engine's TLS layer (``SecureTransport``), on SwiftNIO SSL.
 ///

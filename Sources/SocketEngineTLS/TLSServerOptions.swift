@@ -4,11 +4,7 @@ import NIOSSL
 import NIOTLS
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// How a server presents itself (`listen tls://` and `wss://`).
 public struct TLSServerOptions: Sendable {

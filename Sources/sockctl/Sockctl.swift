@@ -5,11 +5,7 @@ import PacketDecoding
 import Recording
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 @main
 struct Sockctl: AsyncParsableCommand {

@@ -4,9 +4,7 @@ import PacketDecoding
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Golden tests in the tcpdump style, in one process: each line of `Tests/Goldens/TESTLIST`
 /// names a capture, an expected output and tcpdump flags; the capture library reads the file

@@ -5,11 +5,7 @@ import SocketEngine
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Live capture on the loopback interface. Needs root or CAP_NET_RAW (CI and the dev box run
 /// the tests as root). Every loop is bounded by a count of packets the test itself sends, or

@@ -2,11 +2,7 @@ import TestSupport
 import Dispatch
 import Foundation
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A listening TCP socket on 127.0.0.1 with a kernel-chosen port, closed on deinit.
 final class LoopbackListener {
@@ -14,11 +10,7 @@ final class LoopbackListener {
     let port: UInt16
 
     init() throws {
-        #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
         guard fd >= 0 else { throw SocketFailure(call: "socket") }
         var address = LoopbackListener.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
@@ -44,11 +36,7 @@ final class LoopbackListener {
 
     /// Connects to the listener (the kernel completes the handshake from the backlog) and closes.
     func connectOnce() throws {
-        #if canImport(Glibc)
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        #else
-        let fd = socket(AF_INET, SOCK_STREAM, 0)
-        #endif
         guard fd >= 0 else { throw SocketFailure(call: "socket") }
         defer { close(fd) }
         var address = LoopbackListener.loopback(port: port)

@@ -2,12 +2,7 @@ import Capture
 import PacketDecoding
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-import TestSupport
-#endif
 
 /// Interface names for SLL2, `-y` names, and the `-Z` checks that do not change the process.
 @Suite(.hangGuard) struct SupportTests {

@@ -3,9 +3,7 @@ import NIOPosix
 import TestSupport
 import Synchronization
 import Testing
-#if canImport(Glibc)
 import Glibc
-#endif
 @testable import SocketEngine
 
 @Suite(.hangGuard) struct ConnectionTests {

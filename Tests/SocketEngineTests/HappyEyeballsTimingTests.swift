@@ -1,7 +1,5 @@
 import NIOCore
-#if canImport(Glibc)
 import Glibc
-#endif
 import NIOEmbedded
 import Synchronization
 import TestSupport

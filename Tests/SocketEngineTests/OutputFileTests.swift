@@ -3,9 +3,7 @@ import SocketEngine
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The one way output files are opened: refused with a reason before the work, never through a
 /// symbolic link, and a whole file (a JSON report) appears only complete.

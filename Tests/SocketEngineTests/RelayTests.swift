@@ -3,9 +3,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 @testable import SocketEngine
 
 /// `sockctl proxy`'s engine on real sockets on loopback: the relay, its upstream servers and its

@@ -4,15 +4,9 @@ import Subprocess
 import SocketEngine
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
-#if canImport(System)
-import System
-#else
 import SystemPackage
-#endif
 
 /// A process a test started: sockctl itself or a peer (ncat, socat, tcpdump, Python …).
 ///

@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A TCP port on 127.0.0.1 that refuses connections for as long as this value lives: bound,
 /// never listening. (A port freed by closing a listener can be taken by any other socket a

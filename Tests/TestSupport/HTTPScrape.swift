@@ -2,9 +2,7 @@ import Foundation
 import NIOCore
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One HTTP/1.1 request to a loopback server (the `/metrics` endpoint), answered and closed:
 /// what a scraper does, on a real socket. No HTTP client library: the request is three lines,

@@ -1,9 +1,7 @@
 import CTestStartup
 import Foundation
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Where the package lives, from this file's path (Tests/TestSupport/Peers.swift).
 public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()

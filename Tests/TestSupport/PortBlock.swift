@@ -1,6 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Consecutive TCP ports on 127.0.0.1, every one bound by this test for as long as the value
 /// lives: those listed in `open` listen (the kernel completes a connect without an accept),

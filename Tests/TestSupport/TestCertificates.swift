@@ -1,8 +1,6 @@
 import Foundation
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The test certificates, made once per test run by `scripts/make-test-certs.sh`, awaited (not
 /// blocking a cooperative thread while openssl runs).

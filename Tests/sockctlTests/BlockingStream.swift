@@ -1,8 +1,6 @@
 import TestSupport
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A blocking stream socket connected to 127.0.0.1:`port`, for the hand-driven clients
 /// (``RawWebSocket``, ``HostilePeer``); the caller closes it.

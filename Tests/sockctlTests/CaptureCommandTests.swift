@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `sockctl capture` as a user runs it: live on loopback next to the real tcpdump, without
 /// privileges, dropping them with -Z, following streams, JSON, and files that are not fine.

@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 @Suite(.hangGuard) struct HappyEyeballsTests {
     /// A listener on 127.0.0.1 only, and a name resolving to ::1 and 127.0.0.1: IPv6 is tried

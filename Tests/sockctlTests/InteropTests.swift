@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// sockctl against the tools it replaces, all on loopback, with real sockets.
 @Suite(.hangGuard) struct InteropTests {

@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Runs stopped by Ctrl-C typed on a terminal (a pseudo-terminal: a plain `kill -INT` from a
 /// test proves nothing when the test runner ignores SIGINT) and by SIGTERM: each command stops on

@@ -4,9 +4,7 @@ import SocketEngine
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 @Suite(.hangGuard) struct ListenCommandTests {
     @Test func logsClientsAndPrintsASummaryOnSIGINT() async throws {

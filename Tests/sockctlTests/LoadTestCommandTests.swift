@@ -3,9 +3,7 @@ import SocketEngine
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `sockctl loadtest` and `sockctl report merge` against real servers on loopback: the numbers
 /// must be what happened. Runs are bounded by --requests (or a short --duration where the run is

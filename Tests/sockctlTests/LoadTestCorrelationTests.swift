@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `--correlate` against a real out-of-order server the tests start
 /// (CorrelationPeers/out_of_order_server.py): it answers each batch of pipelined JSON requests

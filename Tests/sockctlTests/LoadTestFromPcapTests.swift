@@ -3,9 +3,7 @@ import PacketDecoding
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `sockctl loadtest --from-pcap`: a capture of 50 concurrent sessions, recorded by the tests
 /// themselves (`listen --echo --record` while a 50-connection load test talks to it), replayed

@@ -3,9 +3,7 @@ import SocketEngine
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `sockctl loadtest --metrics-listen` scraped by what users scrape with: a real Prometheus
 /// (Debian's `prometheus`, installed by `make test`) and `promtool check metrics`. Every wait is

@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Many connections at once, as a load test of a real service needs.
 @Suite("sockctl loadtest at scale", .hangGuard)

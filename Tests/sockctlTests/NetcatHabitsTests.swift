@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What a user of nc and ncat types works on `connect` and `listen`: `HOST PORT`, `-u`, `-w`,
 /// `-z`, `listen -p`; beside nc itself where the two can be compared.

@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Output files (`--json`, `--record`, `capture -w`, `--control` sockets) are opened or checked
 /// through one path before the first packet: a path that cannot be written is exit 2 at once,

@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `proxy` between endpoint kinds of different shapes: with `--framing line`, a line on a byte
 /// stream is one WebSocket message or one datagram on the other side, and back. Real `sockctl

@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `sockctl proxy` as a user drives it: the control socket, the live views (`--hexdump`,
 /// `--print-messages`, `--json`) and the client log, against sockctl's own line echo.

@@ -3,9 +3,7 @@ import SocketEngine
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `sockctl proxy` between real clients and real servers (ncat, socat, sockctl's own connect,
 /// send, listen and replay, tcpdump), all on loopback.

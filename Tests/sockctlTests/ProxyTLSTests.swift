@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `proxy` terminating TLS towards its clients and originating it towards the upstream, with
 /// certificates made at test time by `scripts/make-test-certs.sh` and `openssl s_server` as the

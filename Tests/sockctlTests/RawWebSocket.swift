@@ -1,8 +1,6 @@
 import Foundation
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A hand-driven WebSocket client on a blocking socket, for sending what a real client never
 /// would: frames are written byte by byte as the test spells them. Use it on a thread of its

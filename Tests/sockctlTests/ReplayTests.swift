@@ -3,9 +3,7 @@ import PacketDecoding
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Captures written the way a capture tool writes them: real timestamps, Ethernet framing, and
 /// (when asked) retransmitted and reordered segments.

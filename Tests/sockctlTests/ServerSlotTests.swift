@@ -4,9 +4,7 @@ import SocketEngine
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Nobody may hold a server's places (issue 26, points 4, 5 and 8), against the real binary on
 /// loopback: clients stalled in a TLS handshake, clients that trickle a byte at a time, idle

@@ -4,9 +4,7 @@ import SocketEngine
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `sockctl listen` and `sockctl proxy` with `--metrics-listen`: a client through the proxy to
 /// an echoing listener, both scraped while it is connected. Bytes a side has read are counted

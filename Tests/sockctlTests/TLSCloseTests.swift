@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A TLS client that leaves without a close_notify (most do: Python's `ssl`, a process that
 /// exits) is let go: the listener logs it as disconnected and serves on. That it is let go *at

@@ -3,9 +3,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// TLS against real peers on loopback: `openssl s_server` / `s_client` and `ncat --ssl`, with
 /// certificates made at test time by `scripts/make-test-certs.sh` (the openssl CLI): a CA, a

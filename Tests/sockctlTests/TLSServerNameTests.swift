@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The name a client checks in the server's certificate, on every client path: `--servername`
 /// (`--upstream-servername`) alone when given, else the endpoint's host — never "the name, or

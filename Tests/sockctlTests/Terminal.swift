@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// sockctl on a terminal of its own: stdin, stdout and stderr are a pseudo-terminal
 /// (`TerminalPeers/pty_run.py`, Python's `pty`), and Ctrl-C is a key typed on it, so the

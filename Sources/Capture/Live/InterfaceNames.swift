@@ -1,10 +1,6 @@
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The name of the network interface with this index (`if_indextoname`), e.g. `lo` for 1;
 /// nil when no interface has that index.

@@ -1,10 +1,6 @@
 import PacketDecoding
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension LiveCapture {
     /// Every packet until ``stop()`` or a read error, as an async sequence; see
@@ -58,11 +54,7 @@ private func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
     let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    #if canImport(Glibc)
     var thread = pthread_t()
-    #else
-    var thread: pthread_t?
-    #endif
     let status = pthread_create(&thread, nil, { argument in
         guard let argument else { return nil }
         Unmanaged<Box>.fromOpaque(argument).takeRetainedValue().body()
@@ -72,10 +64,6 @@ private func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
         Unmanaged<Box>.fromOpaque(box).release()
         return false
     }
-    #if canImport(Glibc)
     pthread_detach(thread)
-    #else
-    if let thread { pthread_detach(thread) }
-    #endif
     return true
 }

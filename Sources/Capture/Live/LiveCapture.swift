@@ -2,11 +2,7 @@ import CLibpcap
 import PacketDecoding
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A running libpcap capture on one interface (or `any`), already filtered by BPF in the kernel.
 ///

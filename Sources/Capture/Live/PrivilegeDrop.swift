@@ -1,8 +1,6 @@
 import CPrivileges
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// Giving up root once the capture device is open, as tcpdump does: by default to the user
 /// `tcpdump` when it exists (Debian builds tcpdump to drop to it), else to `nobody`; to any

@@ -1,8 +1,6 @@
 import Foundation
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The `--json` file: a report written as pretty JSON with sorted keys (stable for diffs and
 /// scripts), and read back for `sockctl report merge`.

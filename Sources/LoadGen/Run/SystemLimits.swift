@@ -1,10 +1,6 @@
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The process limits a load test runs into, checked before it starts (tcpkali's preflight).
 package enum SystemLimits {
@@ -38,17 +34,9 @@ package enum SystemLimits {
     /// The peak resident set size of this process, in bytes.
     package static func peakResidentBytes() -> Int {
         var usage = rusage()
-        #if canImport(Glibc)
         let who = __rusage_who_t(RUSAGE_SELF.rawValue)
-        #else
-        let who = RUSAGE_SELF
-        #endif
         guard getrusage(who, &usage) == 0 else { return 0 }
-        #if canImport(Darwin)
-        return Int(usage.ru_maxrss)
-        #else
         return Int(usage.ru_maxrss) * 1024
-        #endif
     }
 
     static func readSmallFile(_ path: String) -> String? {

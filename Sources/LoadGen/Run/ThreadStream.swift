@@ -1,11 +1,7 @@
 import NIOCore
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What a `--io threads` connection reads and writes through: its ``BlockingSocket``, or TLS
 /// over it (``BlockingTLS``). The calls are the socket's own.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension CaptureFileReader {
     /// How a file orders the caplen and len fields (swapped before pcap 2.3, and by DG/UX 543.0).

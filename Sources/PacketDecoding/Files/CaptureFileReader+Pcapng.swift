@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension CaptureFileReader {
     static let interfaceDescriptionType: UInt32 = 1

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads classic pcap and pcapng capture files the way libpcap 1.10.3 (tcpdump 4.99.3) does,
 /// without Foundation and without copying packets.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The reader's input: one growable buffer, refilled with `read(2)` in large chunks.
 ///

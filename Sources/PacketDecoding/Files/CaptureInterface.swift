@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// One capture interface: the whole file for classic pcap, one Interface Description Block for
 /// pcapng.

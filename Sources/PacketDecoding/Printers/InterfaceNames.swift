@@ -1,9 +1,5 @@
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Interface names for Linux cooked v2 records, looked up with `if_indextoname` on the machine
 /// that prints (as tcpdump does) and cached (at most 4096 indexes); unknown indexes print `?`.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Prints packets exactly as `tcpdump -n` 4.99.3 does: timestamp, link-layer prefix, the
 /// network and transport line, and the `-x/-X/-A` dump, one packet per call.

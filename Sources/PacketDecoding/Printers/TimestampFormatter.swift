@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// tcpdump's timestamp column (`ts_print`): the `-t` family, six or nine fraction digits, and
 /// one trailing space.

@@ -4,11 +4,7 @@ import PacketDecoding
 import SocketEngine
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `--record FILE.pcap`: writes every connection of a session as a pcap file — Ethernet, IP and
 /// TCP/UDP headers made up around the real payload (``SyntheticConnection``), stamped with the

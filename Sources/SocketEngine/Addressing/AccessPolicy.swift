@@ -1,10 +1,6 @@
 import NIOCore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `--allow` / `--deny` as one decision. With any `--allow`, only allowed peers get in (an
 /// address in both lists is allowed, as in ncat); otherwise everyone but the denied.

@@ -1,11 +1,7 @@
 import NIOCore
 import NIOPosix
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Which address families a connection may use (`-4`, `-6`).
 public enum AddressFamilyPreference: Sendable, Hashable {

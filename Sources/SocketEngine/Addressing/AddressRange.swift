@@ -1,10 +1,6 @@
 import NIOCore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An IPv4 or IPv6 network in CIDR notation (`10.0.0.0/8`, `::1/128`, or a bare address),
 /// for `listen --allow` / `--deny`.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Where a socket connects to or listens on, parsed from the one endpoint grammar every
 /// subcommand shares.

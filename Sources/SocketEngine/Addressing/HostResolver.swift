@@ -1,11 +1,7 @@
 import NIOCore
 import NIOPosix
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Turns a host name into socket addresses.
 public protocol HostResolver: Sendable {

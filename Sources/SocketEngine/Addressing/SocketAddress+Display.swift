@@ -1,11 +1,7 @@
 import NIOCore
 import NIOPosix
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension SocketAddress {
     /// `127.0.0.1:80`, `[::1]:80`, or the socket path.

@@ -1,11 +1,7 @@
 import NIOCore
 import NIOPosix
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Answers chosen names from a fixed table and everything else from another resolver, like
 /// curl's `--resolve host:port:addr`.

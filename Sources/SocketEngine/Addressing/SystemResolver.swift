@@ -1,11 +1,7 @@
 import NIOCore
 import NIOPosix
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Resolves with `getaddrinfo(3)` on NIO's blocking-I/O thread pool, never on an event loop.
 ///
@@ -26,11 +22,7 @@ public struct SystemResolver: HostResolver {
     static func getaddrinfoBlocking(host: String, port: Int, datagram: Bool) throws -> [SocketAddress] {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
-        #if canImport(Glibc)
         hints.ai_socktype = Int32(datagram ? SOCK_DGRAM.rawValue : SOCK_STREAM.rawValue)
-        #else
-        hints.ai_socktype = datagram ? SOCK_DGRAM : SOCK_STREAM
-        #endif
         var result: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &result)
         guard status == 0 else {

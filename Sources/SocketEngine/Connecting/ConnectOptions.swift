@@ -3,11 +3,7 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// How a ``Connector`` connects.
 public struct ConnectOptions: Sendable {

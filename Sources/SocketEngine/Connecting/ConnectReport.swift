@@ -2,11 +2,7 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// What happened while connecting: for `-v` and for `send --json`.
 public struct ConnectReport: Sendable {

@@ -2,11 +2,7 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Drives one ``HappyEyeballsStateMachine`` on an event loop: starts attempts, arms timers,
 /// closes losers, and collects every failure for the error message.

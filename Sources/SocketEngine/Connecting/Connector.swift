@@ -2,11 +2,7 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Opens connections to an ``Endpoint``: resolution off the event loop, Happy Eyeballs racing
 /// (RFC 8305) for TCP, source and interface binding, and one overall connect timeout.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import NIOCore
 
 /// A connected stream socket (TCP or Unix) driven by one thread with plain system calls: no

@@ -1,4 +1,3 @@
-#if os(Linux)
 import Glibc
 import NIOCore
 
@@ -80,4 +79,3 @@ extension ConnectionHandler {
         return HandedOverSocket(descriptor: descriptor, unread: unread, inputClosed: inputClosed)
     }
 }
-#endif

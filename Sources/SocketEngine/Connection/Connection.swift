@@ -1,11 +1,7 @@
 import NIOCore
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// An established connection — TCP, Unix-domain stream or connected UDP — with queued,
 /// individually timed reads and back-pressured writes, all as async calls.

@@ -1,10 +1,6 @@
 import NIOCore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Servers that answer each message on its own (echo, canned replies): every frame is cut,
 /// answered and written here on the event loop, without a task per message.

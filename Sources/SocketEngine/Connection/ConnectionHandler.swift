@@ -1,10 +1,6 @@
 import NIOCore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The channel handler behind a ``Connection``: a receive buffer served to a FIFO queue of read
 /// requests, each with its own timeout, plus writability waiters for back-pressured writes.

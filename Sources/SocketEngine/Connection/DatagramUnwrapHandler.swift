@@ -1,11 +1,7 @@
 import NIOCore
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Turns received datagrams into plain buffers for the connection handler, and stamps nothing
 /// on the way out: a connected UDP socket accepts plain buffers.

@@ -1,11 +1,7 @@
 import NIOCore
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Which way bytes went.
 public enum TrafficDirection: Sendable {

@@ -1,18 +1,13 @@
 import NIOCore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Who is at the other end of a Unix-domain stream socket, from the kernel (`SO_PEERCRED`):
 /// what a listener can say about a client whose end has no name.
 enum UnixPeer {
-    /// The peer process's id and user id; nil off Linux, when asked off the channel's event loop
+    /// The peer process's id and user id; nil when asked off the channel's event loop
     /// (the answer would come later), or when the kernel does not say.
     static func credentials(of channel: any Channel) -> (pid: Int32, uid: UInt32)? {
-        #if os(Linux)
         guard channel.eventLoop.inEventLoop, let provider = channel as? any SocketOptionProvider else { return nil }
         var found: (pid: Int32, uid: UInt32)?
         // On the event loop the option is read at once: the future is already complete.
@@ -21,9 +16,6 @@ enum UnixPeer {
             if credentials.pid > 0 { found = (credentials.pid, credentials.uid) }
         }
         return found
-        #else
-        return nil
-        #endif
     }
 
     /// Linux's `struct ucred` (which Glibc's module map leaves out without `_GNU_SOURCE`).

@@ -1,10 +1,6 @@
 import NIOCore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Cuts one frame at a time off the front of a growing buffer: the pure, bounded core of every
 /// read request and every `--framing`.

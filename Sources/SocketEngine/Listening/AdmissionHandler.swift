@@ -2,11 +2,7 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Admits or refuses each accepted client on the listening channel's event loop, in accept
 /// order: the access policy first, then a place under the client limit (``ClientSlots``, which

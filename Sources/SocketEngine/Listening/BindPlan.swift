@@ -2,11 +2,7 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The addresses a listener binds for an endpoint: loopback (127.0.0.1 and ::1) when no host
 /// is given — never every interface by accident — or every address the host resolves to.

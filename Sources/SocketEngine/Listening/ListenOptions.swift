@@ -3,11 +3,7 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// How a listener binds and whom it lets in.
 public struct ListenOptions: Sendable {

@@ -2,11 +2,7 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Something a listener did on its own: refused a peer, or hit an accept error.
 public enum ListenerEvent: Sendable {

@@ -2,11 +2,7 @@ import NIOCore
 import NIOPosix
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads a file descriptor (stdin) on a thread of its own, one chunk per ``next()``.
 ///

@@ -1,10 +1,6 @@
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A file a command writes its results to — a pcap recording, a JSON report — opened before
 /// the work that fills it: the one way sockctl opens an output file, so a path that cannot be

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes all of `raw` to `descriptor`: short writes continued, EINTR retried, EAGAIN (a
 /// non-blocking descriptor) waited out. Returns the errno of a failure, nil once all is written.

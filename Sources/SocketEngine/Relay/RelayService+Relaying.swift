@@ -28,13 +28,11 @@ extension RelayService {
         let faultsApply = configuration.faultsCanChange || !configuration.faults.isEmpty
         let clientFaults = faultsApply ? ClientFaults(set: faults, random: random, clock: configuration.clock) : nil
         let reports = RelayReports(data: configuration.reportsData, messages: configuration.reportsMessages, emit: onEvent)
-        #if os(Linux)
         if clientFaults == nil, !reports.data, !reports.messages, configuration.framing == .raw, activity == nil,
            let from = clientSide as? Connection, let to = upstream as? Connection,
            let outcome = await splice(client, from, to, counters: counters) {
             return outcome
         }
-        #endif
         let ending = RelayEnding()
         func pump(_ direction: RelayDirection, from source: any RelayPeer, to sink: any RelayPeer) -> RelayPump {
             RelayPump(

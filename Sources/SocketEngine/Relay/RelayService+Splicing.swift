@@ -1,4 +1,3 @@
-#if os(Linux)
 extension RelayService {
     /// Relays a client and its upstream on the ``SpliceLoop`` when both are plain byte streams
     /// nobody else reads (see ``Connection/handOver(with:beforeClosing:)``); nil, both untouched, when they
@@ -49,4 +48,3 @@ extension RelayService {
         }
     }
 }
-#endif

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The process's file-descriptor limit: a server holding thousands of clients, or a load test
 /// opening thousands of connections, needs more than the usual soft limit of 1024.

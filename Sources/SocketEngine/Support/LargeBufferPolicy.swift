@@ -1,8 +1,6 @@
 import CMalloc
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// How the process's allocator treats large buffers: a long-running server (listen, proxy)
 /// that once held big frames must give that memory back when the clients are gone.

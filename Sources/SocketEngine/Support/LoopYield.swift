@@ -1,11 +1,7 @@
 import NIOCore
 import NIOPosix
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Runs work on an event loop once the loop has polled its sockets again, so that the other
 /// channels of the loop read and answer first: how a connection with a backlog yields.

@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// True for the errno of a non-blocking socket call that did nothing this time and may simply
 /// be tried again (`EAGAIN`, `EWOULDBLOCK`, `EINTR`), as opposed to a real failure.

@@ -2,11 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOWebSocket
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The client side of the WebSocket opening handshake (RFC 6455 §4.1), on a connected channel.
 ///

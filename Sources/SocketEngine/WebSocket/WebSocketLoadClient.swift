@@ -2,11 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOWebSocket
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// WebSocket client connections for a load generator, which puts its own handler where the
 /// engine's connection handler goes: it reads each message as one `ByteBuffer` and each

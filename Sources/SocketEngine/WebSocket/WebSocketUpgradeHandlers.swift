@@ -2,11 +2,7 @@ import NIOCore
 import NIOHTTP1
 import NIOWebSocket
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Sees the response head of a refused upgrade (the upgrade handler passes it on) and fails
 /// the handshake with its status; fails too if the connection closes first.

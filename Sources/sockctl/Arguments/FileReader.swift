@@ -1,10 +1,6 @@
 import NIOCore
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Reads whole, bounded files given on the command line (`--respond`, `--file`).
 enum FileReader {

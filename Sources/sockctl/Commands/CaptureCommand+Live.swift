@@ -3,11 +3,7 @@ import Dispatch
 import PacketDecoding
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 extension CaptureCommand {
     /// Live capture: open the device, drop privileges (to tcpdump or nobody, or -Z USER), print or write until -c packets,

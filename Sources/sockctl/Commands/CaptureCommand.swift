@@ -4,11 +4,7 @@ import PacketDecoding
 import Recording
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct CaptureCommand: ParsableCommand {
     static let configuration = CommandConfiguration(

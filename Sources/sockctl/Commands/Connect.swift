@@ -3,11 +3,7 @@ import NIOCore
 import Recording
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct Connect: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

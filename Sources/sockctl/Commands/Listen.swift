@@ -6,11 +6,7 @@ import Recording
 import SocketEngine
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct Listen: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -5,11 +5,7 @@ import Recording
 import SocketEngine
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct Proxy: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -3,11 +3,7 @@ import LoadGen
 import NIOCore
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 struct Send: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

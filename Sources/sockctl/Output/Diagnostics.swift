@@ -4,11 +4,7 @@ import PacketDecoding
 import Recording
 import SocketEngine
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Status lines on stderr: `sockctl connect: 12:00:01.123456 connected to ...`; the `warning`
 /// and `error` labels coloured as ``TerminalStyle`` decides (`--color`, `NO_COLOR`,

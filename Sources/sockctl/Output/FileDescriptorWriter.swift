@@ -2,11 +2,7 @@ import NIOCore
 import SocketEngine
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Writes to a file descriptor with POSIX `write(2)`: loops over short writes and `EINTR`, and
 /// on `EPIPE` (the reader went away, as in `sockctl ... | head -c 10`) exits quietly with 141,

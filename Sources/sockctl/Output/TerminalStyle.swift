@@ -1,10 +1,6 @@
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// `--color auto|always|never`: whether sockctl colours what it writes for people.
 enum ColorChoice: String, CaseIterable, Sendable {

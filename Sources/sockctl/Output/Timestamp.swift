@@ -1,8 +1,4 @@
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 import SocketEngine
 
 /// Local wall-clock time as tcpdump prints it: `HH:MM:SS.uuuuuu`.

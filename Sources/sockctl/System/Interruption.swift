@@ -1,11 +1,7 @@
 import SocketEngine
 import Synchronization
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// How every long-running command meets SIGINT (Ctrl-C) and SIGTERM: the first one says so on
 /// stderr and runs the command's stop actions — the engine's `stop()`, an orderly end after

@@ -1,11 +1,7 @@
 import CSignalForwarding
 import Foundation
 
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// Runs a handler for each delivery of the given signals (instead of dying on them), on a
 /// thread of its own.

@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The adversarial suite, the proxy's control socket: commands a careless script or a hostile
 /// local user sends — numbers that overflow, shares out of range, bytes that are not text, a line

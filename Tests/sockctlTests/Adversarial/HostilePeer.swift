@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A client that misbehaves on purpose, on a plain socket to 127.0.0.1 or a Unix socket: it sends
 /// what the test spells out and reads only when told to. Use it on a thread of its own (``onOwnThread``).

@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The adversarial suite, peers: what a hostile client does to a server left listening on a
 /// shared machine — a line that never ends, a length prefix of 4 GiB, a client that sends and

@@ -3,9 +3,7 @@ import NIOCore
 import SocketEngine
 import TestSupport
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The scenes several README examples share: servers of each kind on loopback, and the files
 /// the README makes in one example and uses in the next (recordings, captures).

@@ -1,9 +1,7 @@
 import Foundation
 import TestSupport
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// One README example being run: its working directory with the files it names, the loopback
 /// servers it talks to, the mapping of its hosts onto them, and the sockctl process itself.

@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The output rule (README "Output: what goes where"), checked on every command that has JSON
 /// or `--hexdump`: `--json` puts JSON and nothing else on stdout — one document, or one object

@@ -4,9 +4,7 @@ import SocketEngine
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// The words sockctl prints, the same in every command (README "Output: what goes where"): no FIN
 /// where there is none (UDP), a Unix client named by its process rather than by nothing or by the

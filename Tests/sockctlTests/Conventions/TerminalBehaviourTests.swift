@@ -2,9 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// What sockctl does for a person at a terminal, and only there (README "Output: what goes
 /// where"): colour by `--color auto|always|never`, `NO_COLOR` and `TERM=dumb`, on every command;

@@ -1,9 +1,5 @@
 import Synchronization
-#if canImport(Glibc)
 import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 
 /// Link-layer printers: Linux cooked v1/v2, BSD NULL/LOOP, raw IP (Ethernet is in
 /// Link/PacketPrinter+Ethernet.swift).

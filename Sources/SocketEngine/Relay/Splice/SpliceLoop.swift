@@ -1,4 +1,3 @@
-#if os(Linux)
 import Foundation
 import CEpoll
 import Glibc
@@ -128,4 +127,3 @@ final class SpliceLoop: Sendable {
         if pairs[pair.upstream] === pair { pairs[pair.upstream] = nil }
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if os(Linux)
 import CEpoll
 import Glibc
 import NIOCore
@@ -230,4 +229,3 @@ final class SplicePair: @unchecked Sendable {
         _ = epoll_ctl(loop, EPOLL_CTL_DEL, descriptor, &event)
     }
 }
-#endif

@@ -1,4 +1,3 @@
-#if os(Linux)
 /// A client relayed by the ``SpliceLoop``: what ``RelayService/stop()`` closes, and the events
 /// its task waits for.
 final class SplicedClient: RelayClosable {
@@ -44,4 +43,3 @@ final class SplicedClient: RelayClosable {
         loop.submit(.stop(pair, nil))
     }
 }
-#endif
