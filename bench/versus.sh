@@ -15,16 +15,18 @@ HERE=$(dirname "$0")
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 echo "baseline: $OLD ($("$OLD" --version 2>/dev/null || echo '?'))"
+FAILED=0
 echo "new:      $NEW ($("$NEW" --version 2>/dev/null || echo '?'))"
 for script in $SCRIPTS; do
     for round in $(seq 1 "$ROUNDS"); do
         for side in old new; do
             bin=$OLD; [ "$side" = new ] && bin=$NEW
             echo "-- $script, round $round, $side" >&2
-            "$HERE/$script.sh" "$bin" > "$WORK/$script-$round-$side.txt" 2>"$WORK/$script-$round-$side.err" || echo "($script with the $side binary exited $?)" >&2
+            "$HERE/$script.sh" "$bin" > "$WORK/$script-$round-$side.txt" 2>"$WORK/$script-$round-$side.err" || { echo "$script with the $side binary failed (exit $?):" >&2; tail -n 5 "$WORK/$script-$round-$side.err" >&2; FAILED=1; }
         done
         echo
         echo "==== $script, round $round"
         python3 "$HERE/versus.py" "$WORK/$script-$round-old.txt" "$WORK/$script-$round-new.txt"
     done
 done
+exit "$FAILED"
