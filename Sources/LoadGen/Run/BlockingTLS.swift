@@ -7,7 +7,7 @@ import Synchronization
 /// (``SecureTransport``, the same options, verification and report as on the event loops) runs
 /// in an `EmbeddedChannel`, and this passes its ciphertext to and from the socket. No event
 /// loop and no other thread are involved: the connection's thread drives it all.
-final class BlockingTLS: ThreadStream {
+final class BlockingTLS: BlockingStream {
     private let socket: BlockingSocket
     private let channel: EmbeddedChannel
     /// Ciphertext the socket has not taken yet.

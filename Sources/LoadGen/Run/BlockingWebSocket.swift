@@ -14,7 +14,7 @@ enum BlockingWebSocket {
 
     /// Upgrades `socket` before `deadline` (monotonic ns). Bytes the server sent behind its
     /// answer (its first frames) are left in `leftover`.
-    static func upgrade(_ socket: some ThreadStream, endpoint: Endpoint, options: WebSocketOptions, deadline: Int64, leftover: inout ByteBuffer) throws {
+    static func upgrade(_ socket: some BlockingStream, endpoint: Endpoint, options: WebSocketOptions, deadline: Int64, leftover: inout ByteBuffer) throws {
         let key = Data((0..<16).map { _ in UInt8.random(in: 0...255) }).base64EncodedString()
         var request = ByteBuffer(string: requestText(for: endpoint, options: options, key: key))
         while request.readableBytes > 0 {

@@ -111,7 +111,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         var failures = 0
         while !context.isFinished {
             shared.withLock { $0.stats.counters.connectAttempts += 1 }
-            let socket: any ThreadStream
+            let socket: any BlockingStream
             var leftover = ByteBuffer()
             do {
                 socket = try openStream(leftover: &leftover)
@@ -152,12 +152,12 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
     /// Connects, and for `wss://` runs the TLS handshake (timed, for the report) and for `ws://`
     /// and `wss://` the upgrade, all within the connect timeout. `leftover`: what the server sent
     /// behind its 101.
-    private func openStream(leftover: inout ByteBuffer) throws -> any ThreadStream {
+    private func openStream(leftover: inout ByteBuffer) throws -> any BlockingStream {
         let options = context.plan.connectOptions
         let started = monotonicNanos()
         let deadline = started &+ options.connectTimeout.nanosecondsClamped
         let socket = try BlockingSocket.connect(to: address, source: source, interface: options.interface, timeout: options.connectTimeout)
-        var stream: any ThreadStream = socket
+        var stream: any BlockingStream = socket
         do {
             if endpoint.transport == .wss {
                 guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: .wss) }
@@ -189,7 +189,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
 
     /// Runs one connection until the run ends (nil) or the connection fails (the error).
     /// `inbound`: what came before (a WebSocket server's first frames, behind its 101).
-    private func serve(_ socket: some ThreadStream, inbound: ByteBuffer, state: inout LoadSlot) -> (any Error)? {
+    private func serve(_ socket: some BlockingStream, inbound: ByteBuffer, state: inout LoadSlot) -> (any Error)? {
         while !begun.load(ordering: .acquiring) {
             if context.isFinished { return nil }
             _ = beginSignal.wait(timeout: .now() + .milliseconds(50))
