@@ -162,7 +162,14 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
             if endpoint.transport == .wss {
                 guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: .wss) }
                 let handshakeStart = monotonicNanos()
-                stream = try BlockingTLS.connect(socket, address: address, host: endpoint.host, secure: secure, deadline: deadline).0
+                let channel = BlockingChannel(socket: socket, peer: address)
+                stream = channel
+                let report = try secure.addClientLayer(to: channel.channel, host: endpoint.host)
+                channel.activate()
+                _ = try channel.drive(
+                    report, until: deadline,
+                    timedOut: { SocketEngineError(.connectTimeout, "TLS handshake with \(self.address.displayString) not done in time") },
+                    closed: { SocketEngineError(.tlsFailed, "TLS handshake with \(self.address.displayString) failed: the server closed the connection") })
                 let nanos = monotonicNanos() - handshakeStart
                 shared.withLock { $0.stats.recordHandshake(nanos) }
             }

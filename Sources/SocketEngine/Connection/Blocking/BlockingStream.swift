@@ -3,7 +3,7 @@ import NIOCore
 import Glibc
 
 /// What a connection driven by one thread with plain system calls reads and writes through:
-/// its ``BlockingSocket``, or TLS over it. The calls are the socket's own.
+/// its ``BlockingSocket``, or TLS over it (``BlockingChannel``). The calls are the socket's own.
 package protocol BlockingStream {
     /// Takes what it can of `buffer` without waiting; returns how many bytes it took.
     @discardableResult
