@@ -99,10 +99,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                // SHA-1 for the WebSocket handshake of --io threads (Sec-WebSocket-Accept).
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: hotPath
         ),
@@ -165,6 +162,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                // SHA-1 for a scripted WebSocket server's Sec-WebSocket-Accept.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

@@ -149,38 +149,16 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         }
     }
 
-    /// Connects, and for `wss://` runs the TLS handshake (timed, for the report) and for `ws://`
-    /// and `wss://` the upgrade, all within the connect timeout. `leftover`: what the server sent
-    /// behind its 101.
+    /// Connects through ``BlockingConnection`` (for `wss://` TLS, for `ws://` and `wss://` the
+    /// upgrade, all within the connect timeout); the TLS handshake's time goes to the report.
+    /// `leftover`: what the server sent behind its 101.
     private func openStream(leftover: inout ByteBuffer) throws -> any BlockingStream {
-        let options = context.plan.connectOptions
-        let started = monotonicNanos()
-        let deadline = started &+ options.connectTimeout.nanosecondsClamped
-        let socket = try BlockingSocket.connect(to: address, source: source, interface: options.interface, timeout: options.connectTimeout)
-        var stream: any BlockingStream = socket
-        do {
-            if endpoint.transport == .wss {
-                guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: .wss) }
-                let handshakeStart = monotonicNanos()
-                let channel = BlockingChannel(socket: socket, peer: address)
-                stream = channel
-                let report = try secure.addClientLayer(to: channel.channel, host: endpoint.host)
-                channel.activate()
-                _ = try channel.drive(
-                    report, until: deadline,
-                    timedOut: { SocketEngineError(.connectTimeout, "TLS handshake with \(self.address.displayString) not done in time") },
-                    closed: { SocketEngineError(.tlsFailed, "TLS handshake with \(self.address.displayString) failed: the server closed the connection") })
-                let nanos = monotonicNanos() - handshakeStart
-                shared.withLock { $0.stats.recordHandshake(nanos) }
-            }
-            if endpoint.transport.isWebSocket {
-                try BlockingWebSocket.upgrade(stream, endpoint: endpoint, options: options.webSocket, deadline: deadline, leftover: &leftover)
-            }
-            return stream
-        } catch {
-            stream.close()
-            throw error
+        let opened = try BlockingConnection.open(endpoint, address: address, source: source, options: context.plan.connectOptions)
+        if let security = opened.security {
+            shared.withLock { $0.stats.recordHandshake(security.handshakeDuration.nanosecondsClamped) }
         }
+        leftover = opened.leftover
+        return opened.stream
     }
 
     /// Sleeps 100 ms, doubling per consecutive failure up to 2 s (the event loops' back-off);

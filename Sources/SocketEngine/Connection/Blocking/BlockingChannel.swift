@@ -32,13 +32,17 @@ package final class BlockingChannel: BlockingStream {
     private var inbound = ByteBuffer()
     private var closed = false
 
+    /// Where writes enter the pipeline.
+    private let outlet = Outlet()
+
     /// A channel over `socket`, connected to `peer` (the handlers' messages name it, as on a
     /// socket channel).
-    package init(socket: BlockingSocket, peer: SocketAddress) {
+    package init(socket: BlockingSocket, peer: SocketAddress) throws {
         self.socket = socket
         self.peer = peer
         channel = EmbeddedChannel()
         channel.remoteAddress = peer
+        try channel.pipeline.syncOperations.addHandler(outlet)
     }
 
     /// Makes the channel active: the handlers begin (a TLS client sends its hello).
@@ -88,6 +92,14 @@ package final class BlockingChannel: BlockingStream {
         return inbound
     }
 
+    /// Removes `handler` once what the handlers have queued has run (NIO's decoders leave the
+    /// pipeline a turn after they are asked to), and runs what its removal queues.
+    package func remove(_ handler: any RemovableChannelHandler) {
+        channel.embeddedEventLoop.run()
+        channel.pipeline.syncOperations.removeHandler(handler, promise: nil)
+        channel.embeddedEventLoop.run()
+    }
+
     /// Closes the channel and hands back the socket, open, for the caller to use without the
     /// handlers (a `ws://` connection once upgraded). Call it with nothing left to pass on.
     package func release() -> BlockingSocket {
@@ -100,7 +112,8 @@ package final class BlockingChannel: BlockingStream {
     package func sendAvailable(_ buffer: inout ByteBuffer) throws -> Int {
         let count = buffer.readableBytes
         guard count > 0 else { return 0 }
-        channel.writeAndFlush(buffer, promise: nil)
+        guard let context = outlet.context else { throw ChannelError.ioOnClosedChannel }
+        context.writeAndFlush(NIOAny(buffer), promise: nil)
         buffer.moveReaderIndex(forwardBy: count)
         try takeOutbound()
         try socket.sendAvailable(&pending)
@@ -180,6 +193,17 @@ package final class BlockingChannel: BlockingStream {
         loop.run()
         loop.advanceTime(by: .hours(1))
         try? loop.syncShutdownGracefully()
+    }
+
+    /// Where ``sendAvailable(_:)`` writes: the first handler the channel gets, so that transport
+    /// layers (a TLS layer puts its handlers first) lie below it and what a handshake adds above
+    /// it — NIO's WebSocket frame encoder, left in place after an upgrade, takes only frames.
+    private final class Outlet: ChannelOutboundHandler, RemovableChannelHandler {
+        typealias OutboundIn = ByteBuffer
+        private(set) var context: ChannelHandlerContext?
+
+        func handlerAdded(context: ChannelHandlerContext) { self.context = context }
+        func handlerRemoved(context: ChannelHandlerContext) { self.context = nil }
     }
 
     /// Where a handshake's future leaves its result, on this thread.
