@@ -184,7 +184,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         let limit = plan.replyTimeout.nanosecondsClamped
         let pipeline = context.pipeline
         var decoder = FrameDecoder(framing: plan.framing ?? .raw, maximumFrameSize: plan.maximumFrameSize)
-        var webSocket = endpoint.transport.isWebSocket ? ThreadWebSocket(slot: slot, options: plan.connectOptions.webSocket, maximumFrameSize: plan.maximumFrameSize) : nil
+        var webSocket = endpoint.transport.isWebSocket ? WebSocketClientFramer(slot: slot, options: plan.connectOptions.webSocket, maximumFrameSize: plan.maximumFrameSize) : nil
         var inbound = inbound
         var outbound = ByteBuffer()
         inbound.reserveCapacity(65536)

@@ -18,7 +18,7 @@ import NIOWebSocket
 /// ``WebSocketClient``'s own negotiation, both run in a ``BlockingChannel``: NIO's upgrader
 /// checks `Sec-WebSocket-Accept`, the engine checks the subprotocol and refuses any
 /// extension. Once upgraded, a `ws://` connection goes back to the bare socket (no handler is
-/// left on the data path); the WebSocket framing is the caller's.
+/// left on the data path); the WebSocket framing is the caller's (``WebSocketClientFramer``).
 package enum BlockingConnection {
     /// An open connection.
     package struct Opened {
