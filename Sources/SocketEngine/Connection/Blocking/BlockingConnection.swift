@@ -106,7 +106,7 @@ package enum BlockingConnection {
 }
 
 /// Takes the bytes NIO's upgrade passes on behind a 101, in place of the frame decoder.
-final class LeftoverCollector: ChannelInboundHandler, RemovableChannelHandler {
+private final class LeftoverCollector: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = ByteBuffer
     private var bytes = ByteBuffer()
 
