@@ -36,7 +36,7 @@ extension Connection {
             guard mine.1.value.canHandOver, theirs.1.value.canHandOver, Self.hasNothingQueued(mine.0),
                   Self.hasNothingQueued(theirs.0), let first = Self.duplicate(mine.0) else { return nil }
             guard let second = Self.duplicate(theirs.0) else {
-                Glibc.close(first)
+                Syscall.close(first)
                 return nil
             }
             let kept = beforeClosing()

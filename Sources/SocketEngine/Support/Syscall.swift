@@ -5,11 +5,11 @@ import Glibc
 ///
 /// Each call is retried while a signal interrupts it (`EINTR`), so no caller loops on that; any
 /// other failure returns as the system call returns it (-1), with `errno` as the call left it.
-/// Two calls are not retried, as their manual pages say: `close` (on Linux the descriptor is
-/// released even when it reports `EINTR`; closing again could close a descriptor another thread
-/// has just been given, so `EINTR` counts as closed) and `connect` (an interrupted connect goes
-/// on in the background: `EINTR` reads as `EINPROGRESS`). A `poll` retried after a signal
-/// waits its whole timeout again; the callers' timeouts are short safety nets, never deadlines.
+/// Three calls are not retried: `close` (on Linux the descriptor is released even when it
+/// reports `EINTR`; closing again could close a descriptor another thread has just been given,
+/// so `EINTR` counts as closed), `connect` (an interrupted connect goes on in the background:
+/// `EINTR` reads as `EINPROGRESS`) and `poll` (an interrupted wait returns 0, nothing ready:
+/// the caller waits again with what is left of its own deadline, not the whole timeout again).
 ///
 /// The wrappers are inlinable: the blocking transport calls `recv` and `poll` per message.
 /// Capture and PacketDecoding, which do not depend on this module, keep their few calls (libpcap
@@ -35,9 +35,11 @@ package enum Syscall {
         retrying { Glibc.recv(descriptor, buffer, count, flags) }
     }
 
+    /// `poll(2)`; an interrupted wait returns 0 (nothing ready).
     @inlinable
     package static func poll(_ entries: UnsafeMutablePointer<pollfd>, _ count: Int, _ milliseconds: Int32) -> Int32 {
-        retrying { Glibc.poll(entries, nfds_t(count), milliseconds) }
+        let result = Glibc.poll(entries, nfds_t(count), milliseconds)
+        return result < 0 && errno == EINTR ? 0 : result
     }
 
     /// `open(2)` with a mode (for `O_CREAT`; ignored otherwise).

@@ -30,8 +30,8 @@ package final class BlockingSocket {
         guard fd >= 0 else { throw IOError(errnoCode: errno, reason: "socket") }
         let socket = BlockingSocket(descriptor: fd)
         if family != AF_UNIX {
-            var one: Int32 = 1
-            _ = setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            let one: Int32 = 1
+            _ = Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, one)
         }
         if let interface {
             let name = Array(interface.utf8.prefix(15)) + [0]
@@ -43,7 +43,7 @@ package final class BlockingSocket {
             let result = source.withSockAddr { bind(fd, $0, socklen_t($1)) }
             guard result == 0 else { throw IOError(errnoCode: errno, reason: "bind") }
         }
-        let result = address.withSockAddr { Glibc.connect(fd, $0, socklen_t($1)) }
+        let result = address.withSockAddr { Syscall.connect(fd, $0, socklen_t($1)) }
         if result != 0 {
             guard errno == EINPROGRESS || errno == EAGAIN else { throw IOError(errnoCode: errno, reason: "connect") }
             guard try socket.wait(for: Int16(POLLOUT), until: Self.now() + timeout.nanosecondsClamped) else {
@@ -60,7 +60,7 @@ package final class BlockingSocket {
     package func close() {
         guard !closed else { return }
         closed = true
-        _ = Glibc.close(descriptor)
+        Syscall.close(descriptor)
     }
 
     /// Writes what it can of `buffer` without waiting (its reader index moves past what went).
@@ -69,7 +69,7 @@ package final class BlockingSocket {
     package func sendAvailable(_ buffer: inout ByteBuffer) throws -> Int {
         guard buffer.readableBytes > 0 else { return 0 }
         let sent = buffer.withUnsafeReadableBytes { bytes in
-            Glibc.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
+            Syscall.send(descriptor, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL) | Int32(MSG_DONTWAIT))
         }
         if sent < 0 {
             if isRetryable(errno: errno) { return 0 }
@@ -115,7 +115,7 @@ package final class BlockingSocket {
         var result = 0
         var failure: Int32 = 0
         buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: capacity) { bytes in
-            result = Glibc.recv(descriptor, bytes.baseAddress, min(bytes.count, capacity), Int32(MSG_DONTWAIT))
+            result = Syscall.recv(descriptor, bytes.baseAddress, min(bytes.count, capacity), Int32(MSG_DONTWAIT))
             if result < 0 { failure = errno }
             return max(0, result)
         }
@@ -137,11 +137,8 @@ package final class BlockingSocket {
             var entry = pollfd(fd: descriptor, events: events, revents: 0)
             // Round up to the next millisecond: poll(2) never waits less than asked.
             let milliseconds = Int32(clamping: (remaining + 999_999) / 1_000_000)
-            let result = Glibc.poll(&entry, 1, milliseconds)
-            if result < 0 {
-                if errno == EINTR { continue }
-                throw IOError(errnoCode: errno, reason: "poll")
-            }
+            let result = Syscall.poll(&entry, 1, milliseconds)
+            if result < 0 { throw IOError(errnoCode: errno, reason: "poll") }
             if result > 0 { return entry.revents }
         }
     }
