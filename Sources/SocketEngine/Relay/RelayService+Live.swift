@@ -6,7 +6,8 @@ extension RelayService {
     /// A byte stream relayed as is (no fault, nothing shown) is joined on the event loop and
     /// counted when it ends; until then, the bytes read from the side it comes from count.
     public func liveSummary() -> (summary: RelaySummary, open: Int) {
-        state.withLock { state in
+        let listener = listeners.listener
+        return state.withLock { state in
             var summary = state.summary
             for (id, counters) in state.liveCounters {
                 let sides = (state.open[id] ?? []).map { $0 as? Connection }
@@ -18,7 +19,7 @@ extension RelayService {
                 summary.dropped += counters.droppedMessages
                 summary.discardedBytes += counters.discardedBytes
             }
-            if let listener = state.listener { summary.rejected = max(summary.rejected, listener.rejectedCount) }
+            if let listener { summary.rejected = max(summary.rejected, listener.rejectedCount) }
             return (summary, state.open.count)
         }
     }

@@ -3,7 +3,7 @@ extension RelayService {
     /// nobody else reads (see ``Connection/handOver(with:beforeClosing:)``); nil, both untouched, when they
     /// are not. The client keeps its place under the client limit until it has really gone.
     func splice(_ client: RelayClient, _ clientSide: Connection, _ upstream: Connection, counters: RelayCounters) async -> Outcome? {
-        let listener = state.withLock { $0.listener }
+        let listener = listeners.listener
         guard let (spliced, place) = await SplicedClient.start(client, clientSide, upstream, counters: counters, place: { listener?.keepSlot(of: clientSide) })
         else { return nil }
         defer { place?.release() }
@@ -13,11 +13,8 @@ extension RelayService {
     /// Registers a spliced client for ``stop()``, reports each direction's end, and returns how
     /// the client ended.
     private func relaySpliced(_ client: RelayClient, _ spliced: SplicedClient) async -> Outcome {
-        let stopped = state.withLock { state -> Bool in
-            state.open[client.id, default: []].append(spliced)
-            return state.stopped
-        }
-        if stopped { await spliced.close() }
+        let registered: Void? = listeners.register { state.withLock { $0.open[client.id, default: []].append(spliced) } }
+        if registered == nil { await spliced.close() }
         // Cancelled (the relay's task group going away), the client must not outlive its task:
         // the pair is stopped, and the task does not wait for the report its stream then drops.
         return await withTaskCancellationHandler {
