@@ -10,7 +10,7 @@ extension RelayService {
         return state.withLock { state in
             var summary = state.summary
             for (id, counters) in state.liveCounters {
-                let sides = (state.open[id] ?? []).map { $0 as? Connection }
+                let sides = (state.open[id] ?? []).map(\.connection)
                 // Nothing counted yet on a side that is a connection: read from it so far.
                 let untouched = counters.discardedBytes == 0 && counters.droppedMessages == 0
                 let client = sides.first.flatMap { $0 }, upstream = sides.count > 1 ? sides[1] : nil

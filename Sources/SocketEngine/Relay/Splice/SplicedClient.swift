@@ -38,6 +38,8 @@ final class SplicedClient: RelayClosable {
         stop()
     }
 
+    var connection: Connection? { nil }
+
     /// Asks the loop to close both sockets; the pair then reports its end.
     func stop() {
         loop.submit(.stop(pair, nil))
