@@ -48,7 +48,7 @@ struct RelayPathTests {
         let path = RelayPath.choose(
             clientSide: row.udpClient ? flow : clientSide, upstream: upstream, faults: faults, reports: reports,
             framing: row.framing, activity: row.udpActivity ? RelayActivity(clock: .system) : nil,
-            epollLoopAvailable: row.epollLoop
+            epollLoop: row.epollLoop ? RelayUnderTest.epollLoop : nil
         )
         #expect(Self.name(path) == row.expected)
         if let (from, to) = path.joined(.up) {

@@ -8,7 +8,7 @@
 /// cannot be handed over).
 enum RelayPath: Sendable {
     /// Both sides handed to the epoll relay loop.
-    case epollLoop(Connection, Connection)
+    case epollLoop(EpollRelayLoop, Connection, Connection)
     /// Each direction joined on the event loop.
     case loopForward(Connection, Connection)
     /// The generic pump: unit by unit, with reports, framing and the UDP idle timeout.
@@ -19,20 +19,21 @@ enum RelayPath: Sendable {
     /// The path of a client whose sides are `clientSide` and `upstream`.
     static func choose(
         clientSide: any RelayPeer, upstream: any RelayPeer, faults: ClientFaults?, reports: RelayReports,
-        framing: Framing, activity: RelayActivity?, epollLoopAvailable: Bool
+        framing: Framing, activity: RelayActivity?, epollLoop: EpollRelayLoop?
     ) -> RelayPath {
         if let faults { return .pumpWithFaults(faults) }
         guard !reports.data, !reports.messages, framing == .raw, activity == nil,
               let client = clientSide.connection, let server = upstream.connection
         else { return .pump }
-        return epollLoopAvailable ? .epollLoop(client, server) : .loopForward(client, server)
+        if let epollLoop { return .epollLoop(epollLoop, client, server) }
+        return .loopForward(client, server)
     }
 
     /// The two sides one direction of the event-loop join reads and writes, when this path
     /// joins them; nil for the pumps.
     func joined(_ direction: RelayDirection) -> (from: Connection, to: Connection)? {
         switch self {
-        case .epollLoop(let client, let upstream), .loopForward(let client, let upstream):
+        case .epollLoop(_, let client, let upstream), .loopForward(let client, let upstream):
             direction == .up ? (client, upstream) : (upstream, client)
         case .pump, .pumpWithFaults:
             nil

@@ -17,13 +17,13 @@ protocol RelayPeer: RelayClosable {
     func abort() async
 }
 
-/// What ``RelayService/stop()`` closes: a side of a client, or a client spliced outside the
-/// event loop (``SplicedClient``).
+/// What ``RelayService/stop()`` closes: a side of a client, or a client relayed outside the
+/// event loop (``EpollRelayedClient``).
 protocol RelayClosable: Sendable {
     /// Closes both directions.
     func close() async
     /// The stream connection this is, for the paths that join two of them (``RelayPath``) and
-    /// the live counts; nil for a UDP flow or a spliced client.
+    /// the live counts; nil for a UDP flow or a client on the epoll relay loop.
     var connection: Connection? { get }
 }
 

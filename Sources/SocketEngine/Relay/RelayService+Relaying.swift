@@ -30,9 +30,9 @@ extension RelayService {
         let reports = RelayReports(data: configuration.reportsData, messages: configuration.reportsMessages, emit: onEvent)
         let path = RelayPath.choose(
             clientSide: clientSide, upstream: upstream, faults: clientFaults, reports: reports,
-            framing: configuration.framing, activity: activity, epollLoopAvailable: SpliceLoop.shared != nil
+            framing: configuration.framing, activity: activity, epollLoop: configuration.epollLoop
         )
-        if case .epollLoop(let from, let to) = path, let outcome = await splice(client, from, to, counters: counters) {
+        if case .epollLoop(let loop, let from, let to) = path, let outcome = await relayOnEpollLoop(loop, client, from, to, counters: counters) {
             return outcome
         }
         let ending = RelayEnding()
