@@ -6,7 +6,7 @@ import Testing
 
 /// How long a client may hold a server's place, in virtual time: real sockets on loopback with a
 /// ``VirtualClock`` as the listener's (or relay's) clock. The idle timeout closes a client exactly
-/// its timeout after its last byte, on the event loop and on the splice loop alike; a full
+/// its timeout after its last byte, on the event loop and on the epoll relay loop alike; a full
 /// server gives a newcomer the place of a client below the minimum rate once that client has
 /// had its window, and says what holds the places when it refuses.
 @Suite(.hangGuard)
@@ -87,17 +87,17 @@ struct ClientSlotsTimingTests {
         await echo.stop()
     }
 
-    /// The same through the proxy, whose plain TCP client is relayed by the splice loop: the
-    /// splice loop's traffic counts as activity (a byte at 10 s), and the timeout ends the pair
+    /// The same through the proxy, whose plain TCP client is relayed by the epoll relay loop: the
+    /// epoll relay loop's traffic counts as activity (a byte at 10 s), and the timeout ends the pair
     /// at 40 s with its reason.
-    @Test func anIdleSplicedClientIsClosedItsTimeoutAfterItsLastByte() async throws {
-        let before = SpliceLoop.shared?.pairsAdded ?? 0
+    @Test func anIdleEpollRelayedClientIsClosedItsTimeoutAfterItsLastByte() async throws {
+        let before = RelayUnderTest.epollLoop?.pairsAdded ?? 0
         let relay = try await TimedRelay.start([], framing: .raw, echo: true) { $0.listenOptions.slotRules.idleTimeout = .seconds(30) }
         try await relay.client.write(ByteBuffer(string: "hi"))
         _ = try await relay.atClient.wait(for: "hi")
         try await relay.clock.waitForSleep(until: .seconds(30))
-        // Handed to the splice loop by now? Wait for it: the byte at 10 s must go through it.
-        try await waitUntil { (SpliceLoop.shared?.pairsAdded ?? 0) > before }
+        // Handed to the epoll relay loop by now? Wait for it: the byte at 10 s must go through it.
+        try await waitUntil { (RelayUnderTest.epollLoop?.pairsAdded ?? 0) > before }
         await relay.clock.advance(to: .seconds(10))
         try await relay.client.write(ByteBuffer(string: "!"))
         _ = try await relay.atClient.wait(for: "hi!")
@@ -140,7 +140,7 @@ struct ClientSlotsTimingTests {
 
     /// The same through the proxy, the slow client spliced: its place goes to the newcomer,
     /// whose traffic is relayed.
-    @Test func aFullRelayGivesANewcomerThePlaceOfASlowSplicedClient() async throws {
+    @Test func aFullRelayGivesANewcomerThePlaceOfASlowEpollRelayedClient() async throws {
         let relay = try await TimedRelay.start([], framing: .raw, echo: true) { $0.listenOptions.maximumClients = 1 }
         try await relay.client.write(ByteBuffer(string: "a"))
         _ = try await relay.atClient.wait(for: "a")

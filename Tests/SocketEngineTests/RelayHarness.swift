@@ -14,11 +14,15 @@ struct RelayUnderTest: Sendable {
     let port: Int
     let running: Task<RelaySummary, Never>
 
+    /// The epoll relay loop the relays under test share unless one is given its own.
+    static let epollLoop = EpollRelayLoop()
+
     static func start(
         _ listen: String = "127.0.0.1:0", to upstream: String, _ configure: (inout RelayConfiguration) -> Void = { _ in }
     ) async throws -> RelayUnderTest {
         var configuration = RelayConfiguration(listen: try Endpoint(parsing: listen, role: .listener), upstream: try Endpoint(parsing: upstream))
         configuration.connectOptions = .patient
+        configuration.epollLoop = RelayUnderTest.epollLoop
         configuration.listenOptions.slotRules.handshakeTimeout = ListenOptions.patient.slotRules.handshakeTimeout
         configure(&configuration)
         let events = EventLog<RelayEvent>()

@@ -4,7 +4,7 @@ import Testing
 @testable import SocketEngine
 
 /// The relay's fast path: a plain TCP client and its plain upstream taken out of the event loop
-/// and relayed by the splice loop (RelayTests run their plain stream cases through it too).
+/// and relayed by the epoll relay loop (RelayTests run their plain stream cases through it too).
 /// What a user would check: the bytes the event loop had already received are not lost, the
 /// client limit still holds while a client is spliced, and stopping the relay closes its clients.
 @Suite(.hangGuard)
@@ -16,22 +16,45 @@ struct SpliceTests {
             let question = try await readAll(connection)
             try await writeAndFinish(connection, ByteBuffer(string: "got \(question.readableBytes) bytes"))
         }
-        let before = SpliceLoop.shared?.pairsAdded ?? 0
+        let before = RelayUnderTest.epollLoop?.pairsAdded ?? 0
         let relay = try await RelayUnderTest.start(to: "127.0.0.1:\(upstream.port)")
         let client = try await connect("127.0.0.1:\(relay.port)")
         try await writeAndFinish(client, patterned(100_000, seed: 3))
         #expect(string(try await readAll(client)) == "got 100000 bytes")
         let gone = try await relay.disconnected(1)
         #expect(gone.bytesUp == 100_000 && gone.bytesDown == 16 && gone.error == nil)
-        #expect((SpliceLoop.shared?.pairsAdded ?? 0) > before, "a plain TCP client was not spliced")
+        #expect((RelayUnderTest.epollLoop?.pairsAdded ?? 0) > before, "a plain TCP client was not spliced")
         await client.close()
         _ = await relay.stop()
         await upstream.stop()
     }
 
+    /// Each relay uses the loop its caller gave it: two relays with their own loops share
+    /// nothing (a client of one is relayed by its loop only), and a relay given none keeps its
+    /// plain client on the event loop.
+    @Test func aRelayUsesTheEpollLoopItIsGiven() async throws {
+        let upstream = try await TestServer.start { connection in
+            while let chunk = try await connection.read() { try await connection.write(chunk) }
+        }
+        let (first, second) = (try #require(EpollRelayLoop()), try #require(EpollRelayLoop()))
+        for (loop, other) in [(first, second), (second, first), (nil, first)] as [(EpollRelayLoop?, EpollRelayLoop)] {
+            let before = (loop?.pairsAdded ?? 0, other.pairsAdded)
+            let relay = try await RelayUnderTest.start(to: "127.0.0.1:\(upstream.port)") { $0.epollLoop = loop }
+            let client = try await connect("127.0.0.1:\(relay.port)")
+            try await client.write(ByteBuffer(string: "ping"))
+            #expect(string(try await client.read(.exactly(4))) == "ping")
+            #expect((loop?.pairsAdded ?? 0) == before.0 + (loop == nil ? 0 : 1), "the relay's own loop did not take its client")
+            #expect(other.pairsAdded == before.1, "another relay's loop took the client")
+            await client.close()
+            _ = try await relay.disconnected(1)
+            _ = await relay.stop()
+        }
+        await upstream.stop()
+    }
+
     /// `--max-clients 1` while the one client is spliced (its channel already closed): a second
     /// client is refused; once the first has gone, a third is admitted.
-    @Test func aSplicedClientKeepsItsPlaceUntilItLeaves() async throws {
+    @Test func aEpollRelayedClientKeepsItsPlaceUntilItLeaves() async throws {
         let upstream = try await TestServer.start { connection in
             while let chunk = try await connection.read() { try await connection.write(chunk) }
         }

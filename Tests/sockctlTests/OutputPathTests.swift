@@ -62,6 +62,29 @@ struct OutputPathTests {
         #expect(!server.stderr.contains("client 1"), "a connection was made: \(server.stderr)")
     }
 
+    /// A `--record` file that cannot be written is refused the same way whichever step of the
+    /// set-up finds it — the open (a path under a regular file) or the pcap header (/dev/full:
+    /// opened, then no space left) — exit 2 with the reason, before anything is served. (Root
+    /// writes into any directory, so a read-only one would not be refused.)
+    @Test(arguments: ["connect", "listen", "proxy"])
+    func aRecordFileThatCannotBeWrittenIsAUsageErrorWhicheverStepFindsIt(command: String) async throws {
+        let scratch = try Scratch()
+        let file = scratch.path("file")
+        try "".write(toFile: file, atomically: false, encoding: .utf8)
+        let closed = try ClosedPort()
+        defer { withExtendedLifetime(closed) {} }
+        let refusals = [
+            ("\(file)/out", "--record \(file)/out: a component of the path is not a directory"),
+            ("/dev/full", "recording to /dev/full: /dev/full: no space left on device"),
+        ]
+        for (path, reason) in refusals {
+            let (_, arguments) = Self.command(command, writing: path, target: "127.0.0.1:\(closed.port)", closed: closed.port)
+            let result = try await runRefusing(arguments)
+            #expect(result.status == 2, "\(command) \(path): \(result.stderr)")
+            #expect(result.stderr.contains("sockctl \(command): error: \(reason)"), "\(command): \(result.stderr)")
+        }
+    }
+
     /// As root, in a sticky world-writable directory (as /tmp), `nobody` plants a symbolic link
     /// to root's own 0600 file under the name root is about to write: every command refuses the
     /// link, and the file it points to is left as it was. (The host's fs.protected_symlinks is 0.)

@@ -114,7 +114,7 @@ struct ServerSlotTests {
     /// `--max-clients 2` held by two clients trickling a byte every 200 ms (about 10 bytes a
     /// second with the echo, below the default 500): once they have had their window (1 s
     /// here), a real client takes the place of one of them and is served, and the log says why
-    /// the trickler went. Through the proxy the tricklers are relayed by the splice loop.
+    /// the trickler went. Through the proxy the tricklers are relayed by the epoll relay loop.
     @Test(arguments: commands)
     func tricklingClientsMakeRoomForARealClient(command: String) async throws {
         let server = try await Server(command, "127.0.0.1:0", ["--max-clients", "2", "--rate-window", "1s"])

@@ -1,4 +1,3 @@
-import Prometheus
 import SocketEngine
 
 /// `sockctl proxy --metrics-listen`: the relay's clients, bytes each way, drops, resets and
@@ -6,49 +5,30 @@ import SocketEngine
 /// (``RelayService/liveSummary()``) and, once it has stopped, from its final summary (the one
 /// printed). Labelled `listen` and `upstream` (the endpoints as given).
 public enum RelayMetrics {
-    /// The metric objects. Touched only inside the registry's updates and scrapes.
-    private final class Figures: @unchecked Sendable {
-        let clients, upstreamFailures, rejected, bytesUp, bytesDown, dropped, discarded, resets: TotalCounter
-        let open, finished: Gauge
+    private static let forwarded = "Bytes forwarded: up from clients to the upstream, down from the upstream to clients."
 
-        init(_ registry: MetricsRegistry, labels: [(String, String)]) {
-            let make = MetricFactory(registry, subsystem: "proxy", labels: labels)
-            let forwarded = "Bytes forwarded: up from clients to the upstream, down from the upstream to clients."
-            clients = make.counter("clients", "total", "Clients admitted (UDP: flows).")
-            upstreamFailures = make.counter("upstream_failures", "total", "Clients whose upstream connection could not be made.")
-            rejected = make.counter("rejected", "total", "Clients (UDP: datagrams) refused by --allow/--deny or --max-clients, or whose handshake failed or timed out.")
-            bytesUp = make.counter("forwarded", "bytes_total", forwarded, [("direction", "up")])
-            bytesDown = make.counter("forwarded", "bytes_total", forwarded, [("direction", "down")])
-            dropped = make.counter("dropped_messages", "total", "Datagrams or messages dropped by a fault or a full UDP queue.")
-            discarded = make.counter("discarded", "bytes_total", "Bytes read and thrown away by a fault (drop, timeout).")
-            resets = make.counter("resets", "total", "Connections reset, by a fault or by one side.")
-            open = make.gauge("clients_open", "", "Clients being relayed now.")
-            finished = make.gauge("finished", "", "1 once the proxy has stopped and these are its summary's numbers, else 0.")
-        }
-
-        func set(_ summary: RelaySummary, open openCount: Int) {
-            self.clients.set(summary.clients)
-            upstreamFailures.set(summary.upstreamFailures)
-            rejected.set(summary.rejected)
-            bytesUp.set(summary.bytesUp)
-            bytesDown.set(summary.bytesDown)
-            dropped.set(summary.dropped)
-            discarded.set(summary.discardedBytes)
-            resets.set(summary.resets)
-            open.set(Double(openCount))
-        }
-    }
+    /// The figures, in the order they are registered.
+    static let table: [ServiceFigure<RelaySummary>] = [
+        ServiceFigure("clients", "total", "Clients admitted (UDP: flows).", \.clients),
+        ServiceFigure("upstream_failures", "total", "Clients whose upstream connection could not be made.", \.upstreamFailures),
+        ServiceFigure("rejected", "total", "Clients (UDP: datagrams) refused by --allow/--deny or --max-clients, or whose handshake failed or timed out.", \.rejected),
+        ServiceFigure("forwarded", "bytes_total", forwarded, labels: [("direction", "up")], \.bytesUp),
+        ServiceFigure("forwarded", "bytes_total", forwarded, labels: [("direction", "down")], \.bytesDown),
+        ServiceFigure("dropped_messages", "total", "Datagrams or messages dropped by a fault or a full UDP queue.", \.dropped),
+        ServiceFigure("discarded", "bytes_total", "Bytes read and thrown away by a fault (drop, timeout).", \.discardedBytes),
+        ServiceFigure("resets", "total", "Connections reset, by a fault or by one side.", \.resets),
+    ]
 
     /// Binds `address` and serves `service`'s metrics there (`onEvent`: scrapers refused or
     /// closed, see ``MetricsServerLimits``), labelled with its endpoints.
     public static func start(
         _ address: MetricsListenAddress, service: RelayService, onEvent: @escaping @Sendable (MetricsServerEvent) -> Void = { _ in }
     ) async throws(MetricsExportError) -> ServiceMetrics<RelaySummary> {
-        let registry = MetricsRegistry()
-        let labels = [("listen", service.configuration.listen.description), ("upstream", service.configuration.upstream.description)]
-        let figures = Figures(registry, labels: labels)
-        return try await ServiceMetrics(
-            address, registry: registry, finished: figures.finished,
-            update: { figures.set($0, open: $1) }, live: { [weak service] in service?.liveSummary() }, onEvent: onEvent)
+        try await ServiceFigures.start(
+            address, subsystem: "proxy",
+            labels: [("listen", service.configuration.listen.description), ("upstream", service.configuration.upstream.description)],
+            table: table, openHelp: "Clients being relayed now.",
+            finishedHelp: "1 once the proxy has stopped and these are its summary's numbers, else 0.",
+            live: { [weak service] in service?.liveSummary() }, onEvent: onEvent)
     }
 }

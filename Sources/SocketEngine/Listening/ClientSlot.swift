@@ -5,7 +5,7 @@ import Synchronization
 ///
 /// Its channel's close gives it back, unless the place was ``keep()``-ed: the relay takes a
 /// client's socket out of the event loop (closing the channel) and holds the place until the
-/// client leaves the splice loop. Whoever carries the client says how to close it
+/// client leaves the epoll relay loop. Whoever carries the client says how to close it
 /// (``closeWith(_:)``); a close asked for before that is remembered and done then.
 final class ClientSlot: Sendable {
     let id: UInt64

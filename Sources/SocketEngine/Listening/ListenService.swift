@@ -11,16 +11,15 @@ public final class ListenService: Sendable {
     let input: (any ByteSource)?
     let onEvent: @Sendable (ListenEvent) -> Void
     let state = Mutex(State())
+    /// The listener, and whether ``stop()`` was called.
+    let listeners = ServiceListeners()
     /// Open while at least one client (or UDP peer) is there: stdin waits for it, like `nc -l`.
     let presence = Presence()
 
     struct State {
-        var listener: Listener?
-        var datagramListener: DatagramListener?
         var clients: [Int: Connection] = [:]
         var clientInfo: [Int: ClientInfo] = [:]
         var datagramPeers: [SocketAddress] = []
-        var stopped = false
         var summary = ListenSummary()
     }
 
@@ -40,41 +39,24 @@ public final class ListenService: Sendable {
 
     /// Binds the endpoint; returns the bound addresses.
     public func bind() async throws -> [SocketAddress] {
-        switch configuration.endpoint.transport {
-        case .tcp, .unix, .tls, .ws, .wss:
-            var options = configuration.options
-            if configuration.endpoint.transport.isWebSocket {
-                // Echo and canned replies are given by the WebSocket layer, message type kept.
-                switch configuration.mode {
-                case .echo: options.webSocket.answer = .echo
-                case .respond(let body): options.webSocket.answer = .respond(body)
-                case .print, .discard, .broadcast: break
-                }
+        var options = configuration.options
+        if configuration.endpoint.transport.isWebSocket {
+            // Echo and canned replies are given by the WebSocket layer, message type kept.
+            switch configuration.mode {
+            case .echo: options.webSocket.answer = .echo
+            case .respond(let body): options.webSocket.answer = .respond(body)
+            case .print, .discard, .broadcast: break
             }
-            let listener = try await Listener.bind(configuration.endpoint, options: options)
-            state.withLock { $0.listener = listener }
-            return listener.localAddresses
-        case .udp:
-            let listener = try await DatagramListener.bind(configuration.endpoint, options: configuration.options)
-            state.withLock { $0.datagramListener = listener }
-            return listener.localAddresses
         }
+        return try await listeners.bind(configuration.endpoint, options: options)
     }
 
     /// Serves until done (see the type's discussion). Call ``bind()`` first.
     public func run() async -> ListenSummary {
         let clock = configuration.options.clock
         let started = clock.now
-        let (listener, datagramListener, stopped) = state.withLock { ($0.listener, $0.datagramListener, $0.stopped) }
-        if stopped {
-            // Stopped while binding (a signal as soon as the process started): close, serve none.
-            await listener?.close()
-            await datagramListener?.close()
-        } else if let listener {
-            await runStream(listener)
-        } else if let datagramListener {
-            await runDatagram(datagramListener)
-        }
+        // Stopped while binding (a signal as soon as the process started): closed, none served.
+        await listeners.serve(stream: { await runStream($0) }, datagram: { await runDatagram($0) })
         return state.withLock { state in
             state.summary.duration = clock.elapsed(since: started)
             return state.summary
@@ -84,15 +66,7 @@ public final class ListenService: Sendable {
     /// Stops accepting and closes every client (SIGINT). Safe to call more than once, and before
     /// or during ``bind()`` (``run()`` then returns at once).
     public func stop() {
-        let (listener, datagramListener, clients) = state.withLock { state -> (Listener?, DatagramListener?, [Connection]) in
-            state.stopped = true
-            return (state.listener, state.datagramListener, Array(state.clients.values))
-        }
-        Task {
-            await listener?.close()
-            await datagramListener?.close()
-            for client in clients { await client.close() }
-        }
+        listeners.stop { state.withLock { state in state.clients.values.map { $0 as any RelayClosable } } }
     }
 
     // MARK: Stream clients
@@ -108,15 +82,14 @@ public final class ListenService: Sendable {
             for await connection in listener.connections {
                 nextID += 1
                 let client = ClientInfo(id: nextID, peer: connection.label, webSocket: connection.webSocket)
-                let stopped = state.withLock { state -> Bool in
-                    if !state.stopped {
+                let registered: Void? = listeners.register {
+                    state.withLock { state in
                         state.clients[client.id] = connection
                         state.clientInfo[client.id] = client
                         state.summary.clients += 1
                     }
-                    return state.stopped
                 }
-                if stopped {
+                if registered == nil {
                     await connection.close()
                     continue
                 }
@@ -312,9 +285,8 @@ public final class ListenService: Sendable {
     }
 
     private func sendToAll(_ bytes: ByteBuffer) async {
-        let (clients, peers, datagramListener) = state.withLock { state in
-            (Array(state.clients.values), state.datagramPeers, state.datagramListener)
-        }
+        let datagramListener = listeners.datagramListener
+        let (clients, peers) = state.withLock { state in (Array(state.clients.values), state.datagramPeers) }
         for client in clients {
             try? await client.send(bytes)
         }

@@ -108,7 +108,7 @@ public final class Listener: Sendable {
 
     /// Keeps `connection`'s place until ``ClientSlot/release()`` rather than until its channel
     /// closes: for a client that goes on after its channel is closed (the relay's
-    /// ``SplicedClient``). On the connection's event loop. Nil: it holds no place of this listener.
+    /// ``EpollRelayedClient``). On the connection's event loop. Nil: it holds no place of this listener.
     func keepSlot(of connection: Connection) -> ClientSlot? {
         guard let slot = slots.slot(for: connection.channel) else { return nil }
         slot.keep()

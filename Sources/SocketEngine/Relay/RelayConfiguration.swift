@@ -37,6 +37,9 @@ public struct RelayConfiguration: Sendable {
     public var faultsCanChange = false
     /// Seeds the chance of every fault (`--fault-seed`), so a run can be repeated; random if nil.
     public var faultSeed: UInt64?
+    /// The loop that relays plain byte-stream clients outside the event loop (see
+    /// ``EpollRelayLoop``); nil: every client is relayed on the event loop.
+    public var epollLoop: EpollRelayLoop?
     /// The clock latency, stalls, time-based faults, UDP idle timeouts and the summary go by.
     package var clock: EngineClock = .system
 

@@ -17,15 +17,20 @@ protocol RelayPeer: RelayClosable {
     func abort() async
 }
 
-/// What ``RelayService/stop()`` closes: a side of a client, or a client spliced outside the
-/// event loop (``SplicedClient``).
+/// What ``RelayService/stop()`` closes: a side of a client, or a client relayed outside the
+/// event loop (``EpollRelayedClient``).
 protocol RelayClosable: Sendable {
     /// Closes both directions.
     func close() async
+    /// The stream connection this is, for the paths that join two of them (``RelayPath``) and
+    /// the live counts; nil for a UDP flow or a client on the epoll relay loop.
+    var connection: Connection? { get }
 }
 
 extension Connection: RelayPeer {
     var carriesMessages: Bool { transport.isMessageOriented }
+
+    var connection: Connection? { self }
 
     func receive(_ request: ReadRequest) async throws -> ByteBuffer? {
         try await read(carriesMessages ? .available(maxLength: Int.max) : request)
@@ -51,6 +56,8 @@ final class DatagramFlow: RelayPeer {
     }
 
     var carriesMessages: Bool { true }
+
+    var connection: Connection? { nil }
 
     /// True once the flow has been closed: its client's next datagram starts a new flow.
     var isClosed: Bool { closed.load(ordering: .sequentiallyConsistent) }

@@ -48,6 +48,8 @@ struct RelayPump: Sendable {
     let counters: RelayCounters
     /// Nil: no faults can ever apply (no `--fault`, no control socket).
     let faults: ClientFaults?
+    /// The client's path (``RelayPath``): whether this direction may be joined on the event loop.
+    let path: RelayPath
     /// For relays with a UDP side: touched on every unit, for the idle timeout.
     let activity: RelayActivity?
     /// Shared by the client's two pumps and its relay: set once the client is being ended.
@@ -57,8 +59,7 @@ struct RelayPump: Sendable {
         if let faults {
             return await runWithFaults(faults)
         }
-        if !reports.data, !reports.messages, framing == .raw, activity == nil,
-           let from = source as? Connection, let to = sink as? Connection, from.canForward(to: to) {
+        if let (from, to) = path.joined(direction), from.canForward(to: to) {
             return await forward(from, to)
         }
         do {

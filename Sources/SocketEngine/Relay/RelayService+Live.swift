@@ -6,10 +6,11 @@ extension RelayService {
     /// A byte stream relayed as is (no fault, nothing shown) is joined on the event loop and
     /// counted when it ends; until then, the bytes read from the side it comes from count.
     public func liveSummary() -> (summary: RelaySummary, open: Int) {
-        state.withLock { state in
+        let listener = listeners.listener
+        return state.withLock { state in
             var summary = state.summary
             for (id, counters) in state.liveCounters {
-                let sides = (state.open[id] ?? []).map { $0 as? Connection }
+                let sides = (state.open[id] ?? []).map(\.connection)
                 // Nothing counted yet on a side that is a connection: read from it so far.
                 let untouched = counters.discardedBytes == 0 && counters.droppedMessages == 0
                 let client = sides.first.flatMap { $0 }, upstream = sides.count > 1 ? sides[1] : nil
@@ -18,7 +19,7 @@ extension RelayService {
                 summary.dropped += counters.droppedMessages
                 summary.discardedBytes += counters.discardedBytes
             }
-            if let listener = state.listener { summary.rejected = max(summary.rejected, listener.rejectedCount) }
+            if let listener { summary.rejected = max(summary.rejected, listener.rejectedCount) }
             return (summary, state.open.count)
         }
     }

@@ -28,9 +28,11 @@ extension RelayService {
         let faultsApply = configuration.faultsCanChange || !configuration.faults.isEmpty
         let clientFaults = faultsApply ? ClientFaults(set: faults, random: random, clock: configuration.clock) : nil
         let reports = RelayReports(data: configuration.reportsData, messages: configuration.reportsMessages, emit: onEvent)
-        if clientFaults == nil, !reports.data, !reports.messages, configuration.framing == .raw, activity == nil,
-           let from = clientSide as? Connection, let to = upstream as? Connection,
-           let outcome = await splice(client, from, to, counters: counters) {
+        let path = RelayPath.choose(
+            clientSide: clientSide, upstream: upstream, faults: clientFaults, reports: reports,
+            framing: configuration.framing, activity: activity, epollLoop: configuration.epollLoop
+        )
+        if case .epollLoop(let loop, let from, let to) = path, let outcome = await relayOnEpollLoop(loop, client, from, to, counters: counters) {
             return outcome
         }
         let ending = RelayEnding()
@@ -38,7 +40,7 @@ extension RelayService {
             RelayPump(
                 client: client, direction: direction, source: source, sink: sink, framing: configuration.framing,
                 maximumFrameSize: configuration.maximumFrameSize, clock: configuration.clock, reports: reports,
-                counters: counters, faults: clientFaults, activity: activity, ending: ending
+                counters: counters, faults: clientFaults, path: path, activity: activity, ending: ending
             )
         }
         let up = pump(.up, from: clientSide, to: upstream)

@@ -16,14 +16,13 @@ public final class RelayService: Sendable {
     let onEvent: @Sendable (RelayEvent) -> Void
     let random: RelayRandom
     let state = Mutex(State())
+    /// The listener, and whether ``stop()`` was called.
+    let listeners = ServiceListeners()
 
     struct State {
-        var listener: Listener?
-        var datagramListener: DatagramListener?
         /// Both sides of every client being relayed, for ``stop()``.
         var open: [Int: [any RelayClosable]] = [:]
         var nextID = 0
-        var stopped = false
         var summary = RelaySummary()
         /// The counters of the clients being relayed, for ``liveSummary()``.
         var liveCounters: [Int: RelayCounters] = [:]
@@ -48,29 +47,14 @@ public final class RelayService: Sendable {
 
     /// Binds the listening endpoint; returns the bound addresses.
     public func bind() async throws -> [SocketAddress] {
-        if configuration.listen.transport == .udp {
-            let listener = try await DatagramListener.bind(configuration.listen, options: configuration.listenOptions)
-            state.withLock { $0.datagramListener = listener }
-            return listener.localAddresses
-        }
-        let listener = try await Listener.bind(configuration.listen, options: configuration.listenOptions)
-        state.withLock { $0.listener = listener }
-        return listener.localAddresses
+        try await listeners.bind(configuration.listen, options: configuration.listenOptions)
     }
 
     /// Relays until ``stop()``. Call ``bind()`` first.
     public func run() async -> RelaySummary {
         let clock = configuration.clock
         let started = clock.now
-        let (listener, datagramListener, stopped) = state.withLock { ($0.listener, $0.datagramListener, $0.stopped) }
-        if stopped {
-            await listener?.close()
-            await datagramListener?.close()
-        } else if let listener {
-            await runStream(listener)
-        } else if let datagramListener {
-            await runDatagram(datagramListener)
-        }
+        await listeners.serve(stream: { await runStream($0) }, datagram: { await runDatagram($0) })
         return state.withLock { state in
             state.summary.duration = clock.elapsed(since: started)
             return state.summary
@@ -78,17 +62,14 @@ public final class RelayService: Sendable {
     }
 
     /// Stops accepting and closes every client and its upstream (SIGINT). Safe to call more than
-    /// once, and before or during ``bind()``.
+    /// once, and before or during ``bind()``. Every client still open is marked cut before it
+    /// is closed, so that its end is reported as the relay's doing.
     public func stop() {
-        let (listener, datagramListener, peers) = state.withLock { state -> (Listener?, DatagramListener?, [any RelayClosable]) in
-            state.stopped = true
-            state.cut.formUnion(state.open.keys)
-            return (state.listener, state.datagramListener, state.open.values.flatMap { $0 })
-        }
-        Task {
-            await listener?.close()
-            await datagramListener?.close()
-            for peer in peers { await peer.close() }
+        listeners.stop {
+            state.withLock { state in
+                state.cut.formUnion(state.open.keys)
+                return state.open.values.flatMap { $0 }
+            }
         }
     }
 
@@ -122,12 +103,13 @@ public final class RelayService: Sendable {
 
     /// Numbers a new client and registers its side for ``stop()``; nil once stopped.
     func admit(peer: String, side: any RelayPeer) -> RelayClient? {
-        let client = state.withLock { state -> RelayClient? in
-            guard !state.stopped else { return nil }
-            state.nextID += 1
-            state.summary.clients += 1
-            state.open[state.nextID] = [side]
-            return RelayClient(id: state.nextID, peer: peer)
+        let client = listeners.register {
+            state.withLock { state in
+                state.nextID += 1
+                state.summary.clients += 1
+                state.open[state.nextID] = [side]
+                return RelayClient(id: state.nextID, peer: peer)
+            }
         }
         if let client { onEvent(.clientConnected(client)) }
         return client
@@ -160,12 +142,8 @@ public final class RelayService: Sendable {
     func connectUpstream(for client: RelayClient, options: ConnectOptions, started: EngineClock.Instant, closing side: any RelayPeer) async -> Connection? {
         do {
             let (upstream, report) = try await Connector(endpoint: configuration.upstream, options: options).connect()
-            let registered = state.withLock { state -> Bool in
-                guard !state.stopped else { return false }
-                state.open[client.id, default: []].append(upstream)
-                return true
-            }
-            guard registered else {
+            let registered: Void? = listeners.register { state.withLock { $0.open[client.id, default: []].append(upstream) } }
+            guard registered != nil else {
                 await upstream.close()
                 await side.close()
                 finish(client, counters: RelayCounters(), started: started, error: nil)

@@ -14,7 +14,7 @@ import Glibc
 /// it from 164 to 64 MB, so the memory was free but held. With the threshold fixed at 1 MiB the
 /// same rounds ended at 42 MB each time.
 ///
-/// Buffers below 1 MiB (socket reads, the relay's 256 KiB splice buffers) are unaffected.
+/// Buffers below 1 MiB (socket reads, the relay loop's 256 KiB buffer) are unaffected.
 /// `MALLOC_MMAP_THRESHOLD_` in the environment, glibc's own setting, wins over this.
 public enum LargeBufferPolicy {
     /// The size from which a buffer gets its own mapping, returned to the system when freed.

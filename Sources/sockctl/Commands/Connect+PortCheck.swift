@@ -6,7 +6,7 @@ extension Connect {
     /// The check the words and options ask for; what does not apply to a check is refused.
     func makePortCheck() throws -> PortCheck {
         let given: [(Bool, String)] = [
-            (record != nil, "--record"), (reconnect != nil, "--reconnect"), (heartbeat != nil, "--heartbeat"),
+            (recording.record != nil, "--record"), (reconnect != nil, "--reconnect"), (heartbeat != nil, "--heartbeat"),
             (sendOnly, "--send-only"), (recvOnly, "--recv-only"), (echoMessages, "--echo-messages"), (crlf, "--crlf"),
             (noShutdown, "--no-shutdown"), (closeOnEof, "--close-on-eof"), (idleTimeout != nil, "--idle-timeout"),
         ]

@@ -119,8 +119,7 @@ struct Connect: AsyncParsableCommand {
     @Flag(name: .long, help: "At end of input close the connection instead of half-closing it.")
     var closeOnEof = false
 
-    @Option(name: .long, help: ArgumentHelp("Write the traffic to this pcap file: the session, made-up Ethernet/IP/TCP or UDP headers around the real payload and times, for tcpdump, Wireshark and sockctl replay.", valueName: "file.pcap"))
-    var record: String?
+    @OptionGroup var recording: RecordOptions<ConnectRecording>
 
     @Option(name: .long, help: ArgumentHelp("Close a connection once nothing was received or sent for this long, ending the session (default: never; -w sets it too).", valueName: "dur"))
     var idleTimeout: Duration?
@@ -182,12 +181,7 @@ struct Connect: AsyncParsableCommand {
                 configuration.direction = .receiveOnly
             }
         }
-        if let record {
-            if endpoint.transport == .unix {
-                throw UsageError("--record records IP sessions (tcp, tls, udp, ws, wss), not unix:")
-            }
-            if record.isEmpty { throw UsageError("--record needs a file name") }
-        }
+        try recording.validate(transport: endpoint.transport)
         configuration.inputEnd = noShutdown ? .keepOpen : (closeOnEof ? .close : .halfClose)
         configuration.endsWhenPeerFinishes = isatty(0) == 1
         if let idleTimeout {
@@ -227,9 +221,7 @@ struct Connect: AsyncParsableCommand {
         let input: any ByteSource = configuration.direction == .receiveOnly
             ? EmptyByteSource()
             : FileDescriptorSource(descriptor: 0)
-        let recorder = try record.map { path in
-            try SessionRecorder(file: try OutputFile.open(path, option: "--record", diagnostics: diagnostics), localIsClient: true)
-        }
+        let recorder = try recording.recorder(diagnostics: diagnostics)
         configuration.connect.recorder = recorder?.hook
         let (webSocket, datagrams) = (configuration.endpoint.transport.isWebSocket, configuration.endpoint.transport == .udp)
         let session = ClientSession(
@@ -242,7 +234,7 @@ struct Connect: AsyncParsableCommand {
         interruption.onStop { session.stop() }
         let summary = await session.run()
         interruption.cancel()
-        if let recorder { diagnostics.log(recorder.finishAndReport()) }
+        recording.finish(recorder, diagnostics: diagnostics)
         diagnostics.log(summary.logLines)
         try interruption.exitIfInterrupted()
         if let error = summary.error { throw diagnostics.fail(error) }

@@ -101,8 +101,7 @@ struct Listen: AsyncParsableCommand {
 
     @OptionGroup var admission: AdmissionOptions
 
-    @Option(name: .long, help: ArgumentHelp("Write the traffic to this pcap file: every client's session, made-up Ethernet/IP/TCP headers around the real payload and times.", valueName: "file.pcap"))
-    var record: String?
+    @OptionGroup var recording: RecordOptions<ListenRecording>
 
     @Flag(name: .long, help: "Only receive: never read stdin (print mode otherwise sends it to the clients).")
     var recvOnly = false
@@ -161,12 +160,7 @@ struct Listen: AsyncParsableCommand {
         configuration.keepOpen = keepOpen || broadcast
         try admission.apply(to: &configuration.options, endpoint: endpoint)
         configuration.options.tap = observability.tap
-        if let record {
-            if endpoint.transport == .unix {
-                throw UsageError("listen --record records IP clients (tcp, tls, udp, ws, wss), not unix:")
-            }
-            if record.isEmpty { throw UsageError("--record needs a file name") }
-        }
+        try recording.validate(transport: endpoint.transport)
         configuration.options.secureTransport = try tls.layer(for: endpoint)
         if endpoint.transport.isWebSocket {
             webSocket.apply(to: &configuration.options.webSocket)
@@ -190,9 +184,7 @@ struct Listen: AsyncParsableCommand {
         if let clients = configuration.options.maximumClients, clients + 64 > descriptors {
             diagnostics.warning("--max-clients \(clients) is above the file-descriptor limit \(descriptors): raise it with `ulimit -n`")
         }
-        let recorder = try record.map { path in
-            try SessionRecorder(file: try OutputFile.open(path, option: "--record", diagnostics: diagnostics), localIsClient: false)
-        }
+        let recorder = try recording.recorder(diagnostics: diagnostics)
         configuration.options.recorder = recorder?.hook
         let readsInput = configuration.mode == .print && !recvOnly
         let printMode = configuration.mode == .print
@@ -224,7 +216,7 @@ struct Listen: AsyncParsableCommand {
         let summary = await service.run()
         metrics?.finish(summary)
         signals.cancel()
-        if let recorder { diagnostics.log(recorder.finishAndReport()) }
+        recording.finish(recorder, diagnostics: diagnostics)
         diagnostics.note(summary.text(transport: transport))
         await metrics?.close()
     }

@@ -101,8 +101,7 @@ struct Proxy: AsyncParsableCommand {
     @Flag(name: [.customLong("json"), .customLong("json-log")], help: "Write the result as JSON: every event — clients, messages, chunks, faults — one object per line on stdout (human output on stderr).")
     var jsonLog = false
 
-    @Option(name: .long, help: ArgumentHelp("Write the traffic to this pcap file: every client's session.", valueName: "file.pcap"))
-    var record: String?
+    @OptionGroup var recording: RecordOptions<ProxyRecording>
 
     @OptionGroup(title: "Framing") var framing: FramingOptions
     @Flag(name: .shortAndLong, help: "Print more on stderr: also upstream connections, directions ending and every fault acting, with timestamps.")
@@ -147,10 +146,7 @@ struct Proxy: AsyncParsableCommand {
                 throw UsageError("invalid --control '\(control)' (expected unix:PATH, e.g. unix:/tmp/proxy.ctl)")
             }
         }
-        if let record {
-            if listen.transport == .unix { throw UsageError("proxy --record records IP clients, not a unix: listener") }
-            if record.isEmpty { throw UsageError("--record needs a file name") }
-        }
+        try recording.validate(transport: listen.transport)
         return configuration
     }
 
@@ -161,10 +157,10 @@ struct Proxy: AsyncParsableCommand {
         if let clients = configuration.listenOptions.maximumClients, 2 * clients + 64 > descriptors {
             diagnostics.warning("--max-clients \(clients) needs \(2 * clients) descriptors, above the limit \(descriptors): raise it with `ulimit -n`")
         }
-        let recorder = try record.map { path in
-            try SessionRecorder(file: try OutputFile.open(path, option: "--record", diagnostics: diagnostics), localIsClient: false)
-        }
+        let recorder = try recording.recorder(diagnostics: diagnostics)
         configuration.listenOptions.recorder = recorder?.hook
+        // One loop for the process's plain byte-stream clients (none: they stay on the event loop).
+        configuration.epollLoop = EpollRelayLoop()
         if let control { try OutputFile.checkSocketPath(String(control.dropFirst(5)), option: "--control", diagnostics: diagnostics) }
         let renderer = ProxyEventRenderer(
             diagnostics: diagnostics, hexdump: hexdump, printMessages: printMessages, jsonLog: jsonLog, quiet: quiet
@@ -203,7 +199,7 @@ struct Proxy: AsyncParsableCommand {
         signals.cancel()
         await controlServer?.close()
         await controlTask?.value
-        if let recorder { diagnostics.log(recorder.finishAndReport()) }
+        recording.finish(recorder, diagnostics: diagnostics)
         renderer.summary(summary)
         await metrics?.close()
     }

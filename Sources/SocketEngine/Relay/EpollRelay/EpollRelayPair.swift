@@ -2,31 +2,31 @@ import CEpoll
 import Glibc
 import NIOCore
 
-/// What a spliced client reports to the task waiting for it.
-enum SpliceEvent: Sendable {
+/// What a client on the epoll relay loop reports to the task waiting for it.
+enum EpollRelayEvent: Sendable {
     /// One direction ended in order: its source finished and the sink's output was shut.
     case finished(RelayDirection)
     /// Both sockets are closed; how the client ended. The last event.
     case ended(RelayPump.End)
 }
 
-/// One relayed client on the ``SpliceLoop``: its socket, its upstream's, and each direction's
+/// One relayed client on the ``EpollRelayLoop``: its socket, its upstream's, and each direction's
 /// state. Created on the relay's task, then owned by the loop's thread alone.
 ///
 /// - A direction reads only while nothing it read is still waiting for its sink: a slow reader
-///   holds at most one read (``SpliceLoop/readSize``) per direction, the rest stays in the
+///   holds at most one read (``EpollRelayLoop/readSize``) per direction, the rest stays in the
 ///   kernel's buffers (back-pressure), and the socket is not even watched meanwhile.
 /// - A source's end is passed on as a shutdown of the sink's output once what it sent is
 ///   written (half-close each way); both directions ended closes the pair.
 /// - A reset (`ECONNRESET`, `EPIPE`) on either side resets both; any other error closes both.
-final class SplicePair: @unchecked Sendable {
+final class EpollRelayPair: @unchecked Sendable {
     let client: Int32
     let upstream: Int32
     private let label: String
     private let counters: RelayCounters
     /// The client connection's counters, kept going: the listener's rules watch them.
     private let activity: ConnectionStatistics?
-    private let report: AsyncStream<SpliceEvent>.Continuation
+    private let report: AsyncStream<EpollRelayEvent>.Continuation
     private let up: Direction
     private let down: Direction
     /// The epoll instance, once the loop has started the pair.
@@ -56,7 +56,7 @@ final class SplicePair: @unchecked Sendable {
     /// `client`, `upstream`: descriptors this pair now owns. `unread…`: what the event loop had
     /// received and not yet forwarded; `…Ended`: whether that side had already finished sending.
     init(client: HandedOverSocket, upstream: HandedOverSocket, label: String, counters: RelayCounters,
-         activity: ConnectionStatistics? = nil, report: AsyncStream<SpliceEvent>.Continuation) {
+         activity: ConnectionStatistics? = nil, report: AsyncStream<EpollRelayEvent>.Continuation) {
         self.client = client.descriptor
         self.upstream = upstream.descriptor
         self.label = label

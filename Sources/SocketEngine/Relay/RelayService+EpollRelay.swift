@@ -1,40 +1,39 @@
 extension RelayService {
-    /// Relays a client and its upstream on the ``SpliceLoop`` when both are plain byte streams
+    /// Relays a client and its upstream on `loop` when both are plain byte streams
     /// nobody else reads (see ``Connection/handOver(with:beforeClosing:)``); nil, both untouched, when they
     /// are not. The client keeps its place under the client limit until it has really gone.
-    func splice(_ client: RelayClient, _ clientSide: Connection, _ upstream: Connection, counters: RelayCounters) async -> Outcome? {
-        let listener = state.withLock { $0.listener }
-        guard let (spliced, place) = await SplicedClient.start(client, clientSide, upstream, counters: counters, place: { listener?.keepSlot(of: clientSide) })
+    func relayOnEpollLoop(
+        _ loop: EpollRelayLoop, _ client: RelayClient, _ clientSide: Connection, _ upstream: Connection, counters: RelayCounters
+    ) async -> Outcome? {
+        let listener = listeners.listener
+        guard let (relayed, place) = await EpollRelayedClient.start(client, clientSide, upstream, on: loop, counters: counters, place: { listener?.keepSlot(of: clientSide) })
         else { return nil }
         defer { place?.release() }
-        return await relaySpliced(client, spliced)
+        return await relayOnLoop(client, relayed)
     }
 
-    /// Registers a spliced client for ``stop()``, reports each direction's end, and returns how
+    /// Registers a client on the loop for ``stop()``, reports each direction's end, and returns how
     /// the client ended.
-    private func relaySpliced(_ client: RelayClient, _ spliced: SplicedClient) async -> Outcome {
-        let stopped = state.withLock { state -> Bool in
-            state.open[client.id, default: []].append(spliced)
-            return state.stopped
-        }
-        if stopped { await spliced.close() }
+    private func relayOnLoop(_ client: RelayClient, _ relayed: EpollRelayedClient) async -> Outcome {
+        let registered: Void? = listeners.register { state.withLock { $0.open[client.id, default: []].append(relayed) } }
+        if registered == nil { await relayed.close() }
         // Cancelled (the relay's task group going away), the client must not outlive its task:
         // the pair is stopped, and the task does not wait for the report its stream then drops.
         return await withTaskCancellationHandler {
             var outcome = Outcome()
             var ended = false
-            for await event in spliced.events {
+            for await event in relayed.events {
                 if case .ended = event { ended = true }
                 note(event, of: client, into: &outcome)
             }
             if !ended { outcome.error = SocketEngineError(.connectionClosed, "\(client.peer): relay stopped") }
             return outcome
         } onCancel: {
-            spliced.stop()
+            relayed.stop()
         }
     }
 
-    private func note(_ event: SpliceEvent, of client: RelayClient, into outcome: inout Outcome) {
+    private func note(_ event: EpollRelayEvent, of client: RelayClient, into outcome: inout Outcome) {
         switch event {
         case .finished(let direction):
             onEvent(.finished(client, direction))

@@ -18,19 +18,19 @@ import Synchronization
 /// with an infinite `epoll_wait`, measured about 20 µs slower per round trip on this kernel.
 ///
 /// Pairs arrive through ``submit(_:)`` from any thread; everything else happens on the loop's
-/// thread, which owns every ``SplicePair`` it was given.
-final class SpliceLoop: Sendable {
-    /// The process's loop, started on first use; nil when epoll is unavailable (the relay then
-    /// stays on the event loop).
-    static let shared: SpliceLoop? = SpliceLoop()
-
+/// thread, which owns every ``EpollRelayPair`` it was given.
+///
+/// Made by whoever runs relays and passed in ``RelayConfiguration/epollLoop`` (`proxy` makes one
+/// per process; tests their own); relays given none stay on the event loop. The loop's thread
+/// lives as long as the process.
+public final class EpollRelayLoop: Sendable {
     /// What the loop is asked from other threads.
     enum Command: @unchecked Sendable {
         /// Start relaying a pair (the loop owns it from now on).
-        case add(SplicePair)
+        case add(EpollRelayPair)
         /// Close a pair's two sockets: ``RelayService/stop()`` (nil), or the listener's rules
         /// (the reason the pair ends with).
-        case stop(SplicePair, SocketEngineError?)
+        case stop(EpollRelayPair, SocketEngineError?)
     }
 
     /// Bytes one `read` may take: the most a direction ever holds for a sink that is full.
@@ -46,7 +46,9 @@ final class SpliceLoop: Sendable {
     /// Pairs handed to the loop so far.
     var pairsAdded: Int { added.load(ordering: .relaxed) }
 
-    private init?() {
+    /// Starts the loop's thread; nil when epoll or eventfd is unavailable (relays then stay on
+    /// the event loop).
+    public init?() {
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { return nil }
         let wake = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
@@ -65,7 +67,7 @@ final class SpliceLoop: Sendable {
         self.epoll = epoll
         self.wake = wake
         let thread = Thread { [self] in run() }
-        thread.name = "sockctl-splice"
+        thread.name = "sockctl-relay"
         thread.start()
     }
 
@@ -80,7 +82,7 @@ final class SpliceLoop: Sendable {
     private func run() {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
         defer { buffer.deallocate() }
-        var pairs: [Int32: SplicePair] = [:]
+        var pairs: [Int32: EpollRelayPair] = [:]
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while true {
             let count = events.withUnsafeMutableBufferPointer {
@@ -101,7 +103,7 @@ final class SpliceLoop: Sendable {
         }
     }
 
-    private func takeCommands(into pairs: inout [Int32: SplicePair]) {
+    private func takeCommands(into pairs: inout [Int32: EpollRelayPair]) {
         var drained: UInt64 = 0
         _ = read(wake, &drained, MemoryLayout<UInt64>.size)
         let commands = inbox.withLock { inbox -> [Command] in
@@ -122,7 +124,7 @@ final class SpliceLoop: Sendable {
         }
     }
 
-    private func forget(_ pair: SplicePair, in pairs: inout [Int32: SplicePair]) {
+    private func forget(_ pair: EpollRelayPair, in pairs: inout [Int32: EpollRelayPair]) {
         if pairs[pair.client] === pair { pairs[pair.client] = nil }
         if pairs[pair.upstream] === pair { pairs[pair.upstream] = nil }
     }
