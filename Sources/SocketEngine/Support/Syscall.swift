@@ -1,7 +1,10 @@
+import CEpoll
 import Glibc
 
-/// The system calls that SocketEngine and the modules above it make outside SwiftNIO, in one
-/// place (as NIOPosix keeps its own in `System.swift`).
+/// The system calls that SocketEngine and the modules above it make outside SwiftNIO and that
+/// can wait or be interrupted (I/O, waits, connect, close), in one place (as NIOPosix keeps its
+/// own in `System.swift`). Calls that neither wait nor see `EINTR` (`socket`, `eventfd`,
+/// `epoll_ctl`, `shutdown`, `fstat`) are made where they are needed.
 ///
 /// Each call is retried while a signal interrupts it (`EINTR`), so no caller loops on that; any
 /// other failure returns as the system call returns it (-1), with `errno` as the call left it.
@@ -63,6 +66,13 @@ package enum Syscall {
         let result = Glibc.connect(descriptor, address, length)
         if result < 0 && errno == EINTR { errno = EINPROGRESS }
         return result
+    }
+
+    /// `epoll_wait(2)`; an interrupted wait returns 0 events (the loop waits again).
+    @inlinable
+    package static func epollWait(_ epoll: Int32, _ events: UnsafeMutablePointer<epoll_event>?, _ count: Int, _ milliseconds: Int32) -> Int32 {
+        let result = epoll_wait(epoll, events, Int32(count), milliseconds)
+        return result < 0 && errno == EINTR ? 0 : result
     }
 
     /// `setsockopt(2)` of one value.

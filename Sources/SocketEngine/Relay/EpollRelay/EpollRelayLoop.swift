@@ -53,15 +53,15 @@ public final class EpollRelayLoop: Sendable {
         guard epoll >= 0 else { return nil }
         let wake = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
         guard wake >= 0 else {
-            close(epoll)
+            Syscall.close(epoll)
             return nil
         }
         var event = epoll_event()
         event.events = EPOLLIN.rawValue
         event.data.u64 = Self.wakeToken
         guard epoll_ctl(epoll, EPOLL_CTL_ADD, wake, &event) == 0 else {
-            close(epoll)
-            close(wake)
+            Syscall.close(epoll)
+            Syscall.close(wake)
             return nil
         }
         self.epoll = epoll
@@ -76,7 +76,7 @@ public final class EpollRelayLoop: Sendable {
         if case .add = command { added.wrappingAdd(1, ordering: .relaxed) }
         inbox.withLock { $0.append(command) }
         var one: UInt64 = 1
-        _ = write(wake, &one, MemoryLayout<UInt64>.size)
+        _ = Syscall.write(wake, &one, MemoryLayout<UInt64>.size)
     }
 
     private func run() {
@@ -86,7 +86,7 @@ public final class EpollRelayLoop: Sendable {
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while true {
             let count = events.withUnsafeMutableBufferPointer {
-                epoll_wait(epoll, $0.baseAddress, Int32($0.count), Self.waitMilliseconds)
+                Syscall.epollWait(epoll, $0.baseAddress, $0.count, Self.waitMilliseconds)
             }
             guard count > 0 else { continue }
             for index in 0..<Int(count) {
@@ -105,7 +105,7 @@ public final class EpollRelayLoop: Sendable {
 
     private func takeCommands(into pairs: inout [Int32: EpollRelayPair]) {
         var drained: UInt64 = 0
-        _ = read(wake, &drained, MemoryLayout<UInt64>.size)
+        _ = Syscall.read(wake, &drained, MemoryLayout<UInt64>.size)
         let commands = inbox.withLock { inbox -> [Command] in
             defer { inbox.removeAll() }
             return inbox

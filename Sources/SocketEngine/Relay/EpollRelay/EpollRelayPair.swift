@@ -108,11 +108,11 @@ final class EpollRelayPair: @unchecked Sendable {
     // MARK: Moving bytes
 
     private func forward(_ direction: Direction, from source: Int32, to sink: Int32, buffer: UnsafeMutableRawBufferPointer) {
-        let count = read(source, buffer.baseAddress, buffer.count)
+        let count = Syscall.read(source, buffer.baseAddress, buffer.count)
         if count > 0 {
             counters.forwarded(count, direction.name)
             if source == client { activity?.didReceive(count) }
-            var sent = send(sink, buffer.baseAddress, count, Int32(MSG_NOSIGNAL))
+            var sent = Syscall.send(sink, buffer.baseAddress, count, Int32(MSG_NOSIGNAL))
             if sent < 0 {
                 guard isRetryable(errno: errno) else {
                     return fail(direction.name, errno: errno, operation: "write")
@@ -135,7 +135,7 @@ final class EpollRelayPair: @unchecked Sendable {
     private func drain(_ direction: Direction, to sink: Int32) {
         let remaining = direction.pending.count - direction.offset
         let sent = direction.pending.withUnsafeBytes {
-            send(sink, $0.baseAddress! + direction.offset, remaining, Int32(MSG_NOSIGNAL))
+            Syscall.send(sink, $0.baseAddress.map { $0 + direction.offset }, remaining, Int32(MSG_NOSIGNAL))
         }
         if sent < 0 {
             guard isRetryable(errno: errno) else {
@@ -174,9 +174,8 @@ final class EpollRelayPair: @unchecked Sendable {
     private func fail(_ direction: RelayDirection, errno code: Int32, operation: String) {
         let error = SocketEngineError.wrapping(IOError(errnoCode: code, reason: operation), context: "\(label) \(direction.arrow)")
         if error.code == .connectionReset {
-            var linger = linger(l_onoff: 1, l_linger: 0)
             for descriptor in [client, upstream] {
-                _ = setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<linger>.size))
+                _ = Syscall.setOption(descriptor, SOL_SOCKET, SO_LINGER, linger(l_onoff: 1, l_linger: 0))
             }
             end(.reset(error))
         } else {
@@ -190,8 +189,8 @@ final class EpollRelayPair: @unchecked Sendable {
         isClosed = true
         unwatch(client, current: watched.client)
         unwatch(upstream, current: watched.upstream)
-        close(client)
-        close(upstream)
+        Syscall.close(client)
+        Syscall.close(upstream)
         report.yield(.ended(outcome))
         report.finish()
     }
