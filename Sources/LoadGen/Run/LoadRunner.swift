@@ -318,14 +318,7 @@ public final class LoadRunner: Sendable {
 
     private func sourceAddress(for target: SocketAddress?) async throws -> SocketAddress? {
         guard let source = plan.connectOptions.source, let target else { return nil }
-        var host = source
-        var port = 0
-        if let colon = source.lastIndex(of: ":"), !source.hasSuffix("]"), source.filter({ $0 == ":" }).count == 1 {
-            host = String(source[..<colon])
-            port = Int(source[source.index(after: colon)...]) ?? 0
-        }
-        host = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let candidates = try await plan.connectOptions.resolver.resolve(host: host, port: port, datagram: plan.endpoint.transport == .udp)
+        let candidates = try await source.resolve(plan.connectOptions.resolver, datagram: plan.endpoint.transport == .udp)
         guard let match = candidates.first(where: { $0.protocol == target.protocol }) else {
             throw SocketEngineError(.bindFailed, "--source \(source) has no address of the target's family")
         }

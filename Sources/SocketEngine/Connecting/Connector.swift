@@ -260,14 +260,8 @@ package struct Connector: Sendable {
     }
 
     private func resolveSource() async throws -> [SocketAddress] {
-        guard let source = options.source, !source.isEmpty else { return [] }
-        let (host, port) = try ConnectOptions.sourceHostAndPort(source)
-        let datagram = endpoint.transport == .udp
-        do {
-            return try await options.resolver.resolve(host: host, port: port, datagram: datagram)
-        } catch let error as SocketEngineError {
-            throw SocketEngineError(.invalidConfiguration, "source address: \(error.message)")
-        }
+        guard let source = options.source else { return [] }
+        return try await source.resolve(options.resolver, datagram: endpoint.transport == .udp)
     }
 
     // MARK: UDP
