@@ -80,9 +80,7 @@ public final class LoadRunner: Sendable {
 
     private func runPlan(progress: @escaping @Sendable (Progress) -> Void) async throws -> LoadReport {
         try plan.validate()
-        if let interface = plan.connectOptions.interface, if_nametoindex(interface) == 0 {
-            throw LoadGenError(.invalidPlan, "unknown interface '\(interface)'")
-        }
+        let opener = try await ChannelOpener.make(transport: plan.endpoint.transport, options: plan.connectOptions, buffers: .nioDefaults)
         let descriptorLimit = DescriptorLimit.raiseToHardLimit()
         var warnings = SystemLimits.preflight(
             connections: plan.connections, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp, destinations: plan.endpoints.count)
@@ -91,7 +89,8 @@ public final class LoadRunner: Sendable {
         let address = addresses.first
         let context = RunContext(plan: plan, addresses: addresses)
         let stop = stopRequest
-        let source = try await sourceAddress(for: address)
+        // The threads bind what the event loops' opener binds: the source of the target's family.
+        let source = try address.flatMap { try opener.source(for: $0) }
         var group: MultiThreadedEventLoopGroup?
         defer { group?.shutdownGracefully { _ in } }
         let workers: [any LoadWorker]
@@ -107,7 +106,7 @@ public final class LoadRunner: Sendable {
             let loops = MultiThreadedEventLoopGroup(numberOfThreads: plan.threads)
             group = loops
             clock = RunClock(loop: loops.next())
-            let connect = Self.connector(plan: plan, context: context, source: source)
+            let connect = Self.connector(plan: plan, context: context, opener: opener)
             workers = loops.makeIterator().map { LoadShard(loop: $0, context: context, connect: connect) }
         }
         let stopToken = stop.onStop { [clock] in context.interrupt(now: clock.now) }
@@ -316,108 +315,59 @@ public final class LoadRunner: Sendable {
         }
     }
 
-    private func sourceAddress(for target: SocketAddress?) async throws -> SocketAddress? {
-        guard let source = plan.connectOptions.source, let target else { return nil }
-        let candidates = try await source.resolve(plan.connectOptions.resolver, datagram: plan.endpoint.transport == .udp)
-        guard let match = candidates.first(where: { $0.protocol == target.protocol }) else {
-            throw SocketEngineError(.bindFailed, "--source \(source) has no address of the target's family")
-        }
-        return match
-    }
-
-    /// How a slot's connection is opened, on its shard's loop.
-    static func connector(plan: LoadPlan, context: RunContext, source: SocketAddress?) -> @Sendable (Int, LoadShard) -> Void {
-        let transport = plan.endpoint.transport
-        let timeout = plan.connectOptions.connectTimeout.timeAmount
-        let interface = plan.connectOptions.interface
-        /// ws:// and wss://: established once upgraded (TLS first for wss://, its handshake
-        /// timed apart); a refused or failed upgrade is a failed connect.
-        @Sendable func openWebSocket(slot: Int, shard: LoadShard, address: SocketAddress) {
-            let endpoint = plan.endpoints[slot % plan.endpoints.count]
-            let upgraded = shard.loop.makePromise(of: Void.self)
-            var bootstrap = ClientBootstrap(group: shard.loop)
-                .connectTimeout(timeout)
-                .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-                .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-                .channelInitializer { channel in
-                    let bound = interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
-                    return bound.flatMapThrowing {
-                        let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, messages: true)
-                        let (security, done) = try WebSocketLoadClient.prepare(
-                            channel, endpoint: endpoint, options: plan.connectOptions, timeout: plan.connectOptions.connectTimeout, handler: handler
-                        )
-                        security?.whenSuccess { report in
-                            shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped)
-                        }
-                        done.cascade(to: upgraded)
-                    }
-                }
-            if let source { bootstrap = bootstrap.bind(to: source) }
-            bootstrap.connect(to: address).whenComplete { result in
-                switch result {
-                case .success:
-                    upgraded.futureResult.whenFailure { error in shard.connectFailed(slot: slot, error: error) }
-                case .failure(let error):
-                    shard.connectFailed(slot: slot, error: error)
-                    upgraded.fail(error)
-                }
-            }
-        }
+    /// How a slot's connection is opened, on its shard's loop: through the engine's
+    /// ``ChannelOpener`` (NIO's default buffers), with this run's ``LoadConnectionHandler`` on
+    /// the channel. ws:// and wss://: established once upgraded (TLS first for wss://, its
+    /// handshake timed apart); tls://: once its handshake is done. A refused or failed upgrade or
+    /// handshake is a failed connect.
+    static func connector(plan: LoadPlan, context: RunContext, opener: ChannelOpener) -> @Sendable (Int, LoadShard) -> Void {
+        let options = plan.connectOptions
         return { slot, shard in
             shard.stats.counters.connectAttempts += 1
             guard let address = context.address(slot: slot) else { return }
-            if transport == .udp {
-                let local = source ?? (address.protocol == .inet6 ? try? SocketAddress(ipAddress: "::", port: 0) : try? SocketAddress(ipAddress: "0.0.0.0", port: 0))
-                guard let local else { return }
-                DatagramBootstrap(group: shard.loop)
-                    .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65536))
-                    .channelInitializer { channel in
-                        interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
-                    }
-                    .bind(to: local)
-                    .flatMap { channel in
-                        channel.connect(to: address).flatMapThrowing {
-                            try channel.pipeline.syncOperations.addHandler(DatagramUnwrapHandler())
-                            try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: slot, shard: shard, datagram: true))
-                        }
-                        .flatMapErrorThrowing { error in
-                            channel.close(promise: nil)
-                            throw error
-                        }
-                    }
-                    .whenFailure { error in shard.connectFailed(slot: slot, error: error) }
-                return
-            }
-            if transport.isWebSocket {
-                openWebSocket(slot: slot, shard: shard, address: address)
-                return
-            }
-            let secure = transport == .tls ? plan.connectOptions.secureTransport : nil
-            let host = plan.endpoints[slot % plan.endpoints.count].host
-            var bootstrap = ClientBootstrap(group: shard.loop)
-                .connectTimeout(timeout)
-                .channelInitializer { channel in
-                    let bound = interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
-                    return bound.flatMapThrowing {
-                        let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, awaitsHandshake: secure != nil)
-                        if let secure {
-                            // The connection is established when its handshake is done; a failed
-                            // handshake is a failed connect (kind `tls`).
-                            try secure.addClientLayer(to: channel, host: host).assumeIsolated().whenSuccess { report in
-                                shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped)
-                                handler.handshakeCompleted()
-                            }
-                        }
-                        try channel.pipeline.syncOperations.addHandler(handler)
+            let endpoint = plan.endpoints[slot % plan.endpoints.count]
+            switch plan.endpoint.transport {
+            case .udp:
+                opener.openDatagram(to: address, on: shard.loop).flatMapThrowing { channel in
+                    do {
+                        try channel.pipeline.syncOperations.addHandler(DatagramUnwrapHandler())
+                        try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: slot, shard: shard, datagram: true))
+                    } catch {
+                        channel.close(promise: nil)
+                        throw error
                     }
                 }
-            if transport == .tcp || transport == .tls {
-                bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-                if let source { bootstrap = bootstrap.bind(to: source) }
+                .whenFailure { error in shard.connectFailed(slot: slot, error: error) }
+            case .ws, .wss:
+                let upgraded = shard.loop.makePromise(of: Void.self)
+                opener.openStream(to: address, host: endpoint.host, on: shard.loop) { channel, _ in
+                    let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, messages: true)
+                    let (security, done) = try WebSocketLoadClient.prepare(
+                        channel, endpoint: endpoint, options: options, timeout: options.connectTimeout, handler: handler)
+                    security?.whenSuccess { report in shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped) }
+                    done.cascade(to: upgraded)
+                }
+                .whenComplete { result in
+                    switch result {
+                    case .success:
+                        upgraded.futureResult.whenFailure { error in shard.connectFailed(slot: slot, error: error) }
+                    case .failure(let error):
+                        shard.connectFailed(slot: slot, error: error)
+                        upgraded.fail(error)
+                    }
+                }
+            default:
+                opener.openStream(to: address, host: endpoint.host, on: shard.loop) { channel, handshake in
+                    let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, awaitsHandshake: handshake != nil)
+                    handshake?.assumeIsolated().whenSuccess { report in
+                        shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped)
+                        handler.handshakeCompleted()
+                    }
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                }
+                .whenFailure { error in shard.connectFailed(slot: slot, error: error) }
             }
-            bootstrap.connect(to: address).whenFailure { error in shard.connectFailed(slot: slot, error: error) }
         }
-
     }
 
     static func sum(_ workers: [any LoadWorker], _ value: (any LoadWorker) async throws -> Int) async throws -> Int {
