@@ -323,7 +323,7 @@ public final class LoadRunner: Sendable {
     static func connector(plan: LoadPlan, context: RunContext, opener: ChannelOpener) -> @Sendable (Int, LoadShard) -> Void {
         let options = plan.connectOptions
         return { slot, shard in
-            shard.stats.counters.connectAttempts += 1
+            shard.attempting(slot: slot)
             guard let address = context.address(slot: slot) else { return }
             let endpoint = plan.endpoints[slot % plan.endpoints.count]
             switch plan.endpoint.transport {

@@ -97,10 +97,10 @@ final class LoadShard: @unchecked Sendable {
     var stats = LoadStats()
     /// Live connections by slot.
     var handlers: [Int: LoadConnectionHandler] = [:]
-    /// Consecutive failed attempts per slot, for the reconnect back-off.
-    var failures: [Int: Int] = [:]
+    /// Each slot's connection life: attempts, opens, failures, losses, and its back-off.
+    var accounts: [Int: SlotAccounting] = [:]
     /// Slots whose first connect attempt has completed (either way).
-    var attemptedSlots = Set<Int>()
+    var attemptedSlots = 0
     /// The message state of slots whose connection ended, for the one that replaces it.
     var slotStates: [Int: LoadSlot] = [:]
     /// `--correlate` and `--label`, this loop's own copies (no reference count shared with
@@ -125,38 +125,34 @@ final class LoadShard: @unchecked Sendable {
 
     // MARK: Connections
 
+    /// A connect attempt for `slot` begins.
+    func attempting(slot: Int) {
+        accounts[slot, default: SlotAccounting()].attempting(&stats)
+    }
+
     func opened(slot: Int, handler: LoadConnectionHandler) {
         handlers[slot] = handler
-        failures[slot] = nil
-        attemptedSlots.insert(slot)
-        stats.counters.connectsSucceeded += 1
-        context.connectionOpened()
+        if accounts[slot, default: SlotAccounting()].opened(&stats, context: context) { attemptedSlots += 1 }
     }
 
     func connectFailed(slot: Int, error: any Error) {
-        stats.counters.connectsFailed += 1
-        record(error: ErrorKind.of(error), error)
-        attemptedSlots.insert(slot)
-        scheduleReconnect(slot: slot)
+        let (delay, first) = accounts[slot, default: SlotAccounting()].failed(error, &stats, target: context.plan.endpoint.description)
+        if first { attemptedSlots += 1 }
+        scheduleReconnect(slot: slot, after: delay)
     }
 
     /// A live connection ended. `lost`: it ended before the run did (counted, reopened).
     func closed(slot: Int, lost: Bool) {
         handlers[slot] = nil
-        context.connectionClosed()
-        if lost && !context.isFinished {
-            stats.counters.connectionsLost += 1
-            scheduleReconnect(slot: slot)
+        if let delay = accounts[slot, default: SlotAccounting()].closed(lost: lost, &stats, context: context) {
+            scheduleReconnect(slot: slot, after: delay)
         }
     }
 
-    /// Tries again after 100 ms, doubling per consecutive failure up to 2 s.
-    func scheduleReconnect(slot: Int) {
+    /// Tries again after `delay` (``ReconnectPolicy/loadTest``), on this loop's time.
+    func scheduleReconnect(slot: Int, after delay: Duration) {
         guard !context.isFinished else { return }
-        let attempt = failures[slot, default: 0]
-        failures[slot] = attempt + 1
-        let delay = TimeAmount.milliseconds(min(2000, 100 << min(attempt, 5)))
-        loop.scheduleTask(in: delay) { [self] in
+        loop.scheduleTask(in: delay.timeAmount) { [self] in
             guard !context.isFinished, handlers[slot] == nil else { return }
             connect(slot, self)
         }
