@@ -123,7 +123,7 @@ public final class ReplayLoadRunner: Sendable {
             connections: scripts.count * options.scale, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp)
         let clock = plan.connectOptions.clock
         let tally = ReplayTally(requests: plan.requests, target: plan.endpoint.description)
-        let startedAt = Date()
+        let startedAt = plan.wallClock()
         let start = clock.now
         let stopAt = options.duration.map { start.advanced(by: $0) }
         let sampler = Task { await sample(tally, from: start, clock: clock, progress: progress) }

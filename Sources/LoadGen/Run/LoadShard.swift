@@ -12,12 +12,13 @@ final class RunContext: Sendable {
     let pipeline: Int
     /// One address per target; slot `k` connects to `addresses[k % addresses.count]`.
     let addresses: [SocketAddress]
-    /// Monotonic nanoseconds at which the run began (0 until then).
+    /// The transport's nanoseconds (the loops' `now`, the threads' `CLOCK_MONOTONIC`) at which
+    /// the run began (0 until then): every message is due at an offset from it.
     private let startStorage = Atomic<Int64>(0)
     /// Nanoseconds after the start at which the warm-up ends and measuring begins.
     let warmupNanos: Int64
     /// Nanoseconds after the start at which sending stops (Int64.max: when requests are sent);
-    /// brought forward by ``interrupt(now:)``.
+    /// brought forward by ``interrupt(at:)``.
     var stopNanos: Int64 { stopStorage.load(ordering: .relaxed) }
     private let stopStorage: Atomic<Int64>
     /// The monotonic instant at which sending stops (Int64.max: none).
@@ -38,11 +39,11 @@ final class RunContext: Sendable {
         stopStorage = Atomic(plan.sendingDuration?.nanosecondsClamped ?? .max)
     }
 
-    /// The run was stopped early (``LoadRunner/stop()``) at monotonic `now`: nothing due after
-    /// it is sent. Before the run has begun, nothing is sent at all.
-    func interrupt(now: Int64) {
-        let began = start
-        let at = began == 0 ? 0 : max(0, now - began)
+    /// The run was stopped early (``LoadRunner/stop()``) `offset` nanoseconds after its start
+    /// (on the runner's clock: only offsets cross from it): nothing due after it is sent.
+    /// Before the run has begun, nothing is sent at all.
+    func interrupt(at offset: Int64) {
+        let at = hasBegun ? max(0, offset) : 0
         var current = stopStorage.load(ordering: .relaxed)
         while at < current {
             let (exchanged, original) = stopStorage.compareExchange(expected: current, desired: at, ordering: .relaxed)
@@ -79,11 +80,6 @@ final class RunContext: Sendable {
 
     func connectionClosed() { connectionsOpen.closed() }
 }
-
-/// Monotonic nanoseconds (CLOCK_MONOTONIC, the time base of NIO's deadlines and of every real
-/// event loop's `now`): what the runner and the connection threads stamp with.
-@inline(__always)
-func monotonicNanos() -> Int64 { BlockingSocket.now() }
 
 /// The statistics and connections of one event loop. Touched only on ``loop`` (every method
 /// must be called there), so recording a latency costs no lock or atomic.

@@ -146,16 +146,16 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
     /// behind its 101.
     private func openStream(leftover: inout ByteBuffer) throws -> any ThreadStream {
         let options = context.plan.connectOptions
-        let started = monotonicNanos()
+        let started = BlockingSocket.now()
         let deadline = started &+ options.connectTimeout.nanosecondsClamped
         let socket = try BlockingSocket.connect(to: address, source: source, interface: options.interface, timeout: options.connectTimeout)
         var stream: any ThreadStream = socket
         do {
             if endpoint.transport == .wss {
                 guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: .wss) }
-                let handshakeStart = monotonicNanos()
+                let handshakeStart = BlockingSocket.now()
                 stream = try BlockingTLS.connect(socket, address: address, host: endpoint.host, secure: secure, deadline: deadline).0
-                let nanos = monotonicNanos() - handshakeStart
+                let nanos = BlockingSocket.now() - handshakeStart
                 shared.withLock { $0.stats.recordHandshake(nanos) }
             }
             if endpoint.transport.isWebSocket {
@@ -171,8 +171,8 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
     /// Sleeps `delay` (``SlotAccounting``'s back-off, the event loops' own) in 5 ms steps;
     /// false when the run ended meanwhile.
     private func backOff(_ delay: Duration) -> Bool {
-        let until = monotonicNanos() + delay.nanosecondsClamped
-        while monotonicNanos() < until {
+        let until = BlockingSocket.now() + delay.nanosecondsClamped
+        while BlockingSocket.now() < until {
             if context.isFinished { return false }
             usleep(5000)
         }
@@ -203,7 +203,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                     if var close = webSocket?.closeFrame() { _ = try? socket.sendAvailable(&close) }  // best effort: the run is over
                     return nil
                 }
-                var now = monotonicNanos()
+                var now = BlockingSocket.now()
                 if now < context.stopInstant && state.pending.count < pipeline && !state.isExhausted(context) {
                     shared.withLock { shared in
                         while state.pending.count < pipeline && !state.isExhausted(context) {
@@ -226,7 +226,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                     into: &inbound, spinUntil: spin && waiting ? now + Self.spinNanos : 0,
                     waitUntil: min(oldestDeadline, now + (waiting ? 100_000_000 : 10_000_000)),
                     alsoWritable: outbound.readableBytes > 0)
-                now = monotonicNanos()
+                now = BlockingSocket.now()
                 switch got {
                 case .bytes:
                     try shared.withLock { shared in
