@@ -122,13 +122,19 @@ fuzz: deps-test
 goldens: deps-test
 	./scripts/regenerate-goldens.sh
 
+# BASELINE=path/to/an/older/release/sockctl: instead, that binary and this build side by side,
+# interleaved in one run (bench/versus.sh: bulk, loadtest, correlate, proxy; ROUNDS=n).
 bench: deps-bench .venv-test/.installed release
+ifdef BASELINE
+	./bench/versus.sh $(BASELINE) $(BIN_RELEASE) $(or $(ROUNDS),1)
+else
 	./bench/bulk.sh $(BIN_RELEASE)
 	./bench/capture.sh $(BIN_RELEASE)
 	./bench/loadtest.sh $(BIN_RELEASE)
 	./bench/correlate.sh $(BIN_RELEASE)
 	./bench/proxy.sh $(BIN_RELEASE)
 	./bench/timing.py $(BIN_RELEASE)
+endif
 
 # Regenerates man/*.1 (argument parser's generate-manual plugin) and completions/.
 docs: deps-build

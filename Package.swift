@@ -38,6 +38,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                // BlockingChannel: TLS and the WebSocket upgrade on a socket driven by one thread
+                // (loadtest's threads I/O). NIOSSL exists only as a channel handler, a blocking
+                // thread has no event loop, and an embedded channel runs handlers inline on the
+                // calling thread.
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "Clocks", package: "swift-clocks"),
                 "CEpoll",
                 "CMalloc",
@@ -94,12 +99,7 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Histogram", package: "hdrhistogram-swift"),
-                // SHA-1 for the WebSocket handshake of --io threads (Sec-WebSocket-Accept).
-                .product(name: "Crypto", package: "swift-crypto"),
-                // TLS on a blocking socket (--io threads): NIOSSL is only a channel handler.
-                .product(name: "NIOEmbedded", package: "swift-nio"),
             ],
             swiftSettings: hotPath
         ),
@@ -162,6 +162,8 @@ let package = Package(
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "NIOEmbedded", package: "swift-nio"),
+                // SHA-1 for a scripted WebSocket server's Sec-WebSocket-Accept.
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
         ),

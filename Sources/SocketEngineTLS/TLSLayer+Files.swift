@@ -52,22 +52,13 @@ extension TLSLayer {
 
     /// The whole file at `path`, at most ``maximumFileSize`` bytes.
     static func contents(of path: String, _ file: TLSFile, naming: (TLSFile) -> String) throws(SocketEngineError) -> [UInt8] {
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = Syscall.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw problem(file, path, naming: naming, errno: errno) }
-        defer { _ = close(descriptor) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { return bytes }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw problem(file, path, naming: naming, errno: errno)
-            }
-            guard bytes.count + count <= maximumFileSize else {
-                throw problem(file, path, naming: naming, "larger than \(maximumFileSize >> 20) MiB, not a PEM file")
-            }
-            bytes += chunk[0..<count]
+        defer { Syscall.close(descriptor) }
+        switch WholeFile.read(descriptor, limit: maximumFileSize) {
+        case .success(let bytes): return bytes
+        case .failure(.unreadable(let code)): throw problem(file, path, naming: naming, errno: code)
+        case .failure(.tooLarge): throw problem(file, path, naming: naming, "larger than \(maximumFileSize >> 20) MiB, not a PEM file")
         }
     }
 

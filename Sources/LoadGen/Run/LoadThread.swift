@@ -111,7 +111,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         var account = SlotAccounting()
         while !context.isFinished {
             shared.withLock { account.attempting(&$0.stats) }
-            let socket: any ThreadStream
+            let socket: any BlockingStream
             var leftover = ByteBuffer()
             do {
                 socket = try openStream(leftover: &leftover)
@@ -141,31 +141,16 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         }
     }
 
-    /// Connects, and for `wss://` runs the TLS handshake (timed, for the report) and for `ws://`
-    /// and `wss://` the upgrade, all within the connect timeout. `leftover`: what the server sent
-    /// behind its 101.
-    private func openStream(leftover: inout ByteBuffer) throws -> any ThreadStream {
-        let options = context.plan.connectOptions
-        let started = BlockingSocket.now()
-        let deadline = started &+ options.connectTimeout.nanosecondsClamped
-        let socket = try BlockingSocket.connect(to: address, source: source, interface: options.interface, timeout: options.connectTimeout)
-        var stream: any ThreadStream = socket
-        do {
-            if endpoint.transport == .wss {
-                guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: .wss) }
-                let handshakeStart = BlockingSocket.now()
-                stream = try BlockingTLS.connect(socket, address: address, host: endpoint.host, secure: secure, deadline: deadline).0
-                let nanos = BlockingSocket.now() - handshakeStart
-                shared.withLock { $0.stats.recordHandshake(nanos) }
-            }
-            if endpoint.transport.isWebSocket {
-                try BlockingWebSocket.upgrade(stream, endpoint: endpoint, options: options.webSocket, deadline: deadline, leftover: &leftover)
-            }
-            return stream
-        } catch {
-            stream.close()
-            throw error
+    /// Connects through ``BlockingConnection`` (for `wss://` TLS, for `ws://` and `wss://` the
+    /// upgrade, all within the connect timeout); the TLS handshake's time goes to the report.
+    /// `leftover`: what the server sent behind its 101.
+    private func openStream(leftover: inout ByteBuffer) throws -> any BlockingStream {
+        let opened = try BlockingConnection.open(endpoint, address: address, source: source, options: context.plan.connectOptions)
+        if let security = opened.security {
+            shared.withLock { $0.stats.recordHandshake(security.handshakeDuration.nanosecondsClamped) }
         }
+        leftover = opened.leftover
+        return opened.stream
     }
 
     /// Sleeps `delay` (``SlotAccounting``'s back-off, the event loops' own) in 5 ms steps;
@@ -181,7 +166,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
 
     /// Runs one connection until the run ends (nil) or the connection fails (the error).
     /// `inbound`: what came before (a WebSocket server's first frames, behind its 101).
-    private func serve(_ socket: some ThreadStream, inbound: ByteBuffer, state: inout LoadSlot) -> (any Error)? {
+    private func serve(_ socket: some BlockingStream, inbound: ByteBuffer, state: inout LoadSlot) -> (any Error)? {
         while !begun.load(ordering: .acquiring) {
             if context.isFinished { return nil }
             _ = beginSignal.wait(timeout: .now() + .milliseconds(50))
@@ -191,7 +176,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         let limit = plan.replyTimeout.nanosecondsClamped
         let pipeline = context.pipeline
         var decoder = FrameDecoder(framing: plan.framing ?? .raw, maximumFrameSize: plan.maximumFrameSize)
-        var webSocket = endpoint.transport.isWebSocket ? ThreadWebSocket(slot: slot, options: plan.connectOptions.webSocket, maximumFrameSize: plan.maximumFrameSize) : nil
+        var webSocket = endpoint.transport.isWebSocket ? WebSocketClientFramer(slot: slot, options: plan.connectOptions.webSocket, maximumFrameSize: plan.maximumFrameSize) : nil
         var inbound = inbound
         var outbound = ByteBuffer()
         inbound.reserveCapacity(65536)

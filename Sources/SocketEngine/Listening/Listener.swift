@@ -235,7 +235,7 @@ public final class Listener: Sendable {
         }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
         guard probe >= 0 else { return }
-        defer { _ = Glibc.close(probe) }
+        defer { Syscall.close(probe) }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8.prefix(107))

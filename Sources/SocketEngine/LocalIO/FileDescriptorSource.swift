@@ -90,11 +90,11 @@ public final class FileDescriptorSource: ByteSource, Sendable {
             if total > 0 {
                 // Only take more if it is there right now.
                 var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&poller, 1, 0) > 0, poller.revents & Int16(POLLIN) != 0 else { break }
+                guard Syscall.poll(&poller, 1, 0) > 0, poller.revents & Int16(POLLIN) != 0 else { break }
             }
             var result = 0
             buffer.writeWithUnsafeMutableBytes(minimumWritableBytes: 0) { raw in
-                result = read(descriptor, raw.baseAddress, raw.count)
+                result = Syscall.read(descriptor, raw.baseAddress, raw.count)
                 return max(0, result)
             }
             if result > 0 {
@@ -106,12 +106,10 @@ public final class FileDescriptorSource: ByteSource, Sendable {
                 break
             }
             switch errno {
-            case EINTR:
-                continue
             case EAGAIN:
                 if total > 0 { break }
                 var poller = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                _ = poll(&poller, 1, 1000)
+                _ = Syscall.poll(&poller, 1, 1000)
                 continue
             case let failure:
                 if total > 0 { break }

@@ -65,7 +65,7 @@ public final class OutputFile: Sendable {
 
     deinit {
         let (descriptor, temporary) = state.withLock { ($0.descriptor, $0.temporary) }
-        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        if descriptor >= 0 { Syscall.close(descriptor) }
         if let temporary { Self.forget(temporary, removing: true) }
     }
 
@@ -76,7 +76,7 @@ public final class OutputFile: Sendable {
         guard !path.isEmpty else { throw SocketEngineError(.unusableOutput, "an output file needs a name") }
         switch mode {
         case .stream:
-            let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            let descriptor = Syscall.open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
             guard descriptor >= 0 else { throw refusal(path, errno: errno) }
             return OutputFile(path: path, mode: mode, descriptor: descriptor, temporary: nil)
         case .whole:
@@ -94,7 +94,7 @@ public final class OutputFile: Sendable {
             case S_IFREG: break
             default:
                 // A device or a FIFO: written in place (renaming over /dev/null would replace it).
-                let descriptor = Glibc.open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+                let descriptor = Syscall.open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
                 guard descriptor >= 0 else { throw refusal(path, errno: errno) }
                 return OutputFile(path: path, mode: .whole, descriptor: descriptor, temporary: nil)
             }
@@ -105,7 +105,7 @@ public final class OutputFile: Sendable {
         if exists && !mayReplace(existing, in: directory) { throw refusal(path, errno: EACCES) }
         for attempt in 0..<100 {
             let temporary = "\(directory)/.\(name).sockctl-\(getpid())-\(attempt)"
-            let descriptor = Glibc.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+            let descriptor = Syscall.open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
             if descriptor < 0 {
                 if errno == EEXIST { continue }
                 throw refusal(path, errno: errno)
@@ -181,12 +181,13 @@ public final class OutputFile: Sendable {
             return (state.descriptor, state.temporary)
         }
         guard descriptor >= 0 else { return }
-        let closed = Glibc.close(descriptor) == 0 ? nil : errno
+        let failure = Syscall.close(descriptor)
+        let closed = failure == 0 ? nil : failure
         guard let temporary else {
-            if let closed, closed != EINTR { throw SocketEngineError(.ioError, "\(path): \(Self.reason(closed))", errno: closed) }
+            if let closed { throw SocketEngineError(.ioError, "\(path): \(Self.reason(closed))", errno: closed) }
             return
         }
-        if let closed, closed != EINTR {
+        if let closed {
             Self.forget(temporary, removing: true)
             throw SocketEngineError(.ioError, "\(path): \(Self.reason(closed))", errno: closed)
         }
@@ -204,7 +205,7 @@ public final class OutputFile: Sendable {
             defer { state = State(descriptor: -1, temporary: nil) }
             return (state.descriptor, state.temporary)
         }
-        if descriptor >= 0 { _ = Glibc.close(descriptor) }
+        if descriptor >= 0 { Syscall.close(descriptor) }
         if let temporary { Self.forget(temporary, removing: true) }
     }
 

@@ -6,15 +6,13 @@ package func writeFully(_ raw: UnsafeRawBufferPointer, to descriptor: Int32) -> 
     guard var base = raw.baseAddress else { return nil }
     var remaining = raw.count
     while remaining > 0 {
-        let written = Glibc.write(descriptor, base, remaining)
+        let written = Syscall.write(descriptor, base, remaining)
         if written > 0 {
             remaining -= written
             base += written
-        } else if written < 0 && errno == EINTR {
-            continue
         } else if written < 0 && errno == EAGAIN {
             var poller = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
-            _ = poll(&poller, 1, 100)
+            _ = Syscall.poll(&poller, 1, 100)
         } else {
             return written < 0 ? errno : EIO
         }

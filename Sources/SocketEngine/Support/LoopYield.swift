@@ -108,8 +108,8 @@ private final class PollWaiters: @unchecked Sendable {
                     wakeChannel = channel
                     if !waiting.isEmpty { wake() }
                 case .failure:
-                    close(input)
-                    close(output)
+                    Syscall.close(input)
+                    Syscall.close(output)
                     runAsTasks()
                 }
             }

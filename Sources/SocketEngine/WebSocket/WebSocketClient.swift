@@ -69,11 +69,18 @@ package enum WebSocketClient {
             let label = channel.remoteAddress?.displayString ?? labelNow ?? endpoint.description
             channel.close(promise: nil)
             if timedOut.value { throw SocketEngineError(.connectTimeout, message(label)) }
-            if let engine = error as? SocketEngineError { throw engine }
-            throw SocketEngineError(.webSocketHandshake, "WebSocket handshake with \(label) failed: \(describe(error))")
+            throw handshakeFailure(error, label: label)
         }
         result.whenComplete { _ in timer.cancel() }
         return result
+    }
+
+    /// A failed handshake with the server at `label` as the engine words it: its own errors as
+    /// they are, any other as what went wrong (``describe(_:)``). On the event loops and on a
+    /// ``BlockingChannel`` alike.
+    static func handshakeFailure(_ error: any Error, label: String) -> SocketEngineError {
+        if let engine = error as? SocketEngineError { return engine }
+        return SocketEngineError(.webSocketHandshake, "WebSocket handshake with \(label) failed: \(describe(error))")
     }
 
     /// Waits, on a connected channel prepared by ``prepare(_:endpoint:options:)``, for the

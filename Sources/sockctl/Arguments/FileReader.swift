@@ -1,4 +1,5 @@
 import NIOCore
+import SocketEngine
 
 import Glibc
 
@@ -6,31 +7,21 @@ import Glibc
 enum FileReader {
     /// The file's bytes; more than `limit` bytes, or an unreadable file, is a usage error.
     static func read(_ path: String, limit: Int, option: String) throws -> ByteBuffer {
-        let descriptor = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        let descriptor = path == "-" ? 0 : Syscall.open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else {
             throw UsageError("\(option) \(path): \(String(cString: strerror(errno)))")
         }
-        defer { if descriptor != 0 { _ = close(descriptor) } }
+        defer { if descriptor != 0 { Syscall.close(descriptor) } }
         return try readAll(descriptor, limit: limit, what: "\(option) \(path)")
     }
 
     /// Everything readable from `descriptor` until EOF, at most `limit` bytes.
     static func readAll(_ descriptor: Int32, limit: Int, what: String) throws -> ByteBuffer {
-        var buffer = ByteBuffer()
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
-            if count == 0 { break }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw UsageError("\(what): \(String(cString: strerror(errno)))")
-            }
-            guard buffer.readableBytes + count <= limit else {
-                throw UsageError("\(what) is larger than the \(limit)-byte message limit (--max-frame)")
-            }
-            buffer.writeBytes(chunk[0..<count])
+        switch WholeFile.read(descriptor, limit: limit) {
+        case .success(let bytes): return ByteBuffer(bytes: bytes)
+        case .failure(.unreadable(let code)): throw UsageError("\(what): \(String(cString: strerror(code)))")
+        case .failure(.tooLarge): throw UsageError("\(what) is larger than the \(limit)-byte message limit (--max-frame)")
         }
-        return buffer
     }
 
     /// Drops one trailing `\n` or `\r\n`, the newline editors add to files.

@@ -61,7 +61,7 @@ final class FileDescriptorWriter: ByteSink, Sendable {
         if descriptor != 2 {
             let command = CommandLineModel.commandName()
             let message = Array("sockctl\(command.isEmpty ? "" : " " + command): error: writing output: \(reason)\n".utf8)
-            _ = message.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+            _ = message.withUnsafeBytes { Syscall.write(2, $0.baseAddress, $0.count) }
         }
         exit(1)
     }

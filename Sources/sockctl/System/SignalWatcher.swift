@@ -1,5 +1,6 @@
 import CSignalForwarding
 import Foundation
+import SocketEngine
 
 import Glibc
 
@@ -24,11 +25,9 @@ final class SignalWatcher: Sendable {
         let thread = Thread {
             var number: UInt8 = 0
             while true {
-                let count = read(readEnd, &number, 1)
+                let count = Syscall.read(readEnd, &number, 1)
                 if count == 1, watched.contains(Int32(number)) {
                     handler(Int32(number))
-                } else if count < 0 && errno == EINTR {
-                    continue
                 } else if count <= 0 {
                     return
                 }

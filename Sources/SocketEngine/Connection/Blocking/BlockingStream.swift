@@ -1,11 +1,10 @@
 import NIOCore
-import SocketEngine
 
 import Glibc
 
-/// What a `--io threads` connection reads and writes through: its ``BlockingSocket``, or TLS
-/// over it (``BlockingTLS``). The calls are the socket's own.
-protocol ThreadStream {
+/// What a connection driven by one thread with plain system calls reads and writes through:
+/// its ``BlockingSocket``, or TLS over it (``BlockingChannel``). The calls are the socket's own.
+package protocol BlockingStream {
     /// Takes what it can of `buffer` without waiting; returns how many bytes it took.
     @discardableResult
     func sendAvailable(_ buffer: inout ByteBuffer) throws -> Int
@@ -17,8 +16,8 @@ protocol ThreadStream {
     func close()
 }
 
-extension BlockingSocket: ThreadStream {
-    func waitWritable(until deadline: Int64) throws -> Bool {
+extension BlockingSocket: BlockingStream {
+    package func waitWritable(until deadline: Int64) throws -> Bool {
         try wait(for: Int16(POLLOUT), until: deadline)
     }
 }

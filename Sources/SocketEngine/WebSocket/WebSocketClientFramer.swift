@@ -1,16 +1,22 @@
 import NIOCore
-import SocketEngine
 
-/// The WebSocket layer of a `--io threads` connection (``LoadThread``) once upgraded: each
-/// message goes out as one final masked frame of the run's message kind (`--binary`: binary,
-/// else text), and each whole message that comes back — its fragments joined by count, not
-/// copied — is one reply. Pings are answered with pongs, and a close from the server ends the
-/// connection after the close is answered. Every frame is checked (``WebSocketWire``); a
-/// message over the size limit fails the connection.
-struct ThreadWebSocket {
+/// The client's WebSocket framing over a ``BlockingStream`` once upgraded
+/// (``BlockingConnection``), for loadtest's `threads` I/O: each message goes out as one final
+/// masked frame of the run's message kind (binary or text), and each whole message that comes
+/// back — its fragments joined by count, not copied — is one reply. Pings are answered with
+/// pongs, and a close from the server ends the connection after the close is answered. Every
+/// frame is checked (``WebSocketWire``); a message over the size limit fails the connection.
+///
+/// Why not ``WebSocketMessageAssembler``, the event loops' receiving half: it takes NIO's
+/// `WebSocketFrame`s (a decoder and a frame value per frame), copies each message into a buffer
+/// of its own, and validates the UTF-8 of every text message byte by byte. Here a message in one
+/// frame, the usual case, is handed on as it lies in the read buffer, and text is not validated
+/// (a load test counts replies; it does not read them): moving to the assembler would add that
+/// work to every reply of the hot loop and fail connections that pass today.
+package struct WebSocketClientFramer {
     private let opcode: UInt8
     private let maximumMessageSize: Int
-    /// The close frame's payload at the end of the run: `--close-code` and `--close-reason`.
+    /// The close frame's payload at the end of the run: the options' close code and reason.
     private let closePayload: ByteBuffer
     /// The message being framed.
     private var scratch = ByteBuffer()
@@ -21,7 +27,7 @@ struct ThreadWebSocket {
     /// message in one frame, the usual case, is handed on as it lies in the read buffer.)
     private var receiving: ByteBuffer?
 
-    init(slot: Int, options: WebSocketOptions, maximumFrameSize: Int) {
+    package init(slot: Int, options: WebSocketOptions, maximumFrameSize: Int) {
         opcode = options.messageKind == .binary ? WebSocketWire.binary : WebSocketWire.text
         maximumMessageSize = min(options.maximumMessageSize, maximumFrameSize)
         var close = ByteBuffer()
@@ -33,7 +39,7 @@ struct ThreadWebSocket {
     }
 
     /// Frames the message `append` writes (it returns its size) onto `outbound`.
-    mutating func send(into outbound: inout ByteBuffer, _ append: (inout ByteBuffer) -> Int) {
+    package mutating func send(into outbound: inout ByteBuffer, _ append: (inout ByteBuffer) -> Int) {
         scratch.clear()
         _ = append(&scratch)
         WebSocketWire.appendClientFrame(opcode: opcode, payload: scratch, key: nextKey(), into: &outbound)
@@ -42,7 +48,7 @@ struct ThreadWebSocket {
     /// Takes every whole frame off `inbound`: `reply` is called with each whole data message's
     /// payload; pongs and the close answer are appended to `answers`. Throws when the server
     /// closed (after its close is answered) or broke the protocol.
-    mutating func receive(from inbound: inout ByteBuffer, answers: inout ByteBuffer, reply: (ByteBuffer) -> Void) throws {
+    package mutating func receive(from inbound: inout ByteBuffer, answers: inout ByteBuffer, reply: (ByteBuffer) -> Void) throws {
         while let frame = try WebSocketWire.nextServerFrame(&inbound, maximumSize: maximumMessageSize) {
             switch frame.opcode {
             case WebSocketWire.text, WebSocketWire.binary, WebSocketWire.continuation:
@@ -77,8 +83,8 @@ struct ThreadWebSocket {
         }
     }
 
-    /// The close frame for the end of the run (1000 unless `--close-code`).
-    mutating func closeFrame() -> ByteBuffer {
+    /// The close frame for the end of the run (the options' code: 1000 unless set).
+    package mutating func closeFrame() -> ByteBuffer {
         var frame = ByteBuffer()
         WebSocketWire.appendClientFrame(opcode: WebSocketWire.close, payload: closePayload, key: nextKey(), into: &frame)
         return frame

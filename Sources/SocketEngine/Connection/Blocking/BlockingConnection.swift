@@ -1,0 +1,123 @@
+import NIOCore
+import NIOHTTP1
+import NIOWebSocket
+
+/// Opens a connection for a thread that drives it with plain system calls (loadtest's
+/// `threads` I/O): connect (from a source address, on an interface), then TLS for `tls://` and
+/// `wss://`, then the WebSocket upgrade for `ws://` and `wss://` — all within the connect
+/// timeout, with the event loops' checks and wording.
+///
+/// ```
+/// tcp://, unix:   BlockingSocket
+/// tls://          BlockingChannel [TLS layer]                          (as the stream)
+/// ws://           BlockingChannel [HTTP upgrade] -> 101 -> BlockingSocket
+/// wss://          BlockingChannel [TLS layer, HTTP upgrade] -> 101 -> BlockingChannel [TLS layer]
+/// ```
+///
+/// The TLS layer is the engine's (``SecureTransport``) and the upgrade is
+/// ``WebSocketClient``'s own negotiation, both run in a ``BlockingChannel``: NIO's upgrader
+/// checks `Sec-WebSocket-Accept`, the engine checks the subprotocol and refuses any
+/// extension. Once upgraded, a `ws://` connection goes back to the bare socket (no handler is
+/// left on the data path); the WebSocket framing is the caller's (``WebSocketClientFramer``).
+package enum BlockingConnection {
+    /// An open connection.
+    package struct Opened {
+        /// What to read and write through.
+        package var stream: any BlockingStream
+        /// The TLS handshake (`tls://`, `wss://`): its duration measured on the socket's clock.
+        package var security: SecurityReport?
+        /// What the server sent right behind its 101 (its first frames); empty otherwise.
+        package var leftover: ByteBuffer
+    }
+
+    /// Connects to `address` (one of `endpoint`'s) with `options`' source-independent settings
+    /// (interface, TLS, WebSocket), bound first to `source` when given, within
+    /// `options.connectTimeout`.
+    package static func open(_ endpoint: Endpoint, address: SocketAddress, source: SocketAddress?, options: ConnectOptions) throws -> Opened {
+        let timeout = options.connectTimeout
+        let deadline = BlockingSocket.now() &+ timeout.nanosecondsClamped
+        let socket = try BlockingSocket.connect(to: address, source: source, interface: options.interface, timeout: timeout)
+        let transport = endpoint.transport
+        let secured = transport == .tls || transport == .wss
+        guard secured || transport.isWebSocket else { return Opened(stream: socket, security: nil, leftover: ByteBuffer()) }
+        let channel = try BlockingChannel(socket: socket, peer: address)
+        do {
+            var layer: EventLoopFuture<SecurityReport>?
+            if secured {
+                guard let secure = options.secureTransport else { throw WebSocketClient.missingTLS(for: transport) }
+                layer = try secure.addClientLayer(to: channel.channel, host: endpoint.host)
+            }
+            var upgrade: (future: EventLoopFuture<WebSocketHandshake>, leftover: LeftoverCollector)?
+            if transport.isWebSocket {
+                upgrade = try prepareUpgrade(channel.channel, endpoint: endpoint, options: options)
+            }
+            let started = BlockingSocket.now()
+            channel.activate()
+            var security: SecurityReport?
+            if let layer {
+                security = try channel.drive(
+                    layer, until: deadline,
+                    timedOut: { SocketEngineError(.connectTimeout, "TLS handshake with \(address.displayString) not done in time") },
+                    closed: { SocketEngineError(.tlsFailed, "TLS handshake with \(address.displayString) failed: the server closed the connection") })
+                security?.handshakeDuration = .nanoseconds(BlockingSocket.now() - started)
+            }
+            guard let upgrade else { return Opened(stream: channel, security: security, leftover: channel.takeInbound()) }
+            do {
+                _ = try channel.drive(
+                    upgrade.future, until: deadline,
+                    // The event loops' wording (a load connection not upgraded in time).
+                    timedOut: { SocketEngineError(.connectTimeout, "WebSocket connection to \(endpoint) not upgraded within \(timeout.formatted)") },
+                    closed: { ChannelError.eof })
+            } catch {
+                throw WebSocketClient.handshakeFailure(error, label: address.displayString)
+            }
+            // Once the upgrade has finished passing them on; from then on bytes reach the end.
+            channel.remove(upgrade.leftover)
+            var leftover = upgrade.leftover.take()
+            var rest = channel.takeInbound()
+            leftover.writeBuffer(&rest)
+            return Opened(stream: secured ? channel : channel.release(), security: security, leftover: leftover)
+        } catch {
+            channel.close()
+            throw error
+        }
+    }
+
+    /// The HTTP upgrade of ``WebSocketClient/negotiate(_:endpoint:options:install:)``, whose
+    /// install keeps the bytes behind the 101 as they are: NIO's frame decoder goes, and a
+    /// ``LeftoverCollector`` takes what the upgrade passes on. (NIO's frame encoder stays, out of
+    /// the way: a ``BlockingChannel``'s writes enter below it.)
+    private static func prepareUpgrade(
+        _ channel: any Channel, endpoint: Endpoint, options: ConnectOptions
+    ) throws -> (future: EventLoopFuture<WebSocketHandshake>, leftover: LeftoverCollector) {
+        let collector = LeftoverCollector()
+        let bound = NIOLoopBound(collector, eventLoop: channel.eventLoop)
+        let onEvent = options.webSocket.onEvent
+        let future = WebSocketClient.negotiate(channel, endpoint: endpoint, options: options) { channel, handshake, label in
+            let operations = channel.pipeline.syncOperations
+            let decoder = try operations.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
+            try operations.addHandler(bound.value, position: .before(decoder))
+            operations.removeHandler(decoder, promise: nil)
+            operations.removeHandler(try operations.handler(type: EndOfInputWatcher.self), promise: nil)
+            onEvent?(.upgraded(connection: label, handshake: handshake))
+        }
+        return (future, collector)
+    }
+}
+
+/// Takes the bytes NIO's upgrade passes on behind a 101, in place of the frame decoder.
+private final class LeftoverCollector: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = ByteBuffer
+    private var bytes = ByteBuffer()
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        var chunk = unwrapInboundIn(data)
+        bytes.writeBuffer(&chunk)
+    }
+
+    /// What came.
+    func take() -> ByteBuffer {
+        defer { bytes = ByteBuffer() }
+        return bytes
+    }
+}
