@@ -1,3 +1,4 @@
+import Dispatch
 import NIOCore
 import SocketEngine
 import Synchronization
@@ -38,6 +39,41 @@ import TestSupport
         #expect(report.messages.sent == report.messages.received + report.messages.timedOut + report.messages.lost)
         #expect(report.messages.lost == 0, "what was sent was drained")
         #expect(report.text.contains("interrupted stopped before its end"))
+    }
+
+    /// The caller's event loops, noting whether the run handed out their loops or shut them down.
+    final class CallersLoops: EventLoopGroup {
+        let loops = ConnectOptions().group
+        let used = Atomic<Int>(0)
+        let shutDown = Atomic<Bool>(false)
+        func next() -> any EventLoop {
+            used.add(1, ordering: .relaxed)
+            return loops.next()
+        }
+        func makeIterator() -> EventLoopIterator {
+            used.add(1, ordering: .relaxed)
+            return loops.makeIterator()
+        }
+        func shutdownGracefully(queue: DispatchQueue, _ callback: @escaping @Sendable ((any Error)?) -> Void) {
+            shutDown.store(true, ordering: .relaxed)
+            callback(nil)
+        }
+    }
+
+    /// Given the caller's event loops, a run uses them and leaves them running.
+    @Test func aRunOnTheCallersLoopsLeavesThemRunning() async throws {
+        let echoed = AsyncMonitor(0)
+        let server = try await Self.countingEchoServer(echoed)
+        var plan = try LoadMetricsTests.plan(port: server.port, requests: 20, connections: 2)
+        plan.io = .events
+        let loops = CallersLoops()
+        let report = try await LoadRunner(plan: plan, eventLoops: loops).run()
+        await server.stop()
+        #expect(report.messages.received == 20)
+        let used = loops.used.load(ordering: .relaxed)
+        let shutDown = loops.shutDown.load(ordering: .relaxed)
+        #expect(used > 0, "the run's connections are on the caller's loops")
+        #expect(!shutDown, "the caller's loops are left running")
     }
 
     @Test func aRunStoppedBeforeItBeganSendsNothing() async throws {

@@ -266,7 +266,7 @@ import Glibc
     @Test func sourceAddressIsBound() async throws {
         let server = try await TestServer.start("127.0.0.1:0") { _ in }
         var options = ConnectOptions.patient
-        options.source = "127.0.0.7"
+        options.source = try SourceAddress(parsing: "127.0.0.7")
         let (connection, _) = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), options: options).connect()
         #expect(connection.localAddress?.ipAddress == "127.0.0.7")
         await connection.close()

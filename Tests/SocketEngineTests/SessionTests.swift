@@ -185,7 +185,7 @@ final class CollectingSink: ByteSink, Sendable {
         await first.close()
         try await events.wait(forCount: 1) { if case .clientDisconnected = $0 { true } else { false } }
         var options = ConnectOptions.patient
-        options.source = "127.0.0.9"
+        options.source = try SourceAddress(parsing: "127.0.0.9")
         let denied = try await connect("127.0.0.1:\(port)", options: options)
         #expect(try await denied.read() == nil)
         service.stop()

@@ -371,6 +371,24 @@ struct LoadTestCommandTests {
         #expect(((report["errors"] as? [String: Int])?["fd-exhausted"] ?? 0) > 0, "\(String(describing: report["errors"]))")
     }
 
+    /// `--source` binds every load connection, on the event loops and on threads: the server
+    /// (which admits only that address) sees it; a bracketed IPv6 address with a port is read as
+    /// one (the load test once resolved `::1]:0`).
+    @Test(arguments: [("127.0.0.5", "127.0.0.1:0", "127.0.0.5/32", "127.0.0.5:"), ("[::1]:0", "[::1]:0", "::1", "[::1]:")], ["events", "threads"])
+    func loadConnectionsBindTheSourceAddress(source: (flag: String, listen: String, allow: String, seen: String), io: String) async throws {
+        let child = try await Child(try sockctlPath(), ["listen", source.listen, "-k", "-v", "--echo", "--allow", source.allow], name: "listener")
+        defer { child.signal(SIGKILL) }
+        let port = try await child.listeningPort()
+        let host = source.listen.hasPrefix("[") ? "[::1]" : "127.0.0.1"
+        let result = try await loadtest([
+            "\(host):\(port)", "--source", source.flag, "-c", "2", "--requests", "20", "--framing", "line", "--message", "ping {{seq}}", "--io", io,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.int("messages/received") == 20)
+        try await child.waitForStderr("connected from \(source.seen)", count: 2)
+        #expect(!child.stderr.contains("refused"), "\(child.stderr)")
+    }
+
     @Test(arguments: [
         (["--duration", "1s", "--requests", "10"], "--duration or --requests, not both"),
         (["--rate", "0"], "--rate must be a positive number"),

@@ -1,3 +1,4 @@
+import Foundation
 import NIOCore
 import SocketEngine
 
@@ -22,6 +23,9 @@ public struct LoadPlan: Sendable {
     /// How each connection connects: timeout, source address, interface, the TLS layer
     /// (needed for `tls://` and `wss://`), WebSocket options.
     public var connectOptions: ConnectOptions
+    /// The wall clock, read once per run for the report's start time (a test's fixed date);
+    /// everything that waits goes by ``connectOptions``' clock.
+    package var wallClock: @Sendable () -> Date = Date.init
     /// Connections to keep open (default 10, at most 1,000,000); a lost one is reopened.
     public var connections = 10
     /// New connections per second while ramping up (nil: as fast as they open).

@@ -123,7 +123,7 @@ public final class ReplayLoadRunner: Sendable {
             connections: scripts.count * options.scale, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp)
         let clock = plan.connectOptions.clock
         let tally = ReplayTally(requests: plan.requests, target: plan.endpoint.description)
-        let startedAt = Date()
+        let startedAt = plan.wallClock()
         let start = clock.now
         let stopAt = options.duration.map { start.advanced(by: $0) }
         let sampler = Task { await sample(tally, from: start, clock: clock, progress: progress) }
@@ -157,7 +157,7 @@ public final class ReplayLoadRunner: Sendable {
         // A copy that keeps failing gives up after this long without a completed round.
         let stallLimit = max(plan.replyTimeout * 2, .seconds(10))
         var lastSuccess = clock.now
-        var failures = 0
+        var reconnect = ReconnectStateMachine(policy: .loadTest)
         var round = 0
         while !Task.isCancelled && !stopRequest.isRequested {
             if let stopAt, clock.now >= stopAt { break }
@@ -172,15 +172,14 @@ public final class ReplayLoadRunner: Sendable {
             guard options.loop else { break }
             switch ending {
             case .completed, .cut:
-                failures = 0
+                reconnect.connected()
                 lastSuccess = clock.now
             case .failed, .timedOut:
-                failures += 1
                 if clock.elapsed(since: lastSuccess) > stallLimit {
                     return ["stream \(script.index) (copy \(copy + 1)): stopped looping after failing for \(stallLimit.formatted)"]
                 }
-                // Back off as a load test's reconnects do: 100 ms, doubling, at most 2 s.
-                let delay = Duration.milliseconds(min(2000, 100 << min(failures - 1, 5)))
+                // Back off as a load test's reconnects do.
+                guard case .reconnect(let delay, _, _) = reconnect.disconnected() else { break }
                 let until = clock.now.advanced(by: delay)
                 _ = try? await stopRequest.sleep(until: stopAt.map { min($0, until) } ?? until, on: clock)
             }

@@ -3,6 +3,7 @@ import Histogram
 import NIOCore
 import NIOPosix
 import SocketEngine
+import Synchronization
 
 /// Runs a ``LoadPlan`` and returns its ``LoadReport``.
 ///
@@ -49,12 +50,19 @@ public final class LoadRunner: Sendable {
         package var p99: Double?
     }
 
+    /// The event loops the connections use (`--io events`); nil: the run makes and shuts
+    /// down ``LoadPlan/threads`` of its own.
+    let eventLoops: (any EventLoopGroup)?
+
     /// A runner for `plan`; nothing happens until ``run(progress:)``. With `metrics`, its
     /// metrics follow the run once a second (``LoadMetricsEndpoint/finish(_:)`` sets the final
-    /// numbers).
-    public init(plan: LoadPlan, metrics: LoadMetricsEndpoint? = nil) {
+    /// numbers). With `eventLoops`, the connections use those loops (left running at the end);
+    /// without, the run makes ``LoadPlan/threads`` loops and shuts them down. Every wait of the
+    /// run (ramp-up, samples, drain) goes by the plan's ``ConnectOptions/clock``.
+    public init(plan: LoadPlan, metrics: LoadMetricsEndpoint? = nil, eventLoops: (any EventLoopGroup)? = nil) {
         self.plan = plan
         self.metrics = metrics?.metrics
+        self.eventLoops = eventLoops
     }
 
     /// Ends the run early (see the type's discussion); safe to call at any time, and more than once.
@@ -80,9 +88,7 @@ public final class LoadRunner: Sendable {
 
     private func runPlan(progress: @escaping @Sendable (Progress) -> Void) async throws -> LoadReport {
         try plan.validate()
-        if let interface = plan.connectOptions.interface, if_nametoindex(interface) == 0 {
-            throw LoadGenError(.invalidPlan, "unknown interface '\(interface)'")
-        }
+        let opener = try await ChannelOpener.make(transport: plan.endpoint.transport, options: plan.connectOptions, buffers: .nioDefaults)
         let descriptorLimit = DescriptorLimit.raiseToHardLimit()
         var warnings = SystemLimits.preflight(
             connections: plan.connections, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp, destinations: plan.endpoints.count)
@@ -91,27 +97,41 @@ public final class LoadRunner: Sendable {
         let address = addresses.first
         let context = RunContext(plan: plan, addresses: addresses)
         let stop = stopRequest
-        let source = try await sourceAddress(for: address)
+        // The threads bind what the event loops' opener binds: the source of the target's family.
+        let source = try address.flatMap { try opener.source(for: $0) }
+        let clock = plan.connectOptions.clock
         var group: MultiThreadedEventLoopGroup?
         defer { group?.shutdownGracefully { _ in } }
         let workers: [any LoadWorker]
-        let clock: RunClock
+        /// The connections' own time, read once at the start: their messages are due at offsets from it.
+        let transportNow: @Sendable () -> Int64
         if plan.resolvedIO == .threads {
-            clock = RunClock(loop: MultiThreadedEventLoopGroup.singleton.next())
+            transportNow = { BlockingSocket.now() }
             workers = (0..<plan.connections).map { slot in
                 LoadThread(
                     slot: slot, context: context, endpoint: plan.endpoints[slot % plan.endpoints.count],
                     address: addresses[slot % addresses.count], source: source, spin: plan.threadsSpin)
             }
         } else {
-            let loops = MultiThreadedEventLoopGroup(numberOfThreads: plan.threads)
-            group = loops
-            clock = RunClock(loop: loops.next())
-            let connect = Self.connector(plan: plan, context: context, source: source)
+            let loops: any EventLoopGroup
+            if let eventLoops {
+                loops = eventLoops
+            } else {
+                let made = MultiThreadedEventLoopGroup(numberOfThreads: plan.threads)
+                group = made
+                loops = made
+            }
+            let first = loops.next()
+            transportNow = { Int64(truncatingIfNeeded: first.now.uptimeNanoseconds) }
+            let connect = Self.connector(plan: plan, context: context, opener: opener)
             workers = loops.makeIterator().map { LoadShard(loop: $0, context: context, connect: connect) }
         }
-        let stopToken = stop.onStop { [clock] in context.interrupt(now: clock.now) }
+        // A stop brings the end of sending forward to its offset from the start (before the
+        // start: nothing is sent).
+        let runStart = Mutex<EngineClock.Instant?>(nil)
+        let stopToken = stop.onStop { context.interrupt(at: runStart.withLock { $0 }.map { clock.elapsed(since: $0).nanosecondsClamped } ?? 0) }
         defer { stop.remove(stopToken) }
+        let phases = RunPhases(plan: plan, clock: clock, stop: stop, metrics: metrics)
 
         // Connections past the descriptor limit are not attempted: a process out of descriptors
         // fails in places that cannot report it (libdispatch's thread-pool monitor traps when it
@@ -119,47 +139,28 @@ public final class LoadRunner: Sendable {
         let inUse = DescriptorLimit.inUse() ?? 0
         let openable = min(plan.connections, max(0, descriptorLimit - inUse - Self.descriptorReserve))
 
-        // Ramp-up.
-        let rampStart = clock.now
-        let perSecond = plan.connectRate ?? .infinity
-        for slot in 0..<openable {
-            if perSecond.isFinite {
-                await clock.sleep(until: rampStart + Int64(Double(slot) / perSecond * 1e9), unless: stop)
-            }
-            if stop.isRequested { break }
-            workers[slot % workers.count].open(slot: slot)
-        }
-        let rampDeadline = clock.now + (plan.connectOptions.connectTimeout + .seconds(1)).nanosecondsClamped
-        while clock.now < rampDeadline && !stop.isRequested {
-            let attempted = try await Self.sum(workers) { try await $0.attemptedCount() }
-            if attempted >= openable { break }
-            await clock.sleep(for: .milliseconds(10))
-        }
+        try await phases.rampUp(workers, openable: openable)
 
         // The run.
-        let startedAt = Date()
+        let startedAt = plan.wallClock()
         let start = clock.now
         var timeline: [LoadReport.Interval] = []
-        context.begin(at: start)
+        context.begin(at: transportNow())
+        runStart.withLock { $0 = start }
         // Begun if any connection opened, even if all have been lost since (a server that died
         // during the ramp-up): their reconnections are under way and send when they open.
         if stop.isRequested {
-            context.interrupt(now: clock.now)
+            context.interrupt(at: clock.elapsed(since: start).nanosecondsClamped)
         } else if try await Self.sum(workers, { try await $0.totals().counters.connectsSucceeded }) > 0 {
             for worker in workers { worker.begin() }
-            let (measureWarnings, intervals) = try await measure(workers: workers, context: context, clock: clock, progress: progress)
+            let (measureWarnings, intervals) = try await phases.measure(workers, context: context, start: start, progress: progress)
             warnings += measureWarnings
             timeline = intervals
         } else {
             warnings.append("no connection could be opened: the run was not started")
         }
-        let sendingEnded = clock.now
-        let drainDeadline = sendingEnded + plan.drainTimeout.nanosecondsClamped
-        // Messages due before the end still go out (their timers may run late on a busy
-        // loop); replies still come in. Both within the drain timeout.
-        while clock.now < drainDeadline, try await Self.sum(workers, { try await $0.unfinishedCount() }) > 0 {
-            await clock.sleep(for: .milliseconds(5))
-        }
+        let sendingEnded = clock.elapsed(since: start).nanosecondsClamped
+        try await phases.drain(workers)
         context.finish()
         for worker in workers { await worker.closeAll() }
 
@@ -176,8 +177,8 @@ public final class LoadRunner: Sendable {
                     + "\(inUse) are in use and \(Self.descriptorReserve) are kept for the process; \(SystemLimits.descriptorFix(connections: plan.connections))")
         }
         let examples = Dictionary(uniqueKeysWithValues: stats.firstErrors.map { ($0.key.rawValue, $0.value) })
-        let measuredStart = start + context.warmupNanos
-        let measuredEnd = max(measuredStart + 1, min(sendingEnded, context.stopNanos == .max ? sendingEnded : start + context.stopNanos))
+        let measuredStart = context.warmupNanos
+        let measuredEnd = max(measuredStart + 1, min(sendingEnded, context.stopNanos))
         var result = report(
             counters: stats.counters, corrected: stats.corrected, uncorrected: stats.uncorrected, examples: examples,
             context: context, address: address, startedAt: startedAt.addingTimeInterval(Double(context.warmupNanos) / 1e9),
@@ -187,95 +188,6 @@ public final class LoadRunner: Sendable {
         result.interrupted = stop.isRequested
         result.addCorrelation(plan: plan, counters: stats.counters, labels: stats.labels)
         return result
-    }
-
-    // MARK: Phases
-
-    /// Samples the shards once a second until sending is over. Returns warnings and the
-    /// per-second entries.
-    private func measure(workers: [any LoadWorker], context: RunContext, clock: RunClock, progress: @Sendable (Progress) -> Void) async throws -> ([String], [LoadReport.Interval]) {
-        var timeline: [LoadReport.Interval] = []
-        var previous = LoadCounters()
-        var lastActivity = clock.now
-        let total = plan.sendingDuration.map { $0 - plan.warmup }
-        let stallLimit = max(plan.replyTimeout * 2, .seconds(10))
-        var second = 0
-        var lastSample = context.start
-        var interval = LoadStats.makeHistogram()
-        let live = metrics != nil
-        while true {
-            let nextTick = context.start + Int64(second + 1) * 1_000_000_000
-            let stopAt = context.stopNanos == .max ? Int64.max : context.start + context.stopNanos
-            // With --requests, the end is whenever the last reply is in: looked for every 10 ms.
-            let wake = min(nextTick, stopAt, plan.requests != nil ? clock.now + 10_000_000 : .max)
-            await clock.sleep(until: wake, unless: stopRequest)
-            let now = clock.now
-
-            var counters = LoadCounters()
-            var outstanding = 0
-            var open = 0
-            // The whole histograms, for the metrics, only at the sample of each second.
-            let whole = live && (now >= nextTick || now >= stopAt)
-            var corrected = whole ? LoadStats.makeHistogram() : nil
-            var uncorrected = whole ? LoadStats.makeHistogram() : nil
-            var labels = whole ? LabelTable() : nil
-            for worker in workers {
-                let snapshot = try await worker.snapshot(cumulative: whole)
-                counters.add(snapshot.counters)
-                interval.add(snapshot.interval)
-                outstanding += snapshot.outstanding
-                open += snapshot.open
-                if let cumulative = snapshot.cumulative {
-                    corrected?.add(cumulative.corrected)
-                    uncorrected?.add(cumulative.uncorrected)
-                }
-                if let table = snapshot.labels { labels?.add(table) }
-            }
-            let done = plan.requests.map { counters.messagesSent >= $0 && outstanding == 0 } ?? false
-            let ending = now >= stopAt || done
-            // Each second; at the end, the part of a second since the last one (if anything
-            // happened in it).
-            let partial = now < nextTick
-            if !partial || (ending && counters != previous) {
-                // A late sample covers every tick it missed.
-                second = max(second + 1, Int((now - context.start) / 1_000_000_000))
-                let span = max(1e-3, Double(now - lastSample) / 1e9)
-                lastSample = now
-                let elapsed = Duration.nanoseconds(now - context.start - context.warmupNanos)
-                let sent = counters.messagesSent + counters.warmupSent - previous.messagesSent - previous.warmupSent
-                let received = counters.messagesReceived - previous.messagesReceived
-                if sent > 0 || received > 0 { lastActivity = now }
-                let sample = Progress(
-                    elapsed: elapsed, total: total, warmingUp: elapsed < .zero, open: open,
-                    sentPerSecond: Double(sent) / span, receivedPerSecond: Double(received) / span,
-                    errors: counters.errorCount - previous.errorCount,
-                    p50: interval.totalCount > 0 ? Double(interval.valueAtPercentile(50)) / 1000 : nil,
-                    p99: interval.totalCount > 0 ? Double(interval.valueAtPercentile(99)) / 1000 : nil)
-                // The metrics first: a scrape after the progress line shows at least its numbers.
-                if let corrected, let uncorrected {
-                    metrics?.update(LoadLiveSample(
-                        counters: counters, open: open, sentPerSecond: sample.sentPerSecond,
-                        targetRate: context.schedule?.rate(at: Double(now - context.start) / 1e9),
-                        elapsedSeconds: Double(elapsed.nanosecondsClamped) / 1e9, corrected: corrected, uncorrected: uncorrected,
-                        labels: labels?.entries ?? []))
-                }
-                progress(sample)
-                if elapsed >= .zero {
-                    timeline.append(LoadReport.Interval(
-                        second: Int((Double(elapsed.nanosecondsClamped) / 1e9).rounded(partial ? .up : .toNearestOrAwayFromZero)), span: (span * 1000).rounded() / 1000,
-                        open: open, sent: sent, received: received,
-                        errors: sample.errors, p50: sample.p50, p99: sample.p99))
-                }
-                previous = counters
-                interval.reset()
-            }
-            if ending { return ([], timeline) }
-            if plan.requests != nil {
-                if now - lastActivity > stallLimit.nanosecondsClamped {
-                    return (["nothing was sent or received for \(stallLimit): the run was stopped before all --requests were sent"], timeline)
-                }
-            }
-        }
     }
 
     /// The address the connections to `endpoint` use.
@@ -316,115 +228,59 @@ public final class LoadRunner: Sendable {
         }
     }
 
-    private func sourceAddress(for target: SocketAddress?) async throws -> SocketAddress? {
-        guard let source = plan.connectOptions.source, let target else { return nil }
-        var host = source
-        var port = 0
-        if let colon = source.lastIndex(of: ":"), !source.hasSuffix("]"), source.filter({ $0 == ":" }).count == 1 {
-            host = String(source[..<colon])
-            port = Int(source[source.index(after: colon)...]) ?? 0
-        }
-        host = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-        let candidates = try await plan.connectOptions.resolver.resolve(host: host, port: port, datagram: plan.endpoint.transport == .udp)
-        guard let match = candidates.first(where: { $0.protocol == target.protocol }) else {
-            throw SocketEngineError(.bindFailed, "--source \(source) has no address of the target's family")
-        }
-        return match
-    }
-
-    /// How a slot's connection is opened, on its shard's loop.
-    static func connector(plan: LoadPlan, context: RunContext, source: SocketAddress?) -> @Sendable (Int, LoadShard) -> Void {
-        let transport = plan.endpoint.transport
-        let timeout = plan.connectOptions.connectTimeout.timeAmount
-        let interface = plan.connectOptions.interface
-        /// ws:// and wss://: established once upgraded (TLS first for wss://, its handshake
-        /// timed apart); a refused or failed upgrade is a failed connect.
-        @Sendable func openWebSocket(slot: Int, shard: LoadShard, address: SocketAddress) {
-            let endpoint = plan.endpoints[slot % plan.endpoints.count]
-            let upgraded = shard.loop.makePromise(of: Void.self)
-            var bootstrap = ClientBootstrap(group: shard.loop)
-                .connectTimeout(timeout)
-                .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-                .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-                .channelInitializer { channel in
-                    let bound = interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
-                    return bound.flatMapThrowing {
-                        let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, messages: true)
-                        let (security, done) = try WebSocketLoadClient.prepare(
-                            channel, endpoint: endpoint, options: plan.connectOptions, timeout: plan.connectOptions.connectTimeout, handler: handler
-                        )
-                        security?.whenSuccess { report in
-                            shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped)
-                        }
-                        done.cascade(to: upgraded)
-                    }
-                }
-            if let source { bootstrap = bootstrap.bind(to: source) }
-            bootstrap.connect(to: address).whenComplete { result in
-                switch result {
-                case .success:
-                    upgraded.futureResult.whenFailure { error in shard.connectFailed(slot: slot, error: error) }
-                case .failure(let error):
-                    shard.connectFailed(slot: slot, error: error)
-                    upgraded.fail(error)
-                }
-            }
-        }
+    /// How a slot's connection is opened, on its shard's loop: through the engine's
+    /// ``ChannelOpener`` (NIO's default buffers), with this run's ``LoadConnectionHandler`` on
+    /// the channel. ws:// and wss://: established once upgraded (TLS first for wss://, its
+    /// handshake timed apart); tls://: once its handshake is done. A refused or failed upgrade or
+    /// handshake is a failed connect.
+    static func connector(plan: LoadPlan, context: RunContext, opener: ChannelOpener) -> @Sendable (Int, LoadShard) -> Void {
+        let options = plan.connectOptions
         return { slot, shard in
-            shard.stats.counters.connectAttempts += 1
+            shard.attempting(slot: slot)
             guard let address = context.address(slot: slot) else { return }
-            if transport == .udp {
-                let local = source ?? (address.protocol == .inet6 ? try? SocketAddress(ipAddress: "::", port: 0) : try? SocketAddress(ipAddress: "0.0.0.0", port: 0))
-                guard let local else { return }
-                DatagramBootstrap(group: shard.loop)
-                    .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65536))
-                    .channelInitializer { channel in
-                        interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
-                    }
-                    .bind(to: local)
-                    .flatMap { channel in
-                        channel.connect(to: address).flatMapThrowing {
-                            try channel.pipeline.syncOperations.addHandler(DatagramUnwrapHandler())
-                            try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: slot, shard: shard, datagram: true))
-                        }
-                        .flatMapErrorThrowing { error in
-                            channel.close(promise: nil)
-                            throw error
-                        }
-                    }
-                    .whenFailure { error in shard.connectFailed(slot: slot, error: error) }
-                return
-            }
-            if transport.isWebSocket {
-                openWebSocket(slot: slot, shard: shard, address: address)
-                return
-            }
-            let secure = transport == .tls ? plan.connectOptions.secureTransport : nil
-            let host = plan.endpoints[slot % plan.endpoints.count].host
-            var bootstrap = ClientBootstrap(group: shard.loop)
-                .connectTimeout(timeout)
-                .channelInitializer { channel in
-                    let bound = interface.map { Connector.bindToDevice(channel, interface: $0) } ?? channel.eventLoop.makeSucceededVoidFuture()
-                    return bound.flatMapThrowing {
-                        let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, awaitsHandshake: secure != nil)
-                        if let secure {
-                            // The connection is established when its handshake is done; a failed
-                            // handshake is a failed connect (kind `tls`).
-                            try secure.addClientLayer(to: channel, host: host).assumeIsolated().whenSuccess { report in
-                                shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped)
-                                handler.handshakeCompleted()
-                            }
-                        }
-                        try channel.pipeline.syncOperations.addHandler(handler)
+            let endpoint = plan.endpoints[slot % plan.endpoints.count]
+            switch plan.endpoint.transport {
+            case .udp:
+                opener.openDatagram(to: address, on: shard.loop).flatMapThrowing { channel in
+                    do {
+                        try channel.pipeline.syncOperations.addHandler(DatagramUnwrapHandler())
+                        try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: slot, shard: shard, datagram: true))
+                    } catch {
+                        channel.close(promise: nil)
+                        throw error
                     }
                 }
-            if transport == .tcp || transport == .tls {
-                bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: 1)
-                if let source { bootstrap = bootstrap.bind(to: source) }
+                .whenFailure { error in shard.connectFailed(slot: slot, error: error) }
+            case .ws, .wss:
+                let upgraded = shard.loop.makePromise(of: Void.self)
+                opener.openStream(to: address, host: endpoint.host, on: shard.loop) { channel, _ in
+                    let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, messages: true)
+                    let (security, done) = try WebSocketLoadClient.prepare(
+                        channel, endpoint: endpoint, options: options, timeout: options.connectTimeout, handler: handler)
+                    security?.whenSuccess { report in shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped) }
+                    done.cascade(to: upgraded)
+                }
+                .whenComplete { result in
+                    switch result {
+                    case .success:
+                        upgraded.futureResult.whenFailure { error in shard.connectFailed(slot: slot, error: error) }
+                    case .failure(let error):
+                        shard.connectFailed(slot: slot, error: error)
+                        upgraded.fail(error)
+                    }
+                }
+            default:
+                opener.openStream(to: address, host: endpoint.host, on: shard.loop) { channel, handshake in
+                    let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, awaitsHandshake: handshake != nil)
+                    handshake?.assumeIsolated().whenSuccess { report in
+                        shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped)
+                        handler.handshakeCompleted()
+                    }
+                    try channel.pipeline.syncOperations.addHandler(handler)
+                }
+                .whenFailure { error in shard.connectFailed(slot: slot, error: error) }
             }
-            bootstrap.connect(to: address).whenFailure { error in shard.connectFailed(slot: slot, error: error) }
         }
-
     }
 
     static func sum(_ workers: [any LoadWorker], _ value: (any LoadWorker) async throws -> Int) async throws -> Int {

@@ -12,12 +12,13 @@ final class RunContext: Sendable {
     let pipeline: Int
     /// One address per target; slot `k` connects to `addresses[k % addresses.count]`.
     let addresses: [SocketAddress]
-    /// Monotonic nanoseconds at which the run began (0 until then).
+    /// The transport's nanoseconds (the loops' `now`, the threads' `CLOCK_MONOTONIC`) at which
+    /// the run began (0 until then): every message is due at an offset from it.
     private let startStorage = Atomic<Int64>(0)
     /// Nanoseconds after the start at which the warm-up ends and measuring begins.
     let warmupNanos: Int64
     /// Nanoseconds after the start at which sending stops (Int64.max: when requests are sent);
-    /// brought forward by ``interrupt(now:)``.
+    /// brought forward by ``interrupt(at:)``.
     var stopNanos: Int64 { stopStorage.load(ordering: .relaxed) }
     private let stopStorage: Atomic<Int64>
     /// The monotonic instant at which sending stops (Int64.max: none).
@@ -38,11 +39,11 @@ final class RunContext: Sendable {
         stopStorage = Atomic(plan.sendingDuration?.nanosecondsClamped ?? .max)
     }
 
-    /// The run was stopped early (``LoadRunner/stop()``) at monotonic `now`: nothing due after
-    /// it is sent. Before the run has begun, nothing is sent at all.
-    func interrupt(now: Int64) {
-        let began = start
-        let at = began == 0 ? 0 : max(0, now - began)
+    /// The run was stopped early (``LoadRunner/stop()``) `offset` nanoseconds after its start
+    /// (on the runner's clock: only offsets cross from it): nothing due after it is sent.
+    /// Before the run has begun, nothing is sent at all.
+    func interrupt(at offset: Int64) {
+        let at = hasBegun ? max(0, offset) : 0
         var current = stopStorage.load(ordering: .relaxed)
         while at < current {
             let (exchanged, original) = stopStorage.compareExchange(expected: current, desired: at, ordering: .relaxed)
@@ -80,11 +81,6 @@ final class RunContext: Sendable {
     func connectionClosed() { connectionsOpen.closed() }
 }
 
-/// Monotonic nanoseconds (CLOCK_MONOTONIC, the time base of NIO's deadlines and of every real
-/// event loop's `now`): what the runner and the connection threads stamp with.
-@inline(__always)
-func monotonicNanos() -> Int64 { BlockingSocket.now() }
-
 /// The statistics and connections of one event loop. Touched only on ``loop`` (every method
 /// must be called there), so recording a latency costs no lock or atomic.
 final class LoadShard: @unchecked Sendable {
@@ -97,10 +93,10 @@ final class LoadShard: @unchecked Sendable {
     var stats = LoadStats()
     /// Live connections by slot.
     var handlers: [Int: LoadConnectionHandler] = [:]
-    /// Consecutive failed attempts per slot, for the reconnect back-off.
-    var failures: [Int: Int] = [:]
+    /// Each slot's connection life: attempts, opens, failures, losses, and its back-off.
+    var accounts: [Int: SlotAccounting] = [:]
     /// Slots whose first connect attempt has completed (either way).
-    var attemptedSlots = Set<Int>()
+    var attemptedSlots = 0
     /// The message state of slots whose connection ended, for the one that replaces it.
     var slotStates: [Int: LoadSlot] = [:]
     /// `--correlate` and `--label`, this loop's own copies (no reference count shared with
@@ -125,38 +121,34 @@ final class LoadShard: @unchecked Sendable {
 
     // MARK: Connections
 
+    /// A connect attempt for `slot` begins.
+    func attempting(slot: Int) {
+        accounts[slot, default: SlotAccounting()].attempting(&stats)
+    }
+
     func opened(slot: Int, handler: LoadConnectionHandler) {
         handlers[slot] = handler
-        failures[slot] = nil
-        attemptedSlots.insert(slot)
-        stats.counters.connectsSucceeded += 1
-        context.connectionOpened()
+        if accounts[slot, default: SlotAccounting()].opened(&stats, context: context) { attemptedSlots += 1 }
     }
 
     func connectFailed(slot: Int, error: any Error) {
-        stats.counters.connectsFailed += 1
-        record(error: ErrorKind.of(error), error)
-        attemptedSlots.insert(slot)
-        scheduleReconnect(slot: slot)
+        let (delay, first) = accounts[slot, default: SlotAccounting()].failed(error, &stats, target: context.plan.endpoint.description)
+        if first { attemptedSlots += 1 }
+        scheduleReconnect(slot: slot, after: delay)
     }
 
     /// A live connection ended. `lost`: it ended before the run did (counted, reopened).
     func closed(slot: Int, lost: Bool) {
         handlers[slot] = nil
-        context.connectionClosed()
-        if lost && !context.isFinished {
-            stats.counters.connectionsLost += 1
-            scheduleReconnect(slot: slot)
+        if let delay = accounts[slot, default: SlotAccounting()].closed(lost: lost, &stats, context: context) {
+            scheduleReconnect(slot: slot, after: delay)
         }
     }
 
-    /// Tries again after 100 ms, doubling per consecutive failure up to 2 s.
-    func scheduleReconnect(slot: Int) {
+    /// Tries again after `delay` (``ReconnectPolicy/loadTest``), on this loop's time.
+    func scheduleReconnect(slot: Int, after delay: Duration) {
         guard !context.isFinished else { return }
-        let attempt = failures[slot, default: 0]
-        failures[slot] = attempt + 1
-        let delay = TimeAmount.milliseconds(min(2000, 100 << min(attempt, 5)))
-        loop.scheduleTask(in: delay) { [self] in
+        loop.scheduleTask(in: delay.timeAmount) { [self] in
             guard !context.isFinished, handlers[slot] == nil else { return }
             connect(slot, self)
         }

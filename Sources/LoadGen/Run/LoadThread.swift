@@ -108,44 +108,36 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
 
     private func main() {
         var state = LoadSlot(slot: slot, run: context, rules: (context.plan.correlation?.copy(), context.plan.label?.copy()))
-        var failures = 0
+        var account = SlotAccounting()
         while !context.isFinished {
-            shared.withLock { $0.stats.counters.connectAttempts += 1 }
+            shared.withLock { account.attempting(&$0.stats) }
             let socket: any BlockingStream
             var leftover = ByteBuffer()
             do {
                 socket = try openStream(leftover: &leftover)
             } catch {
-                shared.withLock { shared in
-                    shared.stats.counters.connectsFailed += 1
-                    shared.stats.record(error: ErrorKind.of(error), error, target: target)
+                let delay = shared.withLock { shared in
                     shared.attempted = true
+                    return account.failed(error, &shared.stats, target: target).backOff
                 }
-                guard backOff(after: failures) else { break }
-                failures += 1
+                guard backOff(delay) else { break }
                 continue
             }
-            failures = 0
             shared.withLock { shared in
-                shared.stats.counters.connectsSucceeded += 1
+                _ = account.opened(&shared.stats, context: context)
                 shared.attempted = true
                 shared.open = true
             }
-            context.connectionOpened()
             let failure = serve(socket, inbound: leftover, state: &state)
             socket.close()
-            context.connectionClosed()
             let lost = failure != nil && !context.isFinished
-            shared.withLock { shared in
+            let delay = shared.withLock { shared in
                 shared.open = false
                 shared.outstanding = 0
-                if lost, let failure {
-                    shared.stats.record(error: ErrorKind.of(failure), failure, target: target)
-                    shared.stats.counters.connectionsLost += 1
-                }
+                if lost, let failure { shared.stats.record(error: ErrorKind.of(failure), failure, target: target) }
+                return account.closed(lost: lost, &shared.stats, context: context)
             }
-            guard lost, backOff(after: failures) else { break }
-            failures += 1
+            guard let delay, backOff(delay) else { break }
         }
     }
 
@@ -161,11 +153,11 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         return opened.stream
     }
 
-    /// Sleeps 100 ms, doubling per consecutive failure up to 2 s (the event loops' back-off);
+    /// Sleeps `delay` (``SlotAccounting``'s back-off, the event loops' own) in 5 ms steps;
     /// false when the run ended meanwhile.
-    private func backOff(after failures: Int) -> Bool {
-        let until = monotonicNanos() + Int64(min(2000, 100 << min(failures, 5))) * 1_000_000
-        while monotonicNanos() < until {
+    private func backOff(_ delay: Duration) -> Bool {
+        let until = BlockingSocket.now() + delay.nanosecondsClamped
+        while BlockingSocket.now() < until {
             if context.isFinished { return false }
             usleep(5000)
         }
@@ -196,7 +188,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                     if var close = webSocket?.closeFrame() { _ = try? socket.sendAvailable(&close) }  // best effort: the run is over
                     return nil
                 }
-                var now = monotonicNanos()
+                var now = BlockingSocket.now()
                 if now < context.stopInstant && state.pending.count < pipeline && !state.isExhausted(context) {
                     shared.withLock { shared in
                         while state.pending.count < pipeline && !state.isExhausted(context) {
@@ -219,7 +211,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                     into: &inbound, spinUntil: spin && waiting ? now + Self.spinNanos : 0,
                     waitUntil: min(oldestDeadline, now + (waiting ? 100_000_000 : 10_000_000)),
                     alsoWritable: outbound.readableBytes > 0)
-                now = monotonicNanos()
+                now = BlockingSocket.now()
                 switch got {
                 case .bytes:
                     try shared.withLock { shared in

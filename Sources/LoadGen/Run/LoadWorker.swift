@@ -39,7 +39,7 @@ extension LoadShard: LoadWorker {
     }
 
     func attemptedCount() async throws -> Int {
-        try await loop.submit { [self] in attemptedSlots.count }.get()
+        try await loop.submit { [self] in attemptedSlots }.get()
     }
 
     func begin() {

@@ -9,8 +9,8 @@ import Glibc
 public struct ConnectOptions: Sendable {
     /// `-4` / `-6`.
     public var family: AddressFamilyPreference = .any
-    /// `--source`: a local address (or name) to bind, optionally with a port (`ADDR:PORT`, `[v6]:PORT`).
-    public var source: String?
+    /// `--source`: a local address (or name) to bind, optionally with a port.
+    public var source: SourceAddress?
     /// `--interface`: bind the socket to this network interface (`SO_BINDTODEVICE`).
     public var interface: String?
     /// Overall deadline for resolving and connecting, across all addresses.
@@ -40,25 +40,4 @@ public struct ConnectOptions: Sendable {
 
     /// The defaults: any address family, a 10 s connect timeout, the system resolver, no TLS layer.
     public init() {}
-
-    /// A ``source`` split into the host (or address) to resolve and the port to bind (0: any):
-    /// `ADDR`, `ADDR:PORT`, `[V6]` or `[V6]:PORT`. Checked before anything connects, so that a
-    /// mistake is the command line's, reported once, not each connection's.
-    public static func sourceHostAndPort(_ source: String) throws(SocketEngineError) -> (host: String, port: Int) {
-        let form = "expected ADDRESS[:PORT], e.g. 127.0.0.1 or [::1]:40000"
-        if source.hasPrefix("["), let close = source.firstIndex(of: "]") {
-            let host = String(source[source.index(after: source.startIndex)..<close])
-            let rest = source[source.index(after: close)...]
-            if rest.isEmpty { return (host, 0) }
-            guard rest.hasPrefix(":"), let port = Int(rest.dropFirst()), (0...65535).contains(port) else {
-                throw SocketEngineError(.invalidConfiguration, "invalid source address '\(source)' (\(form))")
-            }
-            return (host, port)
-        }
-        guard source.filter({ $0 == ":" }).count == 1, let colon = source.lastIndex(of: ":") else { return (source, 0) }
-        guard let port = Int(source[source.index(after: colon)...]), (0...65535).contains(port) else {
-            throw SocketEngineError(.invalidConfiguration, "invalid source port in '\(source)' (\(form), a port from 0 to 65535)")
-        }
-        return (String(source[..<colon]), port)
-    }
 }

@@ -33,9 +33,7 @@ package struct Connector: Sendable {
         case .ws, .wss:
             if endpoint.transport == .wss && options.secureTransport == nil { throw WebSocketClient.missingTLS(for: .wss) }
         }
-        if let interface = options.interface, if_nametoindex(interface) == 0 {
-            throw SocketEngineError(.invalidConfiguration, "unknown interface '\(interface)'")
-        }
+        try ChannelOpener.checkInterface(options.interface)
 
         var report = ConnectReport()
         let clock = options.clock
@@ -68,24 +66,25 @@ package struct Connector: Sendable {
         }
         let ordered = HappyEyeballsStateMachine.interleave(allowed) { if case .v6 = $0 { true } else { false } }
         report.resolved = ordered
-        let sources = try await resolveSource()
+        let sources = try await options.source?.resolve(resolver, datagram: datagram) ?? []
+        let opener = ChannelOpener(transport: endpoint.transport, options: options, buffers: .connection, sources: sources)
 
         if datagram {
-            return try await connectDatagram(to: ordered[0], sources: sources, report: report)
+            return try await connectDatagram(to: ordered[0], opener: opener, report: report)
         }
         let budget = max(.milliseconds(1), options.connectTimeout - report.resolveDuration)
-        return try await race(ordered, sources: sources, report: report, budget: budget)
+        return try await race(ordered, opener: opener, report: report, budget: budget)
     }
 
     // MARK: TCP
 
     /// Races `addresses` within `budget` (what is left of the connect timeout after resolving).
-    private func race(_ addresses: [SocketAddress], sources: [SocketAddress], report: ConnectReport, budget: Duration) async throws -> (Connection, ConnectReport) {
+    private func race(_ addresses: [SocketAddress], opener: ChannelOpener, report: ConnectReport, budget: Duration) async throws -> (Connection, ConnectReport) {
         let loop = options.group.next()
         let options = self.options
         let endpoint = self.endpoint
         // tls://: every attempt gets the TLS layer; only the winner's handshake is waited for.
-        let attempts = RaceAttempts(secure: endpoint.transport == .tls ? options.secureTransport : nil, host: endpoint.host)
+        let attempts = RaceAttempts()
         let result = try await loop.flatSubmit {
             let race = ConnectionRace(
                 loop: loop,
@@ -94,7 +93,11 @@ package struct Connector: Sendable {
                 target: endpoint.description,
                 configuredTimeout: options.connectTimeout.timeAmount
             ) { address in
-                Connector.openStream(on: loop, to: address, sources: sources, options: options, attempts: attempts, endpoint: endpoint)
+                opener.openStream(to: address, host: endpoint.host, on: loop) { channel, handshake in
+                    if let handshake { attempts.keep(handshake, of: channel) }
+                    try Connector.install(on: channel, endpoint: endpoint, options: options)
+                    attempts.remember(channel)
+                }
             }
             return race.run(timeout: budget.timeAmount)
         }.get()
@@ -149,22 +152,12 @@ package struct Connector: Sendable {
     /// and the engine's connection handler, taken when the channel was initialized — not looked
     /// up later in a pipeline that may be gone.
     final class RaceAttempts: Sendable {
-        let secure: (any SecureTransport)?
-        /// The endpoint's host as written, for the TLS layer.
-        let host: String
         private let handshakes = Mutex<[ObjectIdentifier: EventLoopFuture<SecurityReport>]>([:])
         private let handlers = Mutex<[ObjectIdentifier: NIOLoopBound<ConnectionHandler>]>([:])
         private let webSocketNotes = Mutex<[ObjectIdentifier: NIOLoopBound<HandshakeNote>]>([:])
 
-        init(secure: (any SecureTransport)?, host: String) {
-            self.secure = secure
-            self.host = host
-        }
-
-        /// Puts the TLS layer (if any) on an attempt's channel (in its initializer).
-        func secure(_ channel: any Channel) throws {
-            guard let secure else { return }
-            let handshake = try secure.addClientLayer(to: channel, host: host)
+        /// Keeps the handshake of an attempt's TLS layer (in its initializer).
+        func keep(_ handshake: EventLoopFuture<SecurityReport>, of channel: any Channel) {
             handshakes.withLock { $0[ObjectIdentifier(channel)] = handshake }
         }
 
@@ -194,110 +187,30 @@ package struct Connector: Sendable {
         }
     }
 
-    static func openStream(
-        on loop: any EventLoop, to address: SocketAddress, sources: [SocketAddress], options: ConnectOptions,
-        attempts: RaceAttempts? = nil, endpoint: Endpoint? = nil
-    ) -> EventLoopFuture<any Channel> {
-        var bootstrap = ClientBootstrap(group: loop)
-            .connectTimeout(options.connectTimeout.timeAmount)
-            .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-            .channelOption(ChannelOptions.writeBufferWaterMark, value: Connection.writeWaterMark)
-            .channelOption(ChannelOptions.recvAllocator, value: Connection.receiveAllocator)
-            .channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: options.noDelay ? 1 : 0)
-            .channelInitializer { channel in
-                do {
-                    try attempts?.secure(channel)
-                } catch {
-                    return channel.eventLoop.makeFailedFuture(error)
-                }
-                // tls:// channels get the engine's handlers as tcp ones do (after the TLS layer).
-                let transport = endpoint.map { $0.transport == .tls ? .tcp : $0.transport } ?? .tcp
-                return Connector.prepare(channel, interface: options.interface, transport: transport, options: options, endpoint: endpoint)
-                    .map { attempts?.remember(channel) }
-            }
-        if !sources.isEmpty {
-            guard let source = sources.first(where: { $0.protocol == address.protocol }) else {
-                let family = address.familyName
-                return loop.makeFailedFuture(SocketEngineError(.bindFailed, "no \(family) source address to bind"))
-            }
-            bootstrap = bootstrap.bind(to: source)
-        }
-        return bootstrap.connect(to: address)
-    }
-
-    /// Installs the engine's handlers (and the interface binding) on a fresh channel.
-    static func prepare(_ channel: any Channel, interface: String?, transport: Endpoint.Transport, options: ConnectOptions, endpoint: Endpoint? = nil) -> EventLoopFuture<Void> {
-        let bound: EventLoopFuture<Void>
-        if let interface {
-            bound = bindToDevice(channel, interface: interface)
-        } else {
-            bound = channel.eventLoop.makeSucceededVoidFuture()
-        }
-        return bound.flatMapThrowing {
-            if transport.isWebSocket, let endpoint {
-                // TLS (wss) and the HTTP upgrade; the engine's handlers come after the upgrade.
-                try WebSocketClient.prepare(channel, endpoint: endpoint, options: options)
-                return
-            }
-            try Connection.prepare(channel, transport: transport, setup: options.setup)
-        }
-    }
-
-    /// Binds `channel` to a network interface (SO_BINDTODEVICE) before it connects.
-    package static func bindToDevice(_ channel: any Channel, interface: String) -> EventLoopFuture<Void> {
-        guard let provider = channel as? any SocketOptionProvider else {
-            return channel.eventLoop.makeSucceededVoidFuture()
-        }
-        var name = InterfaceName()
-        let bytes = Array(interface.utf8.prefix(15))
-        withUnsafeMutableBytes(of: &name.bytes) { raw in
-            for (index, byte) in bytes.enumerated() { raw[index] = byte }
-        }
-        return provider.unsafeSetSocketOption(level: SocketOptionLevel(SOL_SOCKET), name: SocketOptionName(SO_BINDTODEVICE), value: name.bytes)
-            .flatMapErrorThrowing { error in
-                throw SocketEngineError.wrapping(error, context: "bind to interface \(interface)")
-            }
-    }
-
-    private func resolveSource() async throws -> [SocketAddress] {
-        guard let source = options.source, !source.isEmpty else { return [] }
-        let (host, port) = try ConnectOptions.sourceHostAndPort(source)
-        let datagram = endpoint.transport == .udp
-        do {
-            return try await options.resolver.resolve(host: host, port: port, datagram: datagram)
-        } catch let error as SocketEngineError {
-            throw SocketEngineError(.invalidConfiguration, "source address: \(error.message)")
+    /// Installs the engine's handlers on a fresh channel (in its initializer, after the TLS
+    /// layer of tls://); ws:// and wss://: TLS and the HTTP upgrade, the engine's handlers after it.
+    static func install(on channel: any Channel, endpoint: Endpoint, options: ConnectOptions) throws {
+        switch endpoint.transport {
+        case .ws, .wss:
+            try WebSocketClient.prepare(channel, endpoint: endpoint, options: options)
+        case .tls:
+            try Connection.prepare(channel, transport: .tcp, setup: options.setup)
+        default:
+            try Connection.prepare(channel, transport: endpoint.transport, setup: options.setup)
         }
     }
 
     // MARK: UDP
 
-    private func connectDatagram(to address: SocketAddress, sources: [SocketAddress], report: ConnectReport) async throws -> (Connection, ConnectReport) {
+    private func connectDatagram(to address: SocketAddress, opener: ChannelOpener, report: ConnectReport) async throws -> (Connection, ConnectReport) {
         let loop = options.group.next()
         let options = self.options
-        var local: SocketAddress
-        if sources.isEmpty {
-            if case .v6 = address {
-                local = try SocketAddress(ipAddress: "::", port: 0)
-            } else {
-                local = try SocketAddress(ipAddress: "0.0.0.0", port: 0)
-            }
-        } else if let match = sources.first(where: { $0.protocol == address.protocol }) {
-            local = match
-        } else {
-            throw SocketEngineError(.bindFailed, "no \(address.familyName) source address to bind")
-        }
         let start = options.clock.now
         let channel: any Channel
         do {
-            channel = try await DatagramBootstrap(group: loop)
-                .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65536))
-                .channelInitializer { channel in
-                    Connector.prepare(channel, interface: options.interface, transport: .udp, options: options)
-                }
-                .bind(to: local)
-                .flatMap { channel in channel.connect(to: address).map { channel } }
-                .get()
+            channel = try await opener.openDatagram(to: address, on: loop) { channel in
+                try Connection.prepare(channel, transport: .udp, setup: options.setup)
+            }.get()
         } catch {
             throw SocketEngineError.wrapping(error, context: "connect to \(address.displayString)")
         }
@@ -318,16 +231,10 @@ package struct Connector: Sendable {
         let start = options.clock.now
         let channel: any Channel
         do {
-            channel = try await ClientBootstrap(group: loop)
-                .connectTimeout(options.connectTimeout.timeAmount)
-                .channelOption(ChannelOptions.allowRemoteHalfClosure, value: true)
-                .channelOption(ChannelOptions.writeBufferWaterMark, value: Connection.writeWaterMark)
-                .channelOption(ChannelOptions.recvAllocator, value: Connection.receiveAllocator)
-                .channelInitializer { channel in
-                    Connector.prepare(channel, interface: nil, transport: .unix, options: options)
-                }
-                .connect(unixDomainSocketPath: path)
-                .get()
+            let opener = ChannelOpener(transport: .unix, options: options, buffers: .connection, sources: [])
+            channel = try await opener.openUnix(path: path, on: loop) { channel in
+                try Connection.prepare(channel, transport: .unix, setup: options.setup)
+            }.get()
         } catch {
             throw SocketEngineError.wrapping(error, context: "connect to unix:\(path)")
         }
@@ -342,10 +249,4 @@ package struct Connector: Sendable {
         let connection = try await loop.submit { try Connection.attach(to: channel, transport: .unix) }.get()
         return (connection, report)
     }
-}
-
-/// `IFNAMSIZ` bytes for `SO_BINDTODEVICE`.
-struct InterfaceName: Sendable {
-    var bytes: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
 }

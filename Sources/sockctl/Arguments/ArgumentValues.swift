@@ -21,6 +21,11 @@ enum ArgumentValues {
         try Endpoint(parsing: text, role: .listener)
     }
 
+    /// `--source`: `ADDR`, `ADDR:PORT`, `[V6]` or `[V6]:PORT`, the port checked.
+    @Sendable static func sourceAddress(_ text: String) throws -> SourceAddress {
+        try SourceAddress(parsing: text)
+    }
+
     /// `raw`, `line`, `crlf`, `null`, `length:N[:be|:le]`, `fixed:N`.
     @Sendable static func framing(_ text: String) throws -> Framing {
         try Framing(parsing: text)

@@ -12,8 +12,11 @@ struct ConnectionOptions: ParsableArguments {
     @Flag(name: .customShort("6"), help: "Use IPv6 addresses only.")
     var ipv6Only = false
 
-    @Option(name: .long, help: ArgumentHelp("Bind the local end to this address (or name), optionally with a port.", valueName: "addr[:port]"))
-    var source: String?
+    @Option(
+        name: .long, help: ArgumentHelp("Bind the local end to this address (or name), optionally with a port.", valueName: "addr[:port]"),
+        transform: ArgumentValues.sourceAddress
+    )
+    var source: SourceAddress?
 
     @Option(name: .long, help: ArgumentHelp("Send through this network interface (SO_BINDTODEVICE).", valueName: "if"))
     var interface: String?
@@ -31,7 +34,6 @@ struct ConnectionOptions: ParsableArguments {
     func validate() throws {
         if ipv4Only && ipv6Only { throw UsageError("-4 and -6 exclude each other") }
         if let interface { _ = try ArgumentValues.checkedInterfaceName(interface) }
-        if let source { _ = try validating { try ConnectOptions.sourceHostAndPort(source) } }
         if let connectTimeout { _ = try checkedPositive(connectTimeout, "--connect-timeout") }
     }
 

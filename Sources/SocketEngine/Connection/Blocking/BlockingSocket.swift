@@ -34,8 +34,8 @@ package final class BlockingSocket {
             _ = Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, one)
         }
         if let interface {
-            let name = Array(interface.utf8.prefix(15)) + [0]
-            guard setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, name, socklen_t(name.count)) == 0 else {
+            var name = InterfaceName(interface)
+            guard setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, &name.bytes, socklen_t(MemoryLayout.size(ofValue: name.bytes))) == 0 else {
                 throw IOError(errnoCode: errno, reason: "bind to interface \(interface)")
             }
         }
