@@ -15,7 +15,10 @@ public struct ConnectOptions: Sendable {
     public var interface: String?
     /// Overall deadline for resolving and connecting, across all addresses.
     public var connectTimeout: Duration = .seconds(10)
-    /// Happy Eyeballs connection attempt delay.
+    /// Happy Eyeballs: how long an attempt has before the next address is tried too: the
+    /// "Connection Attempt Delay" of RFC 8305 §5 (250 ms recommended, at least 100 ms; NIO's
+    /// `HappyEyeballs.swift` defaults to 250 ms). sockctl's 300 ms is the product's (SPEC.md:
+    /// IPv4 starts 300 ms after IPv6), pinned by HappyEyeballsTimingTests.
     package var attemptDelay: Duration = .milliseconds(300)
     /// Turns the endpoint's host into addresses (`--resolve` puts a ``StaticResolver`` here); the
     /// system's by default.
