@@ -196,7 +196,11 @@ let package = Package(
         ),
         .testTarget(
             name: "sockctlTests",
-            dependencies: ["SocketEngine", "PacketDecoding", "TestSupport", .product(name: "NIOCore", package: "swift-nio")],
+            // sockctl itself for OptionNames, the CLI's table of flags (OptionNamesTests).
+            dependencies: [
+                "sockctl", "SocketEngine", "SocketEngineTLS", "LoadGen", "Recording", "MetricsExport", "PacketDecoding", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             exclude: ["WebSocketPeers", "CorrelationPeers", "TerminalPeers"],
             swiftSettings: strict
         ),

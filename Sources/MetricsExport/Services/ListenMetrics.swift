@@ -14,7 +14,7 @@ public enum ListenMetrics {
         init(_ registry: MetricsRegistry, labels: [(String, String)]) {
             let make = MetricFactory(registry, subsystem: "listen", labels: labels)
             clients = make.counter("clients", "total", "Stream clients admitted.")
-            rejected = make.counter("rejected", "total", "Clients (UDP: datagrams) refused by --allow/--deny or --max-clients, or whose handshake failed or timed out.")
+            rejected = make.counter("rejected", "total", "Clients (UDP: datagrams) refused by the access rules or the client limit, or whose handshake failed or timed out.")
             bytesIn = make.counter("received", "bytes_total", "Bytes received from clients and UDP peers.")
             bytesOut = make.counter("sent", "bytes_total", "Bytes sent to clients and UDP peers.")
             datagramsIn = make.counter("datagrams_received", "total", "UDP datagrams received from admitted peers.")

@@ -16,7 +16,7 @@ public enum RelayMetrics {
             let forwarded = "Bytes forwarded: up from clients to the upstream, down from the upstream to clients."
             clients = make.counter("clients", "total", "Clients admitted (UDP: flows).")
             upstreamFailures = make.counter("upstream_failures", "total", "Clients whose upstream connection could not be made.")
-            rejected = make.counter("rejected", "total", "Clients (UDP: datagrams) refused by --allow/--deny or --max-clients, or whose handshake failed or timed out.")
+            rejected = make.counter("rejected", "total", "Clients (UDP: datagrams) refused by the access rules or the client limit, or whose handshake failed or timed out.")
             bytesUp = make.counter("forwarded", "bytes_total", forwarded, [("direction", "up")])
             bytesDown = make.counter("forwarded", "bytes_total", forwarded, [("direction", "down")])
             dropped = make.counter("dropped_messages", "total", "Datagrams or messages dropped by a fault or a full UDP queue.")

@@ -266,7 +266,7 @@ package struct Connector: Sendable {
         do {
             return try await options.resolver.resolve(host: host, port: port, datagram: datagram)
         } catch let error as SocketEngineError {
-            throw SocketEngineError(.invalidConfiguration, "source address: \(error.message)")
+            throw SocketEngineError(.invalidConfiguration, "source address: \(error.text)")
         }
     }
 

@@ -25,9 +25,9 @@ enum ExitStatus {
     static func message(_ error: any Error) -> (line: String, detail: String?) {
         switch error {
         case let error as UsageError: (error.message, nil)
-        case let error as SocketEngineError: (error.message, nil)
-        case let error as RecordingError: (error.message, error.detail)
-        case let error as LoadGenError: (error.message, nil)
+        case let error as SocketEngineError: (OptionNames.render(error.text), nil)
+        case let error as RecordingError: (OptionNames.render(error.text), error.detail)
+        case let error as LoadGenError: (OptionNames.render(error.text), nil)
         case let error as CaptureError where error.code == .invalidFilter:
             ("invalid filter: \(error.message) (expected a pcap-filter(7) expression such as 'tcp port 80')", nil)
         case let error as CaptureError: (error.message, nil)
