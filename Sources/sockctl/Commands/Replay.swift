@@ -168,9 +168,7 @@ struct Replay: AsyncParsableCommand {
             chosen = try ReplayStreams.choose(streams, requested: requested, path: file)
             loaded = streams
         } catch let failure as RecordingError {
-            diagnostics.error(OptionNames.render(failure.text))
-            if let detail = failure.detail { FileDescriptorWriter.standardError.write(detail) }
-            throw CommandFailed(status: failure.isUsageError ? 2 : 1)
+            throw diagnostics.fail(failure)
         }
         let recorded = loaded[chosen - 1]
         for side in [RecordedStream.Side.client, .server] where recorded.counters(side).missingBytes > 0 {
