@@ -1,4 +1,5 @@
 import MetricsExport
+import Recording
 import SocketEngine
 import SocketEngineTLS
 
@@ -25,6 +26,11 @@ enum OptionNames {
         .clientCA: "--client-ca",
         .cert: "--cert",
         .key: "--key",
+        // Recording
+        .record: "--record",
+        .list: "--list",
+        .stream: "--stream",
+        .ignore: "--ignore",
         // MetricsExport
         .metricsListen: "--metrics-listen",
     ]
