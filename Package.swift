@@ -181,7 +181,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "PacketDecoding", "SocketEngine", "TestSupport"], swiftSettings: strict),
+        // sockctl itself for TcpdumpFlags, the CLI's reading of tcpdump's output letters (GoldenTests).
+        .testTarget(name: "CaptureTests", dependencies: ["sockctl", "Capture", "PacketDecoding", "SocketEngine", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LoadGenTests",
             dependencies: [
