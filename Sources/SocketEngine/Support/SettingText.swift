@@ -91,6 +91,15 @@ public struct SettingText: Sendable, Hashable, CustomStringConvertible, Expressi
     /// The text with each setting's ``SettingKey/plainName``.
     public var description: String { rendered(\.plainName) }
 
+    /// The same words naming the same settings, however the text was put together.
+    public static func == (lhs: SettingText, rhs: SettingText) -> Bool { lhs.canonical == rhs.canonical }
+
+    /// Hashes the ``canonical`` form.
+    public func hash(into hasher: inout Hasher) { hasher.combine(canonical) }
+
+    /// Words and settings in one string, each setting as its raw value between NUL characters.
+    private var canonical: String { rendered { "\u{0}\($0.rawValue)\u{0}" } }
+
     /// Whether the text is empty.
     public var isEmpty: Bool { parts.isEmpty }
 
