@@ -1,3 +1,4 @@
+import LoadGen
 import MetricsExport
 import Recording
 import SocketEngine
@@ -31,6 +32,20 @@ enum OptionNames {
         .list: "--list",
         .stream: "--stream",
         .ignore: "--ignore",
+        // LoadGen
+        .connections: "--connections",
+        .connectRate: "--connect-rate",
+        .rate: "--rate",
+        .stages: "--stages",
+        .duration: "--duration",
+        .requests: "--requests",
+        .warmup: "--warmup",
+        .pipeline: "--pipeline",
+        .threads: "--threads",
+        .io: "--io",
+        .pingInterval: "--ping-interval",
+        .streams: "--streams",
+        .verifySample: "--verify-sample",
         // MetricsExport
         .metricsListen: "--metrics-listen",
     ]

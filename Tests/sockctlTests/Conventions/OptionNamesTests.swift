@@ -13,7 +13,7 @@ import Testing
 /// one the argument parser knows, and the table holds nothing else.
 @Suite("option names", .hangGuard)
 struct OptionNamesTests {
-    static let declared: [SettingKey] = SettingKey.engineKeys + SettingKey.tlsKeys + SettingKey.metricsKeys + SettingKey.recordingKeys
+    static let declared: [SettingKey] = SettingKey.engineKeys + SettingKey.tlsKeys + SettingKey.metricsKeys + SettingKey.recordingKeys + SettingKey.loadGenKeys
 
     @Test func everyKeyALibraryDeclaresIsAFlagOfTheCommandLine() async throws {
         let model = try await CommandModel.load()
