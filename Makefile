@@ -74,6 +74,7 @@ TEST_WIDTH ?= 12
 export SWT_EXPERIMENTAL_MAXIMUM_PARALLELIZATION_WIDTH = $(TEST_WIDTH)
 test: deps-test .venv-test/.installed
 	./scripts/check-imports.py
+	./scripts/check-flag-names.py
 	$(SWIFT) build --product sockctl
 	$(SWIFT) build --product generate-manual
 	$(SWIFT) build --build-tests

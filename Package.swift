@@ -184,7 +184,8 @@ let package = Package(
             swiftSettings: strict
         ),
         .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "TestSupport"], swiftSettings: strict),
-        .testTarget(name: "CaptureTests", dependencies: ["Capture", "PacketDecoding", "SocketEngine", "TestSupport"], swiftSettings: strict),
+        // sockctl itself for TcpdumpFlags, the CLI's reading of tcpdump's output letters (GoldenTests).
+        .testTarget(name: "CaptureTests", dependencies: ["sockctl", "Capture", "PacketDecoding", "SocketEngine", "TestSupport"], swiftSettings: strict),
         .testTarget(
             name: "LoadGenTests",
             dependencies: [
@@ -208,7 +209,11 @@ let package = Package(
         ),
         .testTarget(
             name: "sockctlTests",
-            dependencies: ["SocketEngine", "PacketDecoding", "TestSupport", .product(name: "NIOCore", package: "swift-nio")],
+            // sockctl itself for OptionNames, the CLI's table of flags (OptionNamesTests).
+            dependencies: [
+                "sockctl", "SocketEngine", "SocketEngineTLS", "LoadGen", "Recording", "MetricsExport", "PacketDecoding", "TestSupport",
+                .product(name: "NIOCore", package: "swift-nio"),
+            ],
             exclude: ["WebSocketPeers", "CorrelationPeers", "TerminalPeers"],
             swiftSettings: strict
         ),

@@ -1,3 +1,5 @@
+import SocketEngine
+
 /// The one error type of the load generator: why a plan, a threshold, a rate schedule, an
 /// encoded histogram, a report file or a set of reports to merge was refused.
 ///
@@ -38,14 +40,24 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
 
     /// What kind of input was refused.
     public let code: Code
-    /// One line, naming the value at fault.
-    public let message: String
+    /// One line, naming the value at fault and the settings by key.
+    public let text: SettingText
 
-    /// An error of kind `code`, with `message` naming the value at fault.
-    public init(_ code: Code, _ message: String) {
+    /// An error of kind `code`, with `text` naming the value at fault.
+    public init(_ code: Code, _ text: SettingText) {
         self.code = code
-        self.message = message
+        self.text = text
     }
+
+    /// An error of kind `code`, with `message` naming the value at fault and no setting.
+    @_disfavoredOverload
+    public init(_ code: Code, _ message: String) {
+        self.init(code, SettingText(message))
+    }
+
+    /// The ``text`` in plain words (settings by their plain names); the CLI renders ``text``
+    /// with its flags.
+    public var message: String { text.description }
 
     /// The ``message``.
     public var description: String { message }

@@ -1,4 +1,6 @@
-/// The one error type of the metrics endpoint: why `--metrics-listen` was refused or could not
+import SocketEngine
+
+/// The one error type of the metrics endpoint: why its listening address was refused or could not
 /// be served.
 ///
 /// What is not an error: a scraper that disconnects, asks for another path (404) or another
@@ -14,14 +16,24 @@ public struct MetricsExportError: Error, Sendable, Equatable, CustomStringConver
 
     /// What went wrong.
     public let code: Code
-    /// One line, naming the address at fault.
-    public let message: String
+    /// One line, naming the address at fault and the setting by key.
+    public let text: SettingText
 
-    /// An error of kind `code`, with `message` naming the address at fault.
-    public init(_ code: Code, _ message: String) {
+    /// An error of kind `code`, with `text` naming the address at fault.
+    public init(_ code: Code, _ text: SettingText) {
         self.code = code
-        self.message = message
+        self.text = text
     }
+
+    /// An error of kind `code`, with `message` naming the address at fault and no setting.
+    @_disfavoredOverload
+    public init(_ code: Code, _ message: String) {
+        self.init(code, SettingText(message))
+    }
+
+    /// The ``text`` in plain words (the setting by its plain name); the CLI renders ``text``
+    /// with its flag.
+    public var message: String { text.description }
 
     /// The ``message``.
     public var description: String { message }

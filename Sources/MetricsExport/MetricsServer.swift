@@ -97,7 +97,11 @@ public final class MetricsServer: Sendable {
                 .get()
         } catch {
             events.finish()
-            throw MetricsExportError(.bindFailed, SocketEngineError.wrapping(error, context: "--metrics-listen \(address)").message)
+            // An address that names no local address (`999.0.0.1`) is the command line's mistake;
+            // one in use or not permitted is a failure of the run.
+            let wrapped = SocketEngineError.wrapping(error, context: "\(address)")
+            let unknownHost = error is SocketAddressError || error is SocketAddressError.UnknownHost
+            throw MetricsExportError(wrapped.isUsageError || unknownHost ? .invalidAddress : .bindFailed, "\(.metricsListen) \(wrapped.text)")
         }
         Task {
             for await event in stream { onEvent(event) }

@@ -1,3 +1,5 @@
+import SocketEngine
+
 /// The one error type of the Recording library: why a capture could not be read or replayed,
 /// or why a recording could not be written.
 ///
@@ -30,17 +32,27 @@ public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// What kind of failure this is, for choosing an exit status.
     public let code: Code
-    /// One line, naming the file or stream involved.
-    public let message: String
+    /// One line, naming the file or stream involved and the settings by key.
+    public let text: SettingText
     /// Shown after ``message`` when set (several lines, each ending in a newline).
     public let detail: String?
 
-    /// An error of kind `code` with its one-line `message` and, optionally, lines to show after it.
-    public init(_ code: Code, _ message: String, detail: String? = nil) {
+    /// An error of kind `code` with its one-line `text` and, optionally, lines to show after it.
+    public init(_ code: Code, _ text: SettingText, detail: String? = nil) {
         self.code = code
-        self.message = message
+        self.text = text
         self.detail = detail
     }
+
+    /// An error of kind `code` with a one-line `message` that names no setting.
+    @_disfavoredOverload
+    public init(_ code: Code, _ message: String, detail: String? = nil) {
+        self.init(code, SettingText(message), detail: detail)
+    }
+
+    /// The ``text`` in plain words (settings by their plain names); the CLI renders ``text``
+    /// with its flags.
+    public var message: String { text.description }
 
     /// The ``message`` alone (``detail`` is not included).
     public var description: String { message }

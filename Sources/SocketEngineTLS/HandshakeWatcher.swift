@@ -26,7 +26,7 @@ final class HandshakeWatcher: ChannelDuplexHandler {
     /// The name or address the server's certificate must carry; nil when not verifying.
     private let identity: PeerIdentity?
     private let pins: [[UInt8]]
-    private let verification: String
+    private let verification: SettingText
     /// When the handler joined the pipeline, in its loop's time.
     private var started: NIODeadline?
     /// Below the NIOSSL handler: the negotiated cipher suite.
@@ -58,7 +58,7 @@ final class HandshakeWatcher: ChannelDuplexHandler {
         case closeOutput(EventLoopPromise<Void>?)
     }
 
-    init(server: Bool, identity: PeerIdentity?, pins: [[UInt8]], verification: String, promise: EventLoopPromise<SecurityReport>) {
+    init(server: Bool, identity: PeerIdentity?, pins: [[UInt8]], verification: SettingText, promise: EventLoopPromise<SecurityReport>) {
         self.server = server
         self.identity = identity
         self.pins = pins
@@ -242,7 +242,7 @@ final class HandshakeWatcher: ChannelDuplexHandler {
     }
 
     /// A one-line reason; `verification` when the peer's certificate chain was refused.
-    static func reason(_ error: any Error, server: Bool) -> (text: String, verification: Bool) {
+    static func reason(_ error: any Error, server: Bool) -> (text: SettingText, verification: Bool) {
         let text: String
         if let ssl = error as? NIOSSLError {
             switch ssl {
@@ -272,7 +272,7 @@ final class HandshakeWatcher: ChannelDuplexHandler {
             }
             return ("the peer sent the TLS alert \"\(alert)\"", false)
         }
-        return (text, false)
+        return (SettingText(text), false)
     }
 
     /// `SSLV3_ALERT_UNSUPPORTED_CERTIFICATE` → `unsupported certificate`.

@@ -1,4 +1,5 @@
 import NIOSSL
+import SocketEngine
 
 import Glibc
 
@@ -6,7 +7,7 @@ import Glibc
 /// received (BoringSSL reports only that verification failed).
 extension TLSLayer {
     /// What is wrong with `certificate` for a client that refused it.
-    static func describeRefusal(_ certificate: NIOSSLCertificate) -> String {
+    static func describeRefusal(_ certificate: NIOSSLCertificate) -> SettingText {
         let now = time(nil)
         let subject = describe(certificate.subjectName)
         if certificate.notValidAfter < now {

@@ -91,8 +91,8 @@ public final class TLSLayer: SecureTransport, Sendable {
         }
         let identity = PeerIdentity(options.serverName ?? host)
         let handler = try NIOSSLClientHandler(context: context, serverHostname: identity.serverNameIndication)
-        var verification = options.verify ? "verified (chain and host name)" : "not verified (--insecure)"
-        if !options.pins.isEmpty { verification += ", pin matched" }
+        var verification: SettingText = options.verify ? "verified (chain and host name)" : "not verified (--insecure)"
+        if !options.pins.isEmpty { verification = verification + ", pin matched" }
         let watcher = HandshakeWatcher(
             server: false, identity: options.verify ? identity : nil, pins: options.pins, verification: verification,
             promise: channel.eventLoop.makePromise())
@@ -106,7 +106,7 @@ public final class TLSLayer: SecureTransport, Sendable {
             throw SocketEngineError(.invalidConfiguration, "a client TLS layer cannot accept")
         }
         let handler = NIOSSLServerHandler(context: context)
-        let verification = options.clientCAFile == nil ? "no client certificate asked for" : "client certificate verified"
+        let verification: SettingText = options.clientCAFile == nil ? "no client certificate asked for" : "client certificate verified"
         let watcher = HandshakeWatcher(
             server: true, identity: nil, pins: [], verification: verification, promise: channel.eventLoop.makePromise())
         return try Self.install(handler, watcher: watcher, on: channel)

@@ -70,7 +70,7 @@ struct Sockctl: AsyncParsableCommand {
             return failed.status
         case let exit as ExitCode:
             return exit.rawValue
-        case is UsageError, is SocketEngineError, is RecordingError, is LoadGenError, is CaptureError, is PacketDecodingError:
+        case is UsageError, is any LibraryError:
             let name = CommandLineModel.commandName(arguments)
             Diagnostics(command: name, verbose: false).error(CommandLineError.oneLine(ExitStatus.message(error).line))
             return ExitStatus.of(error)

@@ -4,6 +4,8 @@ import PacketDecoding
 import TestSupport
 import Testing
 
+@testable import sockctl
+
 import Glibc
 
 /// Golden tests in the tcpdump style, in one process: each line of `Tests/Goldens/TESTLIST`

@@ -69,7 +69,7 @@ struct HandshakeTimeoutTests {
         func reasons() async -> [String] {
             refusals.finish()
             var reasons: [String] = []
-            for await case .rejected(_, let reason) in refusals.stream { reasons.append(reason) }
+            for await case .rejected(_, let reason) in refusals.stream { reasons.append(reason.description) }
             return reasons
         }
     }

@@ -42,7 +42,7 @@ struct ClientSlotsTimingTests {
 
         func refusal() async throws -> String {
             try await events.next { event -> String? in
-                if case .rejected(_, let reason) = event { return reason }
+                if case .rejected(_, let reason) = event { return reason.description }
                 return nil
             }
         }

@@ -38,7 +38,7 @@ import TestSupport
         let ports = [closed[0].port, server.port, closed[1].port]
         let check = try PortCheck(target: try Endpoint(parsing: "127.0.0.1:1"), ports: try PortList(parsing: ports.map(String.init)), options: .patient)
         let lines = Mutex<[String]>([])
-        let summary = await check.run { result in lines.withLock { $0.append(result.logLine.text) } }
+        let summary = await check.run { result in lines.withLock { $0.append(result.logLine.text.description) } }
         #expect(summary.results.map(\.port) == ports)
         #expect(summary.results.map(\.isOpen) == [false, true, false])
         #expect(summary.anyOpen)
@@ -48,7 +48,7 @@ import TestSupport
             "127.0.0.1 \(ports[1]) (tcp) open",
             "127.0.0.1 \(ports[2]) (tcp) closed: connection refused (ECONNREFUSED)",
         ])
-        #expect(summary.logLines == [.note("3 ports checked: 1 open (\(ports[1])), 2 closed")])
+        #expect(summary.logLines == [LogLine.note("3 ports checked: 1 open (\(ports[1])), 2 closed")])
         await server.stop()
         withExtendedLifetime(closed) {}
     }

@@ -141,7 +141,7 @@ struct RelayTests {
         try await relay.events.next { event -> Void? in if case .upstreamConnected = event { () } else { nil } }
         let second = try await connect("127.0.0.1:\(relay.port)")
         let reason = try await relay.events.next { event -> String? in
-            if case .rejected(_, let reason) = event { return reason }
+            if case .rejected(_, let reason) = event { return reason.description }
             return nil
         }
         #expect(reason.hasPrefix("max clients reached (1): 1 "), "\(reason)")
@@ -158,13 +158,14 @@ struct RelayTests {
     /// `--deny` and `--allow` refuse clients before any upstream connection is made.
     @Test func theAccessPolicyRefusesClientsWithItsReason() async throws {
         let upstream = try await TestServer.start { _ in }
-        for (policy, expected) in [
-            (AccessPolicy(deny: [try AddressRange(parsing: "127.0.0.0/8")]), "matches --deny 127.0.0.0/8"),
-            (AccessPolicy(allow: [try AddressRange(parsing: "10.0.0.0/8")]), "not in --allow"),
-        ] {
+        let cases: [(AccessPolicy, SettingText)] = [
+            (AccessPolicy(deny: [try AddressRange(parsing: "127.0.0.0/8")]), "matches \(.deny) 127.0.0.0/8"),
+            (AccessPolicy(allow: [try AddressRange(parsing: "10.0.0.0/8")]), "not in \(.allow)"),
+        ]
+        for (policy, expected) in cases {
             let relay = try await RelayUnderTest.start(to: "127.0.0.1:\(upstream.port)") { $0.listenOptions.access = policy }
             let client = try await connect("127.0.0.1:\(relay.port)")
-            let reason = try await relay.events.next { event -> String? in
+            let reason = try await relay.events.next { event -> SettingText? in
                 if case .rejected(_, let reason) = event { return reason }
                 return nil
             }

@@ -192,10 +192,10 @@ final class CollectingSink: ByteSink, Sendable {
         let summary = await finished(task)
         #expect(summary.rejected == 2)
         let reasons = events.events.compactMap { event -> String? in
-            if case .rejected(_, let reason) = event { return reason }
+            if case .rejected(_, let reason) = event { return reason.description }
             return nil
         }
-        #expect(reasons.count == 2 && reasons.last == "matches --deny 127.0.0.9")
+        #expect(reasons.count == 2 && reasons.last == "matches the denied addresses 127.0.0.9")
         #expect(reasons.first?.hasPrefix("max clients reached (1): 1 ") == true, "\(reasons)")
     }
 

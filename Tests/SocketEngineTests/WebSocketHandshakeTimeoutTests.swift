@@ -39,7 +39,7 @@ struct WebSocketHandshakeTimeoutTests {
         func reasons() async -> [String] {
             refusals.finish()
             var reasons: [String] = []
-            for await case .rejected(_, let reason) in refusals.stream { reasons.append(reason) }
+            for await case .rejected(_, let reason) in refusals.stream { reasons.append(reason.description) }
             return reasons
         }
     }

@@ -10,12 +10,12 @@ final class LabelFigures: @unchecked Sendable {
 
     init(_ registry: MetricsRegistry, labels: [(String, String)]) {
         let make = MetricFactory(registry, subsystem: "loadtest", labels: labels)
-        sent = make.counter("label_messages_sent", "total", "Messages sent with this --label value.")
-        received = make.counter("label_messages_received", "total", "Messages with this --label value answered.")
-        timedOut = make.counter("label_messages_timed_out", "total", "Messages with this --label value that timed out.")
-        lost = make.counter("label_messages_lost", "total", "Messages with this --label value lost.")
+        sent = make.counter("label_messages_sent", "total", "Messages sent with this label value.")
+        received = make.counter("label_messages_received", "total", "Messages with this label value answered.")
+        timedOut = make.counter("label_messages_timed_out", "total", "Messages with this label value that timed out.")
+        lost = make.counter("label_messages_lost", "total", "Messages with this label value lost.")
         corrected = LatencyFeed(histogram: registry.prometheus.makeDurationHistogram(
-            descriptor: make.named("label_latency", "seconds", "Corrected latency of the messages with this --label value."),
+            descriptor: make.named("label_latency", "seconds", "Corrected latency of the messages with this label value."),
             labels: labels, buckets: LatencyFeed.buckets))
     }
 

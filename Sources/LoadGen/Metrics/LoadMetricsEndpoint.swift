@@ -30,7 +30,7 @@ public final class LoadMetricsEndpoint: Sendable {
         do {
             return LoadMetricsEndpoint(metrics: metrics, server: try await MetricsServer.start(address, registry: registry, onEvent: onEvent))
         } catch {
-            throw LoadGenError(error.isUsageError ? .invalidPlan : .metricsUnavailable, error.message)
+            throw LoadGenError(error.isUsageError ? .invalidPlan : .metricsUnavailable, error.text)
         }
     }
 

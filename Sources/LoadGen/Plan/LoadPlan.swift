@@ -101,13 +101,13 @@ public struct LoadPlan: Sendable {
     package static let maximumThreadConnections = 1024
 
     /// Why this run cannot use `--io threads` (nil: it can).
-    package var threadIOObstacle: String? {
+    package var threadIOObstacle: SettingText? {
         guard [.tcp, .unix, .ws, .wss].contains(endpoint.transport) else {
             return "it works over tcp://, ws://, wss:// and unix: only (tls:// runs on event loops)"
         }
-        if framing == nil { return "it needs --framing (a connection waits for each reply)" }
-        if connectOptions.webSocket.pingInterval != nil { return "--ping-interval runs on event loops" }
-        if isOpenLoop { return "it runs closed loop only (no --rate or --stages)" }
+        if framing == nil { return "it needs \(.framing) (a connection waits for each reply)" }
+        if connectOptions.webSocket.pingInterval != nil { return "\(.pingInterval) runs on event loops" }
+        if isOpenLoop { return "it runs closed loop only (no \(.rate) or \(.stages))" }
         if connections > Self.maximumThreadConnections { return "it runs at most \(Self.maximumThreadConnections) connections" }
         return nil
     }
@@ -150,21 +150,21 @@ public struct LoadPlan: Sendable {
 
     /// Throws ``LoadGenError/Code/invalidPlan``, naming the flag at fault, when the plan cannot run.
     public func validate() throws(LoadGenError) {
-        guard connections >= 1 else { throw LoadGenError(.invalidPlan, "--connections must be at least 1") }
-        guard connections <= 1_000_000 else { throw LoadGenError(.invalidPlan, "--connections is at most 1000000") }
-        if let connectRate, !(connectRate > 0) { throw LoadGenError(.invalidPlan, "--connect-rate must be positive") }
-        if let rate, !(rate > 0 && rate.isFinite) { throw LoadGenError(.invalidPlan, "--rate must be a positive number of messages per second") }
-        if duration == nil && requests == nil && stages.isEmpty { throw LoadGenError(.invalidPlan, "give --duration, --requests or --stages") }
-        if let requests, requests < 1 { throw LoadGenError(.invalidPlan, "--requests must be at least 1") }
-        if requests != nil && warmup > .zero { throw LoadGenError(.invalidPlan, "--warmup and --requests exclude each other (a warm-up is a time)") }
+        guard connections >= 1 else { throw LoadGenError(.invalidPlan, "\(.connections) must be at least 1") }
+        guard connections <= 1_000_000 else { throw LoadGenError(.invalidPlan, "\(.connections) is at most 1000000") }
+        if let connectRate, !(connectRate > 0) { throw LoadGenError(.invalidPlan, "\(.connectRate) must be positive") }
+        if let rate, !(rate > 0 && rate.isFinite) { throw LoadGenError(.invalidPlan, "\(.rate) must be a positive number of messages per second") }
+        if duration == nil && requests == nil && stages.isEmpty { throw LoadGenError(.invalidPlan, "give \(.duration), \(.requests) or \(.stages)") }
+        if let requests, requests < 1 { throw LoadGenError(.invalidPlan, "\(.requests) must be at least 1") }
+        if requests != nil && warmup > .zero { throw LoadGenError(.invalidPlan, "\(.warmup) and \(.requests) exclude each other (a warm-up is a time)") }
         if let pipeline, !(1...Self.maximumPipeline).contains(pipeline) {
-            throw LoadGenError(.invalidPlan, "--pipeline must be from 1 to \(Self.maximumPipeline)")
+            throw LoadGenError(.invalidPlan, "\(.pipeline) must be from 1 to \(Self.maximumPipeline)")
         }
-        guard threads >= 1 && threads <= 256 else { throw LoadGenError(.invalidPlan, "--threads must be from 1 to 256") }
-        if io == .threads, let obstacle = threadIOObstacle { throw LoadGenError(.invalidPlan, "--io threads: \(obstacle)") }
+        guard threads >= 1 && threads <= 256 else { throw LoadGenError(.invalidPlan, "\(.threads) must be from 1 to 256") }
+        if io == .threads, let obstacle = threadIOObstacle { throw LoadGenError(.invalidPlan, "\(.io) threads: \(obstacle)") }
         if endpoint.transport == .udp && framing == nil && rate == nil && stages.isEmpty {
             // Unpaced UDP without replies would only measure how fast the kernel drops datagrams.
-            throw LoadGenError(.invalidPlan, "unthrottled send-only UDP has nothing to measure: give --rate or --framing")
+            throw LoadGenError(.invalidPlan, "unthrottled send-only UDP has nothing to measure: give \(.rate) or \(.framing)")
         }
         switch endpoint.transport {
         case .tcp, .udp, .unix: break
@@ -176,7 +176,7 @@ public struct LoadPlan: Sendable {
             throw LoadGenError(.invalidPlan, "all targets must use one transport: \(endpoint) is \(endpoint.transport.rawValue), \(other) \(other.transport.rawValue)")
         }
         if endpoints.count > connections {
-            throw LoadGenError(.invalidPlan, "\(endpoints.count) targets need at least as many --connections")
+            throw LoadGenError(.invalidPlan, "\(endpoints.count) targets need at least as many \(.connections)")
         }
         try validateCorrelation()
     }

@@ -79,7 +79,7 @@ public struct ReplayLoadOptions: Sendable {
         do {
             options.ignore = try IgnorePatterns(parsing: ignore)
         } catch {
-            throw LoadGenError(.invalidPlan, error.message)
+            throw LoadGenError(.invalidPlan, error.text)
         }
         if !ignore.isEmpty && options.verifySample == nil { throw LoadGenError(.invalidPlan, "--ignore applies to --verify-sample") }
         return options

@@ -52,7 +52,7 @@ public final class ReplayLoadRunner: Sendable {
             streams = loaded.streams
             if let warning = loaded.warning { warnings.append(warning) }
         } catch {
-            throw LoadGenError(.invalidPlan, "--from-pcap \(error.message)")
+            throw LoadGenError(.invalidPlan, "--from-pcap \(error.text)")
         }
         let target = plan.endpoint.transport
         let kind: RecordedStream.Transport = target == .udp ? .udp : .tcp
@@ -91,7 +91,7 @@ public final class ReplayLoadRunner: Sendable {
                     messageTarget: target.isMessageOriented, maximumFrameSize: plan.maximumFrameSize, sample: options.verifySample
                 )
             } catch {
-                throw LoadGenError(.invalidPlan, "--from-pcap \(path): stream \(stream.index): \(error.message)")
+                throw LoadGenError(.invalidPlan, "--from-pcap \(path): stream \(stream.index): \(error.text)")
             }
             guard !script.messages.isEmpty else {
                 warnings.append("stream \(stream.index): the client sent nothing; not replayed")

@@ -38,7 +38,7 @@ public struct StreamList: Sendable, Equatable {
     }
 
     private static func invalid(_ text: String, _ why: String) -> LoadGenError {
-        LoadGenError(.invalidPlan, "invalid --streams '\(text)': \(why) (expected e.g. 1,3,5-9)")
+        LoadGenError(.invalidPlan, "invalid \(.streams) '\(text)': \(why) (expected e.g. 1,3,5-9)")
     }
 }
 

@@ -14,7 +14,7 @@ public struct VerifySample: Sendable, Equatable {
     public init(parsing text: String) throws(LoadGenError) {
         let digits = text.hasSuffix("%") ? String(text.dropLast()) : text
         guard let value = Double(digits), value.isFinite, value >= 0, value <= 100 else {
-            throw LoadGenError(.invalidPlan, "invalid --verify-sample '\(text)' (expected a share from 0% to 100%, e.g. 10%)")
+            throw LoadGenError(.invalidPlan, "invalid \(.verifySample) '\(text)' (expected a share from 0% to 100%, e.g. 10%)")
         }
         percent = value
     }

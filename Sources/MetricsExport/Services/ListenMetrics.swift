@@ -8,7 +8,7 @@ public enum ListenMetrics {
     /// The figures, in the order they are registered.
     static let table: [ServiceFigure<ListenSummary>] = [
         ServiceFigure("clients", "total", "Stream clients admitted.", \.clients),
-        ServiceFigure("rejected", "total", "Clients (UDP: datagrams) refused by --allow/--deny or --max-clients, or whose handshake failed or timed out.", \.rejected),
+        ServiceFigure("rejected", "total", "Clients (UDP: datagrams) refused by the access rules or the client limit, or whose handshake failed or timed out.", \.rejected),
         ServiceFigure("received", "bytes_total", "Bytes received from clients and UDP peers.", \.bytesIn),
         ServiceFigure("sent", "bytes_total", "Bytes sent to clients and UDP peers.", \.bytesOut),
         ServiceFigure("datagrams_received", "total", "UDP datagrams received from admitted peers.", \.datagramsIn),

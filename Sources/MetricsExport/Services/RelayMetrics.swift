@@ -11,7 +11,7 @@ public enum RelayMetrics {
     static let table: [ServiceFigure<RelaySummary>] = [
         ServiceFigure("clients", "total", "Clients admitted (UDP: flows).", \.clients),
         ServiceFigure("upstream_failures", "total", "Clients whose upstream connection could not be made.", \.upstreamFailures),
-        ServiceFigure("rejected", "total", "Clients (UDP: datagrams) refused by --allow/--deny or --max-clients, or whose handshake failed or timed out.", \.rejected),
+        ServiceFigure("rejected", "total", "Clients (UDP: datagrams) refused by the access rules or the client limit, or whose handshake failed or timed out.", \.rejected),
         ServiceFigure("forwarded", "bytes_total", forwarded, labels: [("direction", "up")], \.bytesUp),
         ServiceFigure("forwarded", "bytes_total", forwarded, labels: [("direction", "down")], \.bytesDown),
         ServiceFigure("dropped_messages", "total", "Datagrams or messages dropped by a fault or a full UDP queue.", \.dropped),

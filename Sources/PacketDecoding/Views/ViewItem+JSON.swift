@@ -1,4 +1,4 @@
-/// One JSON object per item, for the `"app"` array of `capture --json`. Keys in this order, when
+/// One JSON object per item, for the `"app"` array of the capture JSON output. Keys in this order, when
 /// present:
 ///
 /// - TLS: `"proto":"tls"`, `type` (`handshake`, `alert`, `application_data`, … or the number),

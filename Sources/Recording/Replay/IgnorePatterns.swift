@@ -18,7 +18,7 @@ public struct IgnorePatterns: @unchecked Sendable {
             do {
                 compiled.append(try Regex(source))
             } catch {
-                throw RecordingError(.invalidPattern, "invalid --ignore regular expression '\(source)': \(error) (a regular expression such as \"id\":[0-9]+)")
+                throw RecordingError(.invalidPattern, "invalid \(.ignore) regular expression '\(source)': \(error) (a regular expression such as \"id\":[0-9]+)")
             }
         }
         patterns = compiled

@@ -151,7 +151,7 @@ public struct ReplayPlan: Sendable {
                 body = try frames.decode(&buffer, atEOF: atEnd)
             } catch {
                 if error.code == .truncatedFrame { return }
-                throw RecordingError(.framingMismatch, "the recorded \(side) data is not in this framing: \(error.message)")
+                throw RecordingError(.framingMismatch, "the recorded \(side) data is not in this framing: \(error.text)")
             }
             guard let body else { return }
             let consumed = before.readableBytes - buffer.readableBytes

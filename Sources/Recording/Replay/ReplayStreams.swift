@@ -66,13 +66,13 @@ public enum ReplayStreams {
         if let requested {
             guard requested >= 1, requested <= streams.count else {
                 let range = streams.count == 1 ? "it has only stream 1" : "it has streams 1-\(streams.count)"
-                throw RecordingError(.noSuchStream, "\(path): no stream \(requested): \(range) (see --list)")
+                throw RecordingError(.noSuchStream, "\(path): no stream \(requested): \(range) (see \(.list))")
             }
             return requested
         }
         guard streams.count == 1 else {
             throw RecordingError(
-                .noSuchStream, "\(path) holds \(streams.count) streams: choose one with --stream N", detail: table(streams)
+                .noSuchStream, "\(path) holds \(streams.count) streams: choose one with \(.stream) N", detail: table(streams)
             )
         }
         return 1

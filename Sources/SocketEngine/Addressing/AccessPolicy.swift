@@ -17,14 +17,14 @@ public struct AccessPolicy: Sendable, Equatable {
     }
 
     /// `nil` to admit, or the reason for refusing.
-    package func refusal(for peer: SocketAddress?) -> String? {
+    package func refusal(for peer: SocketAddress?) -> SettingText? {
         guard let peer else { return nil }
         if case .unixDomainSocket = peer { return nil }
         if !allow.isEmpty {
-            return allow.contains(where: { $0.contains(peer) }) ? nil : "not in --allow"
+            return allow.contains(where: { $0.contains(peer) }) ? nil : "not in \(.allow)"
         }
         if let range = deny.first(where: { $0.contains(peer) }) {
-            return "matches --deny \(range)"
+            return "matches \(.deny) \(range)"
         }
         return nil
     }

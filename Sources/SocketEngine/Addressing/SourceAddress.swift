@@ -55,7 +55,7 @@ public struct SourceAddress: Sendable, Hashable, CustomStringConvertible {
         do {
             return try await resolver.resolve(host: host, port: port, datagram: datagram)
         } catch let error as SocketEngineError {
-            throw SocketEngineError(.invalidConfiguration, "source address: \(error.message)")
+            throw SocketEngineError(.invalidConfiguration, "source address: \(error.text)")
         } catch {
             throw SocketEngineError(.invalidConfiguration, "source address: \(error)")
         }

@@ -1,14 +1,16 @@
 
 extension SecurityReport {
     /// `TLSv1.3, TLS_AES_128_GCM_SHA256, peer CN=localhost, verified (chain and host name), handshake 2.1ms`
-    public var summary: String {
-        var parts: [String] = []
-        if let protocolVersion { parts.append(protocolVersion) }
-        if let cipher { parts.append(cipher) }
+    public var summary: SettingText {
+        var parts: [SettingText] = []
+        if let protocolVersion { parts.append(SettingText(protocolVersion)) }
+        if let cipher { parts.append(SettingText(cipher)) }
         if let applicationProtocol { parts.append("ALPN \(applicationProtocol)") }
-        parts.append("peer " + (peerSubject ?? "without a certificate"))
+        parts.append(SettingText("peer " + (peerSubject ?? "without a certificate")))
         parts.append(verification)
         parts.append("handshake \(handshakeDuration.formatted)")
-        return parts.joined(separator: ", ")
+        var text: SettingText = ""
+        for (index, part) in parts.enumerated() { text = index == 0 ? part : "\(text), \(part)" }
+        return text
     }
 }

@@ -9,15 +9,15 @@ public struct SecurityReport: Sendable, Equatable {
     public var cipher: String?
     /// The peer certificate's subject (`CN=localhost`), if it sent one.
     public var peerSubject: String?
-    /// How the peer was checked: `verified`, `verified, pin matched`, `not verified (--insecure)`.
-    public var verification: String
+    /// How the peer was checked: `verified`, `verified, pin matched`, `not verified` (with verification turned off), the setting by key.
+    public var verification: SettingText
     /// The ALPN protocol agreed, if any.
     package var applicationProtocol: String?
     /// From the start of the handshake to its end.
     public var handshakeDuration: Duration
 
     /// The report of a finished handshake; only `verification` has no default.
-    public init(protocolVersion: String? = nil, cipher: String? = nil, peerSubject: String? = nil, verification: String,
+    public init(protocolVersion: String? = nil, cipher: String? = nil, peerSubject: String? = nil, verification: SettingText,
                 applicationProtocol: String? = nil, handshakeDuration: Duration = .zero) {
         self.protocolVersion = protocolVersion
         self.cipher = cipher

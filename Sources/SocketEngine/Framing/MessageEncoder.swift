@@ -162,17 +162,17 @@ package struct MessageEncoder: Sendable {
                         output.append(try framing.encode(line), datagrams: false)
                     }
                 } catch {
-                    output.rejected.append(SocketEngineError(error.code, "input line not sent: \(error.message)"))
+                    output.rejected.append(SocketEngineError(error.code, "input line not sent: \(error.text)"))
                 }
             } catch {
                 if cutsInputByFraming {
                     // A framed input stream cannot be resynchronised after an oversized frame.
-                    output.rejected.append(SocketEngineError(error.code, "input not sent: \(error.message); the rest of the input is dropped"))
+                    output.rejected.append(SocketEngineError(error.code, "input not sent: \(error.text); the rest of the input is dropped"))
                     pending.clear()
                     skippingLongLine = true
                     return
                 }
-                output.rejected.append(SocketEngineError(error.code, "input line not sent: \(error.message)"))
+                output.rejected.append(SocketEngineError(error.code, "input line not sent: \(error.text)"))
                 lines = FrameDecoder(framing: .line, maximumFrameSize: lines.maximumFrameSize)
                 skippingLongLine = true
             }

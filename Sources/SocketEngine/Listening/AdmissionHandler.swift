@@ -33,13 +33,13 @@ final class AdmissionHandler: ChannelInboundHandler {
             return
         }
         if case .refused(let reason) = slots.admit(child, phase: phase) {
-            refuse(child, peer: peer, because: reason)
+            refuse(child, peer: peer, because: SettingText(reason))
             return
         }
         context.fireChannelRead(data)
     }
 
-    private func refuse(_ child: any Channel, peer: SocketAddress?, because reason: String) {
+    private func refuse(_ child: any Channel, peer: SocketAddress?, because reason: SettingText) {
         refusals.refuse(peer, because: reason)
         child.close(promise: nil)
     }

@@ -172,7 +172,7 @@ final class ClientSlots: Sendable {
 
     /// Closes a client the rules let go; a client never handed out counts as refused.
     private func close(_ slot: ClientSlot, peer: SocketAddress?, serving: Bool, _ verdict: Verdict) {
-        if !serving { refusals.refuse(peer, because: verdict.text(rules: rules)) }
+        if !serving { refusals.refuse(peer, because: SettingText(verdict.text(rules: rules))) }
         slot.close(because: verdict.error(peer: peer?.peerDescription ?? "client", rules: rules))
     }
 

@@ -7,14 +7,14 @@ extension ListenEvent {
             let handshake = client.webSocket.map { " (\($0.summary))" } ?? ""
             return .note("client \(client.id) connected from \(client.peer)\(handshake)")
         case .clientDisconnected(let client, let bytesIn, let bytesOut, let duration, let error):
-            let reason = error.map { ": \($0.message)" } ?? ""
+            let reason: SettingText = error.map { ": \($0.text)" } ?? ""
             return .note("client \(client.id) from \(client.peer) disconnected after \(duration.formatted) (\(plural(bytesIn, "byte")) in, \(plural(bytesOut, "byte")) out)\(reason)")
         case .rejected(let peer, let reason):
             return .note("refused \(peer): \(reason)")
         case .datagram(let peer, let bytes):
             return LogLine(printMode ? .note : .event, "datagram from \(peer), \(plural(bytes, "byte"))")
         case .inputRejected(let error):
-            return .warning(error.message)
+            return .warning(error.text)
         case .clientSecured(let client, let report):
             return .event("client \(client.id) TLS: \(report.summary)")
         case .messagesDropped(let client, let count):

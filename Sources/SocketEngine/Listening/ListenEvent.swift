@@ -15,7 +15,7 @@ public struct ClientInfo: Sendable {
 public enum ListenEvent: Sendable {
     case clientConnected(ClientInfo)
     case clientDisconnected(ClientInfo, bytesIn: Int, bytesOut: Int, duration: Duration, error: SocketEngineError?)
-    case rejected(peer: String, reason: String)
+    case rejected(peer: String, reason: SettingText)
     case datagram(peer: String, bytes: Int)
     case inputRejected(SocketEngineError)
     /// Broadcast messages not delivered to a client that could not keep up.

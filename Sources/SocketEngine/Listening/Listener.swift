@@ -6,7 +6,7 @@ import Glibc
 
 /// Something a listener did on its own: refused a peer, or hit an accept error.
 public enum ListenerEvent: Sendable {
-    case rejected(peer: String, reason: String)
+    case rejected(peer: String, reason: SettingText)
 }
 
 /// A listening stream socket (TCP or Unix-domain) that hands out admitted clients as
@@ -210,9 +210,9 @@ public final class Listener: Sendable {
     }
 
     /// The reason a failed TLS handshake is refused with: `TLS handshake failed: …`.
-    static func handshakeFailure(_ error: any Error) -> String {
+    static func handshakeFailure(_ error: any Error) -> SettingText {
         let reason = SocketEngineError.classify(error).1
-        return reason.hasPrefix("TLS") ? reason : "TLS handshake failed: \(reason)"
+        return SettingText(reason.hasPrefix("TLS") ? reason : "TLS handshake failed: \(reason)")
     }
 
     /// Stops accepting; clients already handed out are not touched.

@@ -8,13 +8,13 @@ extension RelayEvent {
         case .upstreamConnected(let client, let address):
             return .event("client \(client.id): upstream connected to \(address)")
         case .upstreamFailed(let client, let error):
-            return .warning("client \(client.id): \(error.message)")
+            return .warning("client \(client.id): \(error.text)")
         case .fault(let client, let direction, let what):
             return .event("client \(client.id) \(direction.arrow) \(what)")
         case .finished(let client, let direction):
             return .event("client \(client.id) \(direction.arrow) finished (\(direction == .up ? "client" : "upstream") sent its end)")
         case .clientDisconnected(let client, let bytesUp, let bytesDown, let duration, let error):
-            let reason = error.map { ": \($0.message)" } ?? ""
+            let reason: SettingText = error.map { ": \($0.text)" } ?? ""
             return .note("client \(client.id) from \(client.peer) disconnected after \(duration.formatted) (\(plural(bytesUp, "byte")) up, \(plural(bytesDown, "byte")) down)\(reason)")
         case .rejected(let peer, let reason):
             return .note("refused \(peer): \(reason)")
@@ -24,8 +24,9 @@ extension RelayEvent {
     }
 
     /// The event as one `--json-log` object: `time` (as the caller stamps it), `event`, the
-    /// client and what happened.
-    public func json(time: String) -> JSONValue {
+    /// client and what happened; `naming` words the settings a text names (plain names unless
+    /// the caller has its own, as the CLI has its flags).
+    public func json(time: String, naming: (SettingKey) -> String = \.plainName) -> JSONValue {
         var members: [(String, JSONValue)] = [("time", .string(time))]
         func add(_ event: String, _ client: RelayClient, _ direction: RelayDirection? = nil) {
             members += [("event", .string(event)), ("client", .int(client.id)), ("peer", .string(client.peer))]
@@ -39,7 +40,7 @@ extension RelayEvent {
             members.append(("upstream", .string(address)))
         case .upstreamFailed(let client, let error):
             add("upstream-failed", client)
-            members.append(("error", .string(error.message)))
+            members.append(("error", .string(error.text.rendered(naming))))
         case .data(let client, let direction, let bytes):
             add("data", client, direction)
             members.append(("data", JSONValue.body(bytes)))
@@ -54,9 +55,9 @@ extension RelayEvent {
         case .clientDisconnected(let client, let bytesUp, let bytesDown, let duration, let error):
             add("disconnect", client)
             members += [("bytes_up", .int(bytesUp)), ("bytes_down", .int(bytesDown)), ("duration_ms", .double(duration.milliseconds))]
-            members.append(("error", error.map { .string($0.message) } ?? .null))
+            members.append(("error", error.map { .string($0.text.rendered(naming)) } ?? .null))
         case .rejected(let peer, let reason):
-            members += [("event", .string("refused")), ("peer", .string(peer)), ("reason", .string(reason))]
+            members += [("event", .string("refused")), ("peer", .string(peer)), ("reason", .string(reason.rendered(naming)))]
         }
         return .object(members)
     }

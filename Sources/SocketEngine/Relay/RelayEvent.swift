@@ -39,7 +39,7 @@ public enum RelayEvent: Sendable {
     /// The client and its upstream are both closed. `error`: why, when it was not an orderly end.
     case clientDisconnected(RelayClient, bytesUp: Int, bytesDown: Int, duration: Duration, error: SocketEngineError?)
     /// A client refused by `--allow`/`--deny` or `--max-clients`.
-    case rejected(peer: String, reason: String)
+    case rejected(peer: String, reason: SettingText)
 }
 
 /// Totals for the relay's shutdown summary.

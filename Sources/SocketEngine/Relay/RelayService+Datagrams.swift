@@ -24,7 +24,7 @@ extension RelayService {
                 }
                 if let limit, flows.table.withLock({ $0.count }) >= limit {
                     state.withLock { $0.summary.rejected += 1 }
-                    onEvent(.rejected(peer: datagram.peer.displayString, reason: "--max-clients \(limit) reached"))
+                    onEvent(.rejected(peer: datagram.peer.displayString, reason: "\(.maxClients) \(limit) reached"))
                     continue
                 }
                 let flow = DatagramFlow(peer: datagram.peer, listener: listener)

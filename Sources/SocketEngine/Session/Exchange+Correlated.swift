@@ -8,20 +8,20 @@ extension Exchange {
     func messageKeys() throws(SocketEngineError) -> [String] {
         guard let correlate = configuration.correlate else { return [] }
         if configuration.responses != 1 {
-            throw SocketEngineError(.invalidConfiguration, "--correlate waits for each message's own reply: drop --responses")
+            throw SocketEngineError(.invalidConfiguration, "\(.correlate) waits for each message's own reply: drop \(.responses)")
         }
         if configuration.readsUntilClose {
             throw SocketEngineError(
-                .invalidConfiguration, "--correlate needs --framing (line, crlf, null, length:N, fixed:N) to cut the replies into messages")
+                .invalidConfiguration, "\(.correlate) needs \(.framing) (line, crlf, null, length:N, fixed:N) to cut the replies into messages")
         }
         var keys: [String] = []
         for (index, message) in configuration.messages.enumerated() {
             guard let key = correlate(message) else {
-                throw SocketEngineError(.invalidConfiguration, "--correlate finds no key in message \(index + 1)")
+                throw SocketEngineError(.invalidConfiguration, "\(.correlate) finds no key in message \(index + 1)")
             }
             if let other = keys.firstIndex(of: key) {
                 throw SocketEngineError(
-                    .invalidConfiguration, "--correlate: messages \(other + 1) and \(index + 1) have the same key '\(key)', so their replies cannot be told apart")
+                    .invalidConfiguration, "\(.correlate): messages \(other + 1) and \(index + 1) have the same key '\(key)', so their replies cannot be told apart")
             }
             keys.append(key)
         }

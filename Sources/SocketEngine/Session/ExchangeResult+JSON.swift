@@ -1,7 +1,8 @@
 extension ExchangeResult {
     /// What `send --json` prints: the outcome, the addresses, TLS, the timings in milliseconds,
-    /// the counts and the responses kept.
-    public func json(configuration: ExchangeConfiguration) -> JSONValue {
+    /// the counts and the responses kept; `naming` words the settings a text names (plain names
+    /// unless the caller has its own, as the CLI has its flags).
+    public func json(configuration: ExchangeConfiguration, naming: (SettingKey) -> String = \.plainName) -> JSONValue {
         let result = self
         func milliseconds(_ duration: Duration?) -> JSONValue {
             duration.map { .double($0.milliseconds) } ?? .null
@@ -19,7 +20,7 @@ extension ExchangeResult {
                     ("version", security.protocolVersion.map(JSONValue.string) ?? .null),
                     ("cipher", security.cipher.map(JSONValue.string) ?? .null),
                     ("peer", security.peerSubject.map(JSONValue.string) ?? .null),
-                    ("verification", .string(security.verification)),
+                    ("verification", .string(security.verification.rendered(naming))),
                 ])
             } ?? .null),
             ("timings_ms", .object([

@@ -9,21 +9,21 @@ extension SessionEvent {
         case .connected(let report, let local, let remote):
             return Self.connectedLines(report, local: local, remote: remote)
         case .connectFailed(let error):
-            return [.event("connect failed: \(error.message)")]
+            return [.event("connect failed: \(error.text)")]
         case .inputFinished(let end):
             switch end {
             case .halfClose where webSocket: return [.event("end of input: closing the WebSocket")]
             case .halfClose where datagrams: return [.event("end of input: nothing more to send (UDP has no FIN); reading replies until they stop")]
             case .halfClose: return [.event("end of input: write side shut down (FIN sent)")]
-            case .keepOpen: return [.event("end of input: connection kept open (--no-shutdown)")]
-            case .close: return [.event("end of input: closing (--close-on-eof)")]
+            case .keepOpen: return [.event("end of input: connection kept open (\(.noShutdown))")]
+            case .close: return [.event("end of input: closing (\(.closeOnEOF))")]
             }
         case .inputRejected(let error):
-            return [.warning(error.message)]
+            return [.warning(error.text)]
         case .peerFinished:
             return [.event(webSocket ? "peer finished (WebSocket closed)" : datagrams ? "peer finished" : "peer finished sending (FIN received)")]
         case .connectionLost(let error):
-            return [.event("connection lost: \(error?.message ?? "closed")")]
+            return [.event("connection lost: \(error?.text ?? "closed")")]
         case .reconnecting(let delay, let attempt, let total):
             return [.note("reconnecting in \(delay.formatted) (attempt \(attempt) of \(total))")]
         case .heartbeatSent:
@@ -62,8 +62,8 @@ extension SessionEvent {
         ))
         if let security = report.security {
             lines.append(.event("TLS: \(security.summary)"))
-            if security.verification.hasPrefix("not verified") {
-                lines.append(.warning("--insecure: the server's certificate was not verified; anyone on the path could be reading this"))
+            if security.verification.description.hasPrefix("not verified") {
+                lines.append(.warning("\(.insecure): the server's certificate was not verified; anyone on the path could be reading this"))
             }
         }
         if let handshake = report.webSocket {

@@ -11,18 +11,37 @@ public struct LogLine: Sendable, Equatable {
         case warning
     }
 
+    /// How loud the line is.
     public let level: Level
-    public let text: String
+    /// The words, settings by key (the CLI renders them with its flags).
+    public let text: SettingText
 
-    public init(_ level: Level, _ text: String) {
+    /// A line of `level` saying `text`.
+    public init(_ level: Level, _ text: SettingText) {
         self.level = level
         self.text = text
     }
 
+    /// A line of `level` saying `text`, which names no setting.
+    @_disfavoredOverload
+    public init(_ level: Level, _ text: String) {
+        self.init(level, SettingText(text))
+    }
+
     /// A line always shown.
-    public static func note(_ text: String) -> LogLine { LogLine(.note, text) }
+    public static func note(_ text: SettingText) -> LogLine { LogLine(.note, text) }
     /// A `-v` line.
-    public static func event(_ text: String) -> LogLine { LogLine(.event, text) }
+    public static func event(_ text: SettingText) -> LogLine { LogLine(.event, text) }
     /// A warning.
+    public static func warning(_ text: SettingText) -> LogLine { LogLine(.warning, text) }
+
+    /// A line always shown, naming no setting.
+    @_disfavoredOverload
+    public static func note(_ text: String) -> LogLine { LogLine(.note, text) }
+    /// A `-v` line, naming no setting.
+    @_disfavoredOverload
+    public static func event(_ text: String) -> LogLine { LogLine(.event, text) }
+    /// A warning, naming no setting.
+    @_disfavoredOverload
     public static func warning(_ text: String) -> LogLine { LogLine(.warning, text) }
 }

@@ -12,7 +12,7 @@ struct Refusals: Sendable {
         (stream, continuation) = AsyncStream<ListenerEvent>.makeStream(bufferingPolicy: .bufferingNewest(256))
     }
 
-    func refuse(_ peer: SocketAddress?, because reason: String) {
+    func refuse(_ peer: SocketAddress?, because reason: SettingText) {
         count.add()
         continuation.yield(.rejected(peer: peer?.peerDescription ?? "?", reason: reason))
     }

@@ -84,20 +84,30 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
 
     /// What kind of failure this is.
     public let code: Code
-    /// One line, naming the endpoint, address or value involved.
-    public let message: String
+    /// One line, naming the endpoint, address or value involved, and the settings by key.
+    public let text: SettingText
     /// The `errno` the kernel reported, when there was one.
     package let errno: Int32?
     /// For ``Code/connectFailed`` and ``Code/connectTimeout``: every address tried and how it failed.
     public let attempts: [Attempt]
 
-    /// An error of kind `code` with a one-line `message` naming what was involved.
-    public init(_ code: Code, _ message: String, errno: Int32? = nil, attempts: [Attempt] = []) {
+    /// An error of kind `code` with a one-line `text` naming what was involved.
+    public init(_ code: Code, _ text: SettingText, errno: Int32? = nil, attempts: [Attempt] = []) {
         self.code = code
-        self.message = message
+        self.text = text
         self.errno = errno
         self.attempts = attempts
     }
+
+    /// An error of kind `code` with a one-line `message` that names no setting.
+    @_disfavoredOverload
+    public init(_ code: Code, _ message: String, errno: Int32? = nil, attempts: [Attempt] = []) {
+        self.init(code, SettingText(message), errno: errno, attempts: attempts)
+    }
+
+    /// The ``text`` in plain words (each setting by its ``SettingKey/plainName``); the CLI
+    /// renders ``text`` with its flags instead.
+    public var message: String { text.description }
 
     /// The ``message``.
     public var description: String { message }

@@ -145,7 +145,7 @@ struct Replay: AsyncParsableCommand {
         do {
             return try IgnorePatterns(parsing: ignore)
         } catch {
-            throw UsageError(error.message)
+            throw UsageError(OptionNames.render(error.text))
         }
     }
 
@@ -168,9 +168,7 @@ struct Replay: AsyncParsableCommand {
             chosen = try ReplayStreams.choose(streams, requested: requested, path: file)
             loaded = streams
         } catch let failure as RecordingError {
-            diagnostics.error(failure.message)
-            if let detail = failure.detail { FileDescriptorWriter.standardError.write(detail) }
-            throw CommandFailed(status: failure.isUsageError ? 2 : 1)
+            throw diagnostics.fail(failure)
         }
         let recorded = loaded[chosen - 1]
         for side in [RecordedStream.Side.client, .server] where recorded.counters(side).missingBytes > 0 {
@@ -212,7 +210,7 @@ struct Replay: AsyncParsableCommand {
                 maximumFrameSize: maximumFrameSize
             )
         } catch {
-            diagnostics.error("stream \(recorded.index): \(error.message)")
+            diagnostics.error("stream \(recorded.index): \(OptionNames.render(error.text))")
             throw CommandFailed(status: 1)
         }
         if plan.clientTailBytes > 0 {

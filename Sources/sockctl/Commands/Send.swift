@@ -139,7 +139,7 @@ struct Send: AsyncParsableCommand {
         if result.interrupted { diagnostics.note("stopped: " + totals) } else { diagnostics.event(totals) }
         if let line = result.correlationSummary { diagnostics.event(line) }
         if json {
-            FileDescriptorWriter.standardOutput.write(result.json(configuration: configuration).rendered + "\n")
+            FileDescriptorWriter.standardOutput.write(result.json(configuration: configuration, naming: OptionNames.flag).rendered + "\n")
         }
         if let error = result.error {
             throw diagnostics.fail(error)

@@ -26,7 +26,7 @@ struct ListenTLSOptions: ParsableArguments {
         do {
             return try TLSLayer(server: options) { $0.option() }
         } catch {
-            throw UsageError(error.message)
+            throw UsageError(OptionNames.render(error.text))
         }
     }
 }

@@ -69,7 +69,7 @@ struct TLSOptions: ParsableArguments {
         do {
             return try TLSLayer(client: options) { $0.option(prefix: prefix) }
         } catch {
-            throw UsageError(error.message)
+            throw UsageError(OptionNames.render(error.text))
         }
     }
 

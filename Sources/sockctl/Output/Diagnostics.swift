@@ -65,9 +65,9 @@ struct Diagnostics: Sendable {
     func log(_ lines: [LogLine]) {
         for line in lines {
             switch line.level {
-            case .note: note(line.text)
-            case .event: event(line.text)
-            case .warning: warning(line.text)
+            case .note: note(OptionNames.render(line.text))
+            case .event: event(OptionNames.render(line.text))
+            case .warning: warning(OptionNames.render(line.text))
             }
         }
     }

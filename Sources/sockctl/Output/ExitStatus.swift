@@ -1,22 +1,14 @@
 import ArgumentParser
-import Capture
-import LoadGen
-import PacketDecoding
-import Recording
-import SocketEngine
 
 /// The one place an error becomes what the user sees: a one-line message and the exit status
 /// of the SPEC (0 success, 1 the operation failed, 2 usage error). Each library error says
-/// whether it is the command line's mistake (`isUsageError`); everything else is a failure.
+/// whether it is the command line's mistake (``LibraryError``); everything else is a failure.
 enum ExitStatus {
     static func of(_ error: any Error) -> Int32 {
         switch error {
         case let failed as CommandFailed: failed.status
         case is UsageError: 2
-        case let error as SocketEngineError: error.isUsageError ? 2 : 1
-        case let error as RecordingError: error.isUsageError ? 2 : 1
-        case let error as LoadGenError: error.isUsageError ? 2 : 1
-        case let error as CaptureError: error.isUsageError ? 2 : 1
+        case let error as any LibraryError: error.exitStatus
         default: 1
         }
     }
@@ -25,13 +17,7 @@ enum ExitStatus {
     static func message(_ error: any Error) -> (line: String, detail: String?) {
         switch error {
         case let error as UsageError: (error.message, nil)
-        case let error as SocketEngineError: (error.message, nil)
-        case let error as RecordingError: (error.message, error.detail)
-        case let error as LoadGenError: (error.message, nil)
-        case let error as CaptureError where error.code == .invalidFilter:
-            ("invalid filter: \(error.message) (expected a pcap-filter(7) expression such as 'tcp port 80')", nil)
-        case let error as CaptureError: (error.message, nil)
-        case let error as PacketDecodingError: (error.description, nil)
+        case let error as any LibraryError: (error.line, error.detail)
         default: ("\(error)", nil)
         }
     }

@@ -28,7 +28,7 @@ final class ProxyEventRenderer: Sendable {
     func render(_ event: RelayEvent) {
         diagnostics.log(quiet ? event.logLine?.keptWhenQuiet : event.logLine)
         if jsonLog {
-            write(Array((event.json(time: Timestamp.now()).rendered + "\n").utf8), to: .standardOutput)
+            write(Array((event.json(time: Timestamp.now(), naming: OptionNames.flag).rendered + "\n").utf8), to: .standardOutput)
         }
         switch event {
         case .data(let client, let direction, let bytes) where hexdump:

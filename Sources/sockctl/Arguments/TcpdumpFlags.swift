@@ -1,31 +1,34 @@
+import PacketDecoding
+
 /// tcpdump's output letters, counted as a command line gives them, turned into ``PrintOptions``:
-/// the one mapping `sockctl capture` and the golden tests share.
-public struct TcpdumpFlags: Sendable, Equatable {
+/// the one mapping `sockctl capture` and the golden tests share. A command-line parser, so it
+/// lives in the CLI (the decoder sees only ``PrintOptions``).
+struct TcpdumpFlags: Sendable, Equatable {
     /// How many times `-x`, `-X` and `-A` were given (twice: the dump starts at the link header).
-    public var hex = 0
+    var hex = 0
     /// How many times `-X` was given.
-    public var hexAndASCII = 0
+    var hexAndASCII = 0
     /// How many times `-A` was given.
-    public var ascii = 0
+    var ascii = 0
     /// `--no-dump`: header lines only (what tcpdump prints without a dump letter).
-    public var noDump = false
+    var noDump = false
     /// How many times `-t` was given (0 to 5).
-    public var timestamps = 0
+    var timestamps = 0
     /// `--nano`, `-S`, `-e`.
-    public var nanoseconds = false
+    var nanoseconds = false
     /// `-S` was given.
-    public var absoluteSequenceNumbers = false
+    var absoluteSequenceNumbers = false
     /// `-e` was given.
-    public var linkHeader = false
+    var linkHeader = false
     /// How many times `-v` was given (tcpdump reads at most 3).
-    public var verbose = 0
+    var verbose = 0
 
     /// No letters given: every count zero, every switch off.
-    public init() {}
+    init() {}
 
     /// Counts the letters of tcpdump-style arguments (`-XX`, `-tttt`, `-e`, `-S`, `-v`, `--nano`,
     /// `--no-dump`); other arguments are not output letters and are left out.
-    public init(arguments: [String]) {
+    init(arguments: [String]) {
         for argument in arguments {
             switch argument {
             case "--no-dump": noDump = true
@@ -52,7 +55,7 @@ public struct TcpdumpFlags: Sendable, Equatable {
 extension PrintOptions {
     /// What the letters ask for. Without a dump letter the dump is sockctl's default, `-X`
     /// (tcpdump's is none: `--no-dump`); with several, `-X` wins over `-x` over `-A`.
-    public init(_ flags: TcpdumpFlags) {
+    init(_ flags: TcpdumpFlags) {
         self.init()
         if flags.noDump {
             dump = .none

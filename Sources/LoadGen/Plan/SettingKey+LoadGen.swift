@@ -1,0 +1,37 @@
+import SocketEngine
+
+/// The settings the load generator's texts name (plan checks, thresholds, stream lists).
+extension SettingKey {
+    /// How many connections a run opens.
+    package static let connections = SettingKey("connections", plainName: "the connection count")
+    /// How fast connections are opened.
+    package static let connectRate = SettingKey("connect-rate", plainName: "the connect rate")
+    /// Messages per second (open loop).
+    package static let rate = SettingKey("rate", plainName: "the message rate")
+    /// A schedule of rates.
+    package static let stages = SettingKey("stages", plainName: "the stages")
+    /// How long a run lasts.
+    package static let duration = SettingKey("duration", plainName: "the duration")
+    /// How many requests a run sends.
+    package static let requests = SettingKey("requests", plainName: "the request count")
+    /// A warm-up left out of the figures.
+    package static let warmup = SettingKey("warmup", plainName: "the warm-up")
+    /// Requests in flight per connection.
+    package static let pipeline = SettingKey("pipeline", plainName: "the pipeline depth")
+    /// Worker threads.
+    package static let threads = SettingKey("threads", plainName: "the thread count")
+    /// The I/O model (event loops or threads).
+    package static let io = SettingKey("io", plainName: "the I/O model")
+    /// The WebSocket ping interval.
+    package static let pingInterval = SettingKey("ping-interval", plainName: "the ping interval")
+    /// The streams of a capture to replay.
+    package static let streams = SettingKey("streams", plainName: "the stream list")
+    /// The share of replies compared with the recording.
+    package static let verifySample = SettingKey("verify-sample", plainName: "the verify sample")
+
+    /// Every key the load generator declares (it also names the engine's ``framing``).
+    package static let loadGenKeys: [SettingKey] = [
+        .connections, .connectRate, .rate, .stages, .duration, .requests, .warmup, .pipeline, .threads, .io, .pingInterval,
+        .streams, .verifySample,
+    ]
+}

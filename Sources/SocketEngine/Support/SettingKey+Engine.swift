@@ -1,0 +1,26 @@
+/// The settings the engine's own texts name (errors, log lines, refusal reasons).
+extension SettingKey {
+    /// Which field of a message is its correlation key (`send --correlate`).
+    package static let correlate = SettingKey("correlate", plainName: "the correlation key")
+    /// How many replies to wait for.
+    package static let responses = SettingKey("responses", plainName: "the reply count")
+    /// How a stream is cut into messages.
+    package static let framing = SettingKey("framing", plainName: "a framing")
+    /// Keep the connection open at the end of input.
+    package static let noShutdown = SettingKey("no-shutdown", plainName: "keep open at end of input")
+    /// Close the connection at the end of input.
+    package static let closeOnEOF = SettingKey("close-on-eof", plainName: "close at end of input")
+    /// Skip the verification of the peer's certificate.
+    package static let insecure = SettingKey("insecure", plainName: "insecure mode")
+    /// The client addresses admitted.
+    package static let allow = SettingKey("allow", plainName: "the allowed addresses")
+    /// The client addresses refused.
+    package static let deny = SettingKey("deny", plainName: "the denied addresses")
+    /// The most clients served at once.
+    package static let maxClients = SettingKey("max-clients", plainName: "the client limit")
+
+    /// Every key the engine declares.
+    package static let engineKeys: [SettingKey] = [
+        .correlate, .responses, .framing, .noShutdown, .closeOnEOF, .insecure, .allow, .deny, .maxClients,
+    ]
+}
