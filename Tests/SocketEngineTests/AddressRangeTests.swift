@@ -33,9 +33,9 @@ import TestSupport
     @Test func allowWinsOverDenyAndRestrictsEveryoneElse() throws {
         let policy = AccessPolicy(allow: [try AddressRange(parsing: "127.0.0.1")], deny: [try AddressRange(parsing: "127.0.0.0/8")])
         #expect(policy.refusal(for: try address("127.0.0.1")) == nil)
-        #expect(policy.refusal(for: try address("127.0.0.2")) == "not in --allow")
+        #expect(policy.refusal(for: try address("127.0.0.2")) == "not in \(SettingKey.allow)")
         let denyOnly = AccessPolicy(deny: [try AddressRange(parsing: "127.0.0.2")])
-        #expect(denyOnly.refusal(for: try address("127.0.0.2")) == "matches --deny 127.0.0.2")
+        #expect(denyOnly.refusal(for: try address("127.0.0.2")) == "matches \(SettingKey.deny) 127.0.0.2")
         #expect(denyOnly.refusal(for: try address("127.0.0.3")) == nil)
     }
 }
