@@ -65,7 +65,7 @@ extension Connection {
 extension ConnectionHandler {
     /// Whether nothing but the socket itself holds state that handing it over would lose.
     var canHandOver: Bool {
-        !isDatagram && forwarding == nil && discarding == nil && answering == nil && pending.isEmpty
+        !isDatagram && servesReads && pending.isEmpty
             && failure == nil && tap == nil && recorder == nil && context != nil
     }
 

@@ -60,10 +60,6 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var buffered = 0
     /// Chunks after the first that are known to hold no byte ending the pending delimiter.
     var scannedChunks = 0
-    /// Chunks smaller than this are copied onto the previous one, so a peer dribbling tiny
-    /// segments costs memory for its bytes, not one allocation per segment.
-    private static let smallChunk = 8 * 1024
-    private static let coalescedChunk = 64 * 1024
     var datagrams = CircularBuffer<ByteBuffer>()
     /// WebSocket: the kind of each message in `datagrams`, in step with it (set by the
     /// WebSocket layer through `arrivingKind` just before it passes a message up), and the kind
@@ -76,27 +72,33 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var failure: SocketEngineError?
     var heldRead = false
     var writableWaiters: [EventLoopPromise<Void>] = []
-    /// Set by ``discardAll(_:)``: incoming bytes are counted and dropped on arrival.
-    var discarding: (promise: EventLoopPromise<Int>, count: Int)?
-    /// Set by ``answerAll(decoder:delay:promise:answer:)``: every frame is answered here, on the
-    /// event loop, without a trip through a task per message.
-    var answering: Answering?
-    /// Set by ``forwardAll(to:partnerHandler:promise:)``: every chunk goes straight to a partner.
-    var forwarding: Forwarding?
     /// Called when this channel can take writes again: the partner forwarding into it resumes.
     var whenWritableAgain: (() -> Void)?
 
-    struct Answering {
-        var decoder: FrameDecoder
-        let delay: TimeAmount?
-        let promise: EventLoopPromise<Void>
-        let answer: @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?
-        /// Delayed answers not yet written.
-        var scheduled = 0
+    /// What the handler does with what it receives. Only this file switches on it; a payload is
+    /// changed by taking it out (leaving ``Mode/transitioning``) and putting it back, so no
+    /// second reference to it is left to copy on write.
+    private enum Mode {
+        /// Reads the application asks for one at a time (``enqueue(id:decoder:timeout:promise:)``).
+        case reads
+        /// ``answerAll(decoder:delay:promise:answer:)``: every frame is answered here, on the
+        /// event loop, without a trip through a task per message.
+        case answering(Answering)
+        /// ``forwardAll(to:partnerHandler:promise:)``: every chunk goes straight to a partner.
+        case forwarding(Forwarding)
+        /// ``discardAll(_:)``: incoming bytes are counted and dropped on arrival.
+        case discarding(Discarding)
+        /// A payload is out being changed.
+        case transitioning
     }
 
-    /// At most this many delayed answers wait at once; beyond it the socket is not read.
-    static let maximumScheduledAnswers = 4096
+    private var mode = Mode.reads
+
+    /// Reads are the application's, one at a time (no answering, forwarding or discarding).
+    var servesReads: Bool {
+        if case .reads = mode { return true }
+        return false
+    }
     /// Frames answered in this turn of the loop (answering only: reads the application asks
     /// for one at a time need no bound).
     var burst = ReadBurst()
@@ -130,7 +132,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// From now on drop (and count) everything that arrives; complete at end of stream.
     func discardAll(_ promise: EventLoopPromise<Int>) {
         scannedChunks = 0
-        guard discarding == nil, pending.isEmpty else {
+        guard case .reads = mode, pending.isEmpty else {
             promise.fail(SocketEngineError(.invalidConfiguration, "\(label): discard while reads are pending"))
             return
         }
@@ -140,23 +142,82 @@ final class ConnectionHandler: ChannelDuplexHandler {
         datagramKinds.removeAll()
         datagramBytes = 0
         buffered = 0
-        discarding = (promise, already)
-        finishDiscardingIfDone()
+        mode = .discarding(Discarding(promise: promise, alreadyBuffered: already))
+        finishModeIfDone()
         if heldRead, let context {
             heldRead = false
             context.read()
         }
     }
 
-    func finishDiscardingIfDone() {
-        guard let (promise, count) = discarding else { return }
-        if let failure {
-            discarding = nil
-            promise.fail(failure)
-        } else if inputClosed {
-            discarding = nil
-            promise.succeed(count)
+    /// Ends discarding or forwarding once the input has ended or the connection failed.
+    private func finishModeIfDone() {
+        switch mode {
+        case .discarding(let discarding):
+            guard discarding.isOver(failure: failure, inputClosed: inputClosed) else { return }
+            mode = .reads
+            discarding.complete(failure: failure)
+        case .forwarding(let forwarding):
+            guard forwarding.isOver(failure: failure, inputClosed: inputClosed) else { return }
+            mode = .reads
+            forwarding.complete(failure: failure)
+        case .reads, .answering, .transitioning:
+            return
         }
+    }
+
+    /// From now on answer every frame `decoder` cuts with `answer(frame)` (nil: no answer),
+    /// written `delay` after the frame arrived, in order. Completes when the peer has finished
+    /// and every answer is written; fails on a frame over the limit (the connection is closed)
+    /// or a connection error. Reads are held while the socket cannot take more answers.
+    func answerAll(decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>, answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?) {
+        guard case .reads = mode, pending.isEmpty, !isDatagram else {
+            promise.fail(SocketEngineError(.invalidConfiguration, "\(label): answering while other reads are pending"))
+            return
+        }
+        scannedChunks = 0
+        mode = .answering(Answering(decoder: decoder, delay: delay, promise: promise, answer: answer))
+        serve()
+    }
+
+    /// Stops answering (the task waiting for it was cancelled).
+    func cancelAnswering() {
+        guard case .answering(let answering) = mode else { return }
+        mode = .reads
+        answering.promise.fail(CancellationError())
+    }
+
+    /// A delayed answer has been written.
+    func delayedAnswerWritten() {
+        guard case .answering(var answering) = mode else { return }
+        mode = .transitioning
+        answering.delayedAnswerWritten()
+        mode = .answering(answering)
+    }
+
+    /// From now on write everything that arrives — what is buffered first — to `partner`, flushed
+    /// once per read burst; hold this socket's reads while `partner` cannot take more. Completes
+    /// `promise` at the end of this side's input, or fails it with this side's error.
+    func forwardAll(to partner: any Channel, partnerHandler: ConnectionHandler, promise: EventLoopPromise<Void>) {
+        guard case .reads = mode, pending.isEmpty, !isDatagram else {
+            promise.fail(SocketEngineError(.invalidConfiguration, "\(label): forward while reads are pending"))
+            return
+        }
+        let forwarding = Forwarding(partner: partner, promise: promise)
+        mode = .forwarding(forwarding)
+        scannedChunks = 0
+        buffered = 0
+        forwarding.start(with: &chunks)
+        partnerHandler.whenWritableAgain = { [weak self] in self?.resumeForwarding() }
+        finishModeIfDone()
+        resumeForwarding()
+    }
+
+    /// Reads again once the partner can take more.
+    func resumeForwarding() {
+        guard case .forwarding = mode, heldRead, let context, !shouldHoldReads else { return }
+        heldRead = false
+        context.read()
     }
 
     func cancel(id: UInt64) {
@@ -207,13 +268,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
         statistics.didReceive(chunk.readableBytes)
         if let tap { tap(TrafficRecord(direction: .received, bytes: chunk, connection: label)) }
         record(.received(chunk))
-        if discarding != nil {
-            discarding?.count += chunk.readableBytes
+        switch mode {
+        case .discarding(var discarding):
+            mode = .transitioning
+            discarding.drop(chunk)
+            mode = .discarding(discarding)
             return
-        }
-        if forwarding != nil {
-            forward(chunk)
+        case .forwarding(var forwarding):
+            mode = .transitioning
+            forwarding.forward(chunk)
+            mode = .forwarding(forwarding)
             return
+        case .reads, .answering, .transitioning:
+            break
         }
         if isDatagram {
             let kind = arrivingKind
@@ -229,6 +296,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
             append(chunk)
         }
         serve()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        burst.readTurnEnded()
+        if case .forwarding(var forwarding) = mode {
+            mode = .transitioning
+            let flush = forwarding.readTurnEnded()
+            mode = .forwarding(forwarding)
+            // Flushed with the mode back in place: the flush may make the partner writable,
+            // which resumes this side's reads at once.
+            if flush { forwarding.partner.flush() }
+        }
+        context.fireChannelReadComplete()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -269,7 +349,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             let waiters = writableWaiters
             writableWaiters.removeAll()
             waiters.forEach { $0.succeed(()) }
-            if answering != nil { serve() }
+            if case .answering = mode { serve() }
             whenWritableAgain?()
         }
         context.fireChannelWritabilityChanged()
@@ -307,35 +387,33 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     // MARK: Serving reads
 
-    func append(_ chunk: ByteBuffer) {
-        buffered += chunk.readableBytes
-        let lastIndex = chunks.index(before: chunks.endIndex)
-        if chunk.readableBytes < Self.smallChunk, !chunks.isEmpty,
-           chunks[lastIndex].readableBytes + chunk.readableBytes <= Self.coalescedChunk {
-            chunks[lastIndex].writeImmutableBuffer(chunk)
-            // The last chunk changed: it must be searched again.
-            scannedChunks = min(scannedChunks, max(0, chunks.count - 2))
-        } else {
-            chunks.append(chunk)
-        }
-    }
-
     var shouldHoldReads: Bool {
-        if let forwarding { return !forwarding.partner.isWritable }
-        if isDatagram { return datagrams.count >= datagramLimit || (!dropsWhenFull && datagramBytes >= bufferLimit) }
-        if let answering {
+        switch mode {
+        case .forwarding(let forwarding):
+            return forwarding.holdsReads
+        case .answering(let answering):
             let writable = context?.channel.isWritable ?? false
-            return !writable || answering.scheduled >= Self.maximumScheduledAnswers || burst.isYielding
-                || buffered >= max(bufferLimit, answering.decoder.bufferNeeded)
+            return !writable || answering.isFull || burst.isYielding
+                || buffered >= max(bufferLimit, answering.bufferNeeded)
+        case .reads, .discarding, .transitioning:
+            break
         }
+        if isDatagram { return datagrams.count >= datagramLimit || (!dropsWhenFull && datagramBytes >= bufferLimit) }
         let needed = max(bufferLimit, pending.first?.decoder.bufferNeeded ?? 0)
         return buffered >= needed
     }
 
     func serve() {
-        finishDiscardingIfDone()
-        if forwarding != nil { finishForwardingIfDone() }
-        if answering != nil { serveAnswers() }
+        finishModeIfDone()
+        if case .answering(var answering) = mode {
+            mode = .transitioning
+            if let outcome = serveAnswers(&answering) {
+                mode = .reads
+                answering.promise.completeWith(outcome)
+            } else {
+                mode = .answering(answering)
+            }
+        }
         while var read = pending.first {
             // Bytes that arrived before an error or EOF are delivered before the error is.
             let ended = inputClosed || failure != nil
@@ -383,92 +461,6 @@ final class ConnectionHandler: ChannelDuplexHandler {
             heldRead = false
             context.read()
         }
-    }
-
-    /// Runs `decoder` over the received chunks. Chunks are joined only once the decoder's need
-    /// is met — all the bytes a counted frame needs, or a chunk holding a delimiter byte — and
-    /// then in one exactly sized copy, so waiting for a frame never holds more than its bytes.
-    func decodeNext(_ decoder: inout FrameDecoder, atEOF: Bool) throws(SocketEngineError) -> ByteBuffer? {
-        while true {
-            guard var first = chunks.first else {
-                var empty = ByteBuffer()
-                return try decoder.decode(&empty, atEOF: atEOF)
-            }
-            let isLast = chunks.count == 1
-            let before = first.readableBytes
-            let frame: ByteBuffer?
-            do {
-                frame = try decoder.decode(&first, atEOF: atEOF && isLast)
-            } catch {
-                chunks[chunks.startIndex] = first
-                throw error
-            }
-            buffered -= before - first.readableBytes
-            if first.readableBytes == 0 {
-                chunks.removeFirst()
-            } else {
-                chunks[chunks.startIndex] = first
-            }
-            if let frame {
-                scannedChunks = 0
-                return frame
-            }
-            if isLast || first.readableBytes == 0 { return nil }
-
-            // More chunks are queued behind a first chunk that is not enough on its own.
-            let joinThrough: Int
-            switch atEOF ? .more : decoder.need(after: first) {
-            case .more:
-                joinThrough = atEOF ? chunks.count - 1 : 1
-            case .bytes(let needed):
-                guard buffered >= needed else { return nil }
-                join(through: chunks.count - 1, upTo: needed)
-                continue
-            case .delimiterByte(let byte):
-                // Search only chunks not searched before (each chunk once per frame).
-                let firstUnsearched = min(chunks.count, 1 + scannedChunks)
-                guard let holder = (firstUnsearched..<chunks.count).first(where: {
-                    chunks[chunks.index(chunks.startIndex, offsetBy: $0)].withUnsafeReadableBytes { raw in
-                        raw.baseAddress.map { memchr($0, Int32(byte), raw.count) != nil } ?? false
-                    }
-                }) else {
-                    scannedChunks = chunks.count - 1
-                    if let overflow = decoder.delimiterOverflow, buffered > overflow {
-                        throw decoder.tooLong(buffered)
-                    }
-                    return nil
-                }
-                joinThrough = holder
-            }
-            join(through: joinThrough, upTo: nil)
-        }
-    }
-
-    /// Joins chunks 1…`last` onto the first, reserving the final size once; with `limit`,
-    /// takes only as many bytes as make the first chunk `limit` long.
-    func join(through last: Int, upTo limit: Int?) {
-        guard last >= 1, var first = chunks.first else { return }
-        scannedChunks = 0
-        var total = first.readableBytes
-        for offset in 1...last {
-            total += chunks[chunks.index(chunks.startIndex, offsetBy: offset)].readableBytes
-        }
-        let target = limit.map { min($0, total) } ?? total
-        var joined = ByteBufferAllocator().buffer(capacity: target)
-        joined.writeImmutableBuffer(first)
-        chunks.removeFirst()
-        while joined.readableBytes < target, var next = chunks.first {
-            let take = min(next.readableBytes, target - joined.readableBytes)
-            if take == next.readableBytes {
-                joined.writeImmutableBuffer(next)
-                chunks.removeFirst()
-            } else if let piece = next.readSlice(length: take) {
-                joined.writeImmutableBuffer(piece)
-                chunks[chunks.startIndex] = next
-            }
-        }
-        first = joined
-        chunks.prepend(first)
     }
 
     func failWritableWaiters() {
