@@ -23,10 +23,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     }
 
     let isDatagram: Bool
-    /// UDP: a message that finds the queue full is dropped (and counted). WebSocket messages
-    /// never are: reads are held instead, and one read's worth of messages may overshoot.
+    /// See ``DatagramQueue/dropsWhenFull``.
     let dropsWhenFull: Bool
-    var datagramBytes = 0
     let bufferLimit: Int
     let datagramLimit: Int
     let statistics: ConnectionStatistics
@@ -60,11 +58,9 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var buffered = 0
     /// Chunks after the first that are known to hold no byte ending the pending delimiter.
     var scannedChunks = 0
-    var datagrams = CircularBuffer<ByteBuffer>()
-    /// WebSocket: the kind of each message in `datagrams`, in step with it (set by the
-    /// WebSocket layer through `arrivingKind` just before it passes a message up), and the kind
-    /// of the message the latest read returned (``Connection/readMessage(timeout:)``).
-    var datagramKinds = CircularBuffer<WebSocketMessageKind>()
+    /// WebSocket: the kind of the message about to arrive (set by the WebSocket layer just
+    /// before it passes a message up), and the kind of the message the latest read returned
+    /// (``Connection/readMessage(timeout:)``).
     var arrivingKind: WebSocketMessageKind?
     private(set) var deliveredKind: WebSocketMessageKind?
     var pending = CircularBuffer<PendingRead>()
@@ -79,8 +75,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// changed by taking it out (leaving ``Mode/transitioning``) and putting it back, so no
     /// second reference to it is left to copy on write.
     private enum Mode {
-        /// Reads the application asks for one at a time (``enqueue(id:decoder:timeout:promise:)``).
+        /// Reads the application asks for one at a time (``enqueue(id:decoder:timeout:promise:)``)
+        /// of a stream's chunks.
         case reads
+        /// The same, of whole messages.
+        case datagrams(DatagramQueue)
         /// ``answerAll(decoder:delay:promise:answer:)``: every frame is answered here, on the
         /// event loop, without a trip through a task per message.
         case answering(Answering)
@@ -96,8 +95,16 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     /// Reads are the application's, one at a time (no answering, forwarding or discarding).
     var servesReads: Bool {
-        if case .reads = mode { return true }
-        return false
+        switch mode {
+        case .reads, .datagrams: return true
+        case .answering, .forwarding, .discarding, .transitioning: return false
+        }
+    }
+
+    /// The mode a connection starts in, and returns to when answering, forwarding or
+    /// discarding ends.
+    private var readsMode: Mode {
+        isDatagram ? .datagrams(DatagramQueue(limit: datagramLimit, byteLimit: bufferLimit, dropsWhenFull: dropsWhenFull)) : .reads
     }
     /// Frames answered in this turn of the loop (answering only: reads the application asks
     /// for one at a time need no bound).
@@ -110,6 +117,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         self.datagramLimit = datagramLimit
         self.statistics = statistics
         self.label = label
+        mode = readsMode
     }
 
     // MARK: Requests from the Connection (always on the event loop)
@@ -132,15 +140,16 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// From now on drop (and count) everything that arrives; complete at end of stream.
     func discardAll(_ promise: EventLoopPromise<Int>) {
         scannedChunks = 0
-        guard case .reads = mode, pending.isEmpty else {
+        guard servesReads, pending.isEmpty else {
             promise.fail(SocketEngineError(.invalidConfiguration, "\(label): discard while reads are pending"))
             return
         }
-        let already = buffered + datagrams.reduce(0) { $0 + $1.readableBytes }
+        var already = buffered
+        if case .datagrams(var queue) = mode {
+            mode = .transitioning
+            already += queue.removeAll()
+        }
         chunks.removeAll()
-        datagrams.removeAll()
-        datagramKinds.removeAll()
-        datagramBytes = 0
         buffered = 0
         mode = .discarding(Discarding(promise: promise, alreadyBuffered: already))
         finishModeIfDone()
@@ -155,13 +164,13 @@ final class ConnectionHandler: ChannelDuplexHandler {
         switch mode {
         case .discarding(let discarding):
             guard discarding.isOver(failure: failure, inputClosed: inputClosed) else { return }
-            mode = .reads
+            mode = readsMode
             discarding.complete(failure: failure)
         case .forwarding(let forwarding):
             guard forwarding.isOver(failure: failure, inputClosed: inputClosed) else { return }
-            mode = .reads
+            mode = readsMode
             forwarding.complete(failure: failure)
-        case .reads, .answering, .transitioning:
+        case .reads, .datagrams, .answering, .transitioning:
             return
         }
     }
@@ -183,7 +192,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// Stops answering (the task waiting for it was cancelled).
     func cancelAnswering() {
         guard case .answering(let answering) = mode else { return }
-        mode = .reads
+        mode = readsMode
         answering.promise.fail(CancellationError())
     }
 
@@ -279,20 +288,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
             forwarding.forward(chunk)
             mode = .forwarding(forwarding)
             return
+        case .datagrams(var queue):
+            let kind = arrivingKind
+            arrivingKind = nil
+            mode = .transitioning
+            let kept = queue.receive(chunk, kind: kind)
+            mode = .datagrams(queue)
+            if !kept { statistics.didDrop() }
+            serve()
+            return
         case .reads, .answering, .transitioning:
             break
         }
-        if isDatagram {
-            let kind = arrivingKind
-            arrivingKind = nil
-            if dropsWhenFull && datagrams.count >= datagramLimit {
-                statistics.didDrop()
-            } else {
-                datagrams.append(chunk)
-                if let kind { datagramKinds.append(kind) }
-                datagramBytes += chunk.readableBytes
-            }
-        } else if chunk.readableBytes > 0 {
+        if chunk.readableBytes > 0 {
             append(chunk)
         }
         serve()
@@ -395,10 +403,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
             let writable = context?.channel.isWritable ?? false
             return !writable || answering.isFull || burst.isYielding
                 || buffered >= max(bufferLimit, answering.bufferNeeded)
+        case .datagrams(let queue):
+            return queue.holdsReads
         case .reads, .discarding, .transitioning:
             break
         }
-        if isDatagram { return datagrams.count >= datagramLimit || (!dropsWhenFull && datagramBytes >= bufferLimit) }
         let needed = max(bufferLimit, pending.first?.decoder.bufferNeeded ?? 0)
         return buffered >= needed
     }
@@ -408,7 +417,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if case .answering(var answering) = mode {
             mode = .transitioning
             if let outcome = serveAnswers(&answering) {
-                mode = .reads
+                mode = readsMode
                 answering.promise.completeWith(outcome)
             } else {
                 mode = .answering(answering)
@@ -419,10 +428,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
             let ended = inputClosed || failure != nil
             let result: ByteBuffer?
             do {
-                if isDatagram {
-                    result = datagrams.popFirst()
-                    datagramBytes -= result?.readableBytes ?? 0
-                    deliveredKind = result == nil ? nil : datagramKinds.popFirst()
+                if case .datagrams(var queue) = mode {
+                    mode = .transitioning
+                    let next = queue.next()
+                    mode = .datagrams(queue)
+                    result = next?.message
+                    deliveredKind = next?.kind
                 } else {
                     result = try decodeNext(&read.decoder, atEOF: ended)
                 }
