@@ -72,10 +72,8 @@ extension ConnectionHandler {
     /// Everything received and not yet read, as one handed-over socket; the buffer is emptied.
     func takeUnread(descriptor: Int32) -> HandedOverSocket {
         var unread: [UInt8] = []
-        unread.reserveCapacity(buffered)
-        while let chunk = chunks.popFirst() { unread.append(contentsOf: chunk.readableBytesView) }
-        buffered = 0
-        scannedChunks = 0
+        unread.reserveCapacity(input.buffered)
+        for chunk in input.takeAll() { unread.append(contentsOf: chunk.readableBytesView) }
         return HandedOverSocket(descriptor: descriptor, unread: unread, inputClosed: inputClosed)
     }
 }

@@ -78,7 +78,7 @@ extension ConnectionHandler {
         }
         var exhausted = false
         while context.channel.isWritable && !state.isFull {
-            if burst.isSpent && buffered > 0 {
+            if burst.isSpent && input.buffered > 0 {
                 burst.yield(on: context.eventLoop) { [self] in
                     burst.begin()
                     serve()
@@ -88,7 +88,7 @@ extension ConnectionHandler {
             let ended = inputClosed || failure != nil
             let reply: ByteBuffer?
             do {
-                guard let frame = try decodeNext(&state.decoder, atEOF: ended) else {
+                guard let frame = try input.decodeNext(&state.decoder, atEOF: ended) else {
                     exhausted = true
                     break
                 }
@@ -98,9 +98,7 @@ extension ConnectionHandler {
                 writeJoined()
                 if wrote > 0 { flushAnswers(context, bytes: wrote) }
                 record(failure: SocketEngineError(error.code, "\(label): \(error.message)"))
-                chunks.removeAll()
-                buffered = 0
-                scannedChunks = 0
+                input.removeAll()
                 let outcome = failure ?? error
                 context.close(promise: nil)
                 return .failure(outcome)

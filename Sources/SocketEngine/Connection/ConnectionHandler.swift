@@ -52,12 +52,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var label: String
 
     var context: ChannelHandlerContext?
-    /// Received bytes not yet read, as the chunks they arrived in: a read of whatever is
-    /// available hands a chunk out without copying; chunks are merged only when a frame spans them.
-    var chunks = CircularBuffer<ByteBuffer>()
-    var buffered = 0
-    /// Chunks after the first that are known to hold no byte ending the pending delimiter.
-    var scannedChunks = 0
+    /// A stream's received bytes not yet read (or answered).
+    var input = ReceivedChunks()
     /// WebSocket: the kind of the message about to arrive (set by the WebSocket layer just
     /// before it passes a message up), and the kind of the message the latest read returned
     /// (``Connection/readMessage(timeout:)``).
@@ -139,18 +135,17 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     /// From now on drop (and count) everything that arrives; complete at end of stream.
     func discardAll(_ promise: EventLoopPromise<Int>) {
-        scannedChunks = 0
+        input.restartSearch()
         guard servesReads, pending.isEmpty else {
             promise.fail(SocketEngineError(.invalidConfiguration, "\(label): discard while reads are pending"))
             return
         }
-        var already = buffered
+        var already = input.buffered
         if case .datagrams(var queue) = mode {
             mode = .transitioning
             already += queue.removeAll()
         }
-        chunks.removeAll()
-        buffered = 0
+        input.removeAll()
         mode = .discarding(Discarding(promise: promise, alreadyBuffered: already))
         finishModeIfDone()
         if heldRead, let context {
@@ -184,7 +179,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             promise.fail(SocketEngineError(.invalidConfiguration, "\(label): answering while other reads are pending"))
             return
         }
-        scannedChunks = 0
+        input.restartSearch()
         mode = .answering(Answering(decoder: decoder, delay: delay, promise: promise, answer: answer))
         serve()
     }
@@ -214,9 +209,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
         let forwarding = Forwarding(partner: partner, promise: promise)
         mode = .forwarding(forwarding)
-        scannedChunks = 0
-        buffered = 0
-        forwarding.start(with: &chunks)
+        var unread = input.takeAll()
+        forwarding.start(with: &unread)
         partnerHandler.whenWritableAgain = { [weak self] in self?.resumeForwarding() }
         finishModeIfDone()
         resumeForwarding()
@@ -301,7 +295,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             break
         }
         if chunk.readableBytes > 0 {
-            append(chunk)
+            input.append(chunk)
         }
         serve()
     }
@@ -402,14 +396,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
         case .answering(let answering):
             let writable = context?.channel.isWritable ?? false
             return !writable || answering.isFull || burst.isYielding
-                || buffered >= max(bufferLimit, answering.bufferNeeded)
+                || input.buffered >= max(bufferLimit, answering.bufferNeeded)
         case .datagrams(let queue):
             return queue.holdsReads
         case .reads, .discarding, .transitioning:
             break
         }
         let needed = max(bufferLimit, pending.first?.decoder.bufferNeeded ?? 0)
-        return buffered >= needed
+        return input.buffered >= needed
     }
 
     func serve() {
@@ -435,7 +429,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                     result = next?.message
                     deliveredKind = next?.kind
                 } else {
-                    result = try decodeNext(&read.decoder, atEOF: ended)
+                    result = try input.decodeNext(&read.decoder, atEOF: ended)
                 }
             } catch {
                 pending.removeFirst()
@@ -444,9 +438,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 if error.code == .frameTooLarge {
                     // The stream cannot be resynchronised: this connection is over.
                     record(failure: SocketEngineError(error.code, "\(label): \(error.message)"))
-                    chunks.removeAll()
-                    buffered = 0
-                    scannedChunks = 0
+                    input.removeAll()
                     context?.close(promise: nil)
                 }
                 continue
