@@ -15,13 +15,6 @@ final class ConnectionHandler: ChannelDuplexHandler {
     typealias OutboundIn = IOData
     typealias OutboundOut = IOData
 
-    struct PendingRead {
-        let id: UInt64
-        var decoder: FrameDecoder
-        let promise: EventLoopPromise<ByteBuffer?>
-        var timeout: Scheduled<Void>?
-    }
-
     let isDatagram: Bool
     /// See ``DatagramQueue/dropsWhenFull``.
     let dropsWhenFull: Bool
