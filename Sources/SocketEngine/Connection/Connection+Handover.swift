@@ -71,9 +71,10 @@ extension ConnectionHandler {
 
     /// Everything received and not yet read, as one handed-over socket; the buffer is emptied.
     func takeUnread(descriptor: Int32) -> HandedOverSocket {
+        let (chunks, bytes) = takeUnread()
         var unread: [UInt8] = []
-        unread.reserveCapacity(input.buffered)
-        for chunk in input.takeAll() { unread.append(contentsOf: chunk.readableBytesView) }
+        unread.reserveCapacity(bytes)
+        for chunk in chunks { unread.append(contentsOf: chunk.readableBytesView) }
         return HandedOverSocket(descriptor: descriptor, unread: unread, inputClosed: inputClosed)
     }
 }

@@ -10,6 +10,8 @@ extension ConnectionHandler {
         /// At most this many delayed answers wait at once; beyond it the socket is not read.
         static let maximumScheduled = 4096
 
+        /// The received bytes, cut into frames by `decoder`.
+        var input: ReceivedChunks
         var decoder: FrameDecoder
         let delay: TimeAmount?
         let promise: EventLoopPromise<Void>
@@ -17,7 +19,8 @@ extension ConnectionHandler {
         /// Delayed answers not yet written.
         private(set) var scheduled = 0
 
-        init(decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>, answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?) {
+        init(input: ReceivedChunks, decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>, answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?) {
+            self.input = input
             self.decoder = decoder
             self.delay = delay
             self.promise = promise
@@ -78,7 +81,7 @@ extension ConnectionHandler {
         }
         var exhausted = false
         while context.channel.isWritable && !state.isFull {
-            if burst.isSpent && input.buffered > 0 {
+            if burst.isSpent && state.input.buffered > 0 {
                 burst.yield(on: context.eventLoop) { [self] in
                     burst.begin()
                     serve()
@@ -88,7 +91,7 @@ extension ConnectionHandler {
             let ended = inputClosed || failure != nil
             let reply: ByteBuffer?
             do {
-                guard let frame = try input.decodeNext(&state.decoder, atEOF: ended) else {
+                guard let frame = try state.input.decodeNext(&state.decoder, atEOF: ended) else {
                     exhausted = true
                     break
                 }
@@ -98,7 +101,7 @@ extension ConnectionHandler {
                 writeJoined()
                 if wrote > 0 { flushAnswers(context, bytes: wrote) }
                 record(failure: SocketEngineError(error.code, "\(label): \(error.message)"))
-                input.removeAll()
+                state.input.removeAll()
                 let outcome = failure ?? error
                 context.close(promise: nil)
                 return .failure(outcome)

@@ -45,8 +45,6 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var label: String
 
     var context: ChannelHandlerContext?
-    /// A stream's received bytes not yet read (or answered).
-    var input = ReceivedChunks()
     /// WebSocket: the kind of the message about to arrive (set by the WebSocket layer just
     /// before it passes a message up), and the kind of the message the latest read returned
     /// (``Connection/readMessage(timeout:)``).
@@ -65,8 +63,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// second reference to it is left to copy on write.
     private enum Mode {
         /// Reads the application asks for one at a time (``enqueue(id:decoder:timeout:promise:)``)
-        /// of a stream's chunks.
-        case reads
+        /// of a stream's received chunks.
+        case reads(ReceivedChunks)
         /// The same, of whole messages.
         case datagrams(DatagramQueue)
         /// ``answerAll(decoder:delay:promise:answer:)``: every frame is answered here, on the
@@ -80,7 +78,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         case transitioning
     }
 
-    private var mode = Mode.reads
+    private var mode = Mode.transitioning
 
     /// Reads are the application's, one at a time (no answering, forwarding or discarding).
     var servesReads: Bool {
@@ -93,7 +91,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// The mode a connection starts in, and returns to when answering, forwarding or
     /// discarding ends.
     private var readsMode: Mode {
-        isDatagram ? .datagrams(DatagramQueue(limit: datagramLimit, byteLimit: bufferLimit, dropsWhenFull: dropsWhenFull)) : .reads
+        isDatagram ? .datagrams(DatagramQueue(limit: datagramLimit, byteLimit: bufferLimit, dropsWhenFull: dropsWhenFull)) : .reads(ReceivedChunks())
     }
     /// Frames answered in this turn of the loop (answering only: reads the application asks
     /// for one at a time need no bound).
@@ -128,17 +126,20 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     /// From now on drop (and count) everything that arrives; complete at end of stream.
     func discardAll(_ promise: EventLoopPromise<Int>) {
-        input.restartSearch()
         guard servesReads, pending.isEmpty else {
             promise.fail(SocketEngineError(.invalidConfiguration, "\(label): discard while reads are pending"))
             return
         }
-        var already = input.buffered
-        if case .datagrams(var queue) = mode {
+        var already = 0
+        switch mode {
+        case .reads(let input):
+            already = input.buffered
+        case .datagrams(var queue):
             mode = .transitioning
-            already += queue.removeAll()
+            already = queue.removeAll()
+        case .answering, .forwarding, .discarding, .transitioning:
+            break
         }
-        input.removeAll()
         mode = .discarding(Discarding(promise: promise, alreadyBuffered: already))
         finishModeIfDone()
         if heldRead, let context {
@@ -168,19 +169,19 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// and every answer is written; fails on a frame over the limit (the connection is closed)
     /// or a connection error. Reads are held while the socket cannot take more answers.
     func answerAll(decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>, answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?) {
-        guard case .reads = mode, pending.isEmpty, !isDatagram else {
+        guard case .reads(var input) = mode, pending.isEmpty else {
             promise.fail(SocketEngineError(.invalidConfiguration, "\(label): answering while other reads are pending"))
             return
         }
         input.restartSearch()
-        mode = .answering(Answering(decoder: decoder, delay: delay, promise: promise, answer: answer))
+        mode = .answering(Answering(input: input, decoder: decoder, delay: delay, promise: promise, answer: answer))
         serve()
     }
 
     /// Stops answering (the task waiting for it was cancelled).
     func cancelAnswering() {
         guard case .answering(let answering) = mode else { return }
-        mode = readsMode
+        mode = .reads(answering.input)
         answering.promise.fail(CancellationError())
     }
 
@@ -196,7 +197,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// once per read burst; hold this socket's reads while `partner` cannot take more. Completes
     /// `promise` at the end of this side's input, or fails it with this side's error.
     func forwardAll(to partner: any Channel, partnerHandler: ConnectionHandler, promise: EventLoopPromise<Void>) {
-        guard case .reads = mode, pending.isEmpty, !isDatagram else {
+        guard case .reads(var input) = mode, pending.isEmpty else {
             promise.fail(SocketEngineError(.invalidConfiguration, "\(label): forward while reads are pending"))
             return
         }
@@ -284,11 +285,18 @@ final class ConnectionHandler: ChannelDuplexHandler {
             if !kept { statistics.didDrop() }
             serve()
             return
-        case .reads, .answering, .transitioning:
-            break
-        }
-        if chunk.readableBytes > 0 {
+        case .reads(var input):
+            guard chunk.readableBytes > 0 else { break }
+            mode = .transitioning
             input.append(chunk)
+            mode = .reads(input)
+        case .answering(var answering):
+            guard chunk.readableBytes > 0 else { break }
+            mode = .transitioning
+            answering.input.append(chunk)
+            mode = .answering(answering)
+        case .transitioning:
+            break
         }
         serve()
     }
@@ -389,14 +397,14 @@ final class ConnectionHandler: ChannelDuplexHandler {
         case .answering(let answering):
             let writable = context?.channel.isWritable ?? false
             return !writable || answering.isFull || burst.isYielding
-                || input.buffered >= max(bufferLimit, answering.bufferNeeded)
+                || answering.input.buffered >= max(bufferLimit, answering.bufferNeeded)
         case .datagrams(let queue):
             return queue.holdsReads
-        case .reads, .discarding, .transitioning:
-            break
+        case .reads(let input):
+            return input.buffered >= max(bufferLimit, pending.first?.decoder.bufferNeeded ?? 0)
+        case .discarding, .transitioning:
+            return false
         }
-        let needed = max(bufferLimit, pending.first?.decoder.bufferNeeded ?? 0)
-        return input.buffered >= needed
     }
 
     func serve() {
@@ -404,7 +412,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         if case .answering(var answering) = mode {
             mode = .transitioning
             if let outcome = serveAnswers(&answering) {
-                mode = readsMode
+                mode = .reads(answering.input)
                 answering.promise.completeWith(outcome)
             } else {
                 mode = .answering(answering)
@@ -422,7 +430,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                     result = next?.message
                     deliveredKind = next?.kind
                 } else {
-                    result = try input.decodeNext(&read.decoder, atEOF: ended)
+                    result = try decodeRead(&read.decoder, atEOF: ended)
                 }
             } catch {
                 pending.removeFirst()
@@ -431,7 +439,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 if error.code == .frameTooLarge {
                     // The stream cannot be resynchronised: this connection is over.
                     record(failure: SocketEngineError(error.code, "\(label): \(error.message)"))
-                    input.removeAll()
+                    if case .reads = mode { mode = .reads(ReceivedChunks()) }
                     context?.close(promise: nil)
                 }
                 continue
@@ -457,6 +465,24 @@ final class ConnectionHandler: ChannelDuplexHandler {
             heldRead = false
             context.read()
         }
+    }
+
+    /// Cuts the next frame of a stream for an application read (nil in modes with no chunks).
+    private func decodeRead(_ decoder: inout FrameDecoder, atEOF: Bool) throws(SocketEngineError) -> ByteBuffer? {
+        guard case .reads(var input) = mode else { return nil }
+        mode = .transitioning
+        defer { mode = .reads(input) }
+        return try input.decodeNext(&decoder, atEOF: atEOF)
+    }
+
+    /// Everything received and not yet read, handed over in order; the buffer is emptied.
+    func takeUnread() -> (chunks: CircularBuffer<ByteBuffer>, bytes: Int) {
+        guard case .reads(var input) = mode else { return ([], 0) }
+        mode = .transitioning
+        let bytes = input.buffered
+        let chunks = input.takeAll()
+        mode = .reads(input)
+        return (chunks, bytes)
     }
 
     func failWritableWaiters() {
