@@ -19,7 +19,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// See ``DatagramQueue/dropsWhenFull``.
     let dropsWhenFull: Bool
     let bufferLimit: Int
-    let datagramLimit: Int
+    private let datagramLimit: Int
     let statistics: ConnectionStatistics
     /// Sees every byte in both directions (for `--hexdump`), on the event loop.
     var tap: TrafficTap?
@@ -50,13 +50,13 @@ final class ConnectionHandler: ChannelDuplexHandler {
     /// (``Connection/readMessage(timeout:)``).
     var arrivingKind: WebSocketMessageKind?
     private(set) var deliveredKind: WebSocketMessageKind?
-    var pending = CircularBuffer<PendingRead>()
-    var inputClosed = false
-    var failure: SocketEngineError?
-    var heldRead = false
-    var writableWaiters: [EventLoopPromise<Void>] = []
+    private(set) var pending = CircularBuffer<PendingRead>()
+    private(set) var inputClosed = false
+    private(set) var failure: SocketEngineError?
+    private var heldRead = false
+    private var writableWaiters: [EventLoopPromise<Void>] = []
     /// Called when this channel can take writes again: the partner forwarding into it resumes.
-    var whenWritableAgain: (() -> Void)?
+    private var whenWritableAgain: (() -> Void)?
 
     /// What the handler does with what it receives. Only this file switches on it; a payload is
     /// changed by taking it out (leaving ``Mode/transitioning``) and putting it back, so no
