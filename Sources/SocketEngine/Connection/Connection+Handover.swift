@@ -65,17 +65,16 @@ extension Connection {
 extension ConnectionHandler {
     /// Whether nothing but the socket itself holds state that handing it over would lose.
     var canHandOver: Bool {
-        !isDatagram && forwarding == nil && discarding == nil && answering == nil && pending.isEmpty
+        !isDatagram && servesReads && pending.isEmpty
             && failure == nil && tap == nil && recorder == nil && context != nil
     }
 
     /// Everything received and not yet read, as one handed-over socket; the buffer is emptied.
     func takeUnread(descriptor: Int32) -> HandedOverSocket {
+        let (chunks, bytes) = takeUnread()
         var unread: [UInt8] = []
-        unread.reserveCapacity(buffered)
-        while let chunk = chunks.popFirst() { unread.append(contentsOf: chunk.readableBytesView) }
-        buffered = 0
-        scannedChunks = 0
+        unread.reserveCapacity(bytes)
+        for chunk in chunks { unread.append(contentsOf: chunk.readableBytesView) }
         return HandedOverSocket(descriptor: descriptor, unread: unread, inputClosed: inputClosed)
     }
 }

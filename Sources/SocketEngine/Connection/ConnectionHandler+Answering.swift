@@ -5,18 +5,35 @@ import Glibc
 /// Servers that answer each message on its own (echo, canned replies): every frame is cut,
 /// answered and written here on the event loop, without a task per message.
 extension ConnectionHandler {
-    /// From now on answer every frame `decoder` cuts with `answer(frame)` (nil: no answer),
-    /// written `delay` after the frame arrived, in order. Completes when the peer has finished
-    /// and every answer is written; fails on a frame over the limit (the connection is closed)
-    /// or a connection error. Reads are held while the socket cannot take more answers.
-    func answerAll(decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>, answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?) {
-        guard answering == nil, discarding == nil, pending.isEmpty, !isDatagram else {
-            promise.fail(SocketEngineError(.invalidConfiguration, "\(label): answering while other reads are pending"))
-            return
+    /// The state of ``answerAll(decoder:delay:promise:answer:)``.
+    struct Answering {
+        /// At most this many delayed answers wait at once; beyond it the socket is not read.
+        static let maximumScheduled = 4096
+
+        /// The received bytes, cut into frames by `decoder`.
+        var input: ReceivedChunks
+        var decoder: FrameDecoder
+        let delay: TimeAmount?
+        let promise: EventLoopPromise<Void>
+        let answer: @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?
+        /// Delayed answers not yet written.
+        private(set) var scheduled = 0
+
+        init(input: ReceivedChunks, decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>, answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?) {
+            self.input = input
+            self.decoder = decoder
+            self.delay = delay
+            self.promise = promise
+            self.answer = answer
         }
-        scannedChunks = 0
-        answering = Answering(decoder: decoder, delay: delay, promise: promise, answer: answer)
-        serve()
+
+        /// As many delayed answers wait as may: read nothing more for now.
+        var isFull: Bool { scheduled >= Self.maximumScheduled }
+        /// Bytes the decoder needs buffered to cut its next frame.
+        var bufferNeeded: Int { decoder.bufferNeeded }
+
+        mutating func answerScheduled() { scheduled += 1 }
+        mutating func delayedAnswerWritten() { scheduled -= 1 }
     }
 
     /// Answers bypass this handler's own `write` (they start below it): tap them here.
@@ -41,13 +58,6 @@ extension ConnectionHandler {
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: promise)
     }
 
-    /// Stops answering (the task waiting for it was cancelled).
-    func cancelAnswering() {
-        guard let state = answering else { return }
-        answering = nil
-        state.promise.fail(CancellationError())
-    }
-
     /// Answers up to ``joinedReplyLimit`` bytes long are copied into one buffer, written when it
     /// reaches ``joinedWriteSize`` and at the end of the burst: a peer sending empty lines costs
     /// one write per 64 KiB of answers, not one write (a pending-write entry, an allocation and
@@ -56,14 +66,11 @@ extension ConnectionHandler {
     static let joinedWriteSize = 64 * 1024
 
     /// Cuts and answers frames until the socket can take no more, the burst is spent (the rest
-    /// waits for the loop's next poll, see ``ReadBurst``), or no whole frame is left.
-    func serveAnswers() {
-        guard var state = answering, let context else {
-            if let state = answering {
-                answering = nil
-                state.promise.fail(failure ?? SocketEngineError(.connectionClosed, "\(label): connection closed"))
-            }
-            return
+    /// waits for the loop's next poll, see ``ReadBurst``), or no whole frame is left. Returns
+    /// how answering ended, for the caller to complete `state`'s promise with; nil while it goes on.
+    func serveAnswers(_ state: inout Answering) -> Result<Void, any Error>? {
+        guard let context else {
+            return .failure(failure ?? SocketEngineError(.connectionClosed, "\(label): connection closed"))
         }
         var wrote = 0
         var joined = ByteBuffer()
@@ -73,8 +80,8 @@ extension ConnectionHandler {
             joined = ByteBuffer()
         }
         var exhausted = false
-        while context.channel.isWritable && state.scheduled < Self.maximumScheduledAnswers {
-            if burst.isSpent && buffered > 0 {
+        while context.channel.isWritable && !state.isFull {
+            if burst.isSpent && state.input.buffered > 0 {
                 burst.yield(on: context.eventLoop) { [self] in
                     burst.begin()
                     serve()
@@ -84,31 +91,28 @@ extension ConnectionHandler {
             let ended = inputClosed || failure != nil
             let reply: ByteBuffer?
             do {
-                guard let frame = try decodeNext(&state.decoder, atEOF: ended) else {
+                guard let frame = try state.input.decodeNext(&state.decoder, atEOF: ended) else {
                     exhausted = true
                     break
                 }
                 burst.count()
                 reply = try state.answer(frame)
             } catch {
-                answering = nil
                 writeJoined()
                 if wrote > 0 { flushAnswers(context, bytes: wrote) }
                 record(failure: SocketEngineError(error.code, "\(label): \(error.message)"))
-                chunks.removeAll()
-                buffered = 0
-                scannedChunks = 0
-                state.promise.fail(failure ?? error)
+                state.input.removeAll()
+                let outcome = failure ?? error
                 context.close(promise: nil)
-                return
+                return .failure(outcome)
             }
             guard let reply else { continue }
             if let delay = state.delay {
-                state.scheduled += 1
+                state.answerScheduled()
                 context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
                     writeAnswer(reply, context)
                     flushAnswers(context, bytes: reply.readableBytes)
-                    answering?.scheduled -= 1
+                    delayedAnswerWritten()
                     serve()
                 }
             } else if reply.readableBytes <= Self.joinedReplyLimit {
@@ -130,14 +134,8 @@ extension ConnectionHandler {
         writeJoined()
         if wrote > 0 { flushAnswers(context, bytes: wrote) }
         if exhausted && (inputClosed || failure != nil) && state.scheduled == 0 {
-            answering = nil
-            if let failure {
-                state.promise.fail(failure)
-            } else {
-                state.promise.succeed(())
-            }
-            return
+            return failure.map { .failure($0) } ?? .success(())
         }
-        answering = state
+        return nil
     }
 }

@@ -1,68 +1,58 @@
 import NIOCore
 
 extension ConnectionHandler {
-    /// The relay's fast path: this side's bytes go straight into a partner channel on the same
-    /// event loop, with no task between the two sockets (see ``Connection/forward(to:)``).
+    /// The relay's fast path (``Connection/forward(to:)``): every chunk this side reads goes
+    /// straight into a partner channel on the same event loop, with no task between the two
+    /// sockets, flushed once per read turn.
     struct Forwarding {
         let partner: any Channel
         let promise: EventLoopPromise<Void>
         /// Written to the partner since its last flush.
-        var unflushed = false
-    }
+        private var unflushed = false
 
-    /// From now on write everything that arrives — what is buffered first — to `partner`, flushed
-    /// once per read burst; hold this socket's reads while `partner` cannot take more. Completes
-    /// `promise` at the end of this side's input, or fails it with this side's error.
-    func forwardAll(to partner: any Channel, partnerHandler: ConnectionHandler, promise: EventLoopPromise<Void>) {
-        guard forwarding == nil, discarding == nil, answering == nil, pending.isEmpty, !isDatagram else {
-            promise.fail(SocketEngineError(.invalidConfiguration, "\(label): forward while reads are pending"))
-            return
+        init(partner: any Channel, promise: EventLoopPromise<Void>) {
+            self.partner = partner
+            self.promise = promise
         }
-        forwarding = Forwarding(partner: partner, promise: promise)
-        scannedChunks = 0
-        buffered = 0
-        while let chunk = chunks.popFirst() { partner.write(chunk, promise: nil) }
-        partner.flush()
-        partnerHandler.whenWritableAgain = { [weak self] in self?.resumeForwarding() }
-        finishForwardingIfDone()
-        resumeForwarding()
-    }
 
-    func forward(_ chunk: ByteBuffer) {
-        guard let partner = forwarding?.partner else { return }
-        partner.write(chunk, promise: nil)
-        forwarding?.unflushed = true
-    }
+        /// This side's reads wait while the partner cannot take more.
+        var holdsReads: Bool { !partner.isWritable }
 
-    func channelReadComplete(context: ChannelHandlerContext) {
-        burst.readTurnEnded()
-        if let forwarding, forwarding.unflushed {
-            self.forwarding?.unflushed = false
-            forwarding.partner.flush()
+        /// Writes what was buffered before forwarding began, and flushes it.
+        func start(with buffered: inout CircularBuffer<ByteBuffer>) {
+            while let chunk = buffered.popFirst() { partner.write(chunk, promise: nil) }
+            partner.flush()
         }
-        context.fireChannelReadComplete()
-    }
 
-    /// Reads again once the partner can take more.
-    func resumeForwarding() {
-        guard forwarding != nil, heldRead, let context, !shouldHoldReads else { return }
-        heldRead = false
-        context.read()
-    }
+        /// Writes one received chunk to the partner (flushed at the end of the read turn).
+        mutating func forward(_ chunk: ByteBuffer) {
+            partner.write(chunk, promise: nil)
+            unflushed = true
+        }
 
-    func finishForwardingIfDone() {
-        guard let forwarding else { return }
-        if let failure {
-            self.forwarding = nil
-            forwarding.partner.flush()
-            forwarding.promise.fail(failure)
-        } else if inputClosed {
-            self.forwarding = nil
-            // Done once everything forwarded is written: an empty write completes after the
-            // ones before it, and only then may the caller shut the partner's output (NIO fails
-            // writes still queued when the output is shut).
-            let promise = forwarding.promise
-            forwarding.partner.writeAndFlush(ByteBuffer()).whenComplete { _ in promise.succeed(()) }
+        /// The read turn ended: true when what it forwarded needs a flush (the caller flushes,
+        /// with this payload back in place).
+        mutating func readTurnEnded() -> Bool {
+            defer { unflushed = false }
+            return unflushed
+        }
+
+        /// Forwarding is over once this side has failed or ended its input.
+        func isOver(failure: SocketEngineError?, inputClosed: Bool) -> Bool {
+            failure != nil || inputClosed
+        }
+
+        /// Completes the promise: with this side's `failure`, or once everything forwarded is
+        /// written — an empty write completes after the ones before it, and only then may the
+        /// caller shut the partner's output (NIO fails writes still queued when it is shut).
+        func complete(failure: SocketEngineError?) {
+            if let failure {
+                partner.flush()
+                promise.fail(failure)
+                return
+            }
+            let promise = self.promise
+            partner.writeAndFlush(ByteBuffer()).whenComplete { _ in promise.succeed(()) }
         }
     }
 }

@@ -15,20 +15,11 @@ final class ConnectionHandler: ChannelDuplexHandler {
     typealias OutboundIn = IOData
     typealias OutboundOut = IOData
 
-    struct PendingRead {
-        let id: UInt64
-        var decoder: FrameDecoder
-        let promise: EventLoopPromise<ByteBuffer?>
-        var timeout: Scheduled<Void>?
-    }
-
     let isDatagram: Bool
-    /// UDP: a message that finds the queue full is dropped (and counted). WebSocket messages
-    /// never are: reads are held instead, and one read's worth of messages may overshoot.
+    /// See ``DatagramQueue/dropsWhenFull``.
     let dropsWhenFull: Bool
-    var datagramBytes = 0
     let bufferLimit: Int
-    let datagramLimit: Int
+    private let datagramLimit: Int
     let statistics: ConnectionStatistics
     /// Sees every byte in both directions (for `--hexdump`), on the event loop.
     var tap: TrafficTap?
@@ -54,49 +45,54 @@ final class ConnectionHandler: ChannelDuplexHandler {
     var label: String
 
     var context: ChannelHandlerContext?
-    /// Received bytes not yet read, as the chunks they arrived in: a read of whatever is
-    /// available hands a chunk out without copying; chunks are merged only when a frame spans them.
-    var chunks = CircularBuffer<ByteBuffer>()
-    var buffered = 0
-    /// Chunks after the first that are known to hold no byte ending the pending delimiter.
-    var scannedChunks = 0
-    /// Chunks smaller than this are copied onto the previous one, so a peer dribbling tiny
-    /// segments costs memory for its bytes, not one allocation per segment.
-    private static let smallChunk = 8 * 1024
-    private static let coalescedChunk = 64 * 1024
-    var datagrams = CircularBuffer<ByteBuffer>()
-    /// WebSocket: the kind of each message in `datagrams`, in step with it (set by the
-    /// WebSocket layer through `arrivingKind` just before it passes a message up), and the kind
-    /// of the message the latest read returned (``Connection/readMessage(timeout:)``).
-    var datagramKinds = CircularBuffer<WebSocketMessageKind>()
+    /// WebSocket: the kind of the message about to arrive (set by the WebSocket layer just
+    /// before it passes a message up), and the kind of the message the latest read returned
+    /// (``Connection/readMessage(timeout:)``).
     var arrivingKind: WebSocketMessageKind?
     private(set) var deliveredKind: WebSocketMessageKind?
-    var pending = CircularBuffer<PendingRead>()
-    var inputClosed = false
-    var failure: SocketEngineError?
-    var heldRead = false
-    var writableWaiters: [EventLoopPromise<Void>] = []
-    /// Set by ``discardAll(_:)``: incoming bytes are counted and dropped on arrival.
-    var discarding: (promise: EventLoopPromise<Int>, count: Int)?
-    /// Set by ``answerAll(decoder:delay:promise:answer:)``: every frame is answered here, on the
-    /// event loop, without a trip through a task per message.
-    var answering: Answering?
-    /// Set by ``forwardAll(to:partnerHandler:promise:)``: every chunk goes straight to a partner.
-    var forwarding: Forwarding?
+    private(set) var pending = CircularBuffer<PendingRead>()
+    private(set) var inputClosed = false
+    private(set) var failure: SocketEngineError?
+    private var heldRead = false
+    private var writableWaiters: [EventLoopPromise<Void>] = []
     /// Called when this channel can take writes again: the partner forwarding into it resumes.
-    var whenWritableAgain: (() -> Void)?
+    private var whenWritableAgain: (() -> Void)?
 
-    struct Answering {
-        var decoder: FrameDecoder
-        let delay: TimeAmount?
-        let promise: EventLoopPromise<Void>
-        let answer: @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?
-        /// Delayed answers not yet written.
-        var scheduled = 0
+    /// What the handler does with what it receives. Only this file switches on it; a payload is
+    /// changed by taking it out (leaving ``Mode/transitioning``) and putting it back, so no
+    /// second reference to it is left to copy on write.
+    private enum Mode {
+        /// Reads the application asks for one at a time (``enqueue(id:decoder:timeout:promise:)``)
+        /// of a stream's received chunks.
+        case reads(ReceivedChunks)
+        /// The same, of whole messages.
+        case datagrams(DatagramQueue)
+        /// ``answerAll(decoder:delay:promise:answer:)``: every frame is answered here, on the
+        /// event loop, without a trip through a task per message.
+        case answering(Answering)
+        /// ``forwardAll(to:partnerHandler:promise:)``: every chunk goes straight to a partner.
+        case forwarding(Forwarding)
+        /// ``discardAll(_:)``: incoming bytes are counted and dropped on arrival.
+        case discarding(Discarding)
+        /// A payload is out being changed.
+        case transitioning
     }
 
-    /// At most this many delayed answers wait at once; beyond it the socket is not read.
-    static let maximumScheduledAnswers = 4096
+    private var mode = Mode.transitioning
+
+    /// Reads are the application's, one at a time (no answering, forwarding or discarding).
+    var servesReads: Bool {
+        switch mode {
+        case .reads, .datagrams: return true
+        case .answering, .forwarding, .discarding, .transitioning: return false
+        }
+    }
+
+    /// The mode a connection starts in, and returns to when answering, forwarding or
+    /// discarding ends.
+    private var readsMode: Mode {
+        isDatagram ? .datagrams(DatagramQueue(limit: datagramLimit, byteLimit: bufferLimit, dropsWhenFull: dropsWhenFull)) : .reads(ReceivedChunks())
+    }
     /// Frames answered in this turn of the loop (answering only: reads the application asks
     /// for one at a time need no bound).
     var burst = ReadBurst()
@@ -108,6 +104,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
         self.datagramLimit = datagramLimit
         self.statistics = statistics
         self.label = label
+        mode = readsMode
     }
 
     // MARK: Requests from the Connection (always on the event loop)
@@ -129,34 +126,95 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     /// From now on drop (and count) everything that arrives; complete at end of stream.
     func discardAll(_ promise: EventLoopPromise<Int>) {
-        scannedChunks = 0
-        guard discarding == nil, pending.isEmpty else {
+        guard servesReads, pending.isEmpty else {
             promise.fail(SocketEngineError(.invalidConfiguration, "\(label): discard while reads are pending"))
             return
         }
-        let already = buffered + datagrams.reduce(0) { $0 + $1.readableBytes }
-        chunks.removeAll()
-        datagrams.removeAll()
-        datagramKinds.removeAll()
-        datagramBytes = 0
-        buffered = 0
-        discarding = (promise, already)
-        finishDiscardingIfDone()
+        var already = 0
+        switch mode {
+        case .reads(let input):
+            already = input.buffered
+        case .datagrams(var queue):
+            mode = .transitioning
+            already = queue.removeAll()
+        case .answering, .forwarding, .discarding, .transitioning:
+            break
+        }
+        mode = .discarding(Discarding(promise: promise, alreadyBuffered: already))
+        finishModeIfDone()
         if heldRead, let context {
             heldRead = false
             context.read()
         }
     }
 
-    func finishDiscardingIfDone() {
-        guard let (promise, count) = discarding else { return }
-        if let failure {
-            discarding = nil
-            promise.fail(failure)
-        } else if inputClosed {
-            discarding = nil
-            promise.succeed(count)
+    /// Ends discarding or forwarding once the input has ended or the connection failed.
+    private func finishModeIfDone() {
+        switch mode {
+        case .discarding(let discarding):
+            guard discarding.isOver(failure: failure, inputClosed: inputClosed) else { return }
+            mode = readsMode
+            discarding.complete(failure: failure)
+        case .forwarding(let forwarding):
+            guard forwarding.isOver(failure: failure, inputClosed: inputClosed) else { return }
+            mode = readsMode
+            forwarding.complete(failure: failure)
+        case .reads, .datagrams, .answering, .transitioning:
+            return
         }
+    }
+
+    /// From now on answer every frame `decoder` cuts with `answer(frame)` (nil: no answer),
+    /// written `delay` after the frame arrived, in order. Completes when the peer has finished
+    /// and every answer is written; fails on a frame over the limit (the connection is closed)
+    /// or a connection error. Reads are held while the socket cannot take more answers.
+    func answerAll(decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>, answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?) {
+        guard case .reads(var input) = mode, pending.isEmpty else {
+            promise.fail(SocketEngineError(.invalidConfiguration, "\(label): answering while other reads are pending"))
+            return
+        }
+        input.restartSearch()
+        mode = .answering(Answering(input: input, decoder: decoder, delay: delay, promise: promise, answer: answer))
+        serve()
+    }
+
+    /// Stops answering (the task waiting for it was cancelled).
+    func cancelAnswering() {
+        guard case .answering(let answering) = mode else { return }
+        mode = .reads(answering.input)
+        answering.promise.fail(CancellationError())
+    }
+
+    /// A delayed answer has been written.
+    func delayedAnswerWritten() {
+        guard case .answering(var answering) = mode else { return }
+        mode = .transitioning
+        answering.delayedAnswerWritten()
+        mode = .answering(answering)
+    }
+
+    /// From now on write everything that arrives — what is buffered first — to `partner`, flushed
+    /// once per read burst; hold this socket's reads while `partner` cannot take more. Completes
+    /// `promise` at the end of this side's input, or fails it with this side's error.
+    func forwardAll(to partner: any Channel, partnerHandler: ConnectionHandler, promise: EventLoopPromise<Void>) {
+        guard case .reads(var input) = mode, pending.isEmpty else {
+            promise.fail(SocketEngineError(.invalidConfiguration, "\(label): forward while reads are pending"))
+            return
+        }
+        let forwarding = Forwarding(partner: partner, promise: promise)
+        mode = .forwarding(forwarding)
+        var unread = input.takeAll()
+        forwarding.start(with: &unread)
+        partnerHandler.whenWritableAgain = { [weak self] in self?.resumeForwarding() }
+        finishModeIfDone()
+        resumeForwarding()
+    }
+
+    /// Reads again once the partner can take more.
+    func resumeForwarding() {
+        guard case .forwarding = mode, heldRead, let context, !shouldHoldReads else { return }
+        heldRead = false
+        context.read()
     }
 
     func cancel(id: UInt64) {
@@ -207,28 +265,53 @@ final class ConnectionHandler: ChannelDuplexHandler {
         statistics.didReceive(chunk.readableBytes)
         if let tap { tap(TrafficRecord(direction: .received, bytes: chunk, connection: label)) }
         record(.received(chunk))
-        if discarding != nil {
-            discarding?.count += chunk.readableBytes
+        switch mode {
+        case .discarding(var discarding):
+            mode = .transitioning
+            discarding.drop(chunk)
+            mode = .discarding(discarding)
             return
-        }
-        if forwarding != nil {
-            forward(chunk)
+        case .forwarding(var forwarding):
+            mode = .transitioning
+            forwarding.forward(chunk)
+            mode = .forwarding(forwarding)
             return
-        }
-        if isDatagram {
+        case .datagrams(var queue):
             let kind = arrivingKind
             arrivingKind = nil
-            if dropsWhenFull && datagrams.count >= datagramLimit {
-                statistics.didDrop()
-            } else {
-                datagrams.append(chunk)
-                if let kind { datagramKinds.append(kind) }
-                datagramBytes += chunk.readableBytes
-            }
-        } else if chunk.readableBytes > 0 {
-            append(chunk)
+            mode = .transitioning
+            let kept = queue.receive(chunk, kind: kind)
+            mode = .datagrams(queue)
+            if !kept { statistics.didDrop() }
+            serve()
+            return
+        case .reads(var input):
+            guard chunk.readableBytes > 0 else { break }
+            mode = .transitioning
+            input.append(chunk)
+            mode = .reads(input)
+        case .answering(var answering):
+            guard chunk.readableBytes > 0 else { break }
+            mode = .transitioning
+            answering.input.append(chunk)
+            mode = .answering(answering)
+        case .transitioning:
+            break
         }
         serve()
+    }
+
+    func channelReadComplete(context: ChannelHandlerContext) {
+        burst.readTurnEnded()
+        if case .forwarding(var forwarding) = mode {
+            mode = .transitioning
+            let flush = forwarding.readTurnEnded()
+            mode = .forwarding(forwarding)
+            // Flushed with the mode back in place: the flush may make the partner writable,
+            // which resumes this side's reads at once.
+            if flush { forwarding.partner.flush() }
+        }
+        context.fireChannelReadComplete()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
@@ -269,7 +352,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
             let waiters = writableWaiters
             writableWaiters.removeAll()
             waiters.forEach { $0.succeed(()) }
-            if answering != nil { serve() }
+            if case .answering = mode { serve() }
             whenWritableAgain?()
         }
         context.fireChannelWritabilityChanged()
@@ -307,46 +390,47 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     // MARK: Serving reads
 
-    func append(_ chunk: ByteBuffer) {
-        buffered += chunk.readableBytes
-        let lastIndex = chunks.index(before: chunks.endIndex)
-        if chunk.readableBytes < Self.smallChunk, !chunks.isEmpty,
-           chunks[lastIndex].readableBytes + chunk.readableBytes <= Self.coalescedChunk {
-            chunks[lastIndex].writeImmutableBuffer(chunk)
-            // The last chunk changed: it must be searched again.
-            scannedChunks = min(scannedChunks, max(0, chunks.count - 2))
-        } else {
-            chunks.append(chunk)
-        }
-    }
-
     var shouldHoldReads: Bool {
-        if let forwarding { return !forwarding.partner.isWritable }
-        if isDatagram { return datagrams.count >= datagramLimit || (!dropsWhenFull && datagramBytes >= bufferLimit) }
-        if let answering {
+        switch mode {
+        case .forwarding(let forwarding):
+            return forwarding.holdsReads
+        case .answering(let answering):
             let writable = context?.channel.isWritable ?? false
-            return !writable || answering.scheduled >= Self.maximumScheduledAnswers || burst.isYielding
-                || buffered >= max(bufferLimit, answering.decoder.bufferNeeded)
+            return !writable || answering.isFull || burst.isYielding
+                || answering.input.buffered >= max(bufferLimit, answering.bufferNeeded)
+        case .datagrams(let queue):
+            return queue.holdsReads
+        case .reads(let input):
+            return input.buffered >= max(bufferLimit, pending.first?.decoder.bufferNeeded ?? 0)
+        case .discarding, .transitioning:
+            return false
         }
-        let needed = max(bufferLimit, pending.first?.decoder.bufferNeeded ?? 0)
-        return buffered >= needed
     }
 
     func serve() {
-        finishDiscardingIfDone()
-        if forwarding != nil { finishForwardingIfDone() }
-        if answering != nil { serveAnswers() }
+        finishModeIfDone()
+        if case .answering(var answering) = mode {
+            mode = .transitioning
+            if let outcome = serveAnswers(&answering) {
+                mode = .reads(answering.input)
+                answering.promise.completeWith(outcome)
+            } else {
+                mode = .answering(answering)
+            }
+        }
         while var read = pending.first {
             // Bytes that arrived before an error or EOF are delivered before the error is.
             let ended = inputClosed || failure != nil
             let result: ByteBuffer?
             do {
-                if isDatagram {
-                    result = datagrams.popFirst()
-                    datagramBytes -= result?.readableBytes ?? 0
-                    deliveredKind = result == nil ? nil : datagramKinds.popFirst()
+                if case .datagrams(var queue) = mode {
+                    mode = .transitioning
+                    let next = queue.next()
+                    mode = .datagrams(queue)
+                    result = next?.message
+                    deliveredKind = next?.kind
                 } else {
-                    result = try decodeNext(&read.decoder, atEOF: ended)
+                    result = try decodeRead(&read.decoder, atEOF: ended)
                 }
             } catch {
                 pending.removeFirst()
@@ -355,9 +439,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 if error.code == .frameTooLarge {
                     // The stream cannot be resynchronised: this connection is over.
                     record(failure: SocketEngineError(error.code, "\(label): \(error.message)"))
-                    chunks.removeAll()
-                    buffered = 0
-                    scannedChunks = 0
+                    if case .reads = mode { mode = .reads(ReceivedChunks()) }
                     context?.close(promise: nil)
                 }
                 continue
@@ -385,90 +467,22 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    /// Runs `decoder` over the received chunks. Chunks are joined only once the decoder's need
-    /// is met — all the bytes a counted frame needs, or a chunk holding a delimiter byte — and
-    /// then in one exactly sized copy, so waiting for a frame never holds more than its bytes.
-    func decodeNext(_ decoder: inout FrameDecoder, atEOF: Bool) throws(SocketEngineError) -> ByteBuffer? {
-        while true {
-            guard var first = chunks.first else {
-                var empty = ByteBuffer()
-                return try decoder.decode(&empty, atEOF: atEOF)
-            }
-            let isLast = chunks.count == 1
-            let before = first.readableBytes
-            let frame: ByteBuffer?
-            do {
-                frame = try decoder.decode(&first, atEOF: atEOF && isLast)
-            } catch {
-                chunks[chunks.startIndex] = first
-                throw error
-            }
-            buffered -= before - first.readableBytes
-            if first.readableBytes == 0 {
-                chunks.removeFirst()
-            } else {
-                chunks[chunks.startIndex] = first
-            }
-            if let frame {
-                scannedChunks = 0
-                return frame
-            }
-            if isLast || first.readableBytes == 0 { return nil }
-
-            // More chunks are queued behind a first chunk that is not enough on its own.
-            let joinThrough: Int
-            switch atEOF ? .more : decoder.need(after: first) {
-            case .more:
-                joinThrough = atEOF ? chunks.count - 1 : 1
-            case .bytes(let needed):
-                guard buffered >= needed else { return nil }
-                join(through: chunks.count - 1, upTo: needed)
-                continue
-            case .delimiterByte(let byte):
-                // Search only chunks not searched before (each chunk once per frame).
-                let firstUnsearched = min(chunks.count, 1 + scannedChunks)
-                guard let holder = (firstUnsearched..<chunks.count).first(where: {
-                    chunks[chunks.index(chunks.startIndex, offsetBy: $0)].withUnsafeReadableBytes { raw in
-                        raw.baseAddress.map { memchr($0, Int32(byte), raw.count) != nil } ?? false
-                    }
-                }) else {
-                    scannedChunks = chunks.count - 1
-                    if let overflow = decoder.delimiterOverflow, buffered > overflow {
-                        throw decoder.tooLong(buffered)
-                    }
-                    return nil
-                }
-                joinThrough = holder
-            }
-            join(through: joinThrough, upTo: nil)
-        }
+    /// Cuts the next frame of a stream for an application read (nil in modes with no chunks).
+    private func decodeRead(_ decoder: inout FrameDecoder, atEOF: Bool) throws(SocketEngineError) -> ByteBuffer? {
+        guard case .reads(var input) = mode else { return nil }
+        mode = .transitioning
+        defer { mode = .reads(input) }
+        return try input.decodeNext(&decoder, atEOF: atEOF)
     }
 
-    /// Joins chunks 1…`last` onto the first, reserving the final size once; with `limit`,
-    /// takes only as many bytes as make the first chunk `limit` long.
-    func join(through last: Int, upTo limit: Int?) {
-        guard last >= 1, var first = chunks.first else { return }
-        scannedChunks = 0
-        var total = first.readableBytes
-        for offset in 1...last {
-            total += chunks[chunks.index(chunks.startIndex, offsetBy: offset)].readableBytes
-        }
-        let target = limit.map { min($0, total) } ?? total
-        var joined = ByteBufferAllocator().buffer(capacity: target)
-        joined.writeImmutableBuffer(first)
-        chunks.removeFirst()
-        while joined.readableBytes < target, var next = chunks.first {
-            let take = min(next.readableBytes, target - joined.readableBytes)
-            if take == next.readableBytes {
-                joined.writeImmutableBuffer(next)
-                chunks.removeFirst()
-            } else if let piece = next.readSlice(length: take) {
-                joined.writeImmutableBuffer(piece)
-                chunks[chunks.startIndex] = next
-            }
-        }
-        first = joined
-        chunks.prepend(first)
+    /// Everything received and not yet read, handed over in order; the buffer is emptied.
+    func takeUnread() -> (chunks: CircularBuffer<ByteBuffer>, bytes: Int) {
+        guard case .reads(var input) = mode else { return ([], 0) }
+        mode = .transitioning
+        let bytes = input.buffered
+        let chunks = input.takeAll()
+        mode = .reads(input)
+        return (chunks, bytes)
     }
 
     func failWritableWaiters() {
