@@ -293,7 +293,7 @@ import Glibc
         let addresses = try await SystemResolver().resolve(host: "localhost", port: 80, datagram: false)
         #expect(addresses.contains { $0.ipAddress == "127.0.0.1" })
         await #expect(throws: SocketEngineError.self) {
-            _ = try await SystemResolver().resolve(host: "no-such-host.invalid", port: 80, datagram: false)
+            _ = try await SystemResolver().resolve(host: unresolvableHost, port: 80, datagram: false)
         }
     }
 }

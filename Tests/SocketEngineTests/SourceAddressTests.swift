@@ -34,7 +34,7 @@ import TestSupport
     }
 
     @Test func aNameThatDoesNotResolveIsTheConfigurationsMistake() async throws {
-        let source = try SourceAddress(parsing: "no-such-host.invalid")
+        let source = try SourceAddress(parsing: unresolvableHost)
         await #expect(throws: SocketEngineError.self) { _ = try await source.resolve(SystemResolver(), datagram: false) }
         do {
             _ = try await source.resolve(SystemResolver(), datagram: false)

@@ -22,26 +22,11 @@ struct ExitStatusTests {
         #expect(result.stderr.contains("error: ") && result.stderr.contains(words), "\(what): \(result.stderr)")
     }
 
-    /// A loopback TCP port nobody listens on (bound, then closed).
-    static func closedPort() throws -> Int {
-        let probe = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(probe) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(probe, pointer, length) == 0 && getsockname(probe, pointer, &length) == 0
-            }
-        }
-        guard bound else { throw HarnessError("cannot bind a probe socket") }
-        return Int(UInt16(bigEndian: address.sin_port))
-    }
-
     @Test func socketEngineErrors() async throws {
-        try await Self.expect(["send", "127.0.0.1:1", "x", "--source", "no-such-host.invalid"], status: 2, saying: "source address", "usage")
-        try await Self.expect(["send", "127.0.0.1:\(try Self.closedPort())", "x"], status: 1, saying: "connection refused", "failure")
+        try await Self.expect(["send", "127.0.0.1:1", "x", "--source", unresolvableHost], status: 2, saying: "source address", "usage")
+        let closed = try ClosedPort()
+        try await Self.expect(["send", "127.0.0.1:\(closed.port)", "x"], status: 1, saying: "connection refused", "failure")
+        withExtendedLifetime(closed) {}
     }
 
     @Test func recordingErrors() async throws {
