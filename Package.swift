@@ -4,8 +4,10 @@ import PackageDescription
 let strict: [SwiftSetting] = [.treatAllWarnings(as: .error)]
 // No unsafe flags: LoadGen once turned the runtime's exclusivity checks off for the whole module
 // (-enforce-exclusivity=unchecked, release only): a memory-safety check off for every caller,
-// on a library product. The check stays on; bench/versus.sh (make bench BASELINE=…) compares
-// the load path with a build that had it off.
+// on a library product. Measured (perf, loadtest c=100 events and c=1 threads, release): the
+// runtime's access checks are 0.3-0.8% of the samples with or without the flag (most are NIO's
+// own, built with checks on either way); same-run interleaved c=1 runs differ by no more than
+// their round-to-round noise. So the check stays on.
 
 let package = Package(
     name: "sockctl",
