@@ -55,8 +55,11 @@ build_merge() {
     local bin=$OUT/bin/merge deps=$OUT/merge-deps
     [ -d .build/checkouts/hdrhistogram-swift ] || swift package resolve
     local numerics=.build/checkouts/swift-numerics/Sources histogram=.build/checkouts/hdrhistogram-swift/Sources/Histogram
-    local shims=$numerics/_NumericsShims/include text=Sources/SocketEngine/Support/TextFormatting.swift
-    if [ ! -f "$deps/SocketEngine.o" ] || [ -n "$(find "$histogram" "$numerics" "$text" -newer "$deps/SocketEngine.o" -name '*.swift' 2>/dev/null | head -n 1)" ]; then
+    local shims=$numerics/_NumericsShims/include
+    # The part of SocketEngine the report code uses: number and duration text, and the typed
+    # setting names its errors and warnings are written in.
+    local engine=(Sources/SocketEngine/Support/TextFormatting.swift Sources/SocketEngine/Support/SettingKey.swift Sources/SocketEngine/Support/SettingText.swift)
+    if [ ! -f "$deps/SocketEngine.o" ] || [ -n "$(find "$histogram" "$numerics" "${engine[@]}" -newer "$deps/SocketEngine.o" -name '*.swift' 2>/dev/null | head -n 1)" ]; then
         echo "==> building the merge target's packages"
         rm -rf "$deps"
         mkdir -p "$deps"
@@ -71,10 +74,10 @@ build_merge() {
         module ComplexModule "" "$numerics"/ComplexModule/*.swift
         module Numerics "" "$numerics"/Numerics/*.swift
         module Histogram -sanitize=fuzzer,address "$histogram"/*.swift
-        module SocketEngine -sanitize=fuzzer,address "$text"
+        module SocketEngine -sanitize=fuzzer,address "${engine[@]}"
     fi
     local sources
-    mapfile -t sources < <({ find Sources/LoadGen/Report -name '*.swift'; echo Sources/LoadGen/LoadGenError.swift; echo Sources/LoadGen/Plan/Threshold.swift; } | sort)
+    mapfile -t sources < <({ find Sources/LoadGen/Report -name '*.swift'; echo Sources/LoadGen/LoadGenError.swift; echo Sources/LoadGen/Plan/Threshold.swift; echo Sources/LoadGen/Plan/SettingKey+LoadGen.swift; } | sort)
     sources+=(fuzz/FuzzMerge.swift)
     if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "$deps/SocketEngine.o" -newer "$bin" 2>/dev/null)" ] \
         && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
