@@ -59,7 +59,12 @@ build_merge() {
     # The part of SocketEngine the report code uses: number and duration text, and the typed
     # setting names its errors and warnings are written in.
     local engine=(Sources/SocketEngine/Support/TextFormatting.swift Sources/SocketEngine/Support/SettingKey.swift Sources/SocketEngine/Support/SettingText.swift)
-    if [ ! -f "$deps/SocketEngine.o" ] || [ -n "$(find "$histogram" "$numerics" "${engine[@]}" -newer "$deps/SocketEngine.o" -name '*.swift' 2>/dev/null | head -n 1)" ]; then
+    # Rebuilt when a file is newer than the objects or the slice itself changed (its files and
+    # their contents: a checkout can bring files older than the objects).
+    local slice
+    slice=$(cat "${engine[@]}" | sha256sum)
+    if [ ! -f "$deps/SocketEngine.o" ] || [ "$slice" != "$(cat "$deps/SocketEngine.slice" 2>/dev/null)" ] \
+        || [ -n "$(find "$histogram" "$numerics" "${engine[@]}" -newer "$deps/SocketEngine.o" -name '*.swift' 2>/dev/null | head -n 1)" ]; then
         echo "==> building the merge target's packages"
         rm -rf "$deps"
         mkdir -p "$deps"
@@ -75,6 +80,7 @@ build_merge() {
         module Numerics "" "$numerics"/Numerics/*.swift
         module Histogram -sanitize=fuzzer,address "$histogram"/*.swift
         module SocketEngine -sanitize=fuzzer,address "${engine[@]}"
+        echo "$slice" > "$deps/SocketEngine.slice"
     fi
     local sources
     mapfile -t sources < <({ find Sources/LoadGen/Report -name '*.swift'; echo Sources/LoadGen/LoadGenError.swift; echo Sources/LoadGen/Plan/Threshold.swift; echo Sources/LoadGen/Plan/SettingKey+LoadGen.swift; } | sort)
