@@ -34,8 +34,7 @@ package final class BlockingSocket {
             _ = Syscall.setOption(fd, Int32(IPPROTO_TCP), TCP_NODELAY, one)
         }
         if let interface {
-            var name = InterfaceName(interface)
-            guard setsockopt(fd, SOL_SOCKET, SO_BINDTODEVICE, &name.bytes, socklen_t(MemoryLayout.size(ofValue: name.bytes))) == 0 else {
+            guard Syscall.setOption(fd, SOL_SOCKET, SO_BINDTODEVICE, InterfaceName(interface).bytes) == 0 else {
                 throw IOError(errnoCode: errno, reason: "bind to interface \(interface)")
             }
         }
