@@ -20,7 +20,6 @@ PENDING = {
     "Sources/LoadGen/Plan/MessageTemplate.swift": 1,
     "Sources/LoadGen/Plan/Threshold.swift": 3,
     "Sources/LoadGen/Replay/ReplayLoadOptions.swift": 10,
-    "Sources/LoadGen/Replay/ReplayLoadRunner.swift": 9,
     "Sources/LoadGen/Report/LoadReport+Replay.swift": 1,
     "Sources/LoadGen/Run/RunPhases.swift": 1,
     "Sources/LoadGen/Run/SystemLimits.swift": 1,

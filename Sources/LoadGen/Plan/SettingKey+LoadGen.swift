@@ -26,12 +26,16 @@ extension SettingKey {
     package static let pingInterval = SettingKey("ping-interval", plainName: "the ping interval")
     /// The streams of a capture to replay.
     package static let streams = SettingKey("streams", plainName: "the stream list")
+    /// A capture replayed as load.
+    package static let fromPcap = SettingKey("from-pcap", plainName: "the capture to replay")
+    /// How many copies of each replayed stream run.
+    package static let scale = SettingKey("scale", plainName: "the scale")
     /// The share of replies compared with the recording.
     package static let verifySample = SettingKey("verify-sample", plainName: "the verify sample")
 
     /// Every key the load generator declares (it also names the engine's ``framing``).
     package static let loadGenKeys: [SettingKey] = [
         .connections, .connectRate, .rate, .stages, .duration, .requests, .warmup, .pipeline, .threads, .io, .pingInterval,
-        .streams, .verifySample,
+        .streams, .verifySample, .fromPcap, .scale,
     ]
 }

@@ -52,7 +52,7 @@ public final class ReplayLoadRunner: Sendable {
             streams = loaded.streams
             if let warning = loaded.warning { warnings.append(warning) }
         } catch {
-            throw LoadGenError(.invalidPlan, "--from-pcap \(error.text)")
+            throw LoadGenError(.invalidPlan, "\(.fromPcap) \(error.text)")
         }
         let target = plan.endpoint.transport
         let kind: RecordedStream.Transport = target == .udp ? .udp : .tcp
@@ -62,11 +62,11 @@ public final class ReplayLoadRunner: Sendable {
             for number in numbers {
                 guard number <= streams.count else {
                     let range = streams.isEmpty ? "it holds no stream" : streams.count == 1 ? "it has only stream 1" : "it has streams 1-\(streams.count)"
-                    throw LoadGenError(.invalidPlan, "--streams: \(path) has no stream \(number): \(range) (see sockctl replay --list)")
+                    throw LoadGenError(.invalidPlan, "\(.streams): \(path) has no stream \(number): \(range) (see sockctl replay \(.list))")
                 }
                 let stream = streams[number - 1]
                 guard stream.transport == kind else {
-                    throw LoadGenError(.invalidPlan, "--streams: stream \(number) is \(stream.transport.rawValue); a \(target.rawValue) target replays \(kind.rawValue) streams")
+                    throw LoadGenError(.invalidPlan, "\(.streams): stream \(number) is \(stream.transport.rawValue); a \(target.rawValue) target replays \(kind.rawValue) streams")
                 }
                 picked.append(stream)
             }
@@ -74,7 +74,7 @@ public final class ReplayLoadRunner: Sendable {
         } else {
             selected = streams.filter { $0.transport == kind }
             guard !selected.isEmpty else {
-                throw LoadGenError(.invalidPlan, "--from-pcap \(path): no \(kind.rawValue.uppercased()) stream in this capture to replay against a \(target.rawValue) target")
+                throw LoadGenError(.invalidPlan, "\(.fromPcap) \(path): no \(kind.rawValue.uppercased()) stream in this capture to replay against a \(target.rawValue) target")
             }
         }
         let first = selected.map(\.firstTime).min() ?? 0
@@ -82,7 +82,7 @@ public final class ReplayLoadRunner: Sendable {
         for stream in selected {
             if stream.clientCounters.missingBytes > 0 || (options.verifySample != nil && stream.serverCounters.missingBytes > 0) {
                 let side = stream.clientCounters.missingBytes > 0 ? "client" : "server"
-                throw LoadGenError(.invalidPlan, "--from-pcap \(path): stream \(stream.index): \(stream.counters(side == "client" ? .client : .server).missingBytes) bytes the \(side) sent are not in the capture: cannot replay it faithfully")
+                throw LoadGenError(.invalidPlan, "\(.fromPcap) \(path): stream \(stream.index): \(stream.counters(side == "client" ? .client : .server).missingBytes) bytes the \(side) sent are not in the capture: cannot replay it faithfully")
             }
             let script: StreamScript
             do {
@@ -91,20 +91,20 @@ public final class ReplayLoadRunner: Sendable {
                     messageTarget: target.isMessageOriented, maximumFrameSize: plan.maximumFrameSize, sample: options.verifySample
                 )
             } catch {
-                throw LoadGenError(.invalidPlan, "--from-pcap \(path): stream \(stream.index): \(error.text)")
+                throw LoadGenError(.invalidPlan, "\(.fromPcap) \(path): stream \(stream.index): \(error.text)")
             }
             guard !script.messages.isEmpty else {
                 warnings.append("stream \(stream.index): the client sent nothing; not replayed")
                 continue
             }
             if !options.ignore.isEmpty && !script.framed {
-                throw LoadGenError(.invalidPlan, "--ignore compares frame by frame: give --framing")
+                throw LoadGenError(.invalidPlan, "\(.ignore) compares frame by frame: give \(.framing)")
             }
             scripts.append(script)
         }
-        guard !scripts.isEmpty else { throw LoadGenError(.invalidPlan, "--from-pcap \(path): no chosen stream has a client message to send") }
+        guard !scripts.isEmpty else { throw LoadGenError(.invalidPlan, "\(.fromPcap) \(path): no chosen stream has a client message to send") }
         guard scripts.count * options.scale <= ReplayLoadOptions.maximumCopies else {
-            throw LoadGenError(.invalidPlan, "\(scripts.count) streams × --scale \(options.scale) is over \(ReplayLoadOptions.maximumCopies) connections")
+            throw LoadGenError(.invalidPlan, "\(scripts.count) streams × \(.scale) \(options.scale) is over \(ReplayLoadOptions.maximumCopies) connections")
         }
         return (scripts, warnings)
     }

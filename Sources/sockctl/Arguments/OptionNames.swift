@@ -46,6 +46,8 @@ enum OptionNames {
         .pingInterval: "--ping-interval",
         .streams: "--streams",
         .verifySample: "--verify-sample",
+        .fromPcap: "--from-pcap",
+        .scale: "--scale",
         // MetricsExport
         .metricsListen: "--metrics-listen",
     ]
