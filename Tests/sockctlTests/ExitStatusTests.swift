@@ -2,7 +2,6 @@ import Foundation
 import TestSupport
 import Testing
 
-import Glibc
 
 /// One exit-status mapping: for every library's error type, a usage error (the command line
 /// asked for something that cannot be) exits 2 and a failure of the operation exits 1, each
@@ -58,19 +57,9 @@ struct ExitStatusTests {
     @Test(arguments: [["listen", "0"], ["proxy", "0", "127.0.0.1:1"], ["loadtest", "127.0.0.1:1", "--requests", "1"]])
     func metricsExportErrors(_ command: [String]) async throws {
         try await Self.expect(command + ["--metrics-listen", "999.0.0.1:1"], status: 2, saying: "--metrics-listen 999.0.0.1:1", "usage")
-        let busy = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(busy) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let listening = withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { pointer in
-                bind(busy, pointer, length) == 0 && listen(busy, 1) == 0 && getsockname(busy, pointer, &length) == 0
-            }
-        }
-        #expect(listening)
-        let port = Int(UInt16(bigEndian: address.sin_port))
+        let busy = try PortBlock(count: 1, open: [0])  // a port something listens on
+        let port = busy.first
         try await Self.expect(command + ["--metrics-listen", "127.0.0.1:\(port)"], status: 1, saying: "address already in use", "failure")
+        withExtendedLifetime(busy) {}
     }
 }
