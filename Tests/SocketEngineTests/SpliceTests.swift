@@ -50,6 +50,8 @@ struct SpliceTests {
             _ = await relay.stop()
         }
         await upstream.stop()
+        first.shutdown()
+        second.shutdown()
     }
 
     /// `--max-clients 1` while the one client is spliced (its channel already closed): a second

@@ -159,8 +159,11 @@ struct Proxy: AsyncParsableCommand {
         }
         let recorder = try recording.recorder(diagnostics: diagnostics)
         configuration.listenOptions.recorder = recorder?.hook
-        // One loop for the process's plain byte-stream clients (none: they stay on the event loop).
-        configuration.epollLoop = EpollRelayLoop()
+        // One loop for the process's plain byte-stream clients (none: they stay on the event loop),
+        // ended with the relay on every way out: its clients closed, its thread joined.
+        let epollLoop = EpollRelayLoop()
+        configuration.epollLoop = epollLoop
+        defer { epollLoop?.shutdown() }
         if let control { try OutputFile.checkSocketPath(String(control.dropFirst(5)), option: "--control", diagnostics: diagnostics) }
         let renderer = ProxyEventRenderer(
             diagnostics: diagnostics, hexdump: hexdump, printMessages: printMessages, jsonLog: jsonLog, quiet: quiet

@@ -1,4 +1,3 @@
-import Foundation
 import CEpoll
 import Glibc
 import Synchronization
@@ -21,8 +20,10 @@ import Synchronization
 /// thread, which owns every ``EpollRelayPair`` it was given.
 ///
 /// Made by whoever runs relays and passed in ``RelayConfiguration/epollLoop`` (`proxy` makes one
-/// per process; tests their own); relays given none stay on the event loop. The loop's thread
-/// lives as long as the process.
+/// per process; tests their own); relays given none stay on the event loop. Its owner ends it
+/// with ``shutdown()`` once the relays using it have stopped: the pairs still on it are closed,
+/// as ``RelayService/stop()`` closes the clients on the event loop (not drained: each ends
+/// "relay stopped"), then its descriptors, and its thread is joined.
 public final class EpollRelayLoop: Sendable {
     /// What the loop is asked from other threads.
     enum Command: @unchecked Sendable {
@@ -33,6 +34,20 @@ public final class EpollRelayLoop: Sendable {
         case stop(EpollRelayPair, SocketEngineError?)
     }
 
+    /// Where the loop is in its life; changed under the inbox's lock only.
+    private enum Phase {
+        case running
+        /// ``shutdown()`` was asked: the thread closes everything and ends at its next wake-up.
+        case stopping
+        /// The thread has closed its pairs and its descriptors: commands are no longer taken.
+        case ended
+    }
+
+    private struct Inbox {
+        var commands: [Command] = []
+        var phase = Phase.running
+    }
+
     /// Bytes one `read` may take: the most a direction ever holds for a sink that is full.
     static let readSize = 256 * 1024
     static let waitMilliseconds: Int32 = 1000
@@ -40,14 +55,30 @@ public final class EpollRelayLoop: Sendable {
 
     private let epoll: Int32
     private let wake: Int32
-    private let inbox = Mutex<[Command]>([])
+    /// Commands, and the phase: the wake-up descriptor is written under this lock only while
+    /// running or stopping, so it is never written after the thread has closed it.
+    private let inbox = Mutex(Inbox())
     private let added = Atomic<Int>(0)
+    /// The thread, until ``shutdown()`` has joined it.
+    private let thread = Mutex<pthread_t?>(nil)
+    /// The thread's kernel id once it runs (0 before), for tests that look it up in `/proc`.
+    private let kernelThread = Atomic<Int32>(0)
+    private let running = Atomic<Bool>(true)
 
     /// Pairs handed to the loop so far.
     var pairsAdded: Int { added.load(ordering: .relaxed) }
 
-    /// Starts the loop's thread; nil when epoll or eventfd is unavailable (relays then stay on
-    /// the event loop).
+    /// The epoll instance and the wake-up eventfd the loop owns (closed by ``shutdown()``).
+    package var descriptors: (epoll: Int32, wake: Int32) { (epoll, wake) }
+
+    /// The loop thread's kernel thread id (`gettid`), 0 until the thread has begun.
+    package var threadID: Int32 { kernelThread.load(ordering: .acquiring) }
+
+    /// False once the loop's thread has closed everything and returned.
+    public var isRunning: Bool { running.load(ordering: .acquiring) }
+
+    /// Starts the loop's thread; nil when epoll, eventfd or the thread is unavailable (relays
+    /// then stay on the event loop).
     public init?() {
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { return nil }
@@ -66,25 +97,60 @@ public final class EpollRelayLoop: Sendable {
         }
         self.epoll = epoll
         self.wake = wake
-        let thread = Thread { [self] in run() }
-        thread.name = "sockctl-relay"
-        thread.start()
+        guard let started = Self.startThread({ [self] in run() }) else {
+            Syscall.close(epoll)
+            Syscall.close(wake)
+            return nil
+        }
+        thread.withLock { $0 = started }
     }
 
-    /// Hands `command` to the loop's thread.
+    /// Hands `command` to the loop's thread. Once the loop has ended, a pair to add is closed
+    /// here at once (it ends "relay stopped", as the pairs the loop closed did), and a stop is
+    /// moot (the loop closed every pair it had).
     func submit(_ command: Command) {
         if case .add = command { added.wrappingAdd(1, ordering: .relaxed) }
-        inbox.withLock { $0.append(command) }
+        let taken = inbox.withLock { inbox -> Bool in
+            guard inbox.phase != .ended else { return false }
+            inbox.commands.append(command)
+            signalWake()
+            return true
+        }
+        if !taken, case .add(let pair) = command { pair.stop() }
+    }
+
+    /// Ends the loop: closes every pair still on it (each reports it ended "relay stopped"),
+    /// closes the epoll and wake-up descriptors, and returns once its thread has ended (joined).
+    /// Pairs submitted afterwards are closed at once. Safe to call more than once, from any
+    /// thread but the loop's own (a pair's report is handed to a task, never run on it).
+    public func shutdown() {
+        inbox.withLock { inbox in
+            guard inbox.phase == .running else { return }
+            inbox.phase = .stopping
+            signalWake()
+        }
+        // Held while joining: a second caller returns only once the thread has ended too.
+        thread.withLock { thread in
+            guard let joined = thread, pthread_equal(joined, pthread_self()) == 0 else { return }
+            pthread_join(joined, nil)
+            thread = nil
+        }
+    }
+
+    /// Wakes the loop's thread; called under the inbox's lock, before the thread has ended.
+    private func signalWake() {
         var one: UInt64 = 1
         _ = Syscall.write(wake, &one, MemoryLayout<UInt64>.size)
     }
 
     private func run() {
+        kernelThread.store(Int32(sockctl_thread_id()), ordering: .releasing)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Self.readSize, alignment: 16)
         defer { buffer.deallocate() }
         var pairs: [Int32: EpollRelayPair] = [:]
         var events = [epoll_event](repeating: epoll_event(), count: 64)
-        while true {
+        var stopping = false
+        while !stopping {
             let count = events.withUnsafeMutableBufferPointer {
                 Syscall.epollWait(epoll, $0.baseAddress, $0.count, Self.waitMilliseconds)
             }
@@ -92,7 +158,7 @@ public final class EpollRelayLoop: Sendable {
             for index in 0..<Int(count) {
                 let event = events[index]
                 if event.data.u64 == Self.wakeToken {
-                    takeCommands(into: &pairs)
+                    stopping = takeCommands(into: &pairs) || stopping
                     continue
                 }
                 let descriptor = Int32(truncatingIfNeeded: event.data.u64)
@@ -101,15 +167,22 @@ public final class EpollRelayLoop: Sendable {
                 if pair.isClosed { forget(pair, in: &pairs) }
             }
         }
+        end(pairs)
     }
 
-    private func takeCommands(into pairs: inout [Int32: EpollRelayPair]) {
+    /// Carries out the commands waiting; true once ``shutdown()`` has been asked.
+    private func takeCommands(into pairs: inout [Int32: EpollRelayPair]) -> Bool {
         var drained: UInt64 = 0
         _ = Syscall.read(wake, &drained, MemoryLayout<UInt64>.size)
-        let commands = inbox.withLock { inbox -> [Command] in
-            defer { inbox.removeAll() }
-            return inbox
+        let (commands, phase) = inbox.withLock { inbox -> ([Command], Phase) in
+            defer { inbox.commands.removeAll() }
+            return (inbox.commands, inbox.phase)
         }
+        carryOut(commands, on: &pairs)
+        return phase != .running
+    }
+
+    private func carryOut(_ commands: [Command], on pairs: inout [Int32: EpollRelayPair]) {
         for command in commands {
             switch command {
             case .add(let pair):
@@ -124,8 +197,46 @@ public final class EpollRelayLoop: Sendable {
         }
     }
 
+    /// The thread's last step: takes no more commands (those still waiting are carried out
+    /// first), closes every pair still open and the loop's own descriptors.
+    private func end(_ remaining: [Int32: EpollRelayPair]) {
+        var pairs = remaining
+        let last = inbox.withLock { inbox -> [Command] in
+            inbox.phase = .ended
+            defer { inbox.commands.removeAll() }
+            return inbox.commands
+        }
+        carryOut(last, on: &pairs)
+        for pair in pairs.values where !pair.isClosed { pair.stop() }
+        Syscall.close(epoll)
+        Syscall.close(wake)
+        running.store(false, ordering: .releasing)
+    }
+
     private func forget(_ pair: EpollRelayPair, in pairs: inout [Int32: EpollRelayPair]) {
         if pairs[pair.client] === pair { pairs[pair.client] = nil }
         if pairs[pair.upstream] === pair { pairs[pair.upstream] = nil }
+    }
+
+    /// Runs `body` on a new joinable POSIX thread named `sockctl-relay`; nil if it could not be
+    /// created.
+    private static func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
+        final class Box: Sendable {
+            let body: @Sendable () -> Void
+            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+        }
+        let box = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let status = pthread_create(&thread, nil, { argument in
+            guard let argument else { return nil }
+            sockctl_name_thread("sockctl-relay")
+            Unmanaged<Box>.fromOpaque(argument).takeRetainedValue().body()
+            return nil
+        }, box)
+        guard status == 0 else {
+            Unmanaged<Box>.fromOpaque(box).release()
+            return nil
+        }
+        return thread
     }
 }
