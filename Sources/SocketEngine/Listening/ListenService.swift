@@ -11,8 +11,8 @@ public final class ListenService: Sendable {
     let input: (any ByteSource)?
     let onEvent: @Sendable (ListenEvent) -> Void
     let state = Mutex(State())
-    /// The listener, and whether ``stop()`` was called.
-    let listeners = ServiceListeners()
+    /// The listener, and whether ``stop()`` was called; times the summary on the options' clock.
+    let listeners: ServiceListeners
     /// Open while at least one client (or UDP peer) is there: stdin waits for it, like `nc -l`.
     let presence = Presence()
 
@@ -32,6 +32,7 @@ public final class ListenService: Sendable {
         onEvent: @escaping @Sendable (ListenEvent) -> Void = { _ in }
     ) {
         self.configuration = configuration
+        self.listeners = ServiceListeners(clock: configuration.options.clock)
         self.output = output
         self.input = input
         self.onEvent = onEvent
@@ -53,12 +54,10 @@ public final class ListenService: Sendable {
 
     /// Serves until done (see the type's discussion). Call ``bind()`` first.
     public func run() async -> ListenSummary {
-        let clock = configuration.options.clock
-        let started = clock.now
         // Stopped while binding (a signal as soon as the process started): closed, none served.
-        await listeners.serve(stream: { await runStream($0) }, datagram: { await runDatagram($0) })
+        let served = await listeners.serve(stream: { await runStream($0) }, datagram: { await runDatagram($0) })
         return state.withLock { state in
-            state.summary.duration = clock.elapsed(since: started)
+            state.summary.duration = served.duration
             return state.summary
         }
     }

@@ -4,9 +4,21 @@ import Synchronization
 /// The listening half of a service (``ListenService``, ``RelayService``): bind a stream or a
 /// datagram listener, serve it, and stop — before, during or after the bind.
 ///
+/// Time is the caller's: how long a service served (its summary's duration) is measured on the
+/// clock it was made with, the service's own ``EngineClock``, so a test can check it exactly in
+/// virtual time.
+///
 /// Lock order: this type's lock is taken first; the closures of ``register(_:)`` and
 /// ``stop(closing:)`` run under it and may take the service's own lock, never the other way.
 final class ServiceListeners: Sendable {
+    /// How a ``ServiceListeners/serve(stream:datagram:)`` went.
+    struct Served: Sendable, Equatable {
+        /// False when stopped before it began (nothing was served).
+        let began: Bool
+        /// From the moment the serve was called to its end, on the listeners' clock.
+        let duration: Duration
+    }
+
     private struct State {
         var listener: Listener?
         var datagramListener: DatagramListener?
@@ -14,9 +26,12 @@ final class ServiceListeners: Sendable {
     }
 
     private let state = Mutex(State())
+    private let clock: EngineClock
 
-    /// Listeners not yet bound, not stopped.
-    init() {}
+    /// Listeners not yet bound, not stopped, that time their serving on `clock`.
+    init(clock: EngineClock) {
+        self.clock = clock
+    }
 
     /// The stream listener, once bound.
     var listener: Listener? { state.withLock { $0.listener } }
@@ -38,25 +53,27 @@ final class ServiceListeners: Sendable {
         return listener.localAddresses
     }
 
-    /// Serves the bound listener with `stream` or `datagram` until it is done. Returns false when
-    /// stopped before it began (a signal while binding): the listeners are closed, nothing served.
+    /// Serves the bound listener with `stream` or `datagram` until it is done; returns for how
+    /// long, and whether it began at all: not when stopped before (a signal while binding), the
+    /// listeners then closed, nothing served.
     @discardableResult
     func serve(
         stream: (Listener) async -> Void,
         datagram: (DatagramListener) async -> Void
-    ) async -> Bool {
+    ) async -> Served {
+        let started = clock.now
         let (listener, datagramListener, stopped) = state.withLock { ($0.listener, $0.datagramListener, $0.stopped) }
         if stopped {
             await listener?.close()
             await datagramListener?.close()
-            return false
+            return Served(began: false, duration: clock.elapsed(since: started))
         }
         if let listener {
             await stream(listener)
         } else if let datagramListener {
             await datagram(datagramListener)
         }
-        return true
+        return Served(began: true, duration: clock.elapsed(since: started))
     }
 
     /// Runs `body` (which registers a client with the service) unless stopped; nil once stopped.

@@ -16,8 +16,8 @@ public final class RelayService: Sendable {
     let onEvent: @Sendable (RelayEvent) -> Void
     let random: RelayRandom
     let state = Mutex(State())
-    /// The listener, and whether ``stop()`` was called.
-    let listeners = ServiceListeners()
+    /// The listener, and whether ``stop()`` was called; times the summary on the relay's clock.
+    let listeners: ServiceListeners
 
     struct State {
         /// Both sides of every client being relayed, for ``stop()``.
@@ -40,6 +40,7 @@ public final class RelayService: Sendable {
         configuration.listenOptions.webSocket.defersCloseReply = true
         configuration.connectOptions.webSocket.defersCloseReply = true
         self.configuration = configuration
+        self.listeners = ServiceListeners(clock: configuration.clock)
         self.faults = RelayFaultSet(configuration.faults)
         self.random = RelayRandom(seed: configuration.faultSeed)
         self.onEvent = onEvent
@@ -52,11 +53,9 @@ public final class RelayService: Sendable {
 
     /// Relays until ``stop()``. Call ``bind()`` first.
     public func run() async -> RelaySummary {
-        let clock = configuration.clock
-        let started = clock.now
-        await listeners.serve(stream: { await runStream($0) }, datagram: { await runDatagram($0) })
+        let served = await listeners.serve(stream: { await runStream($0) }, datagram: { await runDatagram($0) })
         return state.withLock { state in
-            state.summary.duration = clock.elapsed(since: started)
+            state.summary.duration = served.duration
             return state.summary
         }
     }
