@@ -45,6 +45,31 @@ import Testing
         }
     }
 
+    /// ARCHITECTURE.md's module map draws what Package.swift declares: the same modules, the
+    /// same dependencies between them (see ``ModuleMap`` for how the map is read).
+    @Test func moduleMapMatchesTheManifest() async throws {
+        let scratch = try Scratch()
+        // A build directory of its own: `swift test` holds the lock of .build while it runs.
+        let dump = try await run(
+            try Self.swift(), ["package", "--package-path", packageRoot.path, "--scratch-path", scratch.path("build"), "dump-package"]
+        )
+        try #require(dump.status == 0, "swift package dump-package: \(dump.stderr)")
+        let manifest = try ModuleMap.manifest(dump.stdout, root: "sockctl")
+        let architecture = try String(contentsOf: packageRoot.appendingPathComponent("ARCHITECTURE.md"), encoding: .utf8)
+        let differences = try ModuleMap(architecture: architecture).differences(from: manifest)
+        #expect(manifest.modules.count >= 10, "dump-package read as \(manifest.modules.sorted())")
+        #expect(differences.isEmpty, "ARCHITECTURE.md's module map and Package.swift differ:\n\(differences.joined(separator: "\n"))")
+    }
+
+    /// The `swift` of this toolchain: the first on the PATH the tests run with.
+    static func swift() throws -> String {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        for directory in path.split(separator: ":") where FileManager.default.isExecutableFile(atPath: "\(directory)/swift") {
+            return "\(directory)/swift"
+        }
+        throw HarnessError("swift is not on the PATH (\(path))")
+    }
+
     /// mandoc, the man-page checker, finds nothing at warning level or above in any page.
     @Test func manPagesPassMandocLint() async throws {
         let manDirectory = packageRoot.appendingPathComponent("man").path
