@@ -140,6 +140,28 @@ import TestSupport
         #expect(!installed.withLock { $0 })
         await server.stop()
     }
+
+    /// ws://: a server that never answers the upgrade: the open fails within the connect
+    /// timeout with the load connections' wording (the threads path words it the same), and the
+    /// channel is closed. Waits for the failure, whenever it comes; no bound on how long it took.
+    @Test func overWebSocketASilentServerFailsTheOpenWithinTheConnectTimeout() async throws {
+        let server = try await ScriptedUpgradeServer { _ in nil }
+        var options = ConnectOptions.patient
+        options.connectTimeout = .seconds(1)
+        let opener = try await ChannelOpener.make(transport: .ws, options: options, buffers: .nioDefaults)
+        let loop = MultiThreadedEventLoopGroup.singleton.next()
+        let channels = Mutex<[any Channel]>([])
+        let hooks = ChannelOpener.Hooks { channel, _ in channels.withLock { $0.append(channel) } }
+        let endpoint = try Endpoint(parsing: "ws://127.0.0.1:\(server.port)/chat")
+        await #expect {
+            _ = try await opener.open(to: try SocketAddress(ipAddress: "127.0.0.1", port: server.port), endpoint: endpoint, on: loop, hooks: hooks).get()
+        } throws: { error in
+            guard let error = error as? SocketEngineError else { return false }
+            return error.code == .connectTimeout && error.message == "WebSocket connection to \(endpoint) not upgraded within 1s"
+        }
+        #expect(channels.withLock { $0.isEmpty })
+        await server.stop()
+    }
 }
 
 /// A caller's own handler: collects what it reads until it has `bytes` bytes.
