@@ -5,16 +5,17 @@ import NIOPosix
 
 /// A loopback server that reads one HTTP request and answers with whatever `answer` makes of
 /// its `Sec-WebSocket-Key` — in one write, so that what follows the head arrives with it — or
-/// stays silent (nil). For the client's checks of a 101 that NIO's own server would never send.
+/// stays silent (nil); `closing`: then closes. For the client's checks of a 101 that NIO's own
+/// server would never send.
 struct ScriptedUpgradeServer {
     let channel: any Channel
     var port: Int { channel.localAddress?.port ?? 0 }
 
-    init(answer: @escaping @Sendable (String) -> ByteBuffer?) async throws {
+    init(closing: Bool = false, answer: @escaping @Sendable (String) -> ByteBuffer?) async throws {
         channel = try await ServerBootstrap(group: MultiThreadedEventLoopGroup.singleton)
             .childChannelInitializer { child in
                 child.eventLoop.makeCompletedFuture {
-                    try child.pipeline.syncOperations.addHandler(ScriptedUpgradeHandler(answer: answer))
+                    try child.pipeline.syncOperations.addHandler(ScriptedUpgradeHandler(closing: closing, answer: answer))
                 }
             }
             .bind(host: "127.0.0.1", port: 0).get()
@@ -43,10 +44,14 @@ private final class ScriptedUpgradeHandler: ChannelInboundHandler {
     typealias InboundIn = ByteBuffer
     typealias OutboundOut = ByteBuffer
     private let answer: @Sendable (String) -> ByteBuffer?
+    private let closing: Bool
     private var request = ""
     private var answered = false
 
-    init(answer: @escaping @Sendable (String) -> ByteBuffer?) { self.answer = answer }
+    init(closing: Bool, answer: @escaping @Sendable (String) -> ByteBuffer?) {
+        self.closing = closing
+        self.answer = answer
+    }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         request += String(buffer: unwrapInboundIn(data))
@@ -56,5 +61,6 @@ private final class ScriptedUpgradeHandler: ChannelInboundHandler {
             .first { $0.lowercased().hasPrefix("sec-websocket-key:") }
             .map { $0.dropFirst("sec-websocket-key:".count).trimmingCharacters(in: .whitespaces) } ?? ""
         if let reply = answer(key) { context.writeAndFlush(wrapOutboundOut(reply), promise: nil) }
+        if closing { context.close(promise: nil) }
     }
 }

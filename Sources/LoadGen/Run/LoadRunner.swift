@@ -230,56 +230,29 @@ public final class LoadRunner: Sendable {
 
     /// How a slot's connection is opened, on its shard's loop: through the engine's
     /// ``ChannelOpener`` (NIO's default buffers), with this run's ``LoadConnectionHandler`` on
-    /// the channel. ws:// and wss://: established once upgraded (TLS first for wss://, its
-    /// handshake timed apart); tls://: once its handshake is done. A refused or failed upgrade or
-    /// handshake is a failed connect.
+    /// the channel (over ws:// and wss:// above the WebSocket layer, once upgraded). tls://:
+    /// established once its handshake is done (the handler waits for it). A refused or failed
+    /// upgrade or handshake is a failed connect.
     static func connector(plan: LoadPlan, context: RunContext, opener: ChannelOpener) -> @Sendable (Int, LoadShard) -> Void {
-        let options = plan.connectOptions
+        let datagram = plan.endpoint.transport == .udp
         return { slot, shard in
             shard.attempting(slot: slot)
             guard let address = context.address(slot: slot) else { return }
-            let endpoint = plan.endpoints[slot % plan.endpoints.count]
-            switch plan.endpoint.transport {
-            case .udp:
-                opener.openDatagram(to: address, on: shard.loop).flatMapThrowing { channel in
-                    do {
-                        try channel.pipeline.syncOperations.addHandler(DatagramUnwrapHandler())
-                        try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: slot, shard: shard, datagram: true))
-                    } catch {
-                        channel.close(promise: nil)
-                        throw error
-                    }
-                }
-                .whenFailure { error in shard.connectFailed(slot: slot, error: error) }
-            case .ws, .wss:
-                let upgraded = shard.loop.makePromise(of: Void.self)
-                opener.openStream(to: address, host: endpoint.host, on: shard.loop) { channel, _ in
-                    let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, messages: true)
-                    let (security, done) = try WebSocketLoadClient.prepare(
-                        channel, endpoint: endpoint, options: options, timeout: options.connectTimeout, handler: handler)
-                    security?.whenSuccess { report in shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped) }
-                    done.cascade(to: upgraded)
-                }
-                .whenComplete { result in
-                    switch result {
-                    case .success:
-                        upgraded.futureResult.whenFailure { error in shard.connectFailed(slot: slot, error: error) }
-                    case .failure(let error):
-                        shard.connectFailed(slot: slot, error: error)
-                        upgraded.fail(error)
-                    }
-                }
-            default:
-                opener.openStream(to: address, host: endpoint.host, on: shard.loop) { channel, handshake in
-                    let handler = LoadConnectionHandler(slot: slot, shard: shard, datagram: false, awaitsHandshake: handshake != nil)
-                    handshake?.assumeIsolated().whenSuccess { report in
-                        shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped)
-                        handler.handshakeCompleted()
-                    }
+            let hooks = ChannelOpener.Hooks(
+                install: { channel, installing in
+                    let handler = LoadConnectionHandler(
+                        slot: slot, shard: shard, datagram: datagram, messages: installing.webSocket != nil,
+                        awaitsHandshake: installing.handshake != nil)
+                    installing.handshake?.assumeIsolated().whenSuccess { _ in handler.handshakeCompleted() }
+                    if datagram { try channel.pipeline.syncOperations.addHandler(DatagramUnwrapHandler()) }
                     try channel.pipeline.syncOperations.addHandler(handler)
+                },
+                secured: { _, handshake in
+                    handshake.whenSuccess { report in shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped) }
                 }
+            )
+            opener.open(to: address, endpoint: plan.endpoints[slot % plan.endpoints.count], on: shard.loop, hooks: hooks)
                 .whenFailure { error in shard.connectFailed(slot: slot, error: error) }
-            }
         }
     }
 

@@ -8,11 +8,20 @@ import Glibc
 ///
 /// It sets the connect timeout, `TCP_NODELAY`, remote half-closure and the buffers; binds the
 /// socket to the interface (`SO_BINDTODEVICE`) and to the source address of the target's family;
-/// puts the TLS layer on `tls://` channels; and for UDP binds the source (or the wildcard
-/// address of the target's family), gives each read a 64 KiB buffer (a whole datagram) and
-/// connects. What goes on the channel then is the caller's: the engine's handlers, the
-/// WebSocket upgrade (``WebSocketClient``, ``WebSocketLoadClient``), or a load test's handler.
-/// Which address to connect to is the caller's too (Happy Eyeballs races several).
+/// puts the TLS layer on `tls://` and `wss://` channels; for UDP binds the source (or the
+/// wildcard address of the target's family), gives each read a 64 KiB buffer (a whole datagram)
+/// and connects; for `ws://` and `wss://` performs the HTTP upgrade (``WebSocketClient``'s
+/// negotiation: the accept key, the subprotocol and extensions checked, the bytes behind the 101
+/// kept) and puts the WebSocket layer on. What goes on the channel then is the caller's
+/// (``Hooks/install``): the engine's handlers, or a load test's. Which address to connect to
+/// is the caller's too (Happy Eyeballs races several).
+///
+/// ```
+/// tcp, unix:  install                                    (in the initializer, before connecting)
+/// tls:        TLS layer, install                         (in the initializer)
+/// udp:        bind, connect, install
+/// ws, wss:    [TLS layer], HTTP upgrade -> 101 -> WebSocket layer, install
+/// ```
 package struct ChannelOpener: Sendable {
     /// The buffer settings of a stream channel.
     package enum Buffers: Sendable {
@@ -24,7 +33,58 @@ package struct ChannelOpener: Sendable {
         case nioDefaults
     }
 
-    /// What the channels carry (`tls://`: the TLS layer is put on in the initializer).
+    /// What the caller puts on each channel, and what it hears of the TLS handshake.
+    package struct Hooks: Sendable {
+        /// Puts the caller's handlers on the channel, on its loop: for tcp, tls (above the TLS
+        /// layer) and unix in the initializer, before connecting; for udp once connected; for
+        /// ws and wss once the server's 101 is in, above the WebSocket layer, before any frame
+        /// that came behind the 101 is passed on. A throw fails the connection.
+        package var install: @Sendable (any Channel, Installing) throws -> Void
+        /// tls and wss: the TLS layer's handshake, given as the layer is put on (in the
+        /// initializer, on the loop, before connecting).
+        package var secured: (@Sendable (any Channel, EventLoopFuture<SecurityReport>) -> Void)?
+
+        package init(
+            install: @escaping @Sendable (any Channel, Installing) throws -> Void,
+            secured: (@Sendable (any Channel, EventLoopFuture<SecurityReport>) -> Void)? = nil
+        ) {
+            self.install = install
+            self.secured = secured
+        }
+    }
+
+    /// What ``Hooks/install`` is told about the channel it puts handlers on.
+    package struct Installing {
+        /// tls: the TLS layer's handshake, still under way (a handler may wait for it); nil
+        /// for the other transports (over wss the handshake is done before the upgrade).
+        package var handshake: EventLoopFuture<SecurityReport>?
+        /// ws and wss: the upgrade's outcome and the WebSocket layer below the caller's
+        /// handlers, which read each message as one `ByteBuffer` and write one message per
+        /// buffer; nil for the other transports.
+        package var webSocket: WebSocketLayer?
+    }
+
+    /// A WebSocket channel as its upgrade left it (see ``Installing/webSocket``).
+    package struct WebSocketLayer {
+        /// What the client and the server agreed.
+        package let handshake: WebSocketHandshake
+        /// The server's address as the connection's events name it.
+        package let label: String
+        /// The WebSocket layer's handler, right below the caller's.
+        let handler: WebSocketHandler
+    }
+
+    /// A stream channel under way (tcp, tls, ws, wss, unix).
+    struct Attempt: Sendable {
+        /// Completes once connected: what a Happy Eyeballs race waits for.
+        let connected: EventLoopFuture<any Channel>
+        /// ws and wss: completes once upgraded (TLS for wss, the 101, ``Hooks/install`` run);
+        /// a failure is as the handshake met it (``WebSocketClient/bounded(_:on:endpoint:timeout:timedOut:)``
+        /// words it and closes the channel). nil for the other transports.
+        let upgraded: EventLoopFuture<WebSocketHandshake>?
+    }
+
+    /// What the channels carry (`tls://`, `wss://`: the TLS layer is put on in the initializer).
     package let transport: Endpoint.Transport
     package let options: ConnectOptions
     package let buffers: Buffers
@@ -64,50 +124,91 @@ package struct ChannelOpener: Sendable {
         return match
     }
 
+    /// Opens one channel of ``transport`` to `address` (of `endpoint`, which gives the TLS
+    /// server name and the WebSocket request) on `loop`, with the caller's handlers put on by
+    /// `hooks`. Completes once the channel is connected (udp, tcp, unix; tls too: its
+    /// handshake goes on, told to ``Hooks/secured``), or for ws and wss once upgraded: within
+    /// ``ConnectOptions/connectTimeout`` from now, past which the channel is closed and the
+    /// failure is a `.connectTimeout`; a refused or failed upgrade fails with the engine's
+    /// `.webSocketHandshake` (or the TLS layer's error) and the channel closed.
+    package func open(to address: SocketAddress, endpoint: Endpoint, on loop: any EventLoop, hooks: Hooks) -> EventLoopFuture<any Channel> {
+        if transport == .udp { return openDatagram(to: address, on: loop, hooks: hooks) }
+        let timeout = options.connectTimeout
+        let attempt = connectStream(to: address, endpoint: endpoint, on: loop, hooks: hooks) { upgrade, channel in
+            WebSocketClient.bounded(upgrade, on: channel, endpoint: endpoint, timeout: timeout) { _ in
+                "WebSocket connection to \(endpoint) not upgraded within \(timeout.formatted)"
+            }
+        }
+        guard let upgraded = attempt.upgraded else { return attempt.connected }
+        return attempt.connected.flatMap { channel in upgraded.map { _ in channel } }
+    }
+
     // MARK: Streams
 
-    /// Connects a stream channel (tcp, tls, ws, wss; unix by address) to `address` on `loop`.
-    /// In its initializer, on the loop: the interface binding, the TLS layer for `tls://` (with
-    /// `host` as the server name), then `initialize` with that layer's handshake (nil but for
-    /// `tls://`); a throw fails the connect.
-    package func openStream(
-        to address: SocketAddress, host: String, on loop: any EventLoop,
-        initialize: @escaping @Sendable (any Channel, EventLoopFuture<SecurityReport>?) throws -> Void
-    ) -> EventLoopFuture<any Channel> {
+    /// Connects a stream channel (tcp, tls, ws, wss, unix) to `address` on `loop`. In its
+    /// initializer, on the loop: the interface binding, the TLS layer for tls and wss (with the
+    /// endpoint's host as the server name), then for ws and wss the HTTP upgrade (its future
+    /// passed through `bound`, in the initializer, for a time limit counted from there), else
+    /// ``Hooks/install``; a throw fails the connect.
+    func connectStream(
+        to address: SocketAddress, endpoint: Endpoint, on loop: any EventLoop, hooks: Hooks,
+        bound: @escaping @Sendable (EventLoopFuture<WebSocketHandshake>, any Channel) -> EventLoopFuture<WebSocketHandshake> = { upgrade, _ in upgrade }
+    ) -> Attempt {
         let unix = transport == .unix
         var bootstrap = streamBootstrap(on: loop)
         if !unix {
             bootstrap = bootstrap.channelOption(ChannelOptions.socketOption(.tcp_nodelay), value: options.noDelay ? 1 : 0)
         }
         let transport = self.transport
-        let secure = options.secureTransport
+        let options = self.options
+        let upgraded = transport.isWebSocket ? loop.makePromise(of: WebSocketHandshake.self) : nil
         bootstrap = bootstrap.channelInitializer { [interface = unix ? nil : options.interface] channel in
             Self.bind(channel, interface: interface).flatMapThrowing {
                 var handshake: EventLoopFuture<SecurityReport>?
-                if transport == .tls {
-                    guard let secure else {
-                        throw SocketEngineError(.unsupported, "tls:// needs a TLS layer (ConnectOptions.secureTransport)")
+                if transport == .tls || transport == .wss {
+                    guard let secure = options.secureTransport else {
+                        throw transport == .wss
+                            ? WebSocketClient.missingTLS(for: .wss)
+                            : SocketEngineError(.unsupported, "tls:// needs a TLS layer (ConnectOptions.secureTransport)")
                     }
-                    handshake = try secure.addClientLayer(to: channel, host: host)
+                    let layer = try secure.addClientLayer(to: channel, host: endpoint.host)
+                    hooks.secured?(channel, layer)
+                    handshake = layer
                 }
-                try initialize(channel, handshake)
+                if let upgraded {
+                    let upgrade = Self.upgrade(channel, endpoint: endpoint, options: options, install: hooks.install)
+                    bound(handshake.map { layer in layer.flatMap { _ in upgrade } } ?? upgrade, channel).cascade(to: upgraded)
+                } else {
+                    try hooks.install(channel, Installing(handshake: handshake, webSocket: nil))
+                }
             }
         }
         if !unix {
             do {
                 if let source = try source(for: address) { bootstrap = bootstrap.bind(to: source) }
             } catch {
-                return loop.makeFailedFuture(error)
+                upgraded?.fail(error)
+                return Attempt(connected: loop.makeFailedFuture(error), upgraded: upgraded?.futureResult)
             }
         }
-        return bootstrap.connect(to: address)
+        let connected = bootstrap.connect(to: address)
+        // A connect that fails before (or in) the initializer leaves no upgrade to wait for.
+        if let upgraded { connected.whenFailure { upgraded.fail($0) } }
+        return Attempt(connected: connected, upgraded: upgraded?.futureResult)
     }
 
-    /// Connects a Unix stream socket at `path` on `loop`; `initialize` runs in its initializer.
-    package func openUnix(path: String, on loop: any EventLoop, initialize: @escaping @Sendable (any Channel) throws -> Void) -> EventLoopFuture<any Channel> {
-        streamBootstrap(on: loop)
-            .channelInitializer { channel in channel.eventLoop.makeCompletedFuture { try initialize(channel) } }
-            .connect(unixDomainSocketPath: path)
+    /// The HTTP upgrade (``WebSocketClient/negotiate(_:endpoint:options:install:)``), sent once
+    /// the channel is active (for wss once TLS is up); on 101 the WebSocket layer, then `install`.
+    private static func upgrade(
+        _ channel: any Channel, endpoint: Endpoint, options: ConnectOptions,
+        install: @escaping @Sendable (any Channel, Installing) throws -> Void
+    ) -> EventLoopFuture<WebSocketHandshake> {
+        let webSocket = options.webSocket
+        return WebSocketClient.negotiate(channel, endpoint: endpoint, options: options) { channel, handshake, label in
+            try WebSocketClient.install(on: channel, role: .client, handshake: handshake, options: webSocket, label: label) { channel, handler in
+                try install(channel, Installing(handshake: nil, webSocket: WebSocketLayer(handshake: handshake, label: label, handler: handler)))
+            }
+        }
     }
 
     private func streamBootstrap(on loop: any EventLoop) -> ClientBootstrap {
@@ -126,11 +227,9 @@ package struct ChannelOpener: Sendable {
     // MARK: Datagrams
 
     /// A UDP channel on `loop`, bound to the source of `address`'s family (or that family's
-    /// wildcard address) and the interface, then connected to `address`. `initialize` runs in
-    /// its initializer, before it is bound.
-    package func openDatagram(
-        to address: SocketAddress, on loop: any EventLoop, initialize: @escaping @Sendable (any Channel) throws -> Void = { _ in }
-    ) -> EventLoopFuture<any Channel> {
+    /// wildcard address) and the interface, then connected to `address`; ``Hooks/install`` runs
+    /// once it is connected (a throw closes it and fails the open).
+    private func openDatagram(to address: SocketAddress, on loop: any EventLoop, hooks: Hooks) -> EventLoopFuture<any Channel> {
         let local: SocketAddress
         do {
             if let source = try source(for: address) {
@@ -144,11 +243,15 @@ package struct ChannelOpener: Sendable {
         return DatagramBootstrap(group: loop)
             .channelOption(ChannelOptions.recvAllocator, value: FixedSizeRecvByteBufferAllocator(capacity: 65536))
             .channelInitializer { [interface = options.interface] channel in
-                Self.bind(channel, interface: interface).flatMapThrowing { try initialize(channel) }
+                Self.bind(channel, interface: interface)
             }
             .bind(to: local)
             .flatMap { channel in
-                channel.connect(to: address).map { channel }.flatMapErrorThrowing { error in
+                channel.connect(to: address).flatMapThrowing {
+                    try hooks.install(channel, Installing(handshake: nil, webSocket: nil))
+                    return channel
+                }
+                .flatMapErrorThrowing { error in
                     channel.close(promise: nil)
                     throw error
                 }

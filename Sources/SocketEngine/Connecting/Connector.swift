@@ -84,7 +84,15 @@ package struct Connector: Sendable {
         let options = self.options
         let endpoint = self.endpoint
         // tls://: every attempt gets the TLS layer; only the winner's handshake is waited for.
+        // ws://, wss://: every attempt sends its upgrade; only the winner's is waited for.
         let attempts = RaceAttempts()
+        let hooks = ChannelOpener.Hooks(
+            install: { channel, installing in
+                try Connector.install(on: channel, installing, endpoint: endpoint, options: options)
+                attempts.remember(channel)
+            },
+            secured: { channel, handshake in attempts.keep(handshake, of: channel) }
+        )
         let result = try await loop.flatSubmit {
             let race = ConnectionRace(
                 loop: loop,
@@ -93,10 +101,18 @@ package struct Connector: Sendable {
                 target: endpoint.description,
                 configuredTimeout: options.connectTimeout.timeAmount
             ) { address in
-                opener.openStream(to: address, host: endpoint.host, on: loop) { channel, handshake in
-                    if let handshake { attempts.keep(handshake, of: channel) }
-                    try Connector.install(on: channel, endpoint: endpoint, options: options)
-                    attempts.remember(channel)
+                let attempt = opener.connectStream(to: address, endpoint: endpoint, on: loop, hooks: hooks)
+                guard let upgraded = attempt.upgraded else { return attempt.connected }
+                return attempt.connected.map { channel in
+                    // The connection, made as the upgrade completes (on the loop, before
+                    // anything the server sent behind its 101 is read further).
+                    attempts.keep(upgraded.flatMapThrowing { handshake in
+                        guard let handler = attempts.handler(of: channel)?.value else {
+                            throw SocketEngineError(.connectionClosed, "the connection to \(address.displayString) has no engine handler")
+                        }
+                        return (Connection.attach(to: channel, handler: handler, transport: endpoint.transport, webSocket: handshake), handshake)
+                    }, of: channel)
+                    return channel
                 }
             }
             return race.run(timeout: budget.timeAmount)
@@ -110,8 +126,8 @@ package struct Connector: Sendable {
             let left = max(.milliseconds(1), budget - report.connectDuration)
             let (connection, handshake, security) = try await loop.flatSubmit {
                 WebSocketClient.upgrade(
-                    result.channel, endpoint: endpoint, options: options, timeout: left,
-                    note: attempts.webSocketNote(of: result.channel)?.value
+                    result.channel, endpoint: endpoint, timeout: left,
+                    upgrade: attempts.upgrade(of: result.channel), security: attempts.handshake(of: result.channel)
                 )
             }.get()
             report.security = security
@@ -148,27 +164,28 @@ package struct Connector: Sendable {
         return (connection, report)
     }
 
-    /// What a race's attempts were set up with, by channel: the TLS layer's handshake (tls://)
-    /// and the engine's connection handler, taken when the channel was initialized — not looked
-    /// up later in a pipeline that may be gone.
+    /// What a race's attempts were set up with, by channel: the TLS layer's handshake (tls://,
+    /// wss://), the engine's connection handler and the WebSocket upgrade (ws://, wss://),
+    /// taken as the channel was set up — not looked up later in a pipeline that may be gone.
     final class RaceAttempts: Sendable {
         private let handshakes = Mutex<[ObjectIdentifier: EventLoopFuture<SecurityReport>]>([:])
         private let handlers = Mutex<[ObjectIdentifier: NIOLoopBound<ConnectionHandler>]>([:])
-        private let webSocketNotes = Mutex<[ObjectIdentifier: NIOLoopBound<HandshakeNote>]>([:])
+        private let upgrades = Mutex<[ObjectIdentifier: EventLoopFuture<(Connection, WebSocketHandshake)>]>([:])
 
         /// Keeps the handshake of an attempt's TLS layer (in its initializer).
         func keep(_ handshake: EventLoopFuture<SecurityReport>, of channel: any Channel) {
             handshakes.withLock { $0[ObjectIdentifier(channel)] = handshake }
         }
 
-        /// Keeps the engine's handler of a prepared channel, or its WebSocket handshake note (on
-        /// its loop, in its initializer).
+        /// Keeps an attempt's WebSocket upgrade (once it has connected).
+        func keep(_ upgrade: EventLoopFuture<(Connection, WebSocketHandshake)>, of channel: any Channel) {
+            upgrades.withLock { $0[ObjectIdentifier(channel)] = upgrade }
+        }
+
+        /// Keeps the engine's handler of a prepared channel (on its loop, as the handler is put on).
         func remember(_ channel: any Channel) {
             if let handler = try? channel.pipeline.syncOperations.handler(type: ConnectionHandler.self) {
                 handlers.withLock { $0[ObjectIdentifier(channel)] = NIOLoopBound(handler, eventLoop: channel.eventLoop) }
-            }
-            if let note = try? channel.pipeline.syncOperations.handler(type: HandshakeNote.self) {
-                webSocketNotes.withLock { $0[ObjectIdentifier(channel)] = NIOLoopBound(note, eventLoop: channel.eventLoop) }
             }
         }
 
@@ -180,24 +197,22 @@ package struct Connector: Sendable {
             handlers.withLock { $0[ObjectIdentifier(channel)] }
         }
 
-        /// The WebSocket handshake's note: a server that says everything at once and closes can
-        /// end the connection, pipeline and all, before the upgrade is looked at.
-        func webSocketNote(of channel: any Channel) -> NIOLoopBound<HandshakeNote>? {
-            webSocketNotes.withLock { $0[ObjectIdentifier(channel)] }
+        /// The WebSocket upgrade and the connection it makes: a server that says everything at
+        /// once and closes can end the connection, pipeline and all, before it is looked at.
+        func upgrade(of channel: any Channel) -> EventLoopFuture<(Connection, WebSocketHandshake)>? {
+            upgrades.withLock { $0[ObjectIdentifier(channel)] }
         }
     }
 
-    /// Installs the engine's handlers on a fresh channel (in its initializer, after the TLS
-    /// layer of tls://); ws:// and wss://: TLS and the HTTP upgrade, the engine's handlers after it.
-    static func install(on channel: any Channel, endpoint: Endpoint, options: ConnectOptions) throws {
-        switch endpoint.transport {
-        case .ws, .wss:
-            try WebSocketClient.prepare(channel, endpoint: endpoint, options: options)
-        case .tls:
-            try Connection.prepare(channel, transport: .tcp, setup: options.setup)
-        default:
-            try Connection.prepare(channel, transport: endpoint.transport, setup: options.setup)
+    /// The engine's handlers, as the opener puts them on (``ChannelOpener/Hooks/install``): on a
+    /// fresh channel (above the TLS layer of tls://), or on ws:// and wss:// after the upgrade,
+    /// above the WebSocket layer.
+    static func install(on channel: any Channel, _ installing: ChannelOpener.Installing, endpoint: Endpoint, options: ConnectOptions) throws {
+        if let webSocket = installing.webSocket {
+            try WebSocketClient.installConnectionHandler(on: channel, above: webSocket.handler, setup: options.setup)
+            return
         }
+        try Connection.prepare(channel, transport: endpoint.transport == .tls ? .tcp : endpoint.transport, setup: options.setup)
     }
 
     // MARK: UDP
@@ -208,9 +223,8 @@ package struct Connector: Sendable {
         let start = options.clock.now
         let channel: any Channel
         do {
-            channel = try await opener.openDatagram(to: address, on: loop) { channel in
-                try Connection.prepare(channel, transport: .udp, setup: options.setup)
-            }.get()
+            let hooks = ChannelOpener.Hooks { channel, _ in try Connection.prepare(channel, transport: .udp, setup: options.setup) }
+            channel = try await opener.open(to: address, endpoint: endpoint, on: loop, hooks: hooks).get()
         } catch {
             throw SocketEngineError.wrapping(error, context: "connect to \(address.displayString)")
         }
@@ -232,9 +246,8 @@ package struct Connector: Sendable {
         let channel: any Channel
         do {
             let opener = ChannelOpener(transport: .unix, options: options, buffers: .connection, sources: [])
-            channel = try await opener.openUnix(path: path, on: loop) { channel in
-                try Connection.prepare(channel, transport: .unix, setup: options.setup)
-            }.get()
+            let hooks = ChannelOpener.Hooks { channel, _ in try Connection.prepare(channel, transport: .unix, setup: options.setup) }
+            channel = try await opener.open(to: try SocketAddress(unixDomainSocketPath: path), endpoint: endpoint, on: loop, hooks: hooks).get()
         } catch {
             throw SocketEngineError.wrapping(error, context: "connect to unix:\(path)")
         }

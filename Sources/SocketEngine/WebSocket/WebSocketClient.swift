@@ -6,11 +6,12 @@ import Glibc
 
 /// The client side of the WebSocket opening handshake (RFC 6455 §4.1), on a connected channel.
 ///
-/// The ``Connector`` races TCP as usual; the winning channel is then upgraded:
+/// ``ChannelOpener`` sets each channel up for it; the ``Connector`` races TCP as usual and
+/// waits for the winning channel's upgrade:
 ///
 /// ```
-/// initializer:  [TLS layer, wss only]                       (before connecting)
-/// upgrade:      HTTP request/response codec -> 101 -> frame codec, WebSocketHandler, ConnectionHandler
+/// initializer:  [TLS layer, wss only], HTTP request/response codec  (before connecting)
+/// upgrade:      101 -> frame codec, WebSocketHandler, the caller's handlers (ConnectionHandler)
 /// ```
 ///
 /// The handshake fails — and the connection is closed — on any status but 101 (the message
@@ -24,27 +25,8 @@ package enum WebSocketClient {
         case notUpgraded
     }
 
-    /// In the channel initializer, before connecting: for `wss://` the TLS layer (required),
-    /// then the HTTP upgrade, which sends its request as soon as the channel is active (and,
-    /// for `wss://`, once TLS is up). Nothing the server sends can arrive before a handler
-    /// is there to take it. The handshakes' futures wait in a note for
-    /// ``upgrade(_:endpoint:options:timeout:)``.
-    static func prepare(_ channel: any Channel, endpoint: Endpoint, options: ConnectOptions) throws {
-        let security = try addTLSLayer(to: channel, endpoint: endpoint, options: options)?.map { Optional($0) }
-            ?? channel.eventLoop.makeSucceededFuture(nil)
-        let upgrade = performUpgrade(channel, endpoint: endpoint, options: options)
-        try channel.pipeline.syncOperations.addHandler(HandshakeNote(security: security, upgrade: upgrade))
-    }
-
     package static func missingTLS(for transport: Endpoint.Transport) -> SocketEngineError {
         SocketEngineError(.unsupported, "\(transport.rawValue):// needs a TLS layer, and this build has none")
-    }
-
-    /// For `wss://`, the client TLS layer and its report; nil for `ws://`.
-    static func addTLSLayer(to channel: any Channel, endpoint: Endpoint, options: ConnectOptions) throws -> EventLoopFuture<SecurityReport>? {
-        guard endpoint.transport == .wss else { return nil }
-        guard let secure = options.secureTransport else { throw missingTLS(for: endpoint.transport) }
-        return try secure.addClientLayer(to: channel, host: endpoint.host)
     }
 
     /// `handshake` within `timeout` from now: past it the channel is closed and the failure is a
@@ -83,44 +65,27 @@ package enum WebSocketClient {
         return SocketEngineError(.webSocketHandshake, "WebSocket handshake with \(label) failed: \(describe(error))")
     }
 
-    /// Waits, on a connected channel prepared by ``prepare(_:endpoint:options:)``, for the
-    /// upgrade; returns the connection, the handshake, and the TLS report for `wss://`.
-    /// `note`: the channel's ``HandshakeNote`` as its initializer left it (else it is looked up
-    /// in the pipeline, which a fast peer may have closed and emptied by now).
+    /// Waits, on a connected channel that ``ChannelOpener`` set up for WebSocket, for its
+    /// `upgrade` (and for `wss://` its TLS `security`, taken as the channel was set up: a fast
+    /// peer may have closed and emptied the pipeline by now) within `timeout`; returns the
+    /// connection, the handshake, and the TLS report for `wss://`.
     static func upgrade(
         _ channel: any Channel,
         endpoint: Endpoint,
-        options: ConnectOptions,
         timeout: Duration,
-        note remembered: HandshakeNote? = nil
+        upgrade: EventLoopFuture<(Connection, WebSocketHandshake)>?,
+        security: EventLoopFuture<SecurityReport>?
     ) -> EventLoopFuture<(Connection, WebSocketHandshake, SecurityReport?)> {
         let loop = channel.eventLoop
-        guard let note = remembered ?? (try? channel.pipeline.syncOperations.handler(type: HandshakeNote.self)) else {
+        guard let upgrade else {
             channel.close(promise: nil)
             return loop.makeFailedFuture(SocketEngineError(.webSocketHandshake, "\(endpoint): the channel was not prepared for WebSocket"))
         }
-        channel.pipeline.syncOperations.removeHandler(note, promise: nil)
-        let upgrade = note.upgrade
-        let handshake = note.security.flatMap { report in
+        let handshake = (security?.map { Optional($0) } ?? loop.makeSucceededFuture(nil)).flatMap { report in
             upgrade.map { ($0, $1, report) }
         }
         return bounded(handshake, on: channel, endpoint: endpoint, timeout: timeout) { label in
             "WebSocket handshake with \(label) timed out after \(timeout.formatted)"
-        }
-    }
-
-    private static func performUpgrade(
-        _ channel: any Channel,
-        endpoint: Endpoint,
-        options: ConnectOptions
-    ) -> EventLoopFuture<(Connection, WebSocketHandshake)> {
-        negotiate(channel, endpoint: endpoint, options: options) { channel, handshake, label in
-            try install(
-                on: channel, role: .client, handshake: handshake, options: options.webSocket, setup: options.setup, label: label
-            )
-        }
-        .flatMapThrowing { handshake in
-            (try Connection.attach(to: channel, transport: endpoint.transport, webSocket: handshake), handshake)
         }
     }
 
@@ -273,13 +238,19 @@ package enum WebSocketClient {
         label: String
     ) throws {
         try install(on: channel, role: role, handshake: handshake, options: options, label: label) { channel, handler in
-            // Recorded as TCP carrying the messages' payloads, one segment each.
-            try Connection.prepare(channel, transport: .ws, setup: setup)
-            let connectionHandler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
-            handler.statistics = connectionHandler.statistics
-            handler.tap = setup.tap
-            handler.connectionHandler = connectionHandler
+            try installConnectionHandler(on: channel, above: handler, setup: setup)
         }
+    }
+
+    /// Puts the engine's connection handler above the WebSocket layer's `handler`, which counts
+    /// and taps into its statistics.
+    static func installConnectionHandler(on channel: any Channel, above handler: WebSocketHandler, setup: ConnectionSetup) throws {
+        // Recorded as TCP carrying the messages' payloads, one segment each.
+        try Connection.prepare(channel, transport: .ws, setup: setup)
+        let connectionHandler = try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self)
+        handler.statistics = connectionHandler.statistics
+        handler.tap = setup.tap
+        handler.connectionHandler = connectionHandler
     }
 
     /// Adds the WebSocket layer, then `above` adds what takes its messages.

@@ -32,19 +32,6 @@ final class RefusedResponseCatcher: ChannelInboundHandler, RemovableChannelHandl
     }
 }
 
-/// Carries the handshakes' futures from the channel initializer to the connector, which
-/// removes it once it has won the race.
-final class HandshakeNote: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = NIOAny
-    let security: EventLoopFuture<SecurityReport?>
-    let upgrade: EventLoopFuture<(Connection, WebSocketHandshake)>
-
-    init(security: EventLoopFuture<SecurityReport?>, upgrade: EventLoopFuture<(Connection, WebSocketHandshake)>) {
-        self.security = security
-        self.upgrade = upgrade
-    }
-}
-
 /// Notes a FIN that arrives during the HTTP upgrade, and passes it on one turn of the loop
 /// later.
 ///
