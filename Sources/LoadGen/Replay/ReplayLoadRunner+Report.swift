@@ -6,7 +6,7 @@ extension ReplayLoadRunner {
     /// The run's ``LoadReport``: the figures every load test reports, plus its ``LoadReport/Replay``
     /// section (streams, copies, rounds, verification).
     func report(
-        scripts: [StreamScript], tally: ReplayTally, startedAt: Date, elapsed: Duration, timeline: [LoadReport.Interval], warnings: [String]
+        scripts: [StreamScript], tally: ReplayTally, startedAt: Date, elapsed: Duration, timeline: [LoadReport.Interval], warnings: [SettingText]
     ) -> LoadReport {
         let state = tally.update { $0 }
         let counters = state.stats.counters

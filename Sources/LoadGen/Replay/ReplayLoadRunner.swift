@@ -42,15 +42,15 @@ public final class ReplayLoadRunner: Sendable {
     var framing: Framing? { plan.framing == .raw ? nil : plan.framing }
 
     /// Loads the capture and returns the scripts of the streams chosen, and warnings.
-    func scripts() throws(LoadGenError) -> ([StreamScript], [String]) {
+    func scripts() throws(LoadGenError) -> ([StreamScript], [SettingText]) {
         let path = options.path
         let chosen = options.streams.map { Set($0.numbers) }
         let streams: [RecordedStream]
-        var warnings: [String] = []
+        var warnings: [SettingText] = []
         do {
             let loaded = try ReplayStreams.load(path, keeping: { number in chosen?.contains(number) ?? true })
             streams = loaded.streams
-            if let warning = loaded.warning { warnings.append(warning) }
+            if let warning = loaded.warning { warnings.append(SettingText(warning)) }
         } catch {
             throw LoadGenError(.invalidPlan, "\(.fromPcap) \(error.text)")
         }
@@ -128,7 +128,7 @@ public final class ReplayLoadRunner: Sendable {
         let stopAt = options.duration.map { start.advanced(by: $0) }
         let sampler = Task { await sample(tally, from: start, clock: clock, progress: progress) }
         let copies = scripts.flatMap { script in (0..<options.scale).map { (script, $0) } }
-        await withTaskGroup(of: [String].self) { group in
+        await withTaskGroup(of: [SettingText].self) { group in
             for (slot, (script, copy)) in copies.enumerated() {
                 group.addTask { await self.play(script, copy: copy, slot: slot, tally: tally, start: start, stopAt: stopAt) }
             }
@@ -143,7 +143,7 @@ public final class ReplayLoadRunner: Sendable {
     }
 
     /// Plays one copy of `script`, again and again with `--loop`; returns its warnings.
-    private func play(_ script: StreamScript, copy: Int, slot: Int, tally: ReplayTally, start: EngineClock.Instant, stopAt: EngineClock.Instant?) async -> [String] {
+    private func play(_ script: StreamScript, copy: Int, slot: Int, tally: ReplayTally, start: EngineClock.Instant, stopAt: EngineClock.Instant?) async -> [SettingText] {
         let clock = plan.connectOptions.clock
         let opensAt: EngineClock.Instant
         if let speed = options.speed {

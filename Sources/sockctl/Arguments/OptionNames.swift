@@ -48,6 +48,10 @@ enum OptionNames {
         .verifySample: "--verify-sample",
         .fromPcap: "--from-pcap",
         .scale: "--scale",
+        .threshold: "--threshold",
+        .label: "--label",
+        .message: "--message",
+        .source: "--source",
         // MetricsExport
         .metricsListen: "--metrics-listen",
     ]
