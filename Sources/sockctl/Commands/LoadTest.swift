@@ -206,15 +206,9 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --verify-sample: leave text matching this regular expression out of the comparison (repeatable).", valueName: "regex"))
     var ignore: [String] = []
 
-    func replayOptions() throws -> ReplayLoadOptions? {
-        try ReplayLoadOptions.parse(
-            path: fromPcap, streams: streams, speed: speed, topspeed: topspeed, scale: scale, loop: loop, duration: duration, requests: requests, verifySample: verifySample, ignore: ignore,
-            conflicting: ["--connections": connections != nil, "--message": message != nil || messageFile != nil, "--rate": rate != nil || stages != nil, "--pipeline": pipeline != nil, "--warmup": warmup > .zero])
-    }
-
     func validate() throws {
         _ = try validating { try makePlan(loadingMessage: false) }
-        _ = try validating { try replayOptions() }
+        _ = try replayOptions()
         if let reportEvery { _ = try checkedPositive(reportEvery, "--report-every") }
         if let metricsLinger { _ = try checkedPositive(metricsLinger, "--metrics-linger") }
         if metricsLinger != nil && metricsListen == nil { throw UsageError("--metrics-linger needs --metrics-listen") }
