@@ -14,10 +14,10 @@ public struct ReplayLoadOptions: Sendable {
     /// The streams chosen; nil: every stream of the target's kind (TCP for a stream target,
     /// UDP for `udp://`).
     public var streams: StreamList?
-    /// How many times faster than recorded; nil: top speed.
-    public var speed: Double? = 1
+    /// The recorded pace times a factor, or top speed.
+    public var speed = ReplaySpeed.recorded
     /// Copies of each stream, each on its own connection.
-    public var scale = 1
+    public var scale = ReplayScale.one
     /// Start each copy again when it ends, until `duration` or the plan's `requests`.
     public var loop = false
     /// When sending stops; nil: when every copy is done.

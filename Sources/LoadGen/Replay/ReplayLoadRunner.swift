@@ -103,8 +103,8 @@ public final class ReplayLoadRunner: Sendable {
             scripts.append(script)
         }
         guard !scripts.isEmpty else { throw LoadGenError(.invalidPlan, "\(.fromPcap) \(path): no chosen stream has a client message to send") }
-        guard scripts.count * options.scale <= ReplayLoadOptions.maximumCopies else {
-            throw LoadGenError(.invalidPlan, "\(scripts.count) streams × \(.scale) \(options.scale) is over \(ReplayLoadOptions.maximumCopies) connections")
+        guard scripts.count * options.scale.copies <= ReplayLoadOptions.maximumCopies else {
+            throw LoadGenError(.invalidPlan, "\(scripts.count) streams × \(.scale) \(options.scale.copies) is over \(ReplayLoadOptions.maximumCopies) connections")
         }
         return (scripts, warnings)
     }
@@ -120,14 +120,14 @@ public final class ReplayLoadRunner: Sendable {
         let (scripts, scriptWarnings) = try scripts()
         let descriptorLimit = DescriptorLimit.raiseToHardLimit()
         var warnings = scriptWarnings + SystemLimits.preflight(
-            connections: scripts.count * options.scale, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp)
+            connections: scripts.count * options.scale.copies, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp)
         let clock = plan.connectOptions.clock
         let tally = ReplayTally(requests: plan.requests, target: plan.endpoint.description)
         let startedAt = plan.wallClock()
         let start = clock.now
         let stopAt = options.duration.map { start.advanced(by: $0) }
         let sampler = Task { await sample(tally, from: start, clock: clock, progress: progress) }
-        let copies = scripts.flatMap { script in (0..<options.scale).map { (script, $0) } }
+        let copies = scripts.flatMap { script in (0..<options.scale.copies).map { (script, $0) } }
         await withTaskGroup(of: [SettingText].self) { group in
             for (slot, (script, copy)) in copies.enumerated() {
                 group.addTask { await self.play(script, copy: copy, slot: slot, tally: tally, start: start, stopAt: stopAt) }
@@ -146,10 +146,10 @@ public final class ReplayLoadRunner: Sendable {
     private func play(_ script: StreamScript, copy: Int, slot: Int, tally: ReplayTally, start: EngineClock.Instant, stopAt: EngineClock.Instant?) async -> [SettingText] {
         let clock = plan.connectOptions.clock
         let opensAt: EngineClock.Instant
-        if let speed = options.speed {
-            opensAt = start.advanced(by: StreamReplayer.scaled(script.start, speed))
+        if !options.speed.isTopSpeed {
+            opensAt = start.advanced(by: options.speed.scaled(script.start))
         } else if let rate = plan.connectRate {
-            opensAt = start.advanced(by: StreamReplayer.scaled(.seconds(slot), rate))
+            opensAt = start.advanced(by: ReplaySpeed.divide(.seconds(slot), by: rate))
         } else {
             opensAt = start
         }

@@ -32,6 +32,8 @@ enum OptionNames {
         .list: "--list",
         .stream: "--stream",
         .ignore: "--ignore",
+        .speed: "--speed",
+        .topspeed: "--topspeed",
         // LoadGen
         .connections: "--connections",
         .connectRate: "--connect-rate",

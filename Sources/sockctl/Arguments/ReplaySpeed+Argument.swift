@@ -1,13 +1,11 @@
-/// `--speed X` and `--topspeed` (replay, loadtest --from-pcap), checked in one place: how many
-/// times faster than recorded, nil for top speed.
-func replaySpeed(_ speed: Double?, topspeed: Bool) throws -> Double? {
-    if topspeed {
-        if speed != nil { throw UsageError("--speed and --topspeed exclude each other") }
-        return nil
+import Recording
+
+extension ReplaySpeed {
+    /// The speed `--speed X` and `--topspeed` choose (replay, loadtest --from-pcap), both read
+    /// as given (`--speed` a number, parsed by the argument parser, so that `--speed abc` is
+    /// refused with the factor's expected form); the range and the two together are checked by
+    /// ``ReplaySpeed`` itself, its refusal worded with the flags (exit status 2).
+    static func chosen(_ speed: Double?, topspeed: Bool) throws -> ReplaySpeed {
+        try validating { try ReplaySpeed(timesRecorded: speed, topspeed: topspeed) }
     }
-    guard let speed else { return 1 }
-    guard speed.isFinite, speed >= 0.001, speed <= 1_000_000 else {
-        throw UsageError("--speed must be a number from 0.001 to 1000000, not \(speed)")
-    }
-    return speed
 }

@@ -34,8 +34,8 @@ extension LoadTest {
         }
         var options = ReplayLoadOptions(path: fromPcap)
         options.streams = try validating { try streams.map { try StreamList(parsing: $0) } }
-        options.speed = try replaySpeed(speed, topspeed: topspeed)
-        if let scale { options.scale = try checkedCount(scale, "--scale", within: 1...ReplayLoadOptions.maximumCopies) }
+        options.speed = try ReplaySpeed.chosen(speed, topspeed: topspeed)
+        if let scale { options.scale = try validating { try ReplayScale(copies: scale) } }
         if loop && duration == nil && requests == nil { throw UsageError("--loop needs --duration or --requests (when to stop)") }
         options.loop = loop
         options.duration = duration

@@ -106,7 +106,7 @@ struct Replay: AsyncParsableCommand {
 
     func validate() throws {
         if let stream { _ = try checkedCount(stream, "--stream", within: 1...StreamExtractor.maximumStreams) }
-        _ = try replaySpeed(speed, topspeed: topspeed)
+        _ = try ReplaySpeed.chosen(speed, topspeed: topspeed)
         _ = try parsedIgnore()
         _ = try checkedPositive(idleTimeout, "--idle-timeout")
         if list {
@@ -205,7 +205,7 @@ struct Replay: AsyncParsableCommand {
         }
         let client = ReplayClient(configuration: ReplayClient.Configuration(
             endpoint: endpoint, connect: connect, plan: plan, framing: frameFraming, maximumFrameSize: maximumFrameSize,
-            speed: try replaySpeed(speed, topspeed: topspeed), verify: verify, ignore: try parsedIgnore(),
+            speed: try ReplaySpeed.chosen(speed, topspeed: topspeed), verify: verify, ignore: try parsedIgnore(),
             timeout: idleTimeout,
             datagrams: recorded.transport == .udp
         ))
@@ -274,7 +274,7 @@ struct Replay: AsyncParsableCommand {
         diagnostics.note("listening on \(names) (\(endpoint.transport.rawValue)), playing the server of stream \(recorded.index)")
         let server = ReplayServer(
             script: ReplayServer.script(for: recorded, framing: frameFraming, maximumFrameSize: maximumFrameSize),
-            framing: frameFraming, maximumFrameSize: maximumFrameSize, speed: try replaySpeed(speed, topspeed: topspeed),
+            framing: frameFraming, maximumFrameSize: maximumFrameSize, speed: try ReplaySpeed.chosen(speed, topspeed: topspeed),
             timeout: idleTimeout
         ) { diagnostics.log($0.logLine) }
         await server.serve(listener)
