@@ -14,15 +14,6 @@ import pathlib, re, sys
 PATTERN = re.compile(r'"[^"]*--[a-z]')
 
 PENDING = {
-    "Sources/LoadGen/Correlation/LoadReport+Correlation.swift": 1,
-    "Sources/LoadGen/Correlation/MessageField.swift": 1,
-    "Sources/LoadGen/Plan/LoadPlan+Correlation.swift": 7,
-    "Sources/LoadGen/Plan/MessageTemplate.swift": 1,
-    "Sources/LoadGen/Plan/Threshold.swift": 3,
-    "Sources/LoadGen/Replay/ReplayLoadOptions.swift": 10,
-    "Sources/LoadGen/Report/LoadReport+Replay.swift": 1,
-    "Sources/LoadGen/Run/RunPhases.swift": 1,
-    "Sources/LoadGen/Run/SystemLimits.swift": 1,
     "Sources/SocketEngineTLS/HandshakeWatcher.swift": 3,
     "Sources/SocketEngineTLS/TLSLayer+Diagnosis.swift": 2,
     "Sources/SocketEngineTLS/TLSLayer.swift": 1,

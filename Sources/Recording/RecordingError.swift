@@ -28,6 +28,8 @@ public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertibl
         case recordingFailed = "recording-failed"
         /// An `--ignore` pattern that is not a regular expression (a usage error).
         case invalidPattern = "invalid-pattern"
+        /// A replay speed out of range, or a speed and top speed together (a usage error).
+        case invalidSpeed = "invalid-speed"
     }
 
     /// What kind of failure this is, for choosing an exit status.
@@ -58,5 +60,5 @@ public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { message }
 
     /// True when the command line asked for something the capture does not have.
-    public var isUsageError: Bool { code == .noSuchStream || code == .invalidPattern || code == .unopenableCapture }
+    public var isUsageError: Bool { code == .noSuchStream || code == .invalidPattern || code == .invalidSpeed || code == .unopenableCapture }
 }

@@ -10,7 +10,11 @@ extension SettingKey {
     package static let stream = SettingKey("stream", plainName: "the stream number")
     /// Patterns of reply bytes left out of a comparison.
     package static let ignore = SettingKey("ignore", plainName: "the ignore patterns")
+    /// How many times faster than recorded a replay goes.
+    package static let speed = SettingKey("speed", plainName: "the replay speed")
+    /// Replaying without the recorded gaps.
+    package static let topspeed = SettingKey("topspeed", plainName: "top speed")
 
     /// Every key the Recording library declares.
-    package static let recordingKeys: [SettingKey] = [.record, .list, .stream, .ignore]
+    package static let recordingKeys: [SettingKey] = [.record, .list, .stream, .ignore, .speed, .topspeed]
 }

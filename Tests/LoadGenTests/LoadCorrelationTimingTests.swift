@@ -17,7 +17,7 @@ import TestSupport
     ) throws -> LoadConnectionFixture {
         try LoadConnectionFixture(message: message) { plan in
             plan.correlation = try correlate.map { try MessageField(parsing: $0) }
-            plan.label = try label.map { try MessageField(parsing: $0, option: "--label") }
+            plan.label = try label.map { try MessageField(parsing: $0, option: .label) }
             configure(&plan)
         }
     }
@@ -161,12 +161,12 @@ import TestSupport
 
     @Test func oneKeyForEveryMessageIsRefusedWhenSeveralCanBeOpen() throws {
         let error = #expect(throws: LoadGenError.self) { try Self.plan(#"{"id":1,"n":{{seq}}}"#, pipeline: 4).validate() }
-        #expect(error?.message.hasPrefix("--correlate json:$.id: every message has the key '1' (it does not change with {{seq}})") == true, "\(error?.message ?? "")")
+        #expect(error?.flagged.hasPrefix("--correlate json:$.id: every message has the key '1' (it does not change with {{seq}})") == true, "\(error?.flagged ?? "")")
         #expect(error?.isUsageError == true)
         // One open message per connection: allowed, with a warning in the report.
         let single = try Self.plan(#"{"id":1,"n":{{seq}}}"#, pipeline: 1)
         try single.validate()
-        #expect(single.correlationWarning?.contains("every message has the key '1'") == true)
+        #expect(single.correlationWarning?.description.contains("every message has the key '1'") == true)
     }
 
     @Test(arguments: [
@@ -175,15 +175,15 @@ import TestSupport
     ] as [(String, Framing, String, String)])
     func plansWhoseRepliesCannotBeMatchedAreRefused(message: String, framing: Framing, endpoint: String, reason: String) throws {
         let error = #expect(throws: LoadGenError.self) { try Self.plan(message, framing: framing, endpoint: endpoint).validate() }
-        #expect(error?.message.hasPrefix(reason) == true, "\(error?.message ?? "")")
+        #expect(error?.flagged.hasPrefix(reason) == true, "\(error?.flagged ?? "")")
     }
 
     @Test func correlationAndLabelsNeedReplies() throws {
         var plan = try Self.plan(#"{"id":{{seq}}}"#, framing: nil)
-        #expect(throws: LoadGenError(.invalidPlan, "--correlate json:$.id needs --framing: replies are cut into messages to find their keys")) { try plan.validate() }
+        #expect(throws: LoadGenError(.invalidPlan, "\(.correlate) json:$.id needs \(.framing): replies are cut into messages to find their keys")) { try plan.validate() }
         plan.correlation = nil
-        plan.label = try MessageField(parsing: "json:$.op", option: "--label")
-        #expect(throws: LoadGenError(.invalidPlan, "--label json:$.op needs --framing (it splits the latency of replies)")) { try plan.validate() }
+        plan.label = try MessageField(parsing: "json:$.op", option: .label)
+        #expect(throws: LoadGenError(.invalidPlan, "\(.label) json:$.op needs \(.framing) (it splits the latency of replies)")) { try plan.validate() }
     }
 }
 

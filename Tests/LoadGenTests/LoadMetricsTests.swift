@@ -91,7 +91,7 @@ import TestSupport
         let server = try await Self.echoServer()
         var plan = try Self.plan(port: server.port, requests: 300)
         plan.message = try MessageTemplate(Array("ping {{seq}} c{{conn}}".utf8), framing: .line)
-        plan.label = try MessageField(parsing: "regex:c(\\d+)$", option: "--label")
+        plan.label = try MessageField(parsing: "regex:c(\\d+)$", option: .label)
         let (report, endpoint) = try await Self.run(plan)
         await server.stop()
         endpoint.finish(report)

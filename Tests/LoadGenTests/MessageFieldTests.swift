@@ -137,13 +137,13 @@ import TestSupport
         let error = #expect(throws: LoadGenError.self) { try MessageField(parsing: text) }
         #expect(error?.code == .invalidPlan)
         #expect(error?.isUsageError == true)
-        #expect(error?.message.contains(message) == true, "\(error?.message ?? "")")
-        #expect(error?.message.contains("\n") == false)
+        #expect(error?.flagged.contains(message) == true, "\(error?.flagged ?? "")")
+        #expect(error?.flagged.contains("\n") == false)
     }
 
     @Test func theFlagIsNamedInTheReason() {
-        let error = #expect(throws: LoadGenError.self) { try MessageField(parsing: "json:$.", option: "--label") }
-        #expect(error?.message.hasPrefix("invalid --label json:$.") == true, "\(error?.message ?? "")")
+        let error = #expect(throws: LoadGenError.self) { try MessageField(parsing: "json:$.", option: .label) }
+        #expect(error?.flagged.hasPrefix("invalid --label json:$.") == true, "\(error?.flagged ?? "")")
     }
 }
 

@@ -138,6 +138,21 @@ import TestSupport
     func badThresholdsAreRefused(text: String) {
         let error = #expect(throws: LoadGenError.self) { try Threshold(parsing: text) }
         #expect(error?.code == .invalidThreshold)
+        #expect(error?.flagged.hasPrefix("invalid --threshold '\(text)'") == true, "\(error?.flagged ?? "")")
+    }
+
+    /// More connections to one address than the local port range holds: the warning names
+    /// the source setting by key (the CLI words it `--source`).
+    @Test func thePortRangeWarningNamesTheSourceSetting() throws {
+        let (low, high) = try #require(SystemLimits.localPortRange())
+        let connections = high - low + 2
+        let warnings = SystemLimits.preflight(connections: connections, descriptors: 4 * connections, tcp: true)
+        let flagged = warnings.map { $0.rendered { "--" + $0.rawValue } }
+        #expect(flagged == [
+            "the local port range \(low)-\(high) holds \(high - low + 1) ports, fewer than \(connections) connections to one address: "
+                + "widen it with `sysctl -w net.ipv4.ip_local_port_range=\"1024 65535\"`, or spread the connections over several --source addresses",
+        ])
+        #expect(warnings.first?.settings == [.source])
     }
 
     /// Merging three reports adds the counts and the histograms exactly.

@@ -79,7 +79,7 @@ import TestSupport
         let tally = ReplayTally(requests: nil, target: "test")
         let replayer = StreamReplayer(
             script: script, endpoint: try Endpoint(parsing: "127.0.0.1:\(port)"), connect: connect, framing: .line,
-            maximumFrameSize: 1 << 20, speed: speed, timeout: .seconds(5), ignore: IgnorePatterns(), tally: tally, copy: 0, round: 0, stopAt: nil)
+            maximumFrameSize: 1 << 20, speed: try ReplaySpeed(timesRecorded: speed, topspeed: speed == nil), timeout: .seconds(5), ignore: IgnorePatterns(), tally: tally, copy: 0, round: 0, stopAt: nil)
         return (replayer, tally)
     }
 

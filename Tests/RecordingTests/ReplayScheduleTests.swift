@@ -28,7 +28,7 @@ struct ReplayScheduleTests {
         connect.clock = clock.engine
         let client = ReplayClient(configuration: ReplayClient.Configuration(
             endpoint: try Endpoint(parsing: "127.0.0.1:\(server.port)"), connect: connect, plan: Self.plan, framing: nil,
-            maximumFrameSize: 1 << 20, speed: speed, verify: false, timeout: .seconds(5), datagrams: false
+            maximumFrameSize: 1 << 20, speed: try ReplaySpeed(timesRecorded: speed, topspeed: speed == nil), verify: false, timeout: .seconds(5), datagrams: false
         ))
         let outcome = try await clock.run { await client.run() }
         try await received.wait { $0 == "one\ntwo\nthree\n" ? () : nil }
@@ -70,7 +70,7 @@ struct ReplayScheduleTests {
         let plan = ReplayPlan(sends: [.init(due: .zero, bytes: ByteBuffer(string: "one\n"))], expected: expected.map { ByteBuffer(string: $0) })
         return ReplayClient(configuration: ReplayClient.Configuration(
             endpoint: try Endpoint(parsing: "127.0.0.1:\(port)"), connect: connect, plan: plan, framing: nil,
-            maximumFrameSize: 1 << 20, speed: 1, verify: true, timeout: .seconds(5), datagrams: false
+            maximumFrameSize: 1 << 20, speed: .recorded, verify: true, timeout: .seconds(5), datagrams: false
         ))
     }
 
@@ -123,7 +123,7 @@ struct ReplayScheduleTests {
         let clock = VirtualClock()
         let server = ReplayServer(
             script: ReplayServer.Script(steps: [.await(6), .send(ByteBuffer(string: "HI\n"), after: .milliseconds(40))], serverClosesFirst: true),
-            framing: nil, maximumFrameSize: 1 << 20, speed: 1, timeout: .seconds(3600), clock: clock.engine
+            framing: nil, maximumFrameSize: 1 << 20, speed: .recorded, timeout: .seconds(3600), clock: clock.engine
         )
         let listener = try await Listener.bind(try Endpoint(parsing: "127.0.0.1:0", role: .listener))
         let serving = Task { await server.serve(listener) }

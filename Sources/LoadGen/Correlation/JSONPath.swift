@@ -1,3 +1,5 @@
+import SocketEngine
+
 /// A path to one value of a JSON message — `$.id`, `$.meta.reqId`, `$.items[0].id`,
 /// `$['odd.name']` — and the scanner that finds it in the message's bytes.
 ///
@@ -33,11 +35,11 @@ package final class JSONPath: Sendable, Equatable, CustomStringConvertible {
     static let maximumIndex = 1_000_000
 
     /// Parses `$.a.b`, `$.a[2]`, `$["a.b"]` (`$` first; a path without it starts at the top:
-    /// `id` is `$.id`). Throws a one-line reason; `option` names the flag in it.
-    package init(parsing text: String, option: String) throws(LoadGenError) {
+    /// `id` is `$.id`). Throws a one-line reason; `option` names the setting in it.
+    package init(parsing text: String, option: SettingKey) throws(LoadGenError) {
         description = text
         func fail(_ why: String) -> LoadGenError {
-            LoadGenError(.invalidPlan, "invalid \(option) json:\(text): \(why) (expected a path like $.id, $.meta.reqId or $.items[0].id)")
+            LoadGenError(.invalidPlan, "invalid \(option) json:\(text): \(why) (expected a path like $.id, $.meta.reqId or $.items[0].id)" as SettingText)
         }
         if text.isEmpty { throw fail("the path is empty") }
         var bytes = Array(text.utf8)[...]

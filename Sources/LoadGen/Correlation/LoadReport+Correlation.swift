@@ -15,7 +15,7 @@ extension LoadReport {
         if let rule = plan.label, plan.framing != nil {
             labels = Labels(rule: rule.description, table: table)
             if table.overflowed {
-                warnings.append("--label \(rule) had more than \(LabelTable.maximumLabels) values: the rest are counted together as \(LabelTable.otherName)")
+                warnings.append("\(.label) \(rule) had more than \(LabelTable.maximumLabels) values: the rest are counted together as \(LabelTable.otherName)")
             }
         }
     }

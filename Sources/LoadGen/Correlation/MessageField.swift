@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import SocketEngine
 
 /// A rule that picks one value out of a message: what `--correlate` matches replies to requests
 /// by, and what `--label` splits the report by.
@@ -32,13 +33,20 @@ public final class MessageField: Sendable, CustomStringConvertible {
     /// The longest value `bytes:` may take, and the largest offset.
     static let maximumBytes = 1 << 20
 
-    /// Parses `json:PATH`, `regex:RE` or `bytes:OFFSET:LENGTH`. `option` (`--correlate`,
-    /// `--label`) names the flag in the one-line reason of a ``LoadGenError/Code/invalidPlan``.
-    public init(parsing text: String, option: String = "--correlate") throws(LoadGenError) {
+    /// Parses `json:PATH`, `regex:RE` or `bytes:OFFSET:LENGTH` as a correlation rule: a mistake
+    /// names the correlation key's setting in its one-line reason.
+    public convenience init(parsing text: String) throws(LoadGenError) {
+        try self.init(parsing: text, option: .correlate)
+    }
+
+    /// Parses `json:PATH`, `regex:RE` or `bytes:OFFSET:LENGTH`. `option` (the correlation key,
+    /// the label rule) names the setting in the one-line reason of a
+    /// ``LoadGenError/Code/invalidPlan``.
+    public init(parsing text: String, option: SettingKey) throws(LoadGenError) {
         description = text
         let expected = "(expected json:PATH, regex:RE or bytes:OFFSET:LENGTH, e.g. json:$.id)"
         guard let colon = text.firstIndex(of: ":") else {
-            throw LoadGenError(.invalidPlan, "invalid \(option) '\(text)': no kind \(expected)")
+            throw LoadGenError(.invalidPlan, "invalid \(option) '\(text)': no kind \(expected)" as SettingText)
         }
         let kind = text[..<colon].lowercased()
         let argument = String(text[text.index(after: colon)...])
@@ -51,11 +59,11 @@ public final class MessageField: Sendable, CustomStringConvertible {
             let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, let offset = Int(parts[0]), let length = Int(parts[1]),
                   (0...Self.maximumBytes).contains(offset), (1...Self.maximumBytes).contains(length) else {
-                throw LoadGenError(.invalidPlan, "invalid \(option) bytes:\(argument): give OFFSET:LENGTH, an offset from 0 and a length from 1 (each at most \(Self.maximumBytes)), e.g. bytes:4:8")
+                throw LoadGenError(.invalidPlan, "invalid \(option) bytes:\(argument): give OFFSET:LENGTH, an offset from 0 and a length from 1 (each at most \(Self.maximumBytes)), e.g. bytes:4:8" as SettingText)
             }
             (jsonPath, expression, slice) = (nil, nil, (offset, length))
         default:
-            throw LoadGenError(.invalidPlan, "invalid \(option) '\(text)': unknown kind '\(kind)' \(expected)")
+            throw LoadGenError(.invalidPlan, "invalid \(option) '\(text)': unknown kind '\(kind)' \(expected)" as SettingText)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SocketEngine
 
 /// The `regex:` rule: an ICU regular expression (NSRegularExpression) with at least one capture
 /// group; the value is what the first group captured in the first match.
@@ -6,15 +7,15 @@ struct RegularExpression: @unchecked Sendable {
     /// Immutable once made, and documented as safe to use from several threads at once.
     let expression: NSRegularExpression
 
-    init(parsing pattern: String, option: String) throws(LoadGenError) {
+    init(parsing pattern: String, option: SettingKey) throws(LoadGenError) {
         let made: NSRegularExpression
         do {
             made = try NSRegularExpression(pattern: pattern)
         } catch {
-            throw LoadGenError(.invalidPlan, "invalid \(option) regex:\(pattern): not a regular expression")
+            throw LoadGenError(.invalidPlan, "invalid \(option) regex:\(pattern): not a regular expression" as SettingText)
         }
         guard made.numberOfCaptureGroups >= 1 else {
-            throw LoadGenError(.invalidPlan, "invalid \(option) regex:\(pattern): it has no capture group; the value is the first group's match, e.g. regex:id=(\\d+)")
+            throw LoadGenError(.invalidPlan, "invalid \(option) regex:\(pattern): it has no capture group; the value is the first group's match, e.g. regex:id=(\\d+)" as SettingText)
         }
         expression = made
     }

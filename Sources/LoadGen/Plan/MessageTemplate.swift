@@ -6,7 +6,7 @@ import SocketEngine
 /// the framing applied.
 ///
 /// ```
-/// template: {"id":{{seq}},"c":{{conn}}}        --framing crlf
+/// template: {"id":{{seq}},"c":{{conn}}}        framing: crlf
 /// message 7 on connection 2:  {"id":7,"c":2}\r\n
 /// ```
 ///

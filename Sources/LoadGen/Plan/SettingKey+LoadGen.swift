@@ -32,10 +32,18 @@ extension SettingKey {
     package static let scale = SettingKey("scale", plainName: "the scale")
     /// The share of replies compared with the recording.
     package static let verifySample = SettingKey("verify-sample", plainName: "the verify sample")
+    /// A pass/fail rule for the run.
+    package static let threshold = SettingKey("threshold", plainName: "the threshold")
+    /// The value of each request the report is split by.
+    package static let label = SettingKey("label", plainName: "the label rule")
+    /// The message a load test sends.
+    package static let message = SettingKey("message", plainName: "the message")
+    /// The local addresses connections are opened from.
+    package static let source = SettingKey("source", plainName: "the source address")
 
     /// Every key the load generator declares (it also names the engine's ``framing``).
     package static let loadGenKeys: [SettingKey] = [
         .connections, .connectRate, .rate, .stages, .duration, .requests, .warmup, .pipeline, .threads, .io, .pingInterval,
-        .streams, .verifySample, .fromPcap, .scale,
+        .streams, .verifySample, .fromPcap, .scale, .threshold, .label, .message, .source,
     ]
 }

@@ -1,3 +1,5 @@
+import SocketEngine
+
 /// A pass/fail rule for CI: `p99<50ms`, `p50<=5ms`, `errors<0.1%`, `errors<5`, `rate>10000`,
 /// `unmatched<1%`.
 ///
@@ -43,13 +45,13 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         let operators: [Comparison] = [.lessOrEqual, .greaterOrEqual, .less, .greater]
         guard let comparison = operators.first(where: { trimmed.contains($0.rawValue) }),
               let range = trimmed.range(of: comparison.rawValue) else {
-            throw LoadGenError(.invalidThreshold, "invalid --threshold '\(text)' (expected e.g. p99<50ms, errors<0.1%, rate>10000, unmatched<1%)")
+            throw LoadGenError(.invalidThreshold, "invalid \(.threshold) '\(text)' (expected e.g. p99<50ms, errors<0.1%, rate>10000, unmatched<1%)")
         }
         let name = String(trimmed[..<range.lowerBound])
         var value = String(trimmed[range.upperBound...])
         guard let metric = Metric(rawValue: name) else {
             let known = Metric.allCases.map(\.rawValue).joined(separator: ", ")
-            throw LoadGenError(.invalidThreshold, "invalid --threshold '\(text)': unknown metric '\(name)' (known: \(known))")
+            throw LoadGenError(.invalidThreshold, "invalid \(.threshold) '\(text)': unknown metric '\(name)' (known: \(known))")
         }
         self.metric = metric
         self.comparison = comparison
@@ -74,7 +76,7 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
             }
         }
         guard let number = Double(value), number.isFinite, number >= 0 else {
-            throw LoadGenError(.invalidThreshold, "invalid --threshold '\(text)': '\(value)' is not a number")
+            throw LoadGenError(.invalidThreshold, "invalid \(.threshold) '\(text)': '\(value)' is not a number")
         }
         limit = number * scale
         isPercentage = percentage

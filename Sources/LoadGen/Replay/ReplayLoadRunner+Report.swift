@@ -6,12 +6,12 @@ extension ReplayLoadRunner {
     /// The run's ``LoadReport``: the figures every load test reports, plus its ``LoadReport/Replay``
     /// section (streams, copies, rounds, verification).
     func report(
-        scripts: [StreamScript], tally: ReplayTally, startedAt: Date, elapsed: Duration, timeline: [LoadReport.Interval], warnings: [String]
+        scripts: [StreamScript], tally: ReplayTally, startedAt: Date, elapsed: Duration, timeline: [LoadReport.Interval], warnings: [SettingText]
     ) -> LoadReport {
         let state = tally.update { $0 }
         let counters = state.stats.counters
         let seconds = max(1e-6, Double(elapsed.nanosecondsClamped) / 1e9)
-        let copies = scripts.count * options.scale
+        let copies = scripts.count * options.scale.copies
         let messageCount = scripts.reduce(0) { $0 + $1.messages.count }
         let messageBytes = scripts.reduce(0) { sum, script in sum + script.messages.reduce(0) { $0 + $1.bytes.readableBytes } }
         let formatter = ISO8601DateFormatter()
@@ -52,7 +52,7 @@ extension ReplayLoadRunner {
         }
         report.replay = LoadReport.Replay(
             capture: options.path, streams: scripts.count, streamList: StreamList(numbers: scripts.map(\.index)).description,
-            scale: options.scale, loop: options.loop, speed: options.speed, messagesPerRound: messageCount,
+            scale: options.scale.copies, loop: options.loop, speed: options.speed.factor, messagesPerRound: messageCount,
             runs: state.runs, runsCompleted: state.runsCompleted, oneWay: state.oneWay, verify: verify)
         return report
     }

@@ -42,15 +42,15 @@ public final class ReplayLoadRunner: Sendable {
     var framing: Framing? { plan.framing == .raw ? nil : plan.framing }
 
     /// Loads the capture and returns the scripts of the streams chosen, and warnings.
-    func scripts() throws(LoadGenError) -> ([StreamScript], [String]) {
+    func scripts() throws(LoadGenError) -> ([StreamScript], [SettingText]) {
         let path = options.path
         let chosen = options.streams.map { Set($0.numbers) }
         let streams: [RecordedStream]
-        var warnings: [String] = []
+        var warnings: [SettingText] = []
         do {
             let loaded = try ReplayStreams.load(path, keeping: { number in chosen?.contains(number) ?? true })
             streams = loaded.streams
-            if let warning = loaded.warning { warnings.append(warning) }
+            if let warning = loaded.warning { warnings.append(SettingText(warning)) }
         } catch {
             throw LoadGenError(.invalidPlan, "\(.fromPcap) \(error.text)")
         }
@@ -103,8 +103,8 @@ public final class ReplayLoadRunner: Sendable {
             scripts.append(script)
         }
         guard !scripts.isEmpty else { throw LoadGenError(.invalidPlan, "\(.fromPcap) \(path): no chosen stream has a client message to send") }
-        guard scripts.count * options.scale <= ReplayLoadOptions.maximumCopies else {
-            throw LoadGenError(.invalidPlan, "\(scripts.count) streams × \(.scale) \(options.scale) is over \(ReplayLoadOptions.maximumCopies) connections")
+        guard scripts.count * options.scale.copies <= ReplayLoadOptions.maximumCopies else {
+            throw LoadGenError(.invalidPlan, "\(scripts.count) streams × \(.scale) \(options.scale.copies) is over \(ReplayLoadOptions.maximumCopies) connections")
         }
         return (scripts, warnings)
     }
@@ -120,15 +120,15 @@ public final class ReplayLoadRunner: Sendable {
         let (scripts, scriptWarnings) = try scripts()
         let descriptorLimit = DescriptorLimit.raiseToHardLimit()
         var warnings = scriptWarnings + SystemLimits.preflight(
-            connections: scripts.count * options.scale, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp)
+            connections: scripts.count * options.scale.copies, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp)
         let clock = plan.connectOptions.clock
         let tally = ReplayTally(requests: plan.requests, target: plan.endpoint.description)
         let startedAt = plan.wallClock()
         let start = clock.now
         let stopAt = options.duration.map { start.advanced(by: $0) }
         let sampler = Task { await sample(tally, from: start, clock: clock, progress: progress) }
-        let copies = scripts.flatMap { script in (0..<options.scale).map { (script, $0) } }
-        await withTaskGroup(of: [String].self) { group in
+        let copies = scripts.flatMap { script in (0..<options.scale.copies).map { (script, $0) } }
+        await withTaskGroup(of: [SettingText].self) { group in
             for (slot, (script, copy)) in copies.enumerated() {
                 group.addTask { await self.play(script, copy: copy, slot: slot, tally: tally, start: start, stopAt: stopAt) }
             }
@@ -143,13 +143,13 @@ public final class ReplayLoadRunner: Sendable {
     }
 
     /// Plays one copy of `script`, again and again with `--loop`; returns its warnings.
-    private func play(_ script: StreamScript, copy: Int, slot: Int, tally: ReplayTally, start: EngineClock.Instant, stopAt: EngineClock.Instant?) async -> [String] {
+    private func play(_ script: StreamScript, copy: Int, slot: Int, tally: ReplayTally, start: EngineClock.Instant, stopAt: EngineClock.Instant?) async -> [SettingText] {
         let clock = plan.connectOptions.clock
         let opensAt: EngineClock.Instant
-        if let speed = options.speed {
-            opensAt = start.advanced(by: StreamReplayer.scaled(script.start, speed))
+        if !options.speed.isTopSpeed {
+            opensAt = start.advanced(by: options.speed.scaled(script.start))
         } else if let rate = plan.connectRate {
-            opensAt = start.advanced(by: StreamReplayer.scaled(.seconds(slot), rate))
+            opensAt = start.advanced(by: ReplaySpeed.divide(.seconds(slot), by: rate))
         } else {
             opensAt = start
         }

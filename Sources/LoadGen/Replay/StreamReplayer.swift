@@ -27,8 +27,8 @@ struct StreamReplayer: Sendable {
     /// Read frames of this framing (stream targets); nil: bytes, or whole messages.
     let framing: Framing?
     let maximumFrameSize: Int
-    /// nil: top speed.
-    let speed: Double?
+    /// The recorded pace times a factor, or top speed.
+    let speed: ReplaySpeed
     let timeout: Duration
     let ignore: IgnorePatterns
     let tally: ReplayTally
@@ -108,8 +108,8 @@ struct StreamReplayer: Sendable {
         var (ending, sentCount) = await send(on: connection, from: start, progress: progress)
         if ending == .completed, let finish = script.finish, !connection.transport.isMessageOriented {
             // The recorded client's FIN: when it is due, once the replies recorded before it are in.
-            if let speed {
-                let due = start.advanced(by: Self.scaled(finish.at, speed))
+            if !speed.isTopSpeed {
+                let due = start.advanced(by: speed.scaled(finish.at))
                 if await wait(progress, until: due, for: { _ in false }) == .timedOut { ending = .timedOut }
             }
             if ending == .completed {
@@ -169,8 +169,8 @@ struct StreamReplayer: Sendable {
     private func send(on connection: Connection, from start: EngineClock.Instant, progress: AsyncMonitor<Progress>) async -> (Ending, Int) {
         for (number, message) in script.messages.enumerated() {
             let due: EngineClock.Instant
-            if let speed {
-                due = start.advanced(by: Self.scaled(message.due, speed))
+            if !speed.isTopSpeed {
+                due = start.advanced(by: speed.scaled(message.due))
                 let target = stopAt.map { min($0, due) } ?? due
                 switch await wait(progress, until: target, for: { _ in false }) {
                 case .ready: break
@@ -299,12 +299,5 @@ struct StreamReplayer: Sendable {
 
     private func place(_ message: Int) -> ReplayTally.Place {
         ReplayTally.Place(stream: script.index, message: message, copy: copy, round: round)
-    }
-
-    /// `offset` divided by `speed`, saturating.
-    static func scaled(_ offset: Duration, _ speed: Double) -> Duration {
-        let nanoseconds = Double(offset.nanosecondsClamped) / speed
-        guard nanoseconds.isFinite, nanoseconds < 9e18 else { return .seconds(Int64.max / 1_000_000_000) }
-        return .nanoseconds(Int64(max(0, nanoseconds)))
     }
 }

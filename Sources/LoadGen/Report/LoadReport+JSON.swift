@@ -1,4 +1,5 @@
 import Foundation
+import SocketEngine
 
 import Glibc
 
@@ -8,10 +9,12 @@ extension LoadReport {
     /// The largest file read back as a report.
     package static let maximumFileSize = 256 << 20
 
-    /// The report as the `--json` file holds it, ending in a newline.
-    public func jsonData() throws(LoadGenError) -> Data {
+    /// The report as the `--json` file holds it, ending in a newline; the settings its lines
+    /// name (``warnings``) worded by `settingNames` (the CLI: as its flags).
+    public func jsonData(settingNames: @escaping @Sendable (SettingKey) -> String = { $0.plainName }) throws(LoadGenError) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        if let key = ReportLines.settingNamesKey { encoder.userInfo[key] = ReportLines.SettingNames(name: settingNames) }
         do {
             var data = try encoder.encode(self)
             data.append(0x0A)

@@ -95,11 +95,11 @@ extension LoadReport {
 
     /// Why a replay run fails (exit 1) beyond its thresholds: a sampled reply that differs from
     /// the recording, a stream connection that could not be opened. Empty for other runs.
-    public var replayFailures: [String] {
+    public var replayFailures: [SettingText] {
         guard let replay else { return [] }
-        var failures: [String] = []
+        var failures: [SettingText] = []
         if let verify = replay.verify, verify.mismatched > 0 {
-            failures.append("--verify-sample: \(verify.mismatched) of \(verify.checked) sampled replies differ from the recording")
+            failures.append("\(.verifySample): \(verify.mismatched) of \(verify.checked) sampled replies differ from the recording")
         }
         if connections.failed > 0 {
             failures.append("\(connections.failed) of \(connections.attempted) stream connections could not be opened")

@@ -1,4 +1,5 @@
 import Histogram
+import SocketEngine
 
 /// The result of a load test, or of several merged: every figure the run measured, and
 /// nothing it did not. Encoded as the `--json` file (schema ``schemaVersion``), decoded again
@@ -44,8 +45,8 @@ public struct LoadReport: Codable, Sendable {
     /// One entry per second of the measured part.
     package var timeline: [Interval]
     /// Why the run may not show what was asked (descriptor limit, failed probe, connections
-    /// that could not be opened): one line each, not errors.
-    public var warnings: [String]
+    /// that could not be opened): one line each, not errors, naming settings by key.
+    @ReportLines public var warnings: [SettingText]
     package var peakRSSBytes: Int
     /// The verdicts of the `--threshold` rules, set by the caller after the run (dropped by a merge).
     public var thresholds: [ThresholdResult] = []

@@ -191,7 +191,7 @@ public final class LoadRunner: Sendable {
     }
 
     /// The address the connections to `endpoint` use.
-    private func targetAddress(_ endpoint: Endpoint, warnings: inout [String]) async throws -> SocketAddress {
+    private func targetAddress(_ endpoint: Endpoint, warnings: inout [SettingText]) async throws -> SocketAddress {
         switch endpoint.transport {
         case .unix:
             do {
@@ -266,7 +266,7 @@ public final class LoadRunner: Sendable {
 
     private func report(
         counters: LoadCounters, corrected: Histogram<UInt64>, uncorrected: Histogram<UInt64>, examples: [String: String],
-        context: RunContext, address: SocketAddress?, startedAt: Date, elapsedNanos: Int64, warnings: [String],
+        context: RunContext, address: SocketAddress?, startedAt: Date, elapsedNanos: Int64, warnings: [SettingText],
         timeline: [LoadReport.Interval]
     ) -> LoadReport {
         let seconds = Double(max(1, elapsedNanos)) / 1e9

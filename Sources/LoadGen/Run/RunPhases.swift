@@ -52,7 +52,7 @@ struct RunPhases: Sendable {
     /// per-second entries.
     func measure(
         _ workers: [any LoadWorker], context: RunContext, start: EngineClock.Instant, progress: @Sendable (LoadRunner.Progress) -> Void
-    ) async throws -> ([String], [LoadReport.Interval]) {
+    ) async throws -> ([SettingText], [LoadReport.Interval]) {
         var timeline: [LoadReport.Interval] = []
         var previous = LoadCounters()
         /// Nanoseconds from `start`.
@@ -133,7 +133,7 @@ struct RunPhases: Sendable {
             if ending { return ([], timeline) }
             if plan.requests != nil {
                 if now - lastActivity > stallLimit.nanosecondsClamped {
-                    return (["nothing was sent or received for \(stallLimit): the run was stopped before all --requests were sent"], timeline)
+                    return (["nothing was sent or received for \(stallLimit): the run was stopped before all \(.requests) were sent"], timeline)
                 }
             }
         }

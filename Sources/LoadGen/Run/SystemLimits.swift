@@ -14,14 +14,14 @@ package enum SystemLimits {
 
     /// Warnings for a run that opens `connections` TCP connections spread over `destinations`
     /// addresses under a limit of `descriptors` (already raised), with the fix.
-    package static func preflight(connections: Int, descriptors: Int, tcp: Bool, destinations: Int = 1) -> [String] {
-        var warnings: [String] = []
+    package static func preflight(connections: Int, descriptors: Int, tcp: Bool, destinations: Int = 1) -> [SettingText] {
+        var warnings: [SettingText] = []
         if connections + 64 > descriptors {
             warnings.append("the file-descriptor limit is \(descriptors), below the \(connections) connections asked for (+64): \(descriptorFix(connections: connections)) (the hard limit in /etc/security/limits.conf)")
         }
         let perDestination = (connections + max(1, destinations) - 1) / max(1, destinations)
         if tcp, let (low, high) = localPortRange(), perDestination > high - low + 1 {
-            warnings.append("the local port range \(low)-\(high) holds \(high - low + 1) ports, fewer than \(perDestination) connections to one address: widen it with `sysctl -w net.ipv4.ip_local_port_range=\"1024 65535\"`, or spread the connections over several --source addresses")
+            warnings.append("the local port range \(low)-\(high) holds \(high - low + 1) ports, fewer than \(perDestination) connections to one address: widen it with `sysctl -w net.ipv4.ip_local_port_range=\"1024 65535\"`, or spread the connections over several \(.source) addresses")
         }
         return warnings
     }

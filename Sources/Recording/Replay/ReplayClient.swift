@@ -36,8 +36,8 @@ public struct ReplayClient: Sendable {
         /// The largest frame body read from the target with `framing`; a longer one ends the run
         /// with an error.
         public var maximumFrameSize: Int
-        /// nil: top speed.
-        public var speed: Double?
+        /// The recorded pace times a factor, or top speed.
+        public var speed: ReplaySpeed
         /// Stop at the first mismatch and, at the end, count missing answers as one
         /// (``ReplayVerifier/finish()``); the answers are compared either way.
         public var verify: Bool
@@ -51,7 +51,7 @@ public struct ReplayClient: Sendable {
         /// A configuration with every field given; `ignore` defaults to no patterns.
         public init(
             endpoint: Endpoint, connect: ConnectOptions, plan: ReplayPlan, framing: Framing?, maximumFrameSize: Int,
-            speed: Double?, verify: Bool, ignore: IgnorePatterns = IgnorePatterns(), timeout: Duration, datagrams: Bool
+            speed: ReplaySpeed, verify: Bool, ignore: IgnorePatterns = IgnorePatterns(), timeout: Duration, datagrams: Bool
         ) {
             self.endpoint = endpoint
             self.connect = connect
@@ -281,14 +281,6 @@ public struct ReplayClient: Sendable {
 
     /// A recorded offset at the chosen speed (zero at top speed).
     private func scaled(_ offset: Duration) -> Duration {
-        Self.scaled(offset, speed: configuration.speed)
-    }
-
-    /// `offset` divided by `speed`; zero when `speed` is nil (top speed).
-    static func scaled(_ offset: Duration, speed: Double?) -> Duration {
-        guard let speed else { return .zero }
-        let nanoseconds = Double(offset.nanosecondsClamped) / speed
-        guard nanoseconds.isFinite, nanoseconds < 9e18 else { return .seconds(Int64.max / 1_000_000_000) }
-        return .nanoseconds(Int64(nanoseconds))
+        configuration.speed.scaled(offset)
     }
 }

@@ -14,8 +14,8 @@ import Synchronization
 /// --framing line:  wait 1 frame → …   (requests may differ in length: ids, timestamps)
 /// ```
 ///
-/// An answer keeps its recorded delay after the client message it follows (divided by
-/// `--speed`; none with `--topspeed`). What clients send is read and counted, not compared.
+/// An answer keeps its recorded delay after the client message it follows (divided by the
+/// speed's factor; none at top speed). What clients send is read and counted, not compared.
 /// After the script the side that closed first in the recording closes first: the server sends
 /// its FIN at once, or waits (at most `timeout`) for the client's. Clients are served side by
 /// side until SIGINT or SIGTERM.
@@ -108,8 +108,8 @@ public final class ReplayServer: Sendable {
     /// The largest frame body read from a client with ``framing``; a longer one ends that
     /// client's session with an error.
     public let maximumFrameSize: Int
-    /// nil: top speed.
-    public let speed: Double?
+    /// The recorded pace times a factor, or top speed.
+    public let speed: ReplaySpeed
     /// How long a client may stay silent while the script waits for it.
     public let timeout: Duration
     /// Schedules the answers' delays.
@@ -120,7 +120,7 @@ public final class ReplayServer: Sendable {
     /// A server that plays `script` to every client; `clock` schedules the answers' delays and
     /// `onEvent` hears of each client that connects and leaves.
     public init(
-        script: Script, framing: Framing?, maximumFrameSize: Int, speed: Double?, timeout: Duration,
+        script: Script, framing: Framing?, maximumFrameSize: Int, speed: ReplaySpeed, timeout: Duration,
         clock: EngineClock = .system, onEvent: @escaping @Sendable (Event) -> Void = { _ in }
     ) {
         self.script = script
@@ -170,7 +170,7 @@ public final class ReplayServer: Sendable {
                     }
                     waitEnded = clock.now
                 case .send(let bytes, let delay):
-                    try await clock.sleep(until: waitEnded.advanced(by: ReplayClient.scaled(delay, speed: speed)))
+                    try await clock.sleep(until: waitEnded.advanced(by: speed.scaled(delay)))
                     try await connection.write(bytes, timeout: timeout)
                 }
             }

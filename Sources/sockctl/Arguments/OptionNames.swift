@@ -32,6 +32,8 @@ enum OptionNames {
         .list: "--list",
         .stream: "--stream",
         .ignore: "--ignore",
+        .speed: "--speed",
+        .topspeed: "--topspeed",
         // LoadGen
         .connections: "--connections",
         .connectRate: "--connect-rate",
@@ -48,6 +50,10 @@ enum OptionNames {
         .verifySample: "--verify-sample",
         .fromPcap: "--from-pcap",
         .scale: "--scale",
+        .threshold: "--threshold",
+        .label: "--label",
+        .message: "--message",
+        .source: "--source",
         // MetricsExport
         .metricsListen: "--metrics-listen",
     ]

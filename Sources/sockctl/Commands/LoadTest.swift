@@ -148,7 +148,7 @@ struct LoadTest: AsyncParsableCommand {
     @Option(
         name: .long,
         help: ArgumentHelp("Fail (exit 1) unless this holds, e.g. p99<50ms, errors<0.1%, rate>10000 (repeatable).", valueName: "expr"),
-        transform: { try Threshold(parsing: $0) }
+        transform: { text in try validating { try Threshold(parsing: text) } }
     )
     var threshold: [Threshold] = []
 
@@ -178,11 +178,11 @@ struct LoadTest: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp(
         "Match each reply to its message by this key in both, not by order: json:PATH, regex:RE (first group) or bytes:OFFSET:LENGTH, e.g. json:$.id.", valueName: "key"),
-        transform: { try MessageField(parsing: $0, option: "--correlate") })
+        transform: { text in try validating { try MessageField(parsing: text, option: .correlate) } })
     var correlate: MessageField?
 
     @Option(name: .long, help: ArgumentHelp("Split counts and latency by this value of each request, e.g. json:$.op.", valueName: "key"),
-            transform: { try MessageField(parsing: $0, option: "--label") })
+            transform: { text in try validating { try MessageField(parsing: text, option: .label) } })
     var label: MessageField?
 
     @Flag(name: .shortAndLong, help: "Print more on stderr: the plan, the target address and warnings.")
@@ -206,15 +206,9 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("With --verify-sample: leave text matching this regular expression out of the comparison (repeatable).", valueName: "regex"))
     var ignore: [String] = []
 
-    func replayOptions() throws -> ReplayLoadOptions? {
-        try ReplayLoadOptions.parse(
-            path: fromPcap, streams: streams, speed: speed, topspeed: topspeed, scale: scale, loop: loop, duration: duration, requests: requests, verifySample: verifySample, ignore: ignore,
-            conflicting: ["--connections": connections != nil, "--message": message != nil || messageFile != nil, "--rate": rate != nil || stages != nil, "--pipeline": pipeline != nil, "--warmup": warmup > .zero])
-    }
-
     func validate() throws {
         _ = try validating { try makePlan(loadingMessage: false) }
-        _ = try validating { try replayOptions() }
+        _ = try replayOptions()
         if let reportEvery { _ = try checkedPositive(reportEvery, "--report-every") }
         if let metricsLinger { _ = try checkedPositive(metricsLinger, "--metrics-linger") }
         if metricsLinger != nil && metricsListen == nil { throw UsageError("--metrics-linger needs --metrics-listen") }
@@ -317,11 +311,11 @@ struct LoadTest: AsyncParsableCommand {
             }
         }
         out.write(report.text + (report.replay?.verify?.firstMismatch ?? ""))
-        for warning in report.warnings { diagnostics.warning(warning) }
+        for warning in report.warnings { diagnostics.warning(OptionNames.render(warning)) }
         if json != nil { try report.writeJSON(to: jsonFile, diagnostics: diagnostics) }
         await metrics?.close()
         let failures = report.failures(requestedConnections: plan.connections)
-        if !failures.isEmpty { diagnostics.error(failures.joined(separator: "; ")) }
+        if !failures.isEmpty { diagnostics.error(failures.map(OptionNames.render).joined(separator: "; ")) }
         try interruption.exitIfInterrupted()
         if !failures.isEmpty { throw CommandFailed() }
     }

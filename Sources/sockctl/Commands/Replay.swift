@@ -106,7 +106,7 @@ struct Replay: AsyncParsableCommand {
 
     func validate() throws {
         if let stream { _ = try checkedCount(stream, "--stream", within: 1...StreamExtractor.maximumStreams) }
-        _ = try parsedSpeed()
+        _ = try ReplaySpeed.chosen(speed, topspeed: topspeed)
         _ = try parsedIgnore()
         _ = try checkedPositive(idleTimeout, "--idle-timeout")
         if list {
@@ -126,19 +126,6 @@ struct Replay: AsyncParsableCommand {
         guard let target else { throw UsageError("missing TARGET: where should the session be replayed? (or --list, --as-server)") }
         _ = try validating { try client.connectOptions(for: target) }
         if !ignore.isEmpty && !verify { throw UsageError("--ignore applies to --verify") }
-    }
-
-    /// nil: top speed.
-    private func parsedSpeed() throws -> Double? {
-        if topspeed {
-            if speed != nil { throw UsageError("--speed and --topspeed exclude each other") }
-            return nil
-        }
-        guard let speed else { return 1 }
-        guard speed.isFinite, speed >= 0.001, speed <= 1_000_000 else {
-            throw UsageError("--speed must be a number from 0.001 to 1000000, not \(speed)")
-        }
-        return speed
     }
 
     private func parsedIgnore() throws -> IgnorePatterns {
@@ -218,7 +205,7 @@ struct Replay: AsyncParsableCommand {
         }
         let client = ReplayClient(configuration: ReplayClient.Configuration(
             endpoint: endpoint, connect: connect, plan: plan, framing: frameFraming, maximumFrameSize: maximumFrameSize,
-            speed: try parsedSpeed(), verify: verify, ignore: try parsedIgnore(),
+            speed: try ReplaySpeed.chosen(speed, topspeed: topspeed), verify: verify, ignore: try parsedIgnore(),
             timeout: idleTimeout,
             datagrams: recorded.transport == .udp
         ))
@@ -287,7 +274,7 @@ struct Replay: AsyncParsableCommand {
         diagnostics.note("listening on \(names) (\(endpoint.transport.rawValue)), playing the server of stream \(recorded.index)")
         let server = ReplayServer(
             script: ReplayServer.script(for: recorded, framing: frameFraming, maximumFrameSize: maximumFrameSize),
-            framing: frameFraming, maximumFrameSize: maximumFrameSize, speed: try parsedSpeed(),
+            framing: frameFraming, maximumFrameSize: maximumFrameSize, speed: try ReplaySpeed.chosen(speed, topspeed: topspeed),
             timeout: idleTimeout
         ) { diagnostics.log($0.logLine) }
         await server.serve(listener)

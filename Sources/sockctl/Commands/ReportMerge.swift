@@ -51,7 +51,7 @@ struct Report: ParsableCommand {
         @Option(
             name: .long,
             help: ArgumentHelp("Fail (exit 1) unless this holds for the merged result (repeatable).", valueName: "expr"),
-            transform: { try Threshold(parsing: $0) }
+            transform: { text in try validating { try Threshold(parsing: text) } }
         )
         var threshold: [Threshold] = []
 
@@ -84,7 +84,7 @@ struct Report: ParsableCommand {
             if json != nil { try merged.writeJSON(to: jsonFile, diagnostics: diagnostics) }
             let failures = merged.failures()
             if !failures.isEmpty {
-                diagnostics.error(failures.joined(separator: "; "))
+                diagnostics.error(failures.map(OptionNames.render).joined(separator: "; "))
                 throw CommandFailed()
             }
         }

@@ -73,7 +73,7 @@ struct Send: AsyncParsableCommand {
     var json = false
 
     @Option(name: .long, help: ArgumentHelp("Match each reply to its message by this key in both, not by order: json:PATH, regex:RE (first group) or bytes:OFFSET:LENGTH, e.g. json:$.id.", valueName: "key"),
-            transform: { try MessageField(parsing: $0, option: "--correlate") })
+            transform: { text in try validating { try MessageField(parsing: text, option: .correlate) } })
     var correlate: MessageField?
 
     @OptionGroup var client: ClientOptions

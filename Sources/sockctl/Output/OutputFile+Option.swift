@@ -30,7 +30,7 @@ extension LoadReport {
     /// renamed over its path), or to stdout when `file` is nil (`--json -`).
     func writeJSON(to file: OutputFile?, diagnostics: Diagnostics) throws {
         do {
-            let data = Array(try jsonData())
+            let data = Array(try jsonData { OptionNames.flag($0) })
             guard let file else {
                 FileDescriptorWriter.standardOutput.write(data)
                 return
