@@ -21,8 +21,20 @@ struct SettingTextTests {
         #expect(inner.message == "the correlation key finds no key in message 1")
     }
 
+    /// A literal that interpolates a text (not a key written in place) is a text too: with a
+    /// `String` overload beside it the type checker took the literal for a `String`, and the
+    /// error carried the inner text's plain words ("trust it with the CA file").
+    @Test func anErrorBuiltAroundATextKeepsItsSettings() {
+        let reason: SettingText = "skip verification with \(.insecure)"
+        let error = SocketEngineError(.tlsFailed, "TLS handshake failed: \(reason)")
+        #expect(error.text.settings == [.insecure])
+        #expect(error.text.rendered { "--" + $0.rawValue } == "TLS handshake failed: skip verification with --insecure")
+        let key = SettingKey.framing
+        #expect(SocketEngineError(.invalidFraming, "see \(key)").text.settings == [.framing])
+    }
+
     @Test func textWithoutSettingsIsItsWords() {
-        let error = SocketEngineError(.ioError, String(repeating: "x", count: 3))
+        let error = SocketEngineError(.ioError, SettingText(String(repeating: "x", count: 3)))
         #expect(error.text.settings.isEmpty)
         #expect(error.message == "xxx")
         #expect(SettingText("a") + "b" == "ab")

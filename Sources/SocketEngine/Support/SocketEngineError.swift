@@ -92,17 +92,17 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
     public let attempts: [Attempt]
 
     /// An error of kind `code` with a one-line `text` naming what was involved.
+    ///
+    /// There is deliberately no overload taking a `String`: the type checker prefers it for any
+    /// string literal (`@_disfavoredOverload` does not outweigh a literal's default type on an
+    /// initializer), so `"TLS: \(reason)"` would become the reason's plain words and lose its
+    /// settings. A literal is always a ``SettingText``; words already in a `String` are passed
+    /// as `SettingText(words)`.
     public init(_ code: Code, _ text: SettingText, errno: Int32? = nil, attempts: [Attempt] = []) {
         self.code = code
         self.text = text
         self.errno = errno
         self.attempts = attempts
-    }
-
-    /// An error of kind `code` with a one-line `message` that names no setting.
-    @_disfavoredOverload
-    public init(_ code: Code, _ message: String, errno: Int32? = nil, attempts: [Attempt] = []) {
-        self.init(code, SettingText(message), errno: errno, attempts: attempts)
     }
 
     /// The ``text`` in plain words (each setting by its ``SettingKey/plainName``); the CLI

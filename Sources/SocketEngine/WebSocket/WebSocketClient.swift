@@ -68,7 +68,7 @@ package enum WebSocketClient {
             // The peer's address, taken before closing forgets it.
             let label = channel.remoteAddress?.displayString ?? labelNow ?? endpoint.description
             channel.close(promise: nil)
-            if timedOut.value { throw SocketEngineError(.connectTimeout, message(label)) }
+            if timedOut.value { throw SocketEngineError(.connectTimeout, SettingText(message(label))) }
             throw handshakeFailure(error, label: label)
         }
         result.whenComplete { _ in timer.cancel() }
