@@ -128,11 +128,12 @@ extension SocketEngineError {
         return SocketEngineError(code, "\(context): \(reason)", errno: errno)
     }
 
-    /// The kind of `error` and a short reason without context: `connection refused (ECONNREFUSED)`.
-    static func classify(_ error: any Error) -> (Code, String, Int32?) {
-        if let engine = error as? SocketEngineError { return (engine.code, engine.message, engine.errno) }
+    /// The kind of `error` and a short reason without context: `connection refused (ECONNREFUSED)`;
+    /// an engine error's reason is its text, its settings kept.
+    static func classify(_ error: any Error) -> (Code, SettingText, Int32?) {
+        if let engine = error as? SocketEngineError { return (engine.code, engine.text, engine.errno) }
         if let io = error as? IOError {
-            return (code(forErrno: io.errnoCode), describe(errno: io.errnoCode), io.errnoCode)
+            return (code(forErrno: io.errnoCode), SettingText(describe(errno: io.errnoCode)), io.errnoCode)
         }
         if let channel = error as? ChannelError {
             switch channel {

@@ -259,7 +259,7 @@ package enum WebSocketClient {
         if let channel = error as? ChannelError, channel == .eof || channel == .inappropriateOperationForState {
             return "the connection closed before the server answered"
         }
-        return SocketEngineError.classify(error).1
+        return SocketEngineError.classify(error).1.description
     }
 
     /// Installs the WebSocket layer and the engine's connection handler after an upgrade (either
