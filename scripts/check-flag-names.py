@@ -23,9 +23,6 @@ PENDING = {
     "Sources/LoadGen/Report/LoadReport+Replay.swift": 1,
     "Sources/LoadGen/Run/RunPhases.swift": 1,
     "Sources/LoadGen/Run/SystemLimits.swift": 1,
-    "Sources/SocketEngineTLS/HandshakeWatcher.swift": 3,
-    "Sources/SocketEngineTLS/TLSLayer+Diagnosis.swift": 2,
-    "Sources/SocketEngineTLS/TLSLayer.swift": 1,
 }
 
 def main() -> int:
