@@ -46,6 +46,16 @@ struct TLSCommandTests {
         #expect(json.stdout.contains(#""message":"TLS handshake failed: \#(reason)""#), "\(json.stdout)")
     }
 
+    /// loadtest's report gives the first refusal of each kind as send words it, flags and all.
+    @Test func loadtestReportsTheRefusalWithItsRemedy() async throws {
+        let (server, port) = try await openSSLServer("selfsigned")
+        defer { server.signal(SIGKILL) }
+        let result = try await run(try sockctlPath(), ["loadtest", "tls://127.0.0.1:\(port)", "-c", "1", "--requests", "1"])
+        let report = String(decoding: result.stdout, as: UTF8.self)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(report.contains("\n            tls: TLS handshake failed: self-signed certificate (subject CN=localhost): trust it with --cafile, or skip verification with --insecure\n"), "\(report)")
+    }
+
     /// A refused certificate is diagnosed from the handshake that refused it, against openssl
     /// s_server: the server is told to accept two connections and exit (`-naccept 2`); after the
     /// refusal a second client still gets through — had the refusal cost a second, diagnostic
