@@ -80,7 +80,7 @@ public final class LoadRunner: Sendable {
         } catch let error as LoadGenError {
             throw error
         } catch let error as SocketEngineError {
-            throw LoadGenError(error.isUsageError ? .invalidPlan : .unreachableTarget, error.message)
+            throw LoadGenError(error.isUsageError ? .invalidPlan : .unreachableTarget, error.text)
         } catch {
             throw LoadGenError(.unreachableTarget, "\(error)")
         }
