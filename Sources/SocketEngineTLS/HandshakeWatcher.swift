@@ -162,7 +162,7 @@ final class HandshakeWatcher: ChannelDuplexHandler {
             let digest = (try? peer?.extractPublicKey().toSPKIBytes()).flatMap { $0 }.map(PublicKeyPin.digest(of:))
             guard let digest, pins.contains(digest) else {
                 let shown = digest.map(PublicKeyPin.text(of:)) ?? "no public key"
-                fail(context: context, SocketEngineError(.tlsFailed, "pin mismatch: the server's public key is \(shown), not one of the --pin values"))
+                fail(context: context, SocketEngineError(.tlsFailed, "pin mismatch: the server's public key is \(shown), not one of the \(.pin) values"))
                 return
             }
         }
@@ -257,11 +257,11 @@ final class HandshakeWatcher: ChannelDuplexHandler {
             return ("\(error)", false)
         }
         if text.contains("CERTIFICATE_VERIFY_FAILED") {
-            return (server ? "the client's certificate was refused (not signed by a CA of --client-ca, expired, or not for client use)"
+            return (server ? "the client's certificate was refused (not signed by a CA of \(.clientCA), expired, or not for client use)"
                            : "certificate verification failed", !server)
         }
         if text.contains("CERTIFICATE_REQUIRED") || text.contains("PEER_DID_NOT_RETURN_A_CERTIFICATE") {
-            return (server ? "the client sent no certificate (--client-ca requires one)" : "the server requires a client certificate (--cert and --key)", false)
+            return (server ? "the client sent no certificate (\(.clientCA) requires one)" : "the server requires a client certificate (\(.cert) and \(.key))", false)
         }
         if text.contains("WRONG_VERSION_NUMBER") || text.contains("HTTP_REQUEST") { return ("the peer does not speak TLS", false) }
         if text.contains("UNSUPPORTED_PROTOCOL") || text.contains("PROTOCOL_VERSION") { return ("no TLS version in common (TLS 1.2 at least)", false) }

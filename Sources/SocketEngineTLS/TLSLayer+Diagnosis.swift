@@ -17,9 +17,9 @@ extension TLSLayer {
             return "certificate is not valid before \(date(certificate.notValidBefore)) (subject \(subject))"
         }
         if certificate.subjectName == certificate.issuerName {
-            return "self-signed certificate (subject \(subject)): trust it with --cafile, or skip verification with --insecure"
+            return "self-signed certificate (subject \(subject)): trust it with \(.cafile), or skip verification with \(.insecure)"
         }
-        return "certificate signed by an unknown CA (issuer \(describe(certificate.issuerName))): give that CA with --cafile"
+        return "certificate signed by an unknown CA (issuer \(describe(certificate.issuerName))): give that CA with \(.cafile)"
     }
 
     static func describe(_ names: [SSLCertificateName]) -> String {

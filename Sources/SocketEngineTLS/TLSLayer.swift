@@ -91,7 +91,7 @@ public final class TLSLayer: SecureTransport, Sendable {
         }
         let identity = PeerIdentity(options.serverName ?? host)
         let handler = try NIOSSLClientHandler(context: context, serverHostname: identity.serverNameIndication)
-        var verification: SettingText = options.verify ? "verified (chain and host name)" : "not verified (--insecure)"
+        var verification: SettingText = options.verify ? "verified (chain and host name)" : "not verified (\(.insecure))"
         if !options.pins.isEmpty { verification = verification + ", pin matched" }
         let watcher = HandshakeWatcher(
             server: false, identity: options.verify ? identity : nil, pins: options.pins, verification: verification,

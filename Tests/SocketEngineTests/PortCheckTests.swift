@@ -25,7 +25,7 @@ import TestSupport
         ([], "no port to check (expected PORT or PORT-PORT, e.g. 7000 or 20-30)"),
     ])
     func badPortsAreRefusedNamingTheWord(words: [String], message: String) {
-        #expect(throws: SocketEngineError(.invalidEndpoint, message)) { try PortList(parsing: words) }
+        #expect(throws: SocketEngineError(.invalidEndpoint, SettingText(message))) { try PortList(parsing: words) }
     }
 }
 

@@ -319,7 +319,11 @@ struct ReplayTests {
         // Without the CA: refused, with the reason.
         let refused = try await run(try sockctlPath(), ["replay", scratch.path("lines.pcap"), "tls://127.0.0.1:\(tlsPort)", "--framing", "line"])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("unknown CA"), "\(refused.stderr)")
+        let reason = "TLS handshake failed: certificate signed by an unknown CA (issuer CN=sockctl test CA): give that CA with --cafile"
+        #expect(refused.stderr.contains("error: \(reason)\n"), "\(refused.stderr)")
+        let refusedJSON = try await run(try sockctlPath(), ["replay", scratch.path("lines.pcap"), "tls://127.0.0.1:\(tlsPort)", "--framing", "line", "--json"])
+        #expect(refusedJSON.status == 1)
+        #expect(String(decoding: refusedJSON.stdout, as: UTF8.self).contains(#""error":"\#(reason)""#), "\(String(decoding: refusedJSON.stdout, as: UTF8.self))")
     }
 
     /// A file that is not what replay needs is one clear line and exit 1 or 2, never a trap.

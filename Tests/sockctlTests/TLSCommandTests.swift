@@ -29,10 +29,10 @@ struct TLSCommandTests {
     }
 
     @Test(arguments: [
-        ("selfsigned", [] as [String], "self-signed certificate (subject CN=localhost)"),
-        ("server", [] as [String], "certificate signed by an unknown CA (issuer CN=sockctl test CA)"),
-        ("expired", ["--cafile"], "certificate expired on 2020-01-02 00:00:00 UTC"),
-        ("wronghost", ["--cafile"], "certificate is not valid for 127.0.0.1"),
+        ("selfsigned", [] as [String], "self-signed certificate (subject CN=localhost): trust it with --cafile, or skip verification with --insecure"),
+        ("server", [] as [String], "certificate signed by an unknown CA (issuer CN=sockctl test CA): give that CA with --cafile"),
+        ("expired", ["--cafile"], "certificate expired on 2020-01-02 00:00:00 UTC (subject CN=localhost)"),
+        ("wronghost", ["--cafile"], "certificate is not valid for 127.0.0.1 (it names wrong.example)"),
     ])
     func defaultVerificationRefusesWithTheReason(certificate: String, options: [String], reason: String) async throws {
         let (server, port) = try await openSSLServer(certificate)
@@ -40,8 +40,20 @@ struct TLSCommandTests {
         let extra = options.isEmpty ? [] : [options[0], "\(try await certs())/ca.pem"]
         let result = try await send(["tls://127.0.0.1:\(port)", "--responses", "0", "hello"] + extra)
         #expect(result.status == 1)
-        #expect(result.stderr.contains("TLS handshake failed: \(reason)"), "\(result.stderr)")
-        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr)")
+        #expect(result.stderr == "sockctl send: error: TLS handshake failed: \(reason)\n", "\(result.stderr)")
+        // send --json says the same, flags and all.
+        let json = try await send(["tls://127.0.0.1:\(port)", "--responses", "0", "--json", "hello"] + extra)
+        #expect(json.stdout.contains(#""message":"TLS handshake failed: \#(reason)""#), "\(json.stdout)")
+    }
+
+    /// loadtest's report gives the first refusal of each kind as send words it, flags and all.
+    @Test func loadtestReportsTheRefusalWithItsRemedy() async throws {
+        let (server, port) = try await openSSLServer("selfsigned")
+        defer { server.signal(SIGKILL) }
+        let result = try await run(try sockctlPath(), ["loadtest", "tls://127.0.0.1:\(port)", "-c", "1", "--requests", "1"])
+        let report = String(decoding: result.stdout, as: UTF8.self)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(report.contains("\n            tls: TLS handshake failed: self-signed certificate (subject CN=localhost): trust it with --cafile, or skip verification with --insecure\n"), "\(report)")
     }
 
     /// A refused certificate is diagnosed from the handshake that refused it, against openssl
@@ -86,7 +98,7 @@ struct TLSCommandTests {
         #expect(right.stderr.contains("verified (chain and host name), pin matched"))
         let wrong = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--pin", "sha256//AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=", "--responses", "0", "x"])
         #expect(wrong.status == 1)
-        #expect(wrong.stderr.contains("pin mismatch: the server's public key is sha256//\(digest)"), "\(wrong.stderr)")
+        #expect(wrong.stderr == "sockctl send: error: pin mismatch: the server's public key is sha256//\(digest), not one of the --pin values\n", "\(wrong.stderr)")
     }
 
     @Test func tlsTwelveServersAreSpokenTo() async throws {
@@ -125,8 +137,18 @@ struct TLSCommandTests {
         try await client.waitForStdout("mutual\n")
         let refused = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--framing", "line", "x"])
         #expect(refused.status == 1)
-        #expect(refused.stderr.contains("the server requires a client certificate (--cert and --key)"), "\(refused.stderr)")
-        try await listener.waitForStderr("the client sent no certificate (--client-ca requires one)")
+        #expect(refused.stderr == "sockctl send: error: TLS: the server requires a client certificate (--cert and --key)\n", "\(refused.stderr)")
+        // Waits for the refusal (the event), then reads its words: a wording that changed fails
+        // here at once rather than leaving the test waiting for a line that cannot come.
+        func refusals() -> [Substring] { listener.stderr.split(separator: "\n").filter { $0.hasPrefix("sockctl listen: refused 127.0.0.1:") } }
+        try await listener.waitForStderr("refused 127.0.0.1:", count: 1)
+        #expect(refusals().count == 1 && refusals()[0].hasSuffix(": TLS handshake failed: the client sent no certificate (--client-ca requires one)"), "\(listener.stderr)")
+        // A certificate the listener's CA did not sign: refused, and both ends say why.
+        let strange = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--cert", "\(dir)/selfsigned.pem", "--key", "\(dir)/selfsigned.key", "--framing", "line", "x"])
+        #expect(strange.status == 1)
+        #expect(strange.stderr == "sockctl send: error: TLS: the server refused our client certificate (unknown ca)\n", "\(strange.stderr)")
+        try await listener.waitForStderr("refused 127.0.0.1:", count: 2)
+        #expect(refusals().count == 2 && refusals()[1].hasSuffix(": TLS handshake failed: the client's certificate was refused (not signed by a CA of --client-ca, expired, or not for client use)"), "\(listener.stderr)")
         let accepted = try await send(["tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--cert", "\(dir)/client.pem", "--key", "\(dir)/client.key", "--framing", "line", "ours"])
         #expect(accepted.status == 0, "\(accepted.stderr)")
         #expect(accepted.stdout == "ours\n")

@@ -64,6 +64,9 @@ public struct LoadPlan: Sendable {
     public var correlation: MessageField?
     /// `--label`: the report splits counts and latency by this value of each request.
     public var label: MessageField?
+    /// How the report words the settings its texts name (an error's remedy, say): each key's
+    /// plain name unless the caller has its own words for them, as the CLI has its flags.
+    public var naming: @Sendable (SettingKey) -> String = { $0.plainName }
 
     /// The largest pipeline accepted (unanswered messages per connection); the report calls it unlimited.
     public static let maximumPipeline = LoadReport.Config.unlimitedPipeline

@@ -37,7 +37,7 @@ extension ReplayLoadRunner {
             throughput: LoadReport.Throughput(counters, seconds: seconds, offered: nil),
             latency: LoadReport.Latency?.none, histograms: LoadReport.Histograms?.none,
             errors: Dictionary(uniqueKeysWithValues: counters.errors.map { ($0.key.rawValue, $0.value) }),
-            errorExamples: Dictionary(uniqueKeysWithValues: state.stats.firstErrors.map { ($0.key.rawValue, $0.value) }),
+            errorExamples: Dictionary(uniqueKeysWithValues: state.stats.firstErrors.map { ($0.key.rawValue, $0.value.rendered(plan.naming)) }),
             timeline: timeline, warnings: warnings, peakRSSBytes: SystemLimits.peakResidentBytes())
         report.setLatency(corrected: state.stats.corrected, uncorrected: state.stats.uncorrected)
         var verify: LoadReport.Replay.Verify?

@@ -80,7 +80,7 @@ public final class LoadRunner: Sendable {
         } catch let error as LoadGenError {
             throw error
         } catch let error as SocketEngineError {
-            throw LoadGenError(error.isUsageError ? .invalidPlan : .unreachableTarget, error.message)
+            throw LoadGenError(error.isUsageError ? .invalidPlan : .unreachableTarget, error.text)
         } catch {
             throw LoadGenError(.unreachableTarget, "\(error)")
         }
@@ -172,11 +172,11 @@ public final class LoadRunner: Sendable {
             stats.counters.connectAttempts += unopened
             stats.counters.connectsFailed += unopened
             stats.counters.errors[.descriptorsExhausted, default: 0] += unopened
-            stats.firstErrors[.descriptorsExhausted] = stats.firstErrors[.descriptorsExhausted] ?? (
+            stats.firstErrors[.descriptorsExhausted] = stats.firstErrors[.descriptorsExhausted] ?? SettingText(
                 "\(unopened) of the \(plan.connections) connections not opened: the file-descriptor limit is \(descriptorLimit), "
                     + "\(inUse) are in use and \(Self.descriptorReserve) are kept for the process; \(SystemLimits.descriptorFix(connections: plan.connections))")
         }
-        let examples = Dictionary(uniqueKeysWithValues: stats.firstErrors.map { ($0.key.rawValue, $0.value) })
+        let examples = Dictionary(uniqueKeysWithValues: stats.firstErrors.map { ($0.key.rawValue, $0.value.rendered(plan.naming)) })
         let measuredStart = context.warmupNanos
         let measuredEnd = max(measuredStart + 1, min(sendingEnded, context.stopNanos))
         var result = report(

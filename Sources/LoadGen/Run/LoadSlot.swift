@@ -14,8 +14,8 @@ struct LoadStats: Sendable {
     var interval = LoadStats.makeHistogram()
     /// TLS handshakes (`tls://`, `wss://`), ns.
     var handshakes = LoadStats.makeHistogram()
-    /// The first message of each error kind, for the report.
-    var firstErrors: [ErrorKind: String] = [:]
+    /// The first message of each error kind, for the report (worded by ``LoadPlan/naming``).
+    var firstErrors: [ErrorKind: SettingText] = [:]
     /// Per `--label` value: counts and latency.
     var labels = LabelTable()
 
@@ -28,7 +28,7 @@ struct LoadStats: Sendable {
     mutating func record(error kind: ErrorKind, _ error: any Error, target: String) {
         counters.count(kind)
         if firstErrors[kind] == nil {
-            firstErrors[kind] = SocketEngineError.wrapping(error, context: target).message
+            firstErrors[kind] = SocketEngineError.wrapping(error, context: target).text
         }
     }
 

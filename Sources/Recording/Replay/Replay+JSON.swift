@@ -38,8 +38,10 @@ extension ReplayClient.Outcome {
 
     /// The `replay --json` document: what was sent and received, what `--verify` found (the
     /// first mismatch with both frames), the timing drift, and how the run ended. `unit`: `frame`
-    /// or `segment`; `expectedBytes`: what the recorded server sent.
-    public func json(stream: RecordedStream, target: Endpoint, unit: String, verify: Bool, expectedBytes: Int) -> JSONValue {
+    /// or `segment`; `expectedBytes`: what the recorded server sent; `naming` words the settings
+    /// the error names (plain names unless the caller has its own, as the CLI has its flags).
+    public func json(stream: RecordedStream, target: Endpoint, unit: String, verify: Bool, expectedBytes: Int,
+                     naming: (SettingKey) -> String = \.plainName) -> JSONValue {
         var verification: JSONValue = .null
         if verify, let verifier {
             let first: JSONValue = verifier.mismatch.map { mismatch in
@@ -68,7 +70,7 @@ extension ReplayClient.Outcome {
             ("verify", verification),
             ("timed_out", .bool(timedOut)),
             ("interrupted", .bool(interrupted)),
-            ("error", error.map { .string($0.message) } ?? .null),
+            ("error", error.map { .string($0.text.rendered(naming)) } ?? .null),
         ])
     }
 }

@@ -21,7 +21,7 @@ extension ReplayServer.Event {
         case .clientConnected(let id, let peer):
             return .note("client \(id) connected from \(peer)")
         case .clientDisconnected(let id, let peer, let after, let bytesIn, let bytesOut, let error):
-            let reason = error.map { ": \($0.message)" } ?? ""
+            let reason: SettingText = error.map { ": \($0.text)" } ?? ""
             return .note("client \(id) from \(peer) disconnected after \(after.formatted) (\(plural(bytesIn, "byte")) in, \(plural(bytesOut, "byte")) out)\(reason)")
         }
     }

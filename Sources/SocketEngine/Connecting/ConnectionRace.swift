@@ -104,7 +104,7 @@ package final class ConnectionRace {
                 self.attempts[index]?.outcome = .connected
                 self.apply(self.machine.attemptSucceeded(index: index))
             case .failure(let error):
-                let reason = SocketEngineError.classify(error).1
+                let reason = SocketEngineError.classify(error).1.description
                 if !self.machine.isFinished { self.attempts[index]?.outcome = .failed(reason) }
                 self.apply(self.machine.attemptFailed(index: index))
             }

@@ -21,12 +21,12 @@ extension PortCheck.Result {
 
     /// Why a port is closed, without what the line already says: the one attempt's error
     /// (`connection refused (ECONNREFUSED)`), or every address tried and how it failed.
-    private func reason(_ error: SocketEngineError) -> String {
+    private func reason(_ error: SocketEngineError) -> SettingText {
         let written = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
         switch error.attempts.count {
-        case 0: return error.message
-        case 1 where error.attempts[0].address == written: return error.attempts[0].error
-        default: return error.attempts.map(\.description).joined(separator: "; ")
+        case 0: return error.text
+        case 1 where error.attempts[0].address == written: return SettingText(error.attempts[0].error)
+        default: return SettingText(error.attempts.map(\.description).joined(separator: "; "))
         }
     }
 }

@@ -100,7 +100,7 @@ extension ConnectionHandler {
             } catch {
                 writeJoined()
                 if wrote > 0 { flushAnswers(context, bytes: wrote) }
-                record(failure: SocketEngineError(error.code, "\(label): \(error.message)"))
+                record(failure: SocketEngineError(error.code, "\(label): \(error.text)"))
                 state.input.removeAll()
                 let outcome = failure ?? error
                 context.close(promise: nil)

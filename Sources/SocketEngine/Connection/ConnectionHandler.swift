@@ -438,7 +438,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 read.promise.fail(error)
                 if error.code == .frameTooLarge {
                     // The stream cannot be resynchronised: this connection is over.
-                    record(failure: SocketEngineError(error.code, "\(label): \(error.message)"))
+                    record(failure: SocketEngineError(error.code, "\(label): \(error.text)"))
                     if case .reads = mode { mode = .reads(ReceivedChunks()) }
                     context?.close(promise: nil)
                 }

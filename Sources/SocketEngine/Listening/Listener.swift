@@ -212,7 +212,7 @@ public final class Listener: Sendable {
     /// The reason a failed TLS handshake is refused with: `TLS handshake failed: …`.
     static func handshakeFailure(_ error: any Error) -> SettingText {
         let reason = SocketEngineError.classify(error).1
-        return SettingText(reason.hasPrefix("TLS") ? reason : "TLS handshake failed: \(reason)")
+        return reason.description.hasPrefix("TLS") ? reason : "TLS handshake failed: \(reason)"
     }
 
     /// Stops accepting; clients already handed out are not touched.

@@ -100,7 +100,7 @@ public final class ClientSession: Sendable {
                 }
                 return .none
             case .giveUp(let attempts):
-                let reason = error?.message ?? "connection closed"
+                let reason: SettingText = error?.text ?? "connection closed"
                 return .some(SocketEngineError(
                     error?.code ?? .connectionClosed,
                     "gave up after \(attempts) reconnect attempt\(attempts == 1 ? "" : "s"): \(reason)"

@@ -43,7 +43,7 @@ extension ExchangeResult {
             members.append(("unmatched", .int(result.unmatched)))
         }
         if let error = result.error {
-            members.append(("error", .object([("kind", .string(error.code.name)), ("message", .string(error.message))])))
+            members.append(("error", .object([("kind", .string(error.code.name)), ("message", .string(error.text.rendered(naming)))])))
         } else {
             members.append(("error", .null))
         }

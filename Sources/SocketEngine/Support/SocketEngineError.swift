@@ -92,17 +92,17 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
     public let attempts: [Attempt]
 
     /// An error of kind `code` with a one-line `text` naming what was involved.
+    ///
+    /// There is deliberately no overload taking a `String`: the type checker prefers it for any
+    /// string literal (`@_disfavoredOverload` does not outweigh a literal's default type on an
+    /// initializer), so `"TLS: \(reason)"` would become the reason's plain words and lose its
+    /// settings. A literal is always a ``SettingText``; words already in a `String` are passed
+    /// as `SettingText(words)`.
     public init(_ code: Code, _ text: SettingText, errno: Int32? = nil, attempts: [Attempt] = []) {
         self.code = code
         self.text = text
         self.errno = errno
         self.attempts = attempts
-    }
-
-    /// An error of kind `code` with a one-line `message` that names no setting.
-    @_disfavoredOverload
-    public init(_ code: Code, _ message: String, errno: Int32? = nil, attempts: [Attempt] = []) {
-        self.init(code, SettingText(message), errno: errno, attempts: attempts)
     }
 
     /// The ``text`` in plain words (each setting by its ``SettingKey/plainName``); the CLI
@@ -128,11 +128,12 @@ extension SocketEngineError {
         return SocketEngineError(code, "\(context): \(reason)", errno: errno)
     }
 
-    /// The kind of `error` and a short reason without context: `connection refused (ECONNREFUSED)`.
-    static func classify(_ error: any Error) -> (Code, String, Int32?) {
-        if let engine = error as? SocketEngineError { return (engine.code, engine.message, engine.errno) }
+    /// The kind of `error` and a short reason without context: `connection refused (ECONNREFUSED)`;
+    /// an engine error's reason is its text, its settings kept.
+    static func classify(_ error: any Error) -> (Code, SettingText, Int32?) {
+        if let engine = error as? SocketEngineError { return (engine.code, engine.text, engine.errno) }
         if let io = error as? IOError {
-            return (code(forErrno: io.errnoCode), describe(errno: io.errnoCode), io.errnoCode)
+            return (code(forErrno: io.errnoCode), SettingText(describe(errno: io.errnoCode)), io.errnoCode)
         }
         if let channel = error as? ChannelError {
             switch channel {

@@ -50,7 +50,7 @@ package enum WebSocketClient {
             // The peer's address, taken before closing forgets it.
             let label = channel.remoteAddress?.displayString ?? labelNow ?? endpoint.description
             channel.close(promise: nil)
-            if timedOut.value { throw SocketEngineError(.connectTimeout, message(label)) }
+            if timedOut.value { throw SocketEngineError(.connectTimeout, SettingText(message(label))) }
             throw handshakeFailure(error, label: label)
         }
         result.whenComplete { _ in timer.cancel() }
@@ -224,7 +224,7 @@ package enum WebSocketClient {
         if let channel = error as? ChannelError, channel == .eof || channel == .inappropriateOperationForState {
             return "the connection closed before the server answered"
         }
-        return SocketEngineError.classify(error).1
+        return SocketEngineError.classify(error).1.description
     }
 
     /// Installs the WebSocket layer and the engine's connection handler after an upgrade (either

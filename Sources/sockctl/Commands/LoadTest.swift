@@ -231,6 +231,7 @@ struct LoadTest: AsyncParsableCommand {
         let messageFraming = deferred || first.transport.isWebSocket ? .raw : framing ?? .raw
         var plan = try LoadPlan(endpoints: endpoints, message: try MessageTemplate(body, framing: messageFraming))
         plan.connectOptions = try transport.connectOptions(for: first)
+        plan.naming = { OptionNames.flag($0) }  // the report names settings (an error's remedy) by flag
         plan.connections = try checkedCount(connections ?? 10, "--connections", within: 1...1_000_000)
         plan.connectRate = connectRate.value == 0 ? nil : connectRate.value
         plan.framing = framing ?? (fromPcap == nil ? nil : .raw)  // --from-pcap: no framing is recorded segments

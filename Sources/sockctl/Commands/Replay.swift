@@ -219,7 +219,8 @@ struct Replay: AsyncParsableCommand {
         interruption.cancel()
         let unit = framed ? "frame" : "segment"
         if json {
-            let document = outcome.json(stream: recorded, target: endpoint, unit: unit, verify: verify, expectedBytes: plan.expectedStream.readableBytes)
+            let document = outcome.json(stream: recorded, target: endpoint, unit: unit, verify: verify, expectedBytes: plan.expectedStream.readableBytes,
+                                        naming: OptionNames.flag)
             FileDescriptorWriter.standardOutput.write(document.rendered + "\n")
         }
         if outcome.interrupted {
