@@ -49,11 +49,6 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
         self.text = text
     }
 
-    /// An error of kind `code`, with `message` naming the value at fault and no setting.
-    @_disfavoredOverload
-    public init(_ code: Code, _ message: String) {
-        self.init(code, SettingText(message))
-    }
 
     /// The ``text`` in plain words (settings by their plain names); the CLI renders ``text``
     /// with its flags.

@@ -25,11 +25,6 @@ public struct MetricsExportError: Error, Sendable, Equatable, CustomStringConver
         self.text = text
     }
 
-    /// An error of kind `code`, with `message` naming the address at fault and no setting.
-    @_disfavoredOverload
-    public init(_ code: Code, _ message: String) {
-        self.init(code, SettingText(message))
-    }
 
     /// The ``text`` in plain words (the setting by its plain name); the CLI renders ``text``
     /// with its flag.

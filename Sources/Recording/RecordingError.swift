@@ -46,11 +46,6 @@ public struct RecordingError: Error, Sendable, Equatable, CustomStringConvertibl
         self.detail = detail
     }
 
-    /// An error of kind `code` with a one-line `message` that names no setting.
-    @_disfavoredOverload
-    public init(_ code: Code, _ message: String, detail: String? = nil) {
-        self.init(code, SettingText(message), detail: detail)
-    }
 
     /// The ``text`` in plain words (settings by their plain names); the CLI renders ``text``
     /// with its flags.

@@ -61,7 +61,7 @@ public struct MessageTemplate: Sendable {
         do {
             try framing.encode(body, into: &buffer)
         } catch {
-            throw LoadGenError(.invalidMessage, error.message)
+            throw LoadGenError(.invalidMessage, error.text)
         }
     }
 

@@ -1,4 +1,5 @@
 import Histogram
+import SocketEngine
 
 extension LoadReport {
     /// Adds up the reports of runs that loaded the same target at the same time (N copies of
@@ -25,7 +26,7 @@ extension LoadReport {
         for (index, (name, report)) in parts.enumerated() {
             try report.validate(named: name)
             if report.transport != first.transport || report.target != first.target {
-                throw LoadGenError(.unmergeableReports, differentTargets(parts))
+                throw LoadGenError(.unmergeableReports, SettingText(differentTargets(parts)))
             }
             if let histograms = report.histograms {
                 let correctedPart = try corrected.add(histograms.corrected, from: name)

@@ -34,7 +34,7 @@ public enum ReplayStreams {
         } catch {
             let text = error.description
             let code: RecordingError.Code = error.code == .io && error.phase == .open ? .unopenableCapture : .unreadableCapture
-            throw RecordingError(code, text.hasPrefix(path) ? text : "\(path): \(text)")
+            throw RecordingError(code, SettingText(text.hasPrefix(path) ? text : "\(path): \(text)"))
         }
         var warning: String?
         var packets = 0

@@ -22,11 +22,6 @@ public struct LogLine: Sendable, Equatable {
         self.text = text
     }
 
-    /// A line of `level` saying `text`, which names no setting.
-    @_disfavoredOverload
-    public init(_ level: Level, _ text: String) {
-        self.init(level, SettingText(text))
-    }
 
     /// A line always shown.
     public static func note(_ text: SettingText) -> LogLine { LogLine(.note, text) }
@@ -37,11 +32,11 @@ public struct LogLine: Sendable, Equatable {
 
     /// A line always shown, naming no setting.
     @_disfavoredOverload
-    public static func note(_ text: String) -> LogLine { LogLine(.note, text) }
+    public static func note(_ text: String) -> LogLine { LogLine(.note, SettingText(text)) }
     /// A `-v` line, naming no setting.
     @_disfavoredOverload
-    public static func event(_ text: String) -> LogLine { LogLine(.event, text) }
+    public static func event(_ text: String) -> LogLine { LogLine(.event, SettingText(text)) }
     /// A warning, naming no setting.
     @_disfavoredOverload
-    public static func warning(_ text: String) -> LogLine { LogLine(.warning, text) }
+    public static func warning(_ text: String) -> LogLine { LogLine(.warning, SettingText(text)) }
 }
