@@ -16,9 +16,14 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     private let datagram: Bool
     /// A message transport (WebSocket): each write is one message, each read one reply.
     private let messages: Bool
+    // The per-message state below is touched only on this handler's event loop, so the
+    // runtime's exclusivity check (a thread-local access-set lookup per access) finds nothing;
+    // `@exclusivity(unchecked)` leaves it out for these properties alone (measured: send-only
+    // c=1, 90-95 ns of client CPU per message with the checks, 80 without, as with the whole-
+    // module unsafe flag this replaces).
     /// Messages written since the last flush.
-    private var unflushed = false
-    private var state: LoadSlot
+    @exclusivity(unchecked) private var unflushed = false
+    @exclusivity(unchecked) private var state: LoadSlot
     private let expectsReplies: Bool
     private let openLoop: Bool
     private let schedule: RateSchedule?
@@ -26,16 +31,16 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     /// Read at each decision: ``LoadRunner/stop()`` brings it forward.
     private var stopNanos: Int64 { run.stopNanos }
 
-    private var channelContext: ChannelHandlerContext?
-    private var decoder: FrameDecoder?
-    private var received = ByteBuffer()
-    private var sending = false
-    private var batch: ByteBuffer?
+    @exclusivity(unchecked) private var channelContext: ChannelHandlerContext?
+    @exclusivity(unchecked) private var decoder: FrameDecoder?
+    @exclusivity(unchecked) private var received = ByteBuffer()
+    @exclusivity(unchecked) private var sending = false
+    @exclusivity(unchecked) private var batch: ByteBuffer?
     private var timer: Scheduled<Void>?
     private var endedByUs = false
     private var failure: (any Error)?
     /// Send-only closed loop: a refill is queued on the loop.
-    private var refillQueued = false
+    @exclusivity(unchecked) private var refillQueued = false
 
     /// Over TLS, a connection counts as established (and starts sending) once its handshake is
     /// done, not when TCP connects; a failed handshake is a failed connect.

@@ -89,8 +89,9 @@ final class LoadShard: @unchecked Sendable {
     /// Opens a connection for a slot on this shard's loop (set by the runner).
     let connect: @Sendable (_ slot: Int, _ shard: LoadShard) -> Void
 
-    /// Counters and histograms: touched only on ``loop``.
-    var stats = LoadStats()
+    /// Counters and histograms: touched only on ``loop``, so not checked for exclusive access
+    /// at run time (each message updates them; see LoadConnectionHandler's state).
+    @exclusivity(unchecked) var stats = LoadStats()
     /// Live connections by slot.
     var handlers: [Int: LoadConnectionHandler] = [:]
     /// Each slot's connection life: attempts, opens, failures, losses, and its back-off.
