@@ -53,7 +53,7 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        // epoll, eventfd, gettid and the thread name for the relay's splice loop (Glibc does not import them).
+        // epoll, eventfd, gettid and the thread name for the relay's epoll loop (EpollRelayLoop: read and send) (Glibc does not import them).
         .systemLibrary(name: "CEpoll"),
         // mallopt, to give large buffers back to the system (Glibc does not import malloc.h).
         .systemLibrary(name: "CMalloc"),
