@@ -153,8 +153,12 @@ import Testing
         for command in [["connect", "127.0.0.1:\(port)"], ["send", "127.0.0.1:\(port)", "x"]] {
             let result = try await run(try sockctlPath(), command)
             #expect(result.status == 1)
-            #expect(result.stderr.contains("127.0.0.1:\(port): connection refused (ECONNREFUSED)"), "\(result.stderr)")
+            // The one address tried is the one written: named once.
+            #expect(result.stderr == "sockctl \(command[0]): error: connect to 127.0.0.1:\(port) failed: connection refused (ECONNREFUSED)\n", "\(result.stderr)")
         }
+        // A name with one address says which address it tried.
+        let named = try await run(try sockctlPath(), ["send", "-4", "localhost:\(port)", "x"])
+        #expect(named.stderr == "sockctl send: error: connect to localhost:\(port) failed: 127.0.0.1:\(port): connection refused (ECONNREFUSED)\n", "\(named.stderr)")
         withExtendedLifetime(closed) {}
     }
 

@@ -140,7 +140,9 @@ package final class ConnectionRace {
                 listed.append(.init(address: address, error: "not tried"))
             }
         }
-        let detail = listed.map(\.description).joined(separator: "; ")
+        // One address, written as the user wrote the target: named once, not twice.
+        let detail = listed.count == 1 && listed[0].address == target
+            ? listed[0].error : listed.map(\.description).joined(separator: "; ")
         if let timedOut {
             return SocketEngineError(
                 .connectTimeout,
