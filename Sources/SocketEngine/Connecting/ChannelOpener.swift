@@ -107,6 +107,18 @@ package struct ChannelOpener: Sendable {
         return ChannelOpener(transport: transport, options: options, buffers: buffers, sources: sources)
     }
 
+    /// The TLS layer `transport` is carried over: the options' for tls and wss, nil for the
+    /// others. Throws `.unsupported` when tls or wss finds the options without one.
+    static func secureLayer(for transport: Endpoint.Transport, options: ConnectOptions) throws(SocketEngineError) -> (any SecureTransport)? {
+        guard transport == .tls || transport == .wss else { return nil }
+        guard let secure = options.secureTransport else {
+            throw transport == .wss
+                ? WebSocketClient.missingTLS(for: .wss)
+                : SocketEngineError(.unsupported, "tls:// needs a TLS layer (ConnectOptions.secureTransport)")
+        }
+        return secure
+    }
+
     /// Throws `.invalidConfiguration` when `interface` names no network interface of this host.
     package static func checkInterface(_ interface: String?) throws(SocketEngineError) {
         if let interface, if_nametoindex(interface) == 0 {
@@ -165,12 +177,7 @@ package struct ChannelOpener: Sendable {
         bootstrap = bootstrap.channelInitializer { [interface = unix ? nil : options.interface] channel in
             Self.bind(channel, interface: interface).flatMapThrowing {
                 var handshake: EventLoopFuture<SecurityReport>?
-                if transport == .tls || transport == .wss {
-                    guard let secure = options.secureTransport else {
-                        throw transport == .wss
-                            ? WebSocketClient.missingTLS(for: .wss)
-                            : SocketEngineError(.unsupported, "tls:// needs a TLS layer (ConnectOptions.secureTransport)")
-                    }
+                if let secure = try Self.secureLayer(for: transport, options: options) {
                     let layer = try secure.addClientLayer(to: channel, host: endpoint.host)
                     hooks.secured?(channel, layer)
                     handshake = layer

@@ -21,18 +21,8 @@ package struct Connector: Sendable {
     /// Connects, or throws ``SocketEngineError`` (`.connectionRefused`, `.connectTimeout`,
     /// `.connectFailed`, `.resolutionFailed`, `.unsupported`, …).
     package func connect() async throws -> (Connection, ConnectReport) {
-        switch endpoint.transport {
-        case .tcp, .udp:
-            break
-        case .tls:
-            guard options.secureTransport != nil else {
-                throw SocketEngineError(.unsupported, "tls:// needs a TLS layer (ConnectOptions.secureTransport)")
-            }
-        case .unix:
-            return try await connectUnix()
-        case .ws, .wss:
-            if endpoint.transport == .wss && options.secureTransport == nil { throw WebSocketClient.missingTLS(for: .wss) }
-        }
+        if endpoint.transport == .unix { return try await connectUnix() }
+        _ = try ChannelOpener.secureLayer(for: endpoint.transport, options: options)
         try ChannelOpener.checkInterface(options.interface)
 
         var report = ConnectReport()
