@@ -155,7 +155,10 @@ public final class Nginx: Sendable {
     public func url(_ path: String) -> String { "\(scheme)://127.0.0.1:\(port)\(path)" }
 
     /// Writes the site and starts nginx; returns once it listens.
-    public static func start(_ site: Site = Site()) async throws -> Nginx {
+    ///
+    /// - Parameter ports: where the ports to try come from (by default one the kernel suggests,
+    ///   each time); a test of the retry gives a taken one first.
+    public static func start(_ site: Site = Site(), ports: @Sendable () -> Int? = { PortBlock.suggestedPort() }) async throws -> Nginx {
         let nginx = try tool("nginx")
         let scratch = try Scratch()
         let directory = scratch.url.path
@@ -168,7 +171,7 @@ public final class Nginx: Sendable {
         let attempts = 5
         var said = ""
         for _ in 0..<attempts {
-            guard let port = PortBlock.suggestedPort() else { continue }
+            guard let port = ports() else { continue }
             let configuration = directory + "/nginx.conf"
             try Data(site.configuration(directory: directory, port: port, certificates: certificates).utf8)
                 .write(to: URL(fileURLWithPath: configuration))

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -108,5 +109,19 @@ struct NginxPeerTests {
         // The wait ends only when its stderr does, which the worker holds too: a worker left
         // running (orphaned nginx workers keep serving) would hold this wait up.
         #expect(try await master.wait() == 128 + SIGKILL)
+    }
+
+    @Test func aPortTakenMeanwhileIsLeftForAnother() async throws {
+        let taken = try PortBlock(count: 1, open: [0])
+        let offered = Mutex([taken.first])
+        var site = Nginx.Site()
+        site.file("/file", Array("x".utf8))
+        // The first port offered is listened on already: nginx's bind() fails, and it starts
+        // again on the next one.
+        let nginx = try await Nginx.start(site) { offered.withLock { $0.popLast() } ?? PortBlock.suggestedPort() }
+        #expect(nginx.port != taken.first)
+        let result = try await run(try tool("curl"), ["-s", nginx.url("/file")])
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "x")
+        withExtendedLifetime(taken) {}
     }
 }
