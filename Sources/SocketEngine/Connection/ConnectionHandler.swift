@@ -164,11 +164,12 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    /// From now on answer every frame `decoder` cuts with `answer(frame)` (nil: no answer),
-    /// written `delay` after the frame arrived, in order. Completes when the peer has finished
+    /// From now on answer every frame `decoder` cuts with `answer(frame)` (bytes nil: no answer),
+    /// written `delay` after the frame arrived, in order; an answer with ``Answer/closeAfter``
+    /// closes the connection once written. Completes when the peer has finished
     /// and every answer is written; fails on a frame over the limit (the connection is closed)
     /// or a connection error. Reads are held while the socket cannot take more answers.
-    func answerAll(decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>, answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?) {
+    func answerAll(decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>, answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> Answer) {
         guard case .reads(var input) = mode, pending.isEmpty else {
             promise.fail(SocketEngineError(.invalidConfiguration, "\(label): answering while other reads are pending"))
             return

@@ -185,8 +185,8 @@ public final class ListenService: Sendable {
             let reply: ByteBuffer?
             if case .respond(let body) = mode { reply = try encode(body) } else { reply = nil }
             try await connection.answerEach(framing, maxFrameSize: configuration.maximumFrameSize, delay: configuration.delay) { message throws(SocketEngineError) in
-                if let reply { return reply }
-                return framing == .raw ? message : try framing.encode(message)
+                if let reply { return Answer(reply) }
+                return Answer(framing == .raw ? message : try framing.encode(message))
             }
             return
         default:
