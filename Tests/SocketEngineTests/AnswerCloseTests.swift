@@ -51,4 +51,26 @@ struct AnswerCloseTests {
         try await done.get()
         #expect(!fixture.channel.isActive)
     }
+
+    /// A frame over the limit gets the last words for its error (an HTTP 413), after the
+    /// answers before it; then the connection closes and answering fails with the error.
+    @Test func aStreamThatCannotBeCutGetsItsLastWordsThenCloses() async throws {
+        let fixture = try await ConnectionTimingTests.Fixture()
+        let handler = fixture.handler
+        let loop = fixture.channel.eventLoop
+        let done = try await fixture.loop.executeInContext {
+            let promise = loop.makePromise(of: Void.self)
+            handler.value.answerAll(
+                decoder: FrameDecoder(framing: .line, maximumFrameSize: 8), delay: nil, promise: promise,
+                lastWords: { error in ByteBuffer(string: "refused: \(error.code.name)\n") },
+                answer: Self.answerLines
+            )
+            return promise.futureResult
+        }
+        try await fixture.channel.writeInbound(ByteBuffer(string: "ok\nfar too long a line\n"))
+        await fixture.loop.run()
+        #expect(try await ConnectionTimingTests.written(fixture.channel) == "ok\nrefused: frame-too-large\n")
+        await #expect(throws: SocketEngineError.self) { try await done.get() }
+        #expect(!fixture.channel.isActive)
+    }
 }

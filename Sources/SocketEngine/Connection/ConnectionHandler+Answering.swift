@@ -24,11 +24,29 @@ extension ConnectionHandler {
         /// The close `closing` asks for has been set to follow the writes before it.
         var closeIssued = false
 
-        init(input: ReceivedChunks, decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>, answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> Answer) {
+        /// Gives the last answer to a stream that cannot be cut or answered (an HTTP 400 or
+        /// 413); nil, or nil bytes: the connection is closed with nothing more written.
+        let lastWords: (@Sendable (SocketEngineError) -> ByteBuffer?)?
+        /// The error that ended answering once `lastWords` are written and the connection closed.
+        var failureAfterClose: SocketEngineError?
+        /// What to write before a frame is whole, once per frame, from its start as far as it has
+        /// come (an HTTP `100 Continue` to a head that asks for it); nil: nothing yet.
+        let interim: (@Sendable (ByteBuffer) -> ByteBuffer?)?
+        /// `interim` has answered the frame in hand.
+        var interimAnswered = false
+
+        init(
+            input: ReceivedChunks, decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>,
+            lastWords: (@Sendable (SocketEngineError) -> ByteBuffer?)? = nil,
+            interim: (@Sendable (ByteBuffer) -> ByteBuffer?)? = nil,
+            answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> Answer
+        ) {
+            self.interim = interim
             self.input = input
             self.decoder = decoder
             self.delay = delay
             self.promise = promise
+            self.lastWords = lastWords
             self.answer = answer
         }
 
@@ -107,15 +125,25 @@ extension ConnectionHandler {
                     break
                 }
                 burst.count()
+                state.interimAnswered = false
                 answer = try state.answer(frame)
             } catch {
-                writeJoined()
-                if wrote > 0 { flushAnswers(context, bytes: wrote) }
-                record(failure: SocketEngineError(error.code, "\(label): \(error.text)"))
                 state.input.removeAll()
-                let outcome = failure ?? error
-                context.close(promise: nil)
-                return .failure(outcome)
+                let wrapped = SocketEngineError(error.code, "\(label): \(error.text)")
+                if let words = state.lastWords?(error) {
+                    // Written after the answers before it, then the connection closes and
+                    // answering ends with the error.
+                    record(failure: wrapped)
+                    state.failureAfterClose = wrapped
+                    answer = Answer(words, closeAfter: true)
+                } else {
+                    writeJoined()
+                    if wrote > 0 { flushAnswers(context, bytes: wrote) }
+                    record(failure: wrapped)
+                    let outcome = failure ?? error
+                    context.close(promise: nil)
+                    return .failure(outcome)
+                }
             }
             let closeAfter = answer.closeAfter
             if closeAfter { state.closing = true }
@@ -145,6 +173,14 @@ extension ConnectionHandler {
                 wrote += reply.readableBytes
             }
         }
+        // An interim answer goes after every answer before it: not while delayed ones wait.
+        if exhausted && !state.closing && !state.interimAnswered && state.scheduled == 0,
+           let interim = state.interim, let front = state.input.front, let early = interim(front) {
+            state.interimAnswered = true
+            noteAnswer(early)
+            joined.writeImmutableBuffer(early)
+            wrote += early.readableBytes
+        }
         writeJoined()
         // Undelayed, the answer that closes is the last one written in this burst.
         let closeNow = state.closing && state.delay == nil && !state.closeIssued
@@ -156,7 +192,7 @@ extension ConnectionHandler {
             exhausted = true
         }
         if exhausted && (inputClosed || failure != nil) && state.scheduled == 0 {
-            return failure.map { .failure($0) } ?? .success(())
+            return (failure ?? state.failureAfterClose).map { .failure($0) } ?? .success(())
         }
         return nil
     }
