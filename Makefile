@@ -138,7 +138,7 @@ goldens: deps-test
 	./scripts/regenerate-goldens.sh
 
 # BASELINE=path/to/an/older/release/sockctl: instead, that binary and this build side by side,
-# interleaved in one run (bench/versus.sh: bulk, loadtest, correlate, proxy; ROUNDS=n).
+# interleaved in one run (bench/versus.sh: bulk, loadtest, correlate, proxy, http; ROUNDS=n).
 bench: deps-bench .venv-test/.installed release
 ifdef BASELINE
 	./bench/versus.sh $(BASELINE) $(BIN_RELEASE) $(or $(ROUNDS),1)
@@ -148,6 +148,7 @@ else
 	./bench/loadtest.sh $(BIN_RELEASE)
 	./bench/correlate.sh $(BIN_RELEASE)
 	./bench/proxy.sh $(BIN_RELEASE)
+	./bench/http.sh $(BIN_RELEASE)
 	./bench/timing.py $(BIN_RELEASE)
 endif
 
