@@ -67,12 +67,13 @@ struct ListenHTTPTests {
     }
 
     @Test func statusAndHeadersAreSeenByCurl() async throws {
-        let (listener, port) = try await Self.listen(["--status", "503", "-k"])
+        let (listener, port) = try await Self.listen(["--status", "503", "-H", "Retry-After: 1", "-k"])
         let got = try await run(try tool("curl"), ["-s", "-i", "http://127.0.0.1:\(port)/"])
         #expect(got.status == 0, "\(got.stderr)")
         let text = String(decoding: got.stdout, as: UTF8.self)
         #expect(text.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"), "\(text)")
         #expect(text.contains("\r\nContent-Length: 0\r\n"), "\(text)")
+        #expect(text.contains("\r\nRetry-After: 1\r\n"), "\(text)")
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
         #expect(listener.stderr.contains("GET / -> 503 (0 bytes)"))

@@ -100,3 +100,58 @@ struct SendHTTPTests {
         #expect(listener.stderr.contains("listening on 127.0.0.1:\(port) (https)"), "\(listener.stderr)")
     }
 }
+
+/// `send http://` against a real nginx: Content-Length and gzip-chunked bodies, HEAD, 404.
+@Suite(.hangGuard)
+struct SendNginxTests {
+    static let bytes: [UInt8] = (0..<20_000).map { UInt8(truncatingIfNeeded: $0 &* 13 &+ $0 / 7) }
+    static let text: [UInt8] = Array(String(repeating: "sockctl speaks HTTP/1.1 to nginx. ", count: 2000).utf8)
+
+    static func site() -> Nginx.Site {
+        var site = Nginx.Site()
+        site.file("/file", bytes)
+        site.gzipDirectory("/gz/", files: ["text": text])
+        return site
+    }
+
+    @Test func bodiesHeadsAnd404() async throws {
+        let nginx = try await Nginx.start(Self.site())
+        let body = try await run(try sockctlPath(), ["send", nginx.url("/file")])
+        #expect(body.status == 0, "\(body.stderr)")
+        #expect(body.stdout == Data(Self.bytes))
+        let verbose = try await run(try sockctlPath(), ["send", nginx.url("/file"), "-v"])
+        #expect(verbose.stderr.contains("< HTTP/1.1 200 OK\n"), "\(verbose.stderr)")
+        #expect(verbose.stderr.contains("< Content-Length: 20000\n"), "\(verbose.stderr)")
+        let head = try await run(try sockctlPath(), ["send", nginx.url("/file"), "-X", "HEAD"])
+        #expect(head.status == 0, "\(head.stderr)")
+        #expect(head.stdout.isEmpty)
+        let missing = try await run(try sockctlPath(), ["send", nginx.url("/missing")])
+        #expect(missing.status == 0, "\(missing.stderr)")
+        let failing = try await run(try sockctlPath(), ["send", nginx.url("/missing"), "--fail"])
+        #expect(failing.status == 1)
+        #expect(failing.stderr.contains("404 Not Found"), "\(failing.stderr)")
+        let json = try await run(try sockctlPath(), ["send", nginx.url("/missing"), "--json"])
+        let object = try JSONSerialization.jsonObject(with: json.stdout) as? [String: Any]
+        #expect(object?["status"] as? Int == 404)
+        #expect(try await nginx.stop() == 0)
+    }
+
+    /// A gzip body comes chunked: de-chunked, its bytes are curl's raw bytes, and they inflate
+    /// to what `curl --compressed` prints.
+    @Test func aGzipChunkedBodyIsDechunkedByteExact() async throws {
+        let nginx = try await Nginx.start(Self.site())
+        let got = try await run(try sockctlPath(), ["send", nginx.url("/gz/text"), "-H", "Accept-Encoding: gzip", "-v"])
+        #expect(got.status == 0, "\(got.stderr)")
+        #expect(got.stderr.contains("< Transfer-Encoding: chunked\n"), "\(got.stderr)")
+        let raw = try await run(try tool("curl"), ["-s", "-H", "Accept-Encoding: gzip", nginx.url("/gz/text")])
+        #expect(got.stdout == raw.stdout)
+        let scratch = try Scratch()
+        let file = scratch.path("body.gz")
+        try got.stdout.write(to: URL(fileURLWithPath: file))
+        let inflated = try await run("/bin/gzip", ["-dc", file])
+        let compressed = try await run(try tool("curl"), ["-s", "--compressed", nginx.url("/gz/text")])
+        #expect(inflated.stdout == compressed.stdout)
+        #expect(inflated.stdout == Data(Self.text))
+        #expect(try await nginx.stop() == 0)
+    }
+}

@@ -118,6 +118,7 @@ struct Listen: AsyncParsableCommand {
     var recvOnly = false
 
     @OptionGroup(title: "HTTP (http:// and https://)") var httpResponse: HTTPResponseOptions
+    @OptionGroup(title: "HTTP (http:// and https://)") var responseHeaders: ResponseHeaderOptions
     @OptionGroup(title: "Framing") var framing: FramingOptions
     @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
 
@@ -149,6 +150,10 @@ struct Listen: AsyncParsableCommand {
         var configuration = ListenConfiguration(endpoint: endpoint)
         configuration.framing = framing.framing
         try httpResponse.apply(to: &configuration.httpResponse, endpoint: endpoint)
+        if !responseHeaders.headers.isEmpty {
+            guard endpoint.transport.isHTTP else { throw UsageError("--header needs an http:// or https:// endpoint (a listener's headers go on its HTTP responses)") }
+            configuration.httpResponse.headers = try responseHeaders.httpResponseHeaders()
+        }
         if endpoint.transport.isHTTP {
             guard framing.framing == .raw || framing.framing == .http else {
                 throw UsageError("--framing \(framing.framing) does not apply to \(endpoint.transport.rawValue)://: its requests are cut as HTTP/1.1")

@@ -13,6 +13,8 @@ extension Send {
         if correlate != nil { throw UsageError("--correlate does not apply to \(scheme)://: each request gets its own response in order") }
         var spec = HTTPRequestSpec()
         spec.userAgent = "sockctl/\(Version.number)"
+        spec.method = request.method
+        spec.headers = try client.transport.httpRequestHeaders(for: endpoint)
         configuration.framing = .http
         configuration.http = spec
     }

@@ -91,6 +91,8 @@ struct Send: AsyncParsableCommand {
     @Flag(name: .long, help: "http:// and https://: exit 1 when a final response's status is not 2xx (redirects are not followed, so 3xx counts).")
     var fail = false
 
+    @OptionGroup(title: "HTTP (http:// and https://)") var request: HTTPRequestOptions
+
     @OptionGroup var client: ClientOptions
 
     func validate() throws {
@@ -110,6 +112,8 @@ struct Send: AsyncParsableCommand {
             try makeHTTP(&configuration)
         } else if fail {
             throw UsageError("--fail needs an http:// or https:// endpoint")
+        } else if request.method != nil {
+            throw UsageError("--method needs an http:// or https:// endpoint")
         }
         if configuration.readsUntilClose && configuration.responses > 1 {
             throw UsageError("with raw framing the response is everything until the peer closes; use --framing to wait for \(configuration.responses) messages")
