@@ -158,7 +158,7 @@ struct ListenHTTPTests {
         #expect(status.stderr.contains("--status needs an http:// or https:// endpoint"), "\(status.stderr)")
         let range = try await run(try sockctlPath(), ["listen", "http://127.0.0.1:0", "--status", "600"])
         #expect(range.status == 2)
-        #expect(range.stderr.contains("'600' is not an HTTP status (expected 100-599)"), "\(range.stderr)")
+        #expect(range.stderr.contains("'600' is not an HTTP status (expected 100-599, e.g. 200 or 503)"), "\(range.stderr)")
     }
 
     /// The default mode prints each request and answers an empty 200.

@@ -132,8 +132,7 @@ extension ConnectionHandler {
                 let wrapped = SocketEngineError(error.code, "\(label): \(error.text)")
                 if let words = state.lastWords?(error) {
                     // Written after the answers before it, then the connection closes and
-                    // answering ends with the error.
-                    record(failure: wrapped)
+                    // answering ends with the error (not before: the words would be cut off).
                     state.failureAfterClose = wrapped
                     answer = Answer(words, closeAfter: true)
                 } else {

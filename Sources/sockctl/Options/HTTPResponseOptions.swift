@@ -13,7 +13,7 @@ struct HTTPResponseOptions: ParsableArguments {
 
     @Sendable static func status(parsing text: String) throws -> Int {
         guard let code = Int(text), (100...599).contains(code) else {
-            throw UsageError("'\(text)' is not an HTTP status (expected 100-599)")
+            throw UsageError("'\(text)' is not an HTTP status (expected 100-599, e.g. 200 or 503)")
         }
         return code
     }
