@@ -187,7 +187,7 @@ struct ListenHTTPTests {
         #expect(try await listener.wait() == 0)
     }
 
-    @Test func aRecordingOpensInCapture() async throws {
+    @Test func aRecordingFollowsAsHTTPInCapture() async throws {
         let scratch = try Scratch()
         let pcap = scratch.path("http.pcap")
         let (listener, port) = try await Self.listen(["-k", "--echo", "--record", pcap])
@@ -195,11 +195,13 @@ struct ListenHTTPTests {
         #expect(got.status == 0)
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
-        let capture = try await run(try sockctlPath(), ["capture", "-r", pcap, "--follow"])
+        // Cut as HTTP: the request and the answer, each with the body.
+        let capture = try await run(try sockctlPath(), ["capture", "-r", pcap, "--follow", "--framing", "http"])
         #expect(capture.status == 0, "\(capture.stderr)")
         let text = String(decoding: capture.stdout, as: UTF8.self)
         #expect(text.contains("POST /rec HTTP/1.1"), "\(text)")
-        #expect(text.contains("recorded body"), "\(text)")
+        #expect(text.contains("HTTP/1.1 200 OK"), "\(text)")
+        #expect(text.components(separatedBy: "recorded body").count == 3, "\(text)")
     }
 
     /// wrk, keep-alive with ten connections: every answer a 2xx, no socket error.
