@@ -170,7 +170,7 @@ struct ConnectionTimingTests {
         try await fixture.loop.executeInContext {
             handler.value.answerAll(
                 decoder: FrameDecoder(framing: .line, maximumFrameSize: 1024), delay: .milliseconds(100), promise: loop.makePromise()
-            ) { (message: ByteBuffer) throws(SocketEngineError) -> ByteBuffer? in try Framing.line.encode(message) }
+            ) { (message: ByteBuffer) throws(SocketEngineError) -> Answer in Answer(try Framing.line.encode(message)) }
         }
         try await fixture.channel.writeInbound(ByteBuffer(string: (1...20).map { "request \($0)\n" }.joined()))
         await fixture.advance(toMilliseconds: 99)
@@ -195,7 +195,7 @@ struct ConnectionTimingTests {
         try await fixture.loop.executeInContext {
             handler.value.answerAll(
                 decoder: FrameDecoder(framing: .line, maximumFrameSize: 1024), delay: nil, promise: loop.makePromise()
-            ) { (message: ByteBuffer) throws(SocketEngineError) -> ByteBuffer? in try Framing.line.encode(message) }
+            ) { (message: ByteBuffer) throws(SocketEngineError) -> Answer in Answer(try Framing.line.encode(message)) }
         }
         let limit = ReadBurst.messageLimit
         let lines = (1...(2 * limit + 10)).map { "m\($0)\n" }

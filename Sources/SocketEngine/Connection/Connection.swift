@@ -150,8 +150,11 @@ public final class Connection: Sendable {
         return try await promise.futureResult.get()
     }
 
-    /// Answers every message of `framing` that arrives with `answer(message)` (nil: no
-    /// answer), `delay` after its arrival, until the peer finishes; then returns.
+    /// Answers every message of `framing` that arrives with `answer(message)` (its bytes nil: no
+    /// answer), `delay` after its arrival, until the peer finishes; then returns. An answer with
+    /// ``Answer/closeAfter`` ends the connection once it is written (what arrived after it is
+    /// dropped unanswered), and this returns then. `interim(start)` may write something
+    /// before a message is whole, once per message (an HTTP `100 Continue`).
     ///
     /// The fast path for servers that answer each message on its own (echo, canned replies):
     /// messages are cut, answered and written on the connection's event loop, one flush per
@@ -163,14 +166,16 @@ public final class Connection: Sendable {
     ///   `CancellationError`.
     package func answerEach(
         _ framing: Framing, maxFrameSize: Int = FrameDecoder.defaultMaximumFrameSize, delay: Duration? = nil,
-        with answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?
+        lastWords: (@Sendable (SocketEngineError) -> ByteBuffer?)? = nil,
+        interim: (@Sendable (ByteBuffer) -> ByteBuffer?)? = nil,
+        with answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> Answer
     ) async throws {
         let promise = channel.eventLoop.makePromise(of: Void.self)
         let handler = self.handler
         let decoder = FrameDecoder(framing: framing, maximumFrameSize: maxFrameSize)
         let amount = delay?.timeAmount
         channel.eventLoop.execute {
-            handler.value.answerAll(decoder: decoder, delay: amount, promise: promise, answer: answer)
+            handler.value.answerAll(decoder: decoder, delay: amount, promise: promise, lastWords: lastWords, interim: interim, answer: answer)
         }
         try await withTaskCancellationHandler {
             try await promise.futureResult.get()

@@ -15,15 +15,38 @@ extension ConnectionHandler {
         var decoder: FrameDecoder
         let delay: TimeAmount?
         let promise: EventLoopPromise<Void>
-        let answer: @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?
+        let answer: @Sendable (ByteBuffer) throws(SocketEngineError) -> Answer
         /// Delayed answers not yet written.
         private(set) var scheduled = 0
+        /// An answer asked for the connection to end after it: no more frames are cut, and the
+        /// connection is closed once that answer is written.
+        var closing = false
+        /// The close `closing` asks for has been set to follow the writes before it.
+        var closeIssued = false
 
-        init(input: ReceivedChunks, decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>, answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?) {
+        /// Gives the last answer to a stream that cannot be cut or answered (an HTTP 400 or
+        /// 413); nil, or nil bytes: the connection is closed with nothing more written.
+        let lastWords: (@Sendable (SocketEngineError) -> ByteBuffer?)?
+        /// The error that ended answering once `lastWords` are written and the connection closed.
+        var failureAfterClose: SocketEngineError?
+        /// What to write before a frame is whole, once per frame, from its start as far as it has
+        /// come (an HTTP `100 Continue` to a head that asks for it); nil: nothing yet.
+        let interim: (@Sendable (ByteBuffer) -> ByteBuffer?)?
+        /// `interim` has answered the frame in hand.
+        var interimAnswered = false
+
+        init(
+            input: ReceivedChunks, decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>,
+            lastWords: (@Sendable (SocketEngineError) -> ByteBuffer?)? = nil,
+            interim: (@Sendable (ByteBuffer) -> ByteBuffer?)? = nil,
+            answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> Answer
+        ) {
+            self.interim = interim
             self.input = input
             self.decoder = decoder
             self.delay = delay
             self.promise = promise
+            self.lastWords = lastWords
             self.answer = answer
         }
 
@@ -49,12 +72,17 @@ extension ConnectionHandler {
     }
 
     /// Flushes the answers written since the last flush and counts their `bytes` once the
-    /// last of them has reached the kernel (writes complete in order).
-    func flushAnswers(_ context: ChannelHandlerContext, bytes: Int) {
+    /// last of them has reached the kernel (writes complete in order); with `thenClose`, the
+    /// connection is closed once they have (or once writing them failed).
+    func flushAnswers(_ context: ChannelHandlerContext, bytes: Int, thenClose: Bool = false) {
         let statistics = self.statistics
         let promise = context.eventLoop.makePromise(of: Void.self)
         statistics.willSend()
         promise.futureResult.whenSuccess { statistics.didSend(bytes) }
+        if thenClose {
+            let channel = context.channel
+            promise.futureResult.whenComplete { _ in channel.close(promise: nil) }
+        }
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: promise)
     }
 
@@ -81,6 +109,7 @@ extension ConnectionHandler {
         }
         var exhausted = false
         while context.channel.isWritable && !state.isFull {
+            if state.closing { break }
             if burst.isSpent && state.input.buffered > 0 {
                 burst.yield(on: context.eventLoop) { [self] in
                     burst.begin()
@@ -89,29 +118,41 @@ extension ConnectionHandler {
                 break
             }
             let ended = inputClosed || failure != nil
-            let reply: ByteBuffer?
+            let answer: Answer
             do {
                 guard let frame = try state.input.decodeNext(&state.decoder, atEOF: ended) else {
                     exhausted = true
                     break
                 }
                 burst.count()
-                reply = try state.answer(frame)
+                state.interimAnswered = false
+                answer = try state.answer(frame)
             } catch {
-                writeJoined()
-                if wrote > 0 { flushAnswers(context, bytes: wrote) }
-                record(failure: SocketEngineError(error.code, "\(label): \(error.text)"))
                 state.input.removeAll()
-                let outcome = failure ?? error
-                context.close(promise: nil)
-                return .failure(outcome)
+                let wrapped = SocketEngineError(error.code, "\(label): \(error.text)")
+                if let words = state.lastWords?(error) {
+                    // Written after the answers before it, then the connection closes and
+                    // answering ends with the error (not before: the words would be cut off).
+                    state.failureAfterClose = wrapped
+                    answer = Answer(words, closeAfter: true)
+                } else {
+                    writeJoined()
+                    if wrote > 0 { flushAnswers(context, bytes: wrote) }
+                    record(failure: wrapped)
+                    let outcome = failure ?? error
+                    context.close(promise: nil)
+                    return .failure(outcome)
+                }
             }
-            guard let reply else { continue }
+            let closeAfter = answer.closeAfter
+            if closeAfter { state.closing = true }
+            guard let reply = answer.bytes ?? (closeAfter ? ByteBuffer() : nil) else { continue }
             if let delay = state.delay {
+                // The delay is the same for every answer, so this one is the last written.
                 state.answerScheduled()
                 context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
                     writeAnswer(reply, context)
-                    flushAnswers(context, bytes: reply.readableBytes)
+                    flushAnswers(context, bytes: reply.readableBytes, thenClose: closeAfter)
                     delayedAnswerWritten()
                     serve()
                 }
@@ -131,10 +172,26 @@ extension ConnectionHandler {
                 wrote += reply.readableBytes
             }
         }
+        // An interim answer goes after every answer before it: not while delayed ones wait.
+        if exhausted && !state.closing && !state.interimAnswered && state.scheduled == 0,
+           let interim = state.interim, let front = state.input.front, let early = interim(front) {
+            state.interimAnswered = true
+            noteAnswer(early)
+            joined.writeImmutableBuffer(early)
+            wrote += early.readableBytes
+        }
         writeJoined()
-        if wrote > 0 { flushAnswers(context, bytes: wrote) }
+        // Undelayed, the answer that closes is the last one written in this burst.
+        let closeNow = state.closing && state.delay == nil && !state.closeIssued
+        if closeNow { state.closeIssued = true }
+        if wrote > 0 || closeNow { flushAnswers(context, bytes: wrote, thenClose: closeNow) }
+        if state.closing {
+            // What follows the answer that closes is never answered.
+            state.input.removeAll()
+            exhausted = true
+        }
         if exhausted && (inputClosed || failure != nil) && state.scheduled == 0 {
-            return failure.map { .failure($0) } ?? .success(())
+            return (failure ?? state.failureAfterClose).map { .failure($0) } ?? .success(())
         }
         return nil
     }

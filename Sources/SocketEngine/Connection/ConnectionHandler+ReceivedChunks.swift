@@ -23,6 +23,10 @@ extension ConnectionHandler {
             scannedChunks = 0
         }
 
+        /// The first chunk: once ``decodeNext(_:atEOF:)`` has found no whole frame, the start of
+        /// the next frame as far as it has come (the chunks are joined while it looks).
+        var front: ByteBuffer? { chunks.first }
+
         /// Drops every chunk.
         mutating func removeAll() {
             chunks.removeAll()

@@ -164,17 +164,22 @@ final class ConnectionHandler: ChannelDuplexHandler {
         }
     }
 
-    /// From now on answer every frame `decoder` cuts with `answer(frame)` (nil: no answer),
-    /// written `delay` after the frame arrived, in order. Completes when the peer has finished
-    /// and every answer is written; fails on a frame over the limit (the connection is closed)
-    /// or a connection error. Reads are held while the socket cannot take more answers.
-    func answerAll(decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>, answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> ByteBuffer?) {
+    /// From now on answer every frame `decoder` cuts with `answer(frame)` (bytes nil: no answer),
+    /// written `delay` after the frame arrived, in order; ``Answer/closeAfter`` closes the
+    /// connection once written. Completes when the peer has finished and every answer is
+    /// written; fails on a frame over the limit or one that cannot be cut (the connection is
+    /// closed after `lastWords` for the error, if any) or a connection error. Reads are held while the socket cannot take more answers.
+    func answerAll(
+        decoder: FrameDecoder, delay: TimeAmount?, promise: EventLoopPromise<Void>,
+        lastWords: (@Sendable (SocketEngineError) -> ByteBuffer?)? = nil, interim: (@Sendable (ByteBuffer) -> ByteBuffer?)? = nil,
+        answer: @escaping @Sendable (ByteBuffer) throws(SocketEngineError) -> Answer
+    ) {
         guard case .reads(var input) = mode, pending.isEmpty else {
             promise.fail(SocketEngineError(.invalidConfiguration, "\(label): answering while other reads are pending"))
             return
         }
         input.restartSearch()
-        mode = .answering(Answering(input: input, decoder: decoder, delay: delay, promise: promise, answer: answer))
+        mode = .answering(Answering(input: input, decoder: decoder, delay: delay, promise: promise, lastWords: lastWords, interim: interim, answer: answer))
         serve()
     }
 

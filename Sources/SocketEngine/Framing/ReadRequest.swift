@@ -16,6 +16,9 @@ public enum ReadRequest: Sendable {
     case available(maxLength: Int)
     /// One message of the given framing, at most `maxFrameSize` bytes of body.
     case frame(Framing, maxFrameSize: Int)
+    /// One HTTP/1.1 response (``Framing/http``) to a request that was a HEAD (`toHEAD`: its
+    /// response has no body whatever its headers say) or not, at most `maxFrameSize` bytes.
+    case httpResponse(toHEAD: Bool, maxFrameSize: Int)
 
     /// Whatever is buffered, at most 1 MiB.
     public static var available: ReadRequest { .available(maxLength: 1 << 20) }
@@ -34,6 +37,10 @@ public enum ReadRequest: Sendable {
             return FrameDecoder(rule: .available, maximumFrameSize: maxLength)
         case .frame(let framing, let maxFrameSize):
             return FrameDecoder(framing: framing, maximumFrameSize: maxFrameSize)
+        case .httpResponse(let toHEAD, let maxFrameSize):
+            var decoder = FrameDecoder(framing: .http, maximumFrameSize: maxFrameSize)
+            decoder.expectResponse(toHEAD: toHEAD)
+            return decoder
         }
     }
 }

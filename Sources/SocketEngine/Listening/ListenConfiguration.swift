@@ -30,6 +30,8 @@ public struct ListenConfiguration: Sendable {
     /// Keep accepting after the first client; without it the service ends when the first
     /// client is done (like `nc -l`).
     public var keepOpen = false
+    /// `http://` and `https://`: the status, headers and clock of every answer.
+    public var httpResponse = HTTPResponseTemplate()
     /// How the listener binds and whom it lets in.
     public var options = ListenOptions()
 

@@ -17,6 +17,8 @@ extension ListenEvent {
             return .warning(error.text)
         case .clientSecured(let client, let report):
             return .event("client \(client.id) TLS: \(report.summary)")
+        case .httpRequest(let client, let method, let target, let status, let bodyBytes):
+            return .note("\(client.peer) \(method) \(target) -> \(status) (\(plural(bodyBytes, "byte")))")
         case .messagesDropped(let client, let count):
             return .warning("client \(client.id) (\(client.peer)) is not keeping up: \(plural(count, "broadcast message")) dropped")
         }

@@ -22,4 +22,7 @@ public enum ListenEvent: Sendable {
     case messagesDropped(ClientInfo, count: Int)
     /// A `tls://` client finished its handshake.
     case clientSecured(ClientInfo, SecurityReport)
+    /// `listen http://` answered a request: its method and target (`-` when it could not be
+    /// read), the answer's status and body length.
+    case httpRequest(ClientInfo, method: String, target: String, status: Int, bodyBytes: Int)
 }

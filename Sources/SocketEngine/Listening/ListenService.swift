@@ -72,7 +72,7 @@ public final class ListenService: Sendable {
 
     private func runStream(_ listener: Listener) async {
         let watcher = Task { await self.watchRejections(listener.events) }
-        let forwarder = configuration.mode == .print ? input.map { input in
+        let forwarder = configuration.mode == .print && !configuration.endpoint.transport.isHTTP ? input.map { input in
             Task { await self.forwardInput(input) }
         } : nil
 
@@ -132,6 +132,8 @@ public final class ListenService: Sendable {
         }
         do {
             switch configuration.mode {
+            case _ where configuration.endpoint.transport.isHTTP:
+                try await serveHTTP(connection, client)
             case .print:
                 try await printMessages(from: connection)
             case .discard:
@@ -185,8 +187,8 @@ public final class ListenService: Sendable {
             let reply: ByteBuffer?
             if case .respond(let body) = mode { reply = try encode(body) } else { reply = nil }
             try await connection.answerEach(framing, maxFrameSize: configuration.maximumFrameSize, delay: configuration.delay) { message throws(SocketEngineError) in
-                if let reply { return reply }
-                return framing == .raw ? message : try framing.encode(message)
+                if let reply { return Answer(reply) }
+                return Answer(framing == .raw ? message : try framing.encode(message))
             }
             return
         default:

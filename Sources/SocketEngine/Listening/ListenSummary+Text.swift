@@ -6,6 +6,11 @@ extension ListenSummary {
         if transport == .udp {
             parts = ["\(plural(datagramsIn, "datagram")) in", "\(datagramsOut) out"]
         }
+        if transport.isHTTP {
+            let total = httpAnswers.reduce(0, +)
+            let classes = (1...5).filter { httpAnswers[$0] > 0 }.map { "\(httpAnswers[$0]) \($0)xx" }
+            parts.append(plural(total, "request") + (classes.isEmpty ? "" : " (\(classes.joined(separator: ", ")))"))
+        }
         parts.append("\(plural(bytesIn, "byte")) in")
         parts.append("\(plural(bytesOut, "byte")) out")
         if rejected > 0 {

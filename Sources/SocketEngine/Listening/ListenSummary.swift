@@ -21,6 +21,9 @@ public struct ListenSummary: Sendable {
     public var datagramsDropped = 0
     /// Broadcast messages not delivered to slow clients.
     public var messagesDropped = 0
+    /// `listen http://`: requests answered, by the class of their answer's status (index 1 for
+    /// 1xx … 5 for 5xx; index 0 unused).
+    public var httpAnswers = [0, 0, 0, 0, 0, 0]
     /// From the start of ``ListenService/run()`` to its end.
     public var duration: Duration = .zero
 }

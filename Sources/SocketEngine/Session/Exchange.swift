@@ -67,6 +67,11 @@ public struct Exchange: Sendable {
         do {
             let isDatagram = connection.transport.isMessageOriented
             for round in 1...max(1, configuration.rounds) {
+                if let http = configuration.http {
+                    try await exchangeHTTP(
+                        connection, spec: http, deadline: deadline, clock: clock, sendStarted: &sendStarted, result: &result, onResponse: onResponse)
+                    continue
+                }
                 var sentAt: [EngineClock.Instant] = []
                 for message in configuration.messages {
                     let wire = isDatagram ? message : try configuration.framing.encode(message)

@@ -29,6 +29,10 @@ public struct ExchangeConfiguration: Sendable {
     /// message needs a key of its own within its round.
     public var correlate: (@Sendable (ByteBuffer) -> String?)?
 
+    /// `http://` and `https://`: how each message (or, with none, one request without a body)
+    /// is sent as a request; each gets one response, cut as HTTP (``framing`` is not used).
+    public var http: HTTPRequestSpec?
+
     /// An exchange with `endpoint` with the defaults: no messages, one response, one round, a 5 s timeout.
     public init(endpoint: Endpoint) {
         self.endpoint = endpoint
@@ -37,12 +41,13 @@ public struct ExchangeConfiguration: Sendable {
     /// The responses the whole exchange waits for: one per message with ``correlate``; else
     /// ``responses`` per round, or one when reading until the peer closes.
     public var expectedResponses: Int {
+        if http != nil { return max(1, messages.count) * rounds }
         if correlate != nil { return messages.count * rounds }
         return readsUntilClose ? min(1, responses) : responses * rounds
     }
 
     /// True when responses are read until the peer closes instead of counted.
     public var readsUntilClose: Bool {
-        framing == .raw && !endpoint.transport.isMessageOriented
+        http == nil && framing == .raw && !endpoint.transport.isMessageOriented
     }
 }

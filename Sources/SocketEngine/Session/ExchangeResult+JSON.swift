@@ -42,6 +42,18 @@ extension ExchangeResult {
             members.append(("replies", .array(result.correlated.map { .object([("key", .string($0.key)), ("ms", .double($0.latency.milliseconds))]) })))
             members.append(("unmatched", .int(result.unmatched)))
         }
+        if configuration.http != nil {
+            members.append(("status", result.http.last.map { .int($0.status) } ?? .null))
+            members.append(("http", .array(result.http.map { line in
+                .object([
+                    ("status", .int(line.status)),
+                    ("status_line", .string(line.final?.statusLine ?? "")),
+                    ("headers", .array((line.final?.headers ?? []).map { .array([.string($0.name), .string($0.value)]) })),
+                    ("interim", .array(line.responses.dropLast().map { .int($0.status) })),
+                    ("body_bytes", .int(line.bodyBytes)),
+                ])
+            })))
+        }
         if let error = result.error {
             members.append(("error", .object([("kind", .string(error.code.name)), ("message", .string(error.text.rendered(naming)))])))
         } else {

@@ -53,6 +53,9 @@ public struct ExchangeResult: Sendable {
         return "replies by key: \(replies.isEmpty ? "none" : replies)\(more); \(unmatched) unmatched"
     }
 
+    /// `send http://`: each request with its response heads, in order.
+    public var http: [HTTPExchangeLine] = []
+
     /// True when the exchange ran to its end with no error.
     public var succeeded: Bool { error == nil && !interrupted }
 }

@@ -31,6 +31,15 @@ struct Listen: AsyncParsableCommand {
             and wss:// the plaintext, over ws:// and wss:// one segment per message), for \
             tcpdump, Wireshark, capture -r and replay.
 
+            Over http://[HOST]:PORT (https:// with the TLS options) every request gets \
+            one response, in order, on a kept-alive connection: --respond FILE gives the \
+            body (--status and -H the rest; HEAD gets the headers only), --echo answers \
+            with the request's body, and by default each request is printed and answered \
+            with an empty 200. A request with Connection: close (or HTTP/1.0 without \
+            keep-alive) is answered and the connection closed; a malformed one gets 400, \
+            one over --max-frame 413, and the connection is closed. One line per request \
+            (-q: none): 127.0.0.1:5123 GET /x -> 200 (12 bytes).
+
             Over udp:// each datagram is one message; the sender of each is printed.
 
             nc's and ncat's habits: -u makes PORT or HOST:PORT a udp:// endpoint (nc -lu), and \
@@ -60,6 +69,8 @@ struct Listen: AsyncParsableCommand {
               sockctl listen :7000 --framing crlf --respond reply.json --delay 10ms
               sockctl listen 0.0.0.0:6969 --broadcast --framing line --allow 10.0.0.0/8
               sockctl listen udp://:5353
+              sockctl listen http://:8080 --respond index.html -k
+              sockctl listen http://:8080 --status 503 -H 'Retry-After: 1' -k
               sockctl listen -u -p 5353 --echo             # ncat -l -u -p 5353 --exec cat
               sockctl listen 7000 --echo -k --record clients.pcap
               sockctl listen unix:/tmp/app.sock --discard -k -q
@@ -71,7 +82,7 @@ struct Listen: AsyncParsableCommand {
     // Text, read in validate() (as connect's): an endpoint read while parsing is judged before
     // the parser looks for unknown options.
     @Argument(help: ArgumentHelp(
-        "Where to listen: PORT, :PORT, HOST:PORT, [v6]:PORT, tcp://, udp://[HOST]:PORT, unix:/path or ws://[HOST]:PORT/path (or -p PORT).",
+        "Where to listen: PORT, :PORT, HOST:PORT, [v6]:PORT, tcp://, udp://[HOST]:PORT, unix:/path, ws://[HOST]:PORT/path or http(s)://[HOST]:PORT (or -p PORT).",
         valueName: "endpoint"))
     var endpointText: String?
 
@@ -106,6 +117,8 @@ struct Listen: AsyncParsableCommand {
     @Flag(name: .long, help: "Only receive: never read stdin (print mode otherwise sends it to the clients).")
     var recvOnly = false
 
+    @OptionGroup(title: "HTTP (http:// and https://)") var httpResponse: HTTPResponseOptions
+    @OptionGroup(title: "HTTP (http:// and https://)") var responseHeaders: ResponseHeaderOptions
     @OptionGroup(title: "Framing") var framing: FramingOptions
     @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
 
@@ -136,6 +149,18 @@ struct Listen: AsyncParsableCommand {
         if modes > 1 { throw UsageError("choose one of --echo, --discard, --broadcast and --respond") }
         var configuration = ListenConfiguration(endpoint: endpoint)
         configuration.framing = framing.framing
+        try httpResponse.apply(to: &configuration.httpResponse, endpoint: endpoint)
+        if !responseHeaders.headers.isEmpty {
+            guard endpoint.transport.isHTTP else { throw UsageError("--header needs an http:// or https:// endpoint (a listener's headers go on its HTTP responses)") }
+            configuration.httpResponse.headers = try responseHeaders.httpResponseHeaders()
+        }
+        if endpoint.transport.isHTTP {
+            guard framing.framing == .raw || framing.framing == .http else {
+                throw UsageError("--framing \(framing.framing) does not apply to \(endpoint.transport.rawValue)://: its requests are cut as HTTP/1.1")
+            }
+            if discard || broadcast { throw UsageError("--discard and --broadcast do not apply to \(endpoint.transport.rawValue)://: every request is answered") }
+            configuration.framing = .http
+        }
         configuration.maximumFrameSize = try framing.maximumFrameSize()
         if echo { configuration.mode = .echo }
         if discard { configuration.mode = .discard }
@@ -152,7 +177,7 @@ struct Listen: AsyncParsableCommand {
             configuration.mode = .respond(body)
         }
         if let delay {
-            guard configuration.mode != .print && configuration.mode != .discard else {
+            guard configuration.mode != .print && configuration.mode != .discard || endpoint.transport.isHTTP else {
                 throw UsageError("--delay needs --echo, --respond or --broadcast")
             }
             configuration.delay = delay
@@ -186,7 +211,8 @@ struct Listen: AsyncParsableCommand {
         }
         let recorder = try recording.recorder(diagnostics: diagnostics)
         configuration.options.recorder = recorder?.hook
-        let readsInput = configuration.mode == .print && !recvOnly
+        // An HTTP client gets answers, never stdin.
+        let readsInput = configuration.mode == .print && !recvOnly && !configuration.endpoint.transport.isHTTP
         let printMode = configuration.mode == .print
         let service = ListenService(
             configuration: configuration,

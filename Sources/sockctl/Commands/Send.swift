@@ -30,6 +30,16 @@ struct Send: AsyncParsableCommand {
             byte), total — and the responses (text, or base64 when not UTF-8); -v, --hexdump \
             and errors are on stderr, as always.
 
+            Over http:// and https:// each MESSAGE (or --file, or stdin) is the body of \
+            one request, and with none (stdin empty or a terminal) one request without a \
+            body is sent (-X the method: GET without a body, POST with one; -H headers; Host, User-Agent \
+            and Content-Length are set unless given), sent one after another on one \
+            connection; each response body goes to stdout byte for byte, de-chunked and \
+            nothing added. -v writes the request heads (> ) and the response heads (< ) on \
+            stderr, as curl -v. --fail exits 1 when a final status is not 2xx: redirects \
+            are not followed, so a 3xx means the target was not reached. --json adds each \
+            response's status and headers ("http").
+
             --correlate KEY (json:PATH, regex:RE, bytes:OFFSET:LENGTH) waits for each message's \
             own reply, found by the same key in both, whatever order the replies come in; they \
             are printed in the order of the messages, other messages are counted as unmatched, \
@@ -41,12 +51,14 @@ struct Send: AsyncParsableCommand {
               sockctl send 127.0.0.1:7000 --framing length:4 --file request.bin --responses 2
               printf 'GET / HTTP/1.0\\r\\n\\r\\n' | sockctl send example.com:80
               sockctl send udp://127.0.0.1:5353 -e 'ping\\n' --timeout 500ms --json
+              sockctl send http://127.0.0.1:8080/api/items -v
+              sockctl send http://127.0.0.1:8080/api/items -X PUT -H 'Content-Type: application/json' '{"id":1}' --fail
               sockctl send ws://127.0.0.1:8080/echo '{"op":"ping"}' --subprotocol v1 --json
             """
     )
 
     @Argument(
-        help: ArgumentHelp("Where to send: host:port, [v6]:port, tcp://, udp://host:port, unix:/path or ws://host[:port]/path.", valueName: "endpoint"),
+        help: ArgumentHelp("Where to send: host:port, [v6]:port, tcp://, udp://host:port, unix:/path, ws://host[:port]/path or http(s)://host[:port]/path.", valueName: "endpoint"),
         transform: ArgumentValues.clientEndpoint
     )
     var endpoint: Endpoint
@@ -76,6 +88,11 @@ struct Send: AsyncParsableCommand {
             transform: { text in try validating { try MessageField(parsing: text, option: .correlate) } })
     var correlate: MessageField?
 
+    @Flag(name: .long, help: "http:// and https://: exit 1 when a final response's status is not 2xx (redirects are not followed, so 3xx counts).")
+    var fail = false
+
+    @OptionGroup(title: "HTTP (http:// and https://)") var request: HTTPRequestOptions
+
     @OptionGroup var client: ClientOptions
 
     func validate() throws {
@@ -91,6 +108,13 @@ struct Send: AsyncParsableCommand {
         configuration.rounds = try checkedCount(rounds, "--repeat", within: 1...1_000_000)
         configuration.timeout = try checkedPositive(timeout, "--timeout")
         configuration.correlate = correlate.map { field in { @Sendable body in field.value(in: body) } }
+        if endpoint.transport.isHTTP {
+            try makeHTTP(&configuration)
+        } else if fail {
+            throw UsageError("--fail needs an http:// or https:// endpoint")
+        } else if request.method != nil {
+            throw UsageError("--method needs an http:// or https:// endpoint")
+        }
         if configuration.readsUntilClose && configuration.responses > 1 {
             throw UsageError("with raw framing the response is everything until the peer closes; use --framing to wait for \(configuration.responses) messages")
         }
@@ -105,10 +129,14 @@ struct Send: AsyncParsableCommand {
             if let file {
                 bodies.append(try FileReader.read(file, limit: configuration.maximumFrameSize, option: "--file"))
             } else if bodies.isEmpty {
+                // Over HTTP, nothing to send is a request without a body.
+                let http = configuration.http != nil
                 guard isatty(0) == 0 else {
+                    if http { configuration.messages = []; return configuration }
                     throw UsageError("nothing to send: give MESSAGE arguments, --file, or pipe the message into stdin")
                 }
-                bodies.append(try FileReader.readAll(0, limit: configuration.maximumFrameSize, what: "stdin"))
+                let input = try FileReader.readAll(0, limit: configuration.maximumFrameSize, what: "stdin")
+                if !http || input.readableBytes > 0 { bodies.append(input) }
             }
         }
         configuration.messages = bodies
@@ -120,7 +148,7 @@ struct Send: AsyncParsableCommand {
         let interruption = Interruption(diagnostics)
         let configuration = try makeConfiguration(loadingMessages: true, diagnostics: diagnostics)
         let printsResponses = !json
-        let separate = configuration.framing != .raw || configuration.endpoint.transport.isMessageOriented
+        let separate = configuration.http == nil && (configuration.framing != .raw || configuration.endpoint.transport.isMessageOriented)
         let exchange = Exchange(configuration: configuration)
         interruption.onStop { exchange.stop() }
         let result = await exchange.run { response in
@@ -133,6 +161,7 @@ struct Send: AsyncParsableCommand {
             diagnostics.log(SessionEvent.connected(report, local: result.localAddress, remote: result.remoteAddress).logLines())
         }
         interruption.cancel()
+        if client.verbose { Self.printHeads(result.http) }
         let totals = "sent \(plural(result.messagesSent, "message")) (\(plural(result.bytesSent, "byte"))), received \(plural(result.responsesReceived, "response"))"
             + " (\(plural(result.bytesReceived, "byte"))) in \(result.total.formatted)"
         // Stopped early, the totals are the summary, shown without -v.
@@ -145,5 +174,9 @@ struct Send: AsyncParsableCommand {
             throw diagnostics.fail(error)
         }
         try interruption.exitIfInterrupted()
+        if fail, let failed = result.http.first(where: { !(200..<300).contains($0.status) }) {
+            diagnostics.error("\(failed.final?.statusLine ?? "no response") (--fail: the status is not 2xx)")
+            throw CommandFailed(status: 1)
+        }
     }
 }

@@ -24,7 +24,7 @@ struct HTTPRequestOptions: ParsableArguments {
     /// A method as given (methods are case-sensitive: sent as written): an HTTP token.
     @Sendable static func method(parsing text: String) throws -> String {
         guard !text.isEmpty, text.allSatisfy(HTTPToken.isTokenCharacter) else {
-            throw UsageError("not an HTTP method (a token: letters, digits and !#$%&'*+-.^_`|~, e.g. GET, POST, DELETE)")
+            throw UsageError("not an HTTP method (expected a token: letters, digits and !#$%&'*+-.^_`|~, e.g. GET, POST, DELETE)")
         }
         return text
     }

@@ -77,6 +77,8 @@ struct ValueErrorTests {
         "type": Kind("BOGUS"),
         "auto|events|threads": Kind("fast"),
         "'name: value'": Kind("no colon"),
+        "code": Kind("600"),
+        "method": Kind("a b"),
         "unix:path": Kind("/no/prefix"),
         "if": Kind("a-name-much-too-long-for-linux"),
         "interface": Kind("a-name-much-too-long-for-linux"),
