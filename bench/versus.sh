@@ -4,13 +4,13 @@
 # the same machine; absolute figures on a shared machine swing by 2x between runs, a same-run
 # comparison does not. Prints each table row of the baseline and of the new binary with the
 # ratio new/old of every figure in it.
-# Usage: bench/versus.sh BASELINE NEW [ROUNDS] [SCRIPTS]   (SCRIPTS default: "bulk loadtest correlate proxy")
+# Usage: bench/versus.sh BASELINE NEW [ROUNDS] [SCRIPTS]   (SCRIPTS default: "bulk loadtest correlate proxy http")
 # Traffic: 127.0.0.1 only, as each script's own.
 set -euo pipefail
 OLD=$(realpath "${1:?usage: bench/versus.sh BASELINE NEW [ROUNDS] [SCRIPTS]}")
 NEW=$(realpath "${2:?usage: bench/versus.sh BASELINE NEW [ROUNDS] [SCRIPTS]}")
 ROUNDS=${3:-1}
-SCRIPTS=${4:-bulk loadtest correlate proxy}
+SCRIPTS=${4:-bulk loadtest correlate proxy http}
 HERE=$(dirname "$0")
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
