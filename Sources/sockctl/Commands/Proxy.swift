@@ -121,7 +121,10 @@ struct Proxy: AsyncParsableCommand {
 
     func makeConfiguration() throws -> RelayConfiguration {
         var configuration = RelayConfiguration(listen: listen, upstream: upstream)
-        configuration.framing = framing.framing
+        // An http:// side speaks HTTP: its messages are cut as HTTP unless --framing says otherwise.
+        let speaksHTTP = [listen, upstream].contains { $0.transport.isHTTP }
+        let messageFraming = framing.framing == .raw && speaksHTTP ? Framing.http : framing.framing
+        configuration.framing = messageFraming
         configuration.maximumFrameSize = try framing.maximumFrameSize()
         try admission.apply(to: &configuration.listenOptions, endpoint: listen)
         configuration.connectOptions.connectTimeout = try checkedPositive(upstreamConnectTimeout, "--upstream-connect-timeout")
@@ -129,10 +132,10 @@ struct Proxy: AsyncParsableCommand {
         configuration.listenOptions.secureTransport = try tls.layer(for: listen)
         configuration.connectOptions.secureTransport = try upstreamTLS.layer(for: upstream)
         let carriesMessages = [listen, upstream].contains { $0.transport.isMessageOriented }
-        if printMessages && !carriesMessages && !framing.framing.delimitsMessages {
+        if printMessages && !carriesMessages && !messageFraming.delimitsMessages {
             throw UsageError("--print-messages needs --framing (or a ws, wss or udp side)")
         }
-        for fault in fault where fault.needsMessages && !carriesMessages && !framing.framing.delimitsMessages {
+        for fault in fault where fault.needsMessages && !carriesMessages && !messageFraming.delimitsMessages {
             throw UsageError("--fault \(fault) needs messages: --framing, or a ws, wss or udp side")
         }
         if quiet && verbose { throw UsageError("-q and -v exclude each other") }
@@ -166,7 +169,8 @@ struct Proxy: AsyncParsableCommand {
         defer { epollLoop?.shutdown() }
         if let control { try OutputFile.checkSocketPath(String(control.dropFirst(5)), option: "--control", diagnostics: diagnostics) }
         let renderer = ProxyEventRenderer(
-            diagnostics: diagnostics, hexdump: hexdump, printMessages: printMessages, jsonLog: jsonLog, quiet: quiet
+            diagnostics: diagnostics, hexdump: hexdump, printMessages: printMessages, jsonLog: jsonLog, quiet: quiet,
+            framing: configuration.framing
         )
         let service = RelayService(configuration: configuration) { renderer.render($0) }
 

@@ -128,9 +128,11 @@ struct Replay: AsyncParsableCommand {
         if !ignore.isEmpty && !verify { throw UsageError("--ignore applies to --verify") }
     }
 
-    private func parsedIgnore() throws -> IgnorePatterns {
+    /// The `--ignore` patterns; for HTTP frames after the default ones
+    /// (``IgnorePatterns/httpVolatileHeaders``: Date, ETag, Server …).
+    private func parsedIgnore(framing: Framing? = nil) throws -> IgnorePatterns {
         do {
-            return try IgnorePatterns(parsing: ignore)
+            return try IgnorePatterns(parsing: (framing == .http ? IgnorePatterns.httpVolatileHeaders : []) + ignore)
         } catch {
             throw UsageError(OptionNames.render(error.text))
         }
@@ -168,7 +170,9 @@ struct Replay: AsyncParsableCommand {
             }
             diagnostics.warning(message)
         }
-        let frameFraming: Framing? = client.framing.framing == .raw ? nil : client.framing.framing
+        // An http:// target speaks HTTP: the session is cut as HTTP unless --framing says otherwise.
+        let speaksHTTP = target?.transport.isHTTP == true && client.framing.framing == .raw
+        let frameFraming: Framing? = speaksHTTP ? .http : client.framing.framing == .raw ? nil : client.framing.framing
         diagnostics.event(
             "stream \(chosen): \(recorded.client) > \(recorded.server) (\(recorded.transport.rawValue)), "
                 + "\(plural(recorded.messages.count, "message")), \(plural(recorded.clientCounters.bytes, "byte")) from the client, "
@@ -205,7 +209,7 @@ struct Replay: AsyncParsableCommand {
         }
         let client = ReplayClient(configuration: ReplayClient.Configuration(
             endpoint: endpoint, connect: connect, plan: plan, framing: frameFraming, maximumFrameSize: maximumFrameSize,
-            speed: try ReplaySpeed.chosen(speed, topspeed: topspeed), verify: verify, ignore: try parsedIgnore(),
+            speed: try ReplaySpeed.chosen(speed, topspeed: topspeed), verify: verify, ignore: try parsedIgnore(framing: frameFraming),
             timeout: idleTimeout,
             datagrams: recorded.transport == .udp
         ))

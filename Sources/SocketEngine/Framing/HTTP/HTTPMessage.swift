@@ -131,6 +131,18 @@ package struct HTTPMessage: Sendable, Equatable {
         return true
     }
 
+    /// Whether the whole message `frame` (as `FrameDecoder(framing: .http)` cuts it) is a HEAD
+    /// request; nil when it is a response. Looks at the first bytes only (empty lines before
+    /// the start line skipped): the views tell the other direction's decoder with it
+    /// (``FrameDecoder/expectResponse(toHEAD:)``).
+    package static func requestIsHEAD(_ frame: ByteBuffer) -> Bool? {
+        let view = frame.readableBytesView
+        guard let start = view.firstIndex(where: { $0 != 0x0D && $0 != 0x0A }) else { return false }
+        let front = view[start...]
+        if front.starts(with: "HTTP/".utf8) { return nil }
+        return front.starts(with: "HEAD ".utf8)
+    }
+
     /// 1xx, 204 and 304 responses never have a body (RFC 9112 §6.3 rule 1).
     package static func hasNoBody(status: Int) -> Bool {
         (100..<200).contains(status) || status == 204 || status == 304
