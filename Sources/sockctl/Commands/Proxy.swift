@@ -32,7 +32,9 @@ struct Proxy: AsyncParsableCommand {
             upstream, < back to the client), as every command does; --print-messages prints \
             each message on stdout (JSON pretty-printed); --json (or --json-log) prints one \
             JSON object per event on stdout, the summary last, and moves the messages to \
-            stderr. --record FILE.pcap writes every client's session to one pcap file that \
+            stderr. HTTP messages (--framing http, or an http:// side with --print-messages \
+            or --json) show as their start line, headers and body, de-chunked; the answer to \
+            a HEAD request is known to have no body. --record FILE.pcap writes every client's session to one pcap file that \
             tcpdump and tshark open and replay replays.
 
             Faults (--fault, repeatable; add and remove them while running through \
@@ -53,6 +55,7 @@ struct Proxy: AsyncParsableCommand {
               sockctl proxy :8000 127.0.0.1:7000 --json -q | jq -c 'select(.event == "disconnect")'
               sockctl proxy :8000 tls://api.example.com:443 --framing crlf --print-messages
               sockctl proxy ws://:8080/ 127.0.0.1:7000 --framing line
+              sockctl proxy :8000 http://127.0.0.1:8080 --print-messages
               sockctl proxy udp://:5353 udp://127.0.0.1:53 --fault drop=10%
               sockctl proxy :8000 127.0.0.1:7000 --fault latency=100ms,dir=down --fault reset-after=30s,p=20%
               sockctl proxy :8000 127.0.0.1:7000 --control unix:/tmp/proxy.ctl --record session.pcap
@@ -95,7 +98,7 @@ struct Proxy: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Take fault commands (add, remove, list, clear) on this Unix socket while running.", valueName: "unix:path"))
     var control: String?
 
-    @Flag(name: .long, help: "Print every message on stdout (needs --framing unless a side is ws, wss or udp).")
+    @Flag(name: .long, help: "Print every message on stdout (needs --framing unless a side is ws, wss, udp or http: HTTP messages show as start line, headers and body).")
     var printMessages = false
 
     @Flag(name: [.customLong("json"), .customLong("json-log")], help: "Write the result as JSON: every event — clients, messages, chunks, faults — one object per line on stdout (human output on stderr).")
@@ -121,9 +124,11 @@ struct Proxy: AsyncParsableCommand {
 
     func makeConfiguration() throws -> RelayConfiguration {
         var configuration = RelayConfiguration(listen: listen, upstream: upstream)
-        // An http:// side speaks HTTP: its messages are cut as HTTP unless --framing says otherwise.
+        // An http:// side speaks HTTP: when messages are shown or counted, they are cut as HTTP
+        // unless --framing says otherwise (a plain relay stays a byte relay, with no size limit).
         let speaksHTTP = [listen, upstream].contains { $0.transport.isHTTP }
-        let messageFraming = framing.framing == .raw && speaksHTTP ? Framing.http : framing.framing
+        let wantsMessages = printMessages || jsonLog || fault.contains { $0.needsMessages }
+        let messageFraming = framing.framing == .raw && speaksHTTP && wantsMessages ? Framing.http : framing.framing
         configuration.framing = messageFraming
         configuration.maximumFrameSize = try framing.maximumFrameSize()
         try admission.apply(to: &configuration.listenOptions, endpoint: listen)
