@@ -22,8 +22,9 @@ import SocketEngine
 ///   Checksum: 9
 /// ```
 ///
-/// Bytes that are not one whole HTTP message are shown as any other message. Control
-/// characters in the start line and the fields are escaped (`\r`, `\xHH`), never written raw.
+/// Bytes that are not one whole HTTP message (``HTTPMessage`` refuses, among others, C0
+/// controls in a field) are shown as any other message. C1 controls and DEL in the start line
+/// and the fields are escaped (`\x85`), never written raw.
 public enum MessageRenderer {
     /// Appends the message and a newline to `out` (a space first, when there is a body).
     public static func append(_ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
@@ -83,9 +84,18 @@ public enum MessageRenderer {
         }
     }
 
-    /// Start-line and field text, its control characters escaped.
+    /// Start-line and field text, its C0 and C1 control characters and DEL escaped (`\t`,
+    /// `\x85`), so no byte of a field can move a terminal's cursor.
     private static func appendField(_ text: String, into out: inout [UInt8]) {
-        var text = text
-        text.withUTF8 { MessageText.appendEscaped(UnsafeRawBufferPointer($0), into: &out) }
+        for scalar in text.unicodeScalars {
+            let value = scalar.value
+            if value < 0x20 {
+                withUnsafeBytes(of: UInt8(value)) { MessageText.appendEscaped($0, into: &out) }
+            } else if (0x7F...0x9F).contains(value) {
+                out += "\\x\(String(value, radix: 16))".utf8
+            } else {
+                out += String(scalar).utf8
+            }
+        }
     }
 }
