@@ -23,8 +23,8 @@
 /// fed in pieces and fed whole. Any Swift trap in the scanner (overflow, index out of range)
 /// is a crash libFuzzer reports.
 ///
-/// Built by fuzz/run.sh with the standard-library-only files of Sources/SocketEngine/Framing/HTTP
-/// (one module, no import).
+/// Built by fuzz/run.sh with the scanner's files of Sources/SocketEngine/Framing/HTTP alone
+/// (one module; they import only the standard library and Glibc).
 enum HTTPFuzzer {
     struct Outcome: Equatable {
         var messages: [HTTPMessageInfo] = []

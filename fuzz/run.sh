@@ -12,7 +12,7 @@
 #           LoadGenError and Threshold, over hdrhistogram-swift and zlib: see build_merge)
 #   http    fuzz/FuzzHTTP.swift:   HTTPMessageScanner (the one HTTP/1.1 cutter) on a byte stream
 #           fed whole and in pieces, with its invariants checked (built with the scanner's
-#           standard-library-only files of Sources/SocketEngine/Framing/HTTP: see build_http)
+#           files of Sources/SocketEngine/Framing/HTTP alone: see build_http)
 # All run at once (one process each). Seeds: every *.pcap / *.pcapng under Tests/ plus a
 # generated 400-packet pcap, split into frames by fuzz/seeds.py; for merge the report files
 # under Tests/Reports, alone and in pairs, with fuzz/merge.dict as libFuzzer's dictionary; for
@@ -101,8 +101,8 @@ build_merge() {
     printf '%s\n' "${sources[@]}" | sha256sum > "$bin.sources"
 }
 # build_http: the scanner's files (HTTPMessageScanner*, HTTPMessageInfo, HTTPScanError) import
-# nothing but the standard library (keep it so), so they compile alone, as a module SocketEngine
-# of their own, with the harness.
+# nothing but the standard library and Glibc (keep it so), so they compile alone, as a module
+# SocketEngine of their own, with the harness.
 build_http() {
     local bin=$OUT/bin/http sources
     mapfile -t sources < <(find Sources/SocketEngine/Framing/HTTP \( -name 'HTTPMessageScanner*.swift' \
