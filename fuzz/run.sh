@@ -10,9 +10,13 @@
 #   merge   fuzz/FuzzMerge.swift:  `report merge` input, one or two JSON part files: decoded,
 #           validated, merged, printed, re-encoded and read back (Sources/LoadGen/Report with
 #           LoadGenError and Threshold, over hdrhistogram-swift and zlib: see build_merge)
+#   http    fuzz/FuzzHTTP.swift:   HTTPMessageScanner (the one HTTP/1.1 cutter) on a byte stream
+#           fed whole and in pieces, with its invariants checked (built with the scanner's
+#           files of Sources/SocketEngine/Framing/HTTP alone: see build_http)
 # All run at once (one process each). Seeds: every *.pcap / *.pcapng under Tests/ plus a
 # generated 400-packet pcap, split into frames by fuzz/seeds.py; for merge the report files
-# under Tests/Reports, alone and in pairs, with fuzz/merge.dict as libFuzzer's dictionary.
+# under Tests/Reports, alone and in pairs, with fuzz/merge.dict as libFuzzer's dictionary; for
+# http the messages in fuzz/regressions/http, with fuzz/http.dict.
 # fuzz/regressions/TARGET/ holds inputs that once failed, replayed before fuzzing. Binaries,
 # the growing corpus and crash artifacts live in $FUZZ_DIR (default .build/fuzz). Exits non-zero
 # if a target crashed, leaked, timed out (> 5 s on one input) or went over 2 GiB, and prints the input.
@@ -21,7 +25,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_PER_TARGET=${1:-30}
 OUT=${FUZZ_DIR:-$ROOT/.build/fuzz}
 SWIFTC=${SWIFTC:-swiftc}
-TARGETS=(${FUZZ_TARGETS:-frames files reassembly merge})
+TARGETS=(${FUZZ_TARGETS:-frames files reassembly merge http})
 for name in "${TARGETS[@]}"; do mkdir -p "$OUT/corpus/$name"; done
 mkdir -p "$OUT/bin" "$OUT/artifacts"
 cd "$ROOT"
@@ -96,9 +100,31 @@ build_merge() {
     mv "$bin.tmp" "$bin"
     printf '%s\n' "${sources[@]}" | sha256sum > "$bin.sources"
 }
+# build_http: the scanner's files (HTTPMessageScanner*, HTTPMessageInfo, HTTPScanError) import
+# nothing but the standard library and Glibc (keep it so), so they compile alone, as a module
+# SocketEngine of their own, with the harness.
+build_http() {
+    local bin=$OUT/bin/http sources
+    mapfile -t sources < <(find Sources/SocketEngine/Framing/HTTP \( -name 'HTTPMessageScanner*.swift' \
+        -o -name HTTPMessageInfo.swift -o -name HTTPScanError.swift \) | sort)
+    sources+=(fuzz/FuzzHTTP.swift)
+    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" -newer "$bin" 2>/dev/null)" ] \
+        && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
+        return 0
+    fi
+    echo "==> building fuzz target http"
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name SocketEngine -package-name sockctl \
+        "${sources[@]}" -o "$bin.tmp"
+    mv "$bin.tmp" "$bin"
+    printf '%s\n' "${sources[@]}" | sha256sum > "$bin.sources"
+}
 declare -A FILE=([frames]=fuzz/FuzzFrames.swift [files]=fuzz/FuzzFiles.swift [reassembly]=fuzz/FuzzReassembly.swift)
 for name in "${TARGETS[@]}"; do
-    if [ "$name" = merge ]; then build_merge; else build "$name" "${FILE[$name]}"; fi
+    case $name in
+        merge) build_merge ;;
+        http) build_http ;;
+        *) build "$name" "${FILE[$name]}" ;;
+    esac
 done
 
 # Seeds, rebuilt every run (cheap) so new test captures are picked up.
@@ -116,9 +142,13 @@ for index in "${!reports[@]}"; do
     cp "$first" "$OUT/seeds/merge/$(basename "$first")"
     { cat "$first"; printf '\0'; cat "$second"; } > "$OUT/seeds/merge/pair-$(basename "$first" .json)-$(basename "$second")"
 done
+# HTTP streams: the hand-made messages (3 control bytes, then the stream; see fuzz/FuzzHTTP.swift).
+mkdir -p "$OUT/seeds/http"
+cp fuzz/regressions/http/* "$OUT/seeds/http/"
 echo "==> seeds: $(ls "$OUT/seeds/frames" | wc -l) frames, $(ls "$OUT/seeds/files" | wc -l) files," \
     "$(ls "$OUT/seeds/reassembly" | wc -l) segment scripts" \
-    "(from ${#captures[@]} test captures + 1 generated), $(ls "$OUT/seeds/merge" | wc -l) report inputs;" \
+    "(from ${#captures[@]} test captures + 1 generated), $(ls "$OUT/seeds/merge" | wc -l) report inputs," \
+    "$(ls "$OUT/seeds/http" | wc -l) HTTP streams;" \
     "${SECONDS_PER_TARGET} s per target"
 
 # Known crashers (fuzz/regressions/TARGET/*) are replayed first, once each.
@@ -145,7 +175,7 @@ fuzz() {
         "$OUT/corpus/$name" "$OUT/seeds/$name" > "$OUT/$name.log" 2>&1 &
     PID[$name]=$!
 }
-declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096 [merge]=16384)
+declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096 [merge]=16384 [http]=8192)
 for name in "${TARGETS[@]}"; do fuzz "$name" "${MAXLEN[$name]}"; done
 
 total=0

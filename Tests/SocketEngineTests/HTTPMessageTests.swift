@@ -79,6 +79,13 @@ import TestSupport
         #expect(String(buffer: message.body) == "z")
     }
 
+    /// The scanner passes empty lines before a message on with it (RFC 9112 §2.2).
+    @Test func emptyLinesBeforeTheStartLineAreSkipped() throws {
+        let message = try parse("\r\n\nGET /x HTTP/1.1\r\n\r\n")
+        #expect(message.startLine == "GET /x HTTP/1.1")
+        #expect(failure("\r\n") != nil)
+    }
+
     @Test func noBodyStatusesIgnoreContentLength() throws {
         for status in [100, 101, 204, 304] {
             let message = try parse("HTTP/1.1 \(status) X\r\nContent-Length: 10\r\n\r\n")

@@ -107,7 +107,11 @@ struct StreamPrinter {
         while true {
             switch state.directions[index].next(atEnd: atEnd) {
             case .message(let message):
-                message.withUnsafeReadableBytes { appendMessage($0, number: state.number, direction: direction, into: &out) }
+                // A request tells the other direction whether its answer is to a HEAD (no body).
+                if framing == .http, let isHEAD = HTTPMessage.requestIsHEAD(message) {
+                    state.directions[1 - index].decoder?.expectResponse(toHEAD: isHEAD)
+                }
+                appendMessage(message, number: state.number, direction: direction, into: &out)
             case .needMore:
                 if atEnd { state.directions[index].reset(framing: framing) }
                 return
@@ -157,7 +161,7 @@ struct StreamPrinter {
             buffer.writeBytes(payload)
             do {
                 while let message = try decoder.decode(&buffer, atEOF: true) {
-                    message.withUnsafeReadableBytes { appendMessage($0, number: number, direction: direction, into: &out) }
+                    appendMessage(message, number: number, direction: direction, into: &out)
                 }
             } catch {
                 appendMarker(number, direction, into: &out)
@@ -221,6 +225,14 @@ struct StreamPrinter {
     private mutating func appendMessage(_ bytes: UnsafeRawBufferPointer, number: Int, direction: TCPReassembler.Direction, into out: inout [UInt8]) {
         appendMarker(number, direction, into: &out)
         MessageRenderer.append(bytes, into: &out)
+        atLineStart = true
+        lastChunk = nil
+    }
+
+    /// One message cut with the framing: shown as HTTP for `http` (``MessageRenderer``).
+    private mutating func appendMessage(_ message: ByteBuffer, number: Int, direction: TCPReassembler.Direction, into out: inout [UInt8]) {
+        appendMarker(number, direction, into: &out)
+        MessageRenderer.append(message, framing: framing, into: &out)
         atLineStart = true
         lastChunk = nil
     }

@@ -24,6 +24,21 @@ public struct IgnorePatterns: @unchecked Sendable {
         patterns = compiled
     }
 
+    /// The patterns an HTTP replay ignores by default (before any `--ignore`): the headers whose
+    /// value changes from one answer to the next without the answer being different — `Date`,
+    /// `Expires`, `Last-Modified`, `Age`, `ETag`, `Server`, `Server-Timing`, `X-Request-Id`,
+    /// `X-Correlation-Id`, `X-Trace-Id`, `Traceparent`, `X-Runtime`, `X-Response-Time`; each
+    /// cuts the whole header line, name and value, out of the message's head.
+    public static let httpVolatileHeaders: [String] = [
+        "(?im)^(date|expires|last-modified|age|etag|server|server-timing|x-request-id|x-correlation-id|x-trace-id"
+            + "|traceparent|x-runtime|x-response-time):[^\r\n]*\r?\n",
+    ]
+
+    /// These patterns followed by `other`'s.
+    public func adding(_ other: IgnorePatterns) -> IgnorePatterns {
+        IgnorePatterns(patterns + other.patterns)
+    }
+
     /// True when there is no pattern: frames are compared as they are.
     public var isEmpty: Bool { patterns.isEmpty }
 

@@ -160,12 +160,14 @@ public struct ReplayClient: Sendable {
         let plan = configuration.plan
         let messageTarget = connection.transport.isMessageOriented
         let framed = configuration.framing != nil || messageTarget || configuration.datagrams
-        let verifier = ReplayVerifier(plan: plan, framed: framed, ignore: configuration.ignore)
+        let http = configuration.framing == .http && !messageTarget
+        let verifier = ReplayVerifier(plan: plan, framed: framed, http: http, ignore: configuration.ignore)
+        let answers = http ? ReplayHTTPAnswers(requests: plan.sends.map(\.bytes), maximumFrameSize: configuration.maximumFrameSize) : nil
         // Nothing expected is complete from the start: the run then only waits to settle.
         let progress = AsyncMonitor(Progress(complete: verifier.isComplete, lastActivity: start))
         let reader = Task {
             await Self.read(
-                from: connection, verifier: verifier,
+                from: connection, verifier: verifier, answers: answers,
                 framing: messageTarget ? nil : configuration.framing, maximumFrameSize: configuration.maximumFrameSize,
                 stopsAtMismatch: configuration.verify, clock: clock, progress: progress
             )
@@ -222,15 +224,18 @@ public struct ReplayClient: Sendable {
     /// Takes in everything the target sends, publishing the progress; returns the verifier and
     /// the error that ended reading, if any.
     private static func read(
-        from connection: Connection, verifier: ReplayVerifier, framing: Framing?, maximumFrameSize: Int,
+        from connection: Connection, verifier: ReplayVerifier, answers: ReplayHTTPAnswers?, framing: Framing?, maximumFrameSize: Int,
         stopsAtMismatch: Bool, clock: EngineClock, progress: AsyncMonitor<Progress>
     ) async -> (ReplayVerifier, SocketEngineError?) {
         var verifier = verifier
+        var answers = answers
         var failure: SocketEngineError?
         do {
             while true {
                 let data: ByteBuffer?
-                if let framing {
+                if answers != nil {
+                    data = try await answers?.next(from: connection)
+                } else if let framing {
                     data = try await connection.readFrame(framing, maxFrameSize: maximumFrameSize)
                 } else {
                     data = try await connection.read(.available(maxLength: 1 << 20))

@@ -91,6 +91,8 @@ public struct ReplayPlan: Sendable {
                 clientBuffer.writeImmutableBuffer(bytes)
                 try Self.cut(&clientBuffer, with: &clientDecoder, atEnd: false, side: "client") { body, wire in
                     sends.append(Send(due: offset(message.time), bytes: messageTarget ? body : wire))
+                    // An HTTP request tells the server's decoder whether its answer is to a HEAD.
+                    if framing == .http, let isHEAD = HTTPMessage.requestIsHEAD(body) { serverDecoder?.expectResponse(toHEAD: isHEAD) }
                 }
             case .server:
                 lastServerTime = message.time

@@ -11,8 +11,17 @@ import SocketEngine
 /// found however the target splits its writes; the "frame" named is then the recording's
 /// server segment that holds the first differing byte.
 ///
+/// HTTP frames (`--framing http`) are compared as messages (``HTTPMessage``): the start line,
+/// the headers in order, the body de-chunked and the trailers, each side written out as
+/// `Name: value` lines before the patterns are cut out, so the default patterns
+/// (``IgnorePatterns/httpVolatileHeaders``) remove whole header lines. `Content-Length` and
+/// `Transfer-Encoding` are left out of that text: they describe how the body was cut, and the
+/// body is compared itself. The mismatch then shows the two messages in that form; a frame that
+/// is not an HTTP message is compared as it is.
+///
 /// Not a mismatch: the target splitting or joining its writes differently (byte stream), or a
-/// field matched by `--ignore` having another value or length. A mismatch: different bytes,
+/// field matched by `--ignore` having another value or length; for HTTP, chunk sizes and
+/// boundaries. A mismatch: different bytes,
 /// an extra frame or extra bytes, and — at the end — fewer frames or bytes than recorded.
 public struct ReplayVerifier: Sendable {
     /// The first difference between the target's answers and the recording.
@@ -37,6 +46,8 @@ public struct ReplayVerifier: Sendable {
     let expected: [ByteBuffer]
     let expectedStream: [UInt8]
     let framed: Bool
+    /// Frames are HTTP messages: compared de-chunked (see above).
+    let http: Bool
     let ignore: IgnorePatterns
     /// Segment boundaries of the expected stream (byte-stream mode): end offset of each.
     private let segmentEnds: [Int]
@@ -54,11 +65,12 @@ public struct ReplayVerifier: Sendable {
     private var receivedStream: [UInt8] = []
 
     /// `framed`: compare frame by frame (frames, datagrams, WebSocket messages), else as one
-    /// byte stream.
-    public init(plan: ReplayPlan, framed: Bool, ignore: IgnorePatterns = IgnorePatterns()) {
+    /// byte stream; `http`: the frames are HTTP messages, compared as such.
+    public init(plan: ReplayPlan, framed: Bool, http: Bool = false, ignore: IgnorePatterns = IgnorePatterns()) {
         expected = plan.expected
         expectedStream = Array(buffer: plan.expectedStream)
         self.framed = framed
+        self.http = framed && http
         self.ignore = ignore
         var ends: [Int] = []
         var end = 0
@@ -84,12 +96,12 @@ public struct ReplayVerifier: Sendable {
         if framed {
             let index = framesReceived
             framesReceived += 1
-            let received = Array(buffer: data)
+            let received = http ? comparable(data) : Array(buffer: data)
             guard index < expected.count else {
                 mismatch = Mismatch(frame: index + 1, expected: [], received: received, reason: "the recording has only \(plural(expected.count, "frame"))")
                 return
             }
-            let recorded = Array(buffer: expected[index])
+            let recorded = comparable(expected[index])
             if let difference = firstDifference(recorded, received) {
                 mismatch = Mismatch(frame: index + 1, expected: recorded, received: received, reason: difference)
             } else {
@@ -119,7 +131,7 @@ public struct ReplayVerifier: Sendable {
         if framed {
             if framesReceived < expected.count {
                 mismatch = Mismatch(
-                    frame: framesReceived + 1, expected: Array(buffer: expected[framesReceived]), received: [],
+                    frame: framesReceived + 1, expected: comparable(expected[framesReceived]), received: [],
                     reason: "the target sent \(plural(framesReceived, "frame")) of \(expected.count)"
                 )
             }
@@ -140,6 +152,30 @@ public struct ReplayVerifier: Sendable {
         let recorded = Array(expectedStream[min(start, expectedStream.count)..<min(end, expectedStream.count)])
         let received = Array(receivedStream[min(start, receivedStream.count)..<min(max(end, start), receivedStream.count)])
         mismatch = Mismatch(frame: index + 1, expected: recorded, received: received, reason: reason)
+    }
+
+    /// A frame as it is compared: its bytes, or for HTTP the message's text (see the type's notes).
+    private func comparable(_ frame: ByteBuffer) -> [UInt8] {
+        guard http, let message = try? HTTPMessage(parsing: frame) else { return Array(buffer: frame) }
+        var text = Array(message.startLine.utf8) + [0x0D, 0x0A]
+        func fields(_ fields: [(name: String, value: String)]) {
+            for field in fields {
+                let name = field.name.lowercased()
+                guard name != "content-length" && name != "transfer-encoding" else { continue }
+                text += field.name.utf8
+                text += ": ".utf8
+                text += field.value.utf8
+                text += [0x0D, 0x0A]
+            }
+        }
+        fields(message.headers)
+        text += [0x0D, 0x0A]
+        text += message.body.readableBytesView
+        if !message.trailers.isEmpty {
+            text += [0x0D, 0x0A]
+            fields(message.trailers)
+        }
+        return text
     }
 
     /// nil when equal after `--ignore`; else a short description.

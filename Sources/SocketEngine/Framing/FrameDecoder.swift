@@ -215,9 +215,13 @@ package struct FrameDecoder: Sendable {
             throw Self.engineError(error, at: skip)
         case .success(let step):
             httpScanned += step.consumed
-            if step.completed != nil {
+            if let completed = step.completed {
                 let length = httpScanned
                 httpScanned = 0
+                // A message that arrived whole in one read is bounded like one that trickled in.
+                if completed.bodyBytes > maximumFrameSize || length > maximumFrameSize + scanner.maximumHeadSize {
+                    throw SocketEngineError(.frameTooLarge, "HTTP message body exceeds the maximum of \(maximumFrameSize) bytes")
+                }
                 return buffer.readSlice(length: length)
             }
             // The body is bounded like any frame, refused as soon as its length is announced.

@@ -43,6 +43,8 @@ struct RelayPump: Sendable {
     let sink: any RelayPeer
     let framing: Framing
     let maximumFrameSize: Int
+    /// For `http`: the client's message cutting, shared by its two pumps.
+    var httpCutter: RelayHTTPCutter? = nil
     let clock: EngineClock
     let reports: RelayReports
     let counters: RelayCounters
@@ -104,10 +106,25 @@ struct RelayPump: Sendable {
                 return nil
             }
             return Unit(wire: frame, body: Self.strip(frame, framing: framing), isMessage: true, arrived: clock.now)
-        case .lengthPrefixed, .fixed, .http:
+        case .http:
+            return try await readHTTPMessage()
+        case .lengthPrefixed, .fixed:
             guard let body = try await source.receive(.frame(framing, maxFrameSize: maximumFrameSize)) else { return nil }
             let wire = (try? framing.encode(body)) ?? body
             return Unit(wire: wire, body: body, isMessage: true, arrived: clock.now)
+        }
+    }
+
+    /// The next whole HTTP message, cut by the client's ``RelayHTTPCutter`` (which pairs HEAD
+    /// requests with their answers across the two directions); nil at the end.
+    private func readHTTPMessage() async throws -> Unit? {
+        let cutter = httpCutter ?? RelayHTTPCutter(maximumFrameSize: maximumFrameSize)
+        while true {
+            if let message = try cutter.next(direction) {
+                return Unit(wire: message, body: message, isMessage: true, arrived: clock.now)
+            }
+            if cutter.hasEnded(direction) { return nil }
+            cutter.feed(direction, try await source.receive(.available))
         }
     }
 

@@ -36,10 +36,11 @@ extension RelayService {
             return outcome
         }
         let ending = RelayEnding()
+        let httpCutter = configuration.framing == .http ? RelayHTTPCutter(maximumFrameSize: configuration.maximumFrameSize) : nil
         func pump(_ direction: RelayDirection, from source: any RelayPeer, to sink: any RelayPeer) -> RelayPump {
             RelayPump(
                 client: client, direction: direction, source: source, sink: sink, framing: configuration.framing,
-                maximumFrameSize: configuration.maximumFrameSize, clock: configuration.clock, reports: reports,
+                maximumFrameSize: configuration.maximumFrameSize, httpCutter: httpCutter, clock: configuration.clock, reports: reports,
                 counters: counters, faults: clientFaults, path: path, activity: activity, ending: ending
             )
         }

@@ -32,7 +32,7 @@ enum ArgumentValues {
     }
 
     /// What the shells offer after `--framing`: every framing by name (`fixed:` waits for its size).
-    static let framingCompletion = CompletionKind.list(["raw", "line", "crlf", "null", "length:1", "length:2", "length:4", "length:8", "fixed:"])
+    static let framingCompletion = CompletionKind.list(["raw", "line", "crlf", "null", "length:1", "length:2", "length:4", "length:8", "fixed:", "http"])
 
     /// `capture --decode`: a comma-separated list of tls, ws, http2, all.
     @Sendable static func protocolViews(_ text: String) throws -> ProtocolViews {

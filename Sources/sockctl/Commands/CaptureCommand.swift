@@ -61,7 +61,9 @@ struct CaptureCommand: ParsableCommand {
 
             --follow reassembles TCP streams (retransmissions, out-of-order segments, overlaps; \
             missing bytes are marked) and prints each stream's payload in order with direction \
-            markers; with --framing each message is one line and JSON messages are pretty-printed. \
+            markers; with --framing each message is one line and JSON messages are pretty-printed; \
+            with --framing http each request and response shows as its start line, its headers \
+            (one '  Name: value' line each) and its body, de-chunked, then its trailers. \
             --json prints one JSON object per packet, a line each, on stdout; the banner and \
             the counts stay on stderr.
 
@@ -73,6 +75,7 @@ struct CaptureCommand: ParsableCommand {
               sockctl capture -i any -w out.pcap --print tcp port 443
               sockctl capture -i lo --decode tls,http2 tcp port 443
               sockctl capture -r session.pcap --follow --framing crlf
+              sockctl capture -i lo --follow --framing http tcp port 8080
               sockctl capture -r ws.pcap --json | jq 'select(.app) | .app[]'
             """
     )
@@ -145,7 +148,7 @@ struct CaptureCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("With --follow: message boundaries: line, crlf, null, length:N[:be|:le] or fixed:N; one message per line.", valueName: "framing"),
+        help: ArgumentHelp("With --follow: message boundaries: line, crlf, null, length:N[:be|:le], fixed:N or http; one message per entry.", valueName: "framing"),
         completion: ArgumentValues.framingCompletion,
         transform: ArgumentValues.framing
     )

@@ -32,7 +32,9 @@ struct Proxy: AsyncParsableCommand {
             upstream, < back to the client), as every command does; --print-messages prints \
             each message on stdout (JSON pretty-printed); --json (or --json-log) prints one \
             JSON object per event on stdout, the summary last, and moves the messages to \
-            stderr. --record FILE.pcap writes every client's session to one pcap file that \
+            stderr. HTTP messages (--framing http, or an http:// side with --print-messages \
+            or --json) show as their start line, headers and body, de-chunked; the answer to \
+            a HEAD request is known to have no body. --record FILE.pcap writes every client's session to one pcap file that \
             tcpdump and tshark open and replay replays.
 
             Faults (--fault, repeatable; add and remove them while running through \
@@ -53,6 +55,7 @@ struct Proxy: AsyncParsableCommand {
               sockctl proxy :8000 127.0.0.1:7000 --json -q | jq -c 'select(.event == "disconnect")'
               sockctl proxy :8000 tls://api.example.com:443 --framing crlf --print-messages
               sockctl proxy ws://:8080/ 127.0.0.1:7000 --framing line
+              sockctl proxy :8000 http://127.0.0.1:8080 --print-messages
               sockctl proxy udp://:5353 udp://127.0.0.1:53 --fault drop=10%
               sockctl proxy :8000 127.0.0.1:7000 --fault latency=100ms,dir=down --fault reset-after=30s,p=20%
               sockctl proxy :8000 127.0.0.1:7000 --control unix:/tmp/proxy.ctl --record session.pcap
@@ -95,7 +98,7 @@ struct Proxy: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Take fault commands (add, remove, list, clear) on this Unix socket while running.", valueName: "unix:path"))
     var control: String?
 
-    @Flag(name: .long, help: "Print every message on stdout (needs --framing unless a side is ws, wss or udp).")
+    @Flag(name: .long, help: "Print every message on stdout (needs --framing unless a side is ws, wss, udp or http: HTTP messages show as start line, headers and body).")
     var printMessages = false
 
     @Flag(name: [.customLong("json"), .customLong("json-log")], help: "Write the result as JSON: every event — clients, messages, chunks, faults — one object per line on stdout (human output on stderr).")
@@ -121,7 +124,12 @@ struct Proxy: AsyncParsableCommand {
 
     func makeConfiguration() throws -> RelayConfiguration {
         var configuration = RelayConfiguration(listen: listen, upstream: upstream)
-        configuration.framing = framing.framing
+        // An http:// side speaks HTTP: when messages are shown or counted, they are cut as HTTP
+        // unless --framing says otherwise (a plain relay stays a byte relay, with no size limit).
+        let speaksHTTP = [listen, upstream].contains { $0.transport.isHTTP }
+        let wantsMessages = printMessages || jsonLog || fault.contains { $0.needsMessages }
+        let messageFraming = framing.framing == .raw && speaksHTTP && wantsMessages ? Framing.http : framing.framing
+        configuration.framing = messageFraming
         configuration.maximumFrameSize = try framing.maximumFrameSize()
         try admission.apply(to: &configuration.listenOptions, endpoint: listen)
         configuration.connectOptions.connectTimeout = try checkedPositive(upstreamConnectTimeout, "--upstream-connect-timeout")
@@ -129,10 +137,10 @@ struct Proxy: AsyncParsableCommand {
         configuration.listenOptions.secureTransport = try tls.layer(for: listen)
         configuration.connectOptions.secureTransport = try upstreamTLS.layer(for: upstream)
         let carriesMessages = [listen, upstream].contains { $0.transport.isMessageOriented }
-        if printMessages && !carriesMessages && !framing.framing.delimitsMessages {
+        if printMessages && !carriesMessages && !messageFraming.delimitsMessages {
             throw UsageError("--print-messages needs --framing (or a ws, wss or udp side)")
         }
-        for fault in fault where fault.needsMessages && !carriesMessages && !framing.framing.delimitsMessages {
+        for fault in fault where fault.needsMessages && !carriesMessages && !messageFraming.delimitsMessages {
             throw UsageError("--fault \(fault) needs messages: --framing, or a ws, wss or udp side")
         }
         if quiet && verbose { throw UsageError("-q and -v exclude each other") }
@@ -166,7 +174,8 @@ struct Proxy: AsyncParsableCommand {
         defer { epollLoop?.shutdown() }
         if let control { try OutputFile.checkSocketPath(String(control.dropFirst(5)), option: "--control", diagnostics: diagnostics) }
         let renderer = ProxyEventRenderer(
-            diagnostics: diagnostics, hexdump: hexdump, printMessages: printMessages, jsonLog: jsonLog, quiet: quiet
+            diagnostics: diagnostics, hexdump: hexdump, printMessages: printMessages, jsonLog: jsonLog, quiet: quiet,
+            framing: configuration.framing
         )
         let service = RelayService(configuration: configuration) { renderer.render($0) }
 

@@ -35,6 +35,13 @@ struct Replay: AsyncParsableCommand {
             comparing: timestamps, ids. A summary line gives the frames sent, matched and \
             mismatched and how late messages went out (timing drift).
 
+            HTTP (--framing http, or an http:// TARGET): each answer is compared as a message — \
+            start line, headers, the body de-chunked, trailers; Content-Length and \
+            Transfer-Encoding count only through the body — and the header lines Date, \
+            Expires, Last-Modified, Age, ETag, Server, Server-Timing, X-Request-Id, \
+            X-Correlation-Id, X-Trace-Id, Traceparent, X-Runtime and X-Response-Time are left \
+            out before any --ignore pattern. An answer to a HEAD request has no body.
+
             --as-server [HOST:]PORT turns the recording into a mock server: every client that \
             connects gets the recorded server side, each answer once the client has sent what \
             the recorded client sent before it. Runs until SIGINT or SIGTERM (exit status 0).
@@ -56,6 +63,7 @@ struct Replay: AsyncParsableCommand {
               sockctl replay session.pcap --list --json | jq -c 'select(.transport == "tcp")'
               sockctl replay session.pcap 127.0.0.1:7000 --verify
               sockctl replay trace.pcapng 127.0.0.1:7000 --stream 3 --speed 2 --framing crlf --verify --ignore '"ts":[0-9]+'
+              sockctl replay api.pcap http://127.0.0.1:8080/ --verify --ignore '"requestId":"[^"]*"'
               sockctl replay session.pcap tls://staging.internal:7443 --topspeed --verify
               sockctl replay session.pcap 127.0.0.1:7000 --topspeed --verify --json | jq .verify
               sockctl replay session.pcap --as-server 7000
@@ -128,9 +136,11 @@ struct Replay: AsyncParsableCommand {
         if !ignore.isEmpty && !verify { throw UsageError("--ignore applies to --verify") }
     }
 
-    private func parsedIgnore() throws -> IgnorePatterns {
+    /// The `--ignore` patterns; for HTTP frames after the default ones
+    /// (``IgnorePatterns/httpVolatileHeaders``: Date, ETag, Server …).
+    private func parsedIgnore(framing: Framing? = nil) throws -> IgnorePatterns {
         do {
-            return try IgnorePatterns(parsing: ignore)
+            return try IgnorePatterns(parsing: (framing == .http ? IgnorePatterns.httpVolatileHeaders : []) + ignore)
         } catch {
             throw UsageError(OptionNames.render(error.text))
         }
@@ -168,7 +178,9 @@ struct Replay: AsyncParsableCommand {
             }
             diagnostics.warning(message)
         }
-        let frameFraming: Framing? = client.framing.framing == .raw ? nil : client.framing.framing
+        // An http:// target speaks HTTP: the session is cut as HTTP unless --framing says otherwise.
+        let speaksHTTP = target?.transport.isHTTP == true && client.framing.framing == .raw
+        let frameFraming: Framing? = speaksHTTP ? .http : client.framing.framing == .raw ? nil : client.framing.framing
         diagnostics.event(
             "stream \(chosen): \(recorded.client) > \(recorded.server) (\(recorded.transport.rawValue)), "
                 + "\(plural(recorded.messages.count, "message")), \(plural(recorded.clientCounters.bytes, "byte")) from the client, "
@@ -205,7 +217,7 @@ struct Replay: AsyncParsableCommand {
         }
         let client = ReplayClient(configuration: ReplayClient.Configuration(
             endpoint: endpoint, connect: connect, plan: plan, framing: frameFraming, maximumFrameSize: maximumFrameSize,
-            speed: try ReplaySpeed.chosen(speed, topspeed: topspeed), verify: verify, ignore: try parsedIgnore(),
+            speed: try ReplaySpeed.chosen(speed, topspeed: topspeed), verify: verify, ignore: try parsedIgnore(framing: frameFraming),
             timeout: idleTimeout,
             datagrams: recorded.transport == .udp
         ))

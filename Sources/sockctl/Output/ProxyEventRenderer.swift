@@ -15,9 +15,12 @@ final class ProxyEventRenderer: Sendable {
     private let printMessages: Bool
     private let jsonLog: Bool
     private let quiet: Bool
+    /// How messages were cut: HTTP ones are shown as HTTP (``MessageRenderer``).
+    private let framing: Framing
     private let output = Mutex(())
 
-    init(diagnostics: Diagnostics, hexdump: Bool, printMessages: Bool, jsonLog: Bool, quiet: Bool = false) {
+    init(diagnostics: Diagnostics, hexdump: Bool, printMessages: Bool, jsonLog: Bool, quiet: Bool = false, framing: Framing = .raw) {
+        self.framing = framing
         self.diagnostics = diagnostics
         self.hexdump = hexdump
         self.printMessages = printMessages
@@ -36,7 +39,7 @@ final class ProxyEventRenderer: Sendable {
             HexdumpPrinter.standard.print(outgoing: direction == .up, what, bytes)
         case .message(let client, let direction, let bytes) where printMessages:
             var line = Array("\(Timestamp.now()) client \(client.id) \(direction.arrow)".utf8)
-            bytes.withUnsafeReadableBytes { MessageRenderer.append($0, into: &line) }
+            MessageRenderer.append(bytes, framing: framing, into: &line)
             write(line, to: jsonLog ? .standardError : .standardOutput)
         default:
             break

@@ -30,7 +30,8 @@ struct HTTPMessageParser {
 
     mutating func parse() throws(SocketEngineError) -> Parsed {
         var parsed = Parsed()
-        let first = try line(what: "start line")
+        var first = try line(what: "start line")
+        while first.isEmpty && position < bytes.count { first = try line(what: "start line") }
         parsed.startLine = text(first)
         try readStartLine(first, into: &parsed)
         parsed.headers = try fields(what: "header")

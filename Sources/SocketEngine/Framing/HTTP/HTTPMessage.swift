@@ -15,7 +15,8 @@ import NIOCore
 /// message's end are an error, and so is a body shorter than its `Content-Length`. Off the load
 /// path (send, listen's echo, the views, the replay verifier): it allocates a `String` per field.
 ///
-/// Not errors: lines ending in a bare LF (RFC 9112 §2.2 lets a recipient accept them); a
+/// Not errors: lines ending in a bare LF, and empty lines before the start line (RFC 9112 §2.2
+/// lets a recipient accept both; the scanner passes such lines on with the message); a
 /// response that ends where its head ends has an empty body whatever its headers say (the
 /// answer to a HEAD request, cut so by the framer that knew the method); a response with
 /// neither `Content-Length` nor chunked `Transfer-Encoding` takes every byte after its head.
@@ -130,6 +131,18 @@ package struct HTTPMessage: Sendable, Equatable {
         return true
     }
 
+    /// Whether the whole message `frame` (as `FrameDecoder(framing: .http)` cuts it) is a HEAD
+    /// request; nil when it is a response. Looks at the first bytes only (empty lines before
+    /// the start line skipped): the views tell the other direction's decoder with it
+    /// (``FrameDecoder/expectResponse(toHEAD:)``).
+    package static func requestIsHEAD(_ frame: ByteBuffer) -> Bool? {
+        let view = frame.readableBytesView
+        guard let start = view.firstIndex(where: { $0 != 0x0D && $0 != 0x0A }) else { return false }
+        let front = view[start...]
+        if front.starts(with: "HTTP/".utf8) { return nil }
+        return front.starts(with: "HEAD ".utf8)
+    }
+
     /// 1xx, 204 and 304 responses never have a body (RFC 9112 §6.3 rule 1).
     package static func hasNoBody(status: Int) -> Bool {
         (100..<200).contains(status) || status == 204 || status == 304
@@ -150,7 +163,7 @@ package struct HTTPMessage: Sendable, Equatable {
 
     /// The error every malformed message raises: `malformed HTTP message at byte N: why`.
     static func malformed(at offset: Int, _ why: String) -> SocketEngineError {
-        SocketEngineError(.invalidConfiguration, "malformed HTTP message at byte \(offset): \(why)")
+        SocketEngineError(.httpProtocol, "malformed HTTP message at byte \(offset): \(why)")
     }
 }
 
