@@ -50,6 +50,8 @@ package struct LoadCounters: Sendable, Equatable, Codable {
     /// Established connections that ended before the run did (closed, reset, timed out).
     package var connectionsLost = 0
     package var errors: [ErrorKind: Int] = [:]
+    /// HTTP targets: the responses by status code, made at the first one (nil otherwise).
+    package var http: HTTPStatusCounts?
 
     package init() {}
 
@@ -71,6 +73,17 @@ package struct LoadCounters: Sendable, Equatable, Codable {
         connectsFailed += other.connectsFailed
         connectionsLost += other.connectionsLost
         for (kind, count) in other.errors { errors[kind, default: 0] += count }
+        if let theirs = other.http {
+            if http == nil { http = HTTPStatusCounts() }
+            http?.add(theirs)
+        }
+    }
+
+    /// One final HTTP response with status `code`, answering a measured message.
+    @inline(__always)
+    mutating func countHTTP(status code: Int) {
+        if http == nil { http = HTTPStatusCounts() }
+        http?.count(status: code)
     }
 
     mutating func count(_ kind: ErrorKind) {

@@ -314,6 +314,7 @@ public final class LoadRunner: Sendable {
             errorExamples: examples, timeline: timeline, warnings: warnings,
             peakRSSBytes: SystemLimits.peakResidentBytes())
         report.setLatency(corrected: corrected, uncorrected: uncorrected)
+        report.http = counters.http.map(LoadReport.HTTP.init)
         return report
     }
 }
