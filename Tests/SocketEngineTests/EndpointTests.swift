@@ -38,6 +38,20 @@ import TestSupport
         #expect(secure.resource == "/")
     }
 
+    @Test func httpEndpointsHaveDefaultPortsTargetsAndCarriers() throws {
+        let plain = try Endpoint(parsing: "http://example.com/item/1?x=2")
+        #expect(plain.transport == .http)
+        #expect(plain.port == 80)
+        #expect(plain.resource == "/item/1?x=2")
+        #expect(plain.transport.carrier == .tcp && !plain.transport.isSecured && plain.transport.isHTTP)
+        let secure = try Endpoint(parsing: "https://127.0.0.1?q")
+        #expect(secure.port == 443)
+        #expect(secure.resource == "/?q")
+        #expect(secure.transport.carrier == .tls && secure.transport.isSecured)
+        #expect(Endpoint.Transport.wss.carrier == .tls && Endpoint.Transport.ws.carrier == .tcp)
+        #expect(!Endpoint.Transport.ws.isSecured && Endpoint.Transport.tls.isSecured)
+    }
+
     @Test(arguments: [
         ("8080", "", 8080),
         (":8080", "", 8080),
@@ -88,7 +102,7 @@ import TestSupport
     }
 
     @Test func descriptionRoundTrips() throws {
-        for text in ["127.0.0.1:80", "[::1]:80", "udp://127.0.0.1:53", "unix:/tmp/a.sock", "ws://h:80/x"] {
+        for text in ["127.0.0.1:80", "[::1]:80", "udp://127.0.0.1:53", "unix:/tmp/a.sock", "ws://h:80/x", "http://h:8080/a?b", "https://[::1]:443/"] {
             #expect(try Endpoint(parsing: text).description == text)
         }
     }

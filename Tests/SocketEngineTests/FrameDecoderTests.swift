@@ -212,6 +212,45 @@ func decodeAll(_ wire: [UInt8], framing: Framing, maximum: Int = 1 << 20, chunks
         #expect(try decoder.decode(&received) == nil, "one message, not two")
     }
 
+    /// `http` cuts whole messages, however the bytes arrive: Content-Length, chunked with a
+    /// trailer, a 204 without body, and a last response that runs until close.
+    @Test func httpMessagesAreCutWholeInEverySplit() throws {
+        let messages = [
+            "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhello",
+            "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3;x=y\r\nabc\r\n0\r\nT: 1\r\n\r\n",
+            "HTTP/1.1 204 No Content\r\nContent-Length: 9\r\n\r\n",
+            "HTTP/1.1 100 Continue\r\n\r\n",
+            "HTTP/1.0 200 OK\r\n\r\nuntil the end",
+        ]
+        let wire = Array(messages.joined().utf8)
+        for split in 1...wire.count {
+            let frames = try decodeAll(wire, framing: .http, chunks: [split, wire.count])
+            #expect(frames.map { String(decoding: $0, as: UTF8.self) } == messages, "split at \(split)")
+        }
+    }
+
+    @Test func httpResponsesToHEADHaveNoBodyWhenTold() throws {
+        var decoder = FrameDecoder(framing: .http)
+        decoder.expectResponse(toHEAD: true)
+        var buffer = ByteBuffer(string: "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nHTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx")
+        #expect(try decoder.decode(&buffer).map { String(buffer: $0) } == "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n")
+        #expect(try decoder.decode(&buffer).map { String(buffer: $0) } == "HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nx")
+    }
+
+    @Test(arguments: [
+        ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\nhel", SocketEngineError.Code.truncatedFrame),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n", .httpProtocol),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 5 5\r\n\r\n", .httpProtocol),
+        ("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n", .httpProtocol),
+        ("SSH-2.0-OpenSSH\r\n\r\n", .httpProtocol),
+        ("HTTP/1.1 200 OK\r\nContent-Length: 99999999\r\n\r\n" + String(repeating: "x", count: 2000), .frameTooLarge),
+    ] as [(String, SocketEngineError.Code)])
+    func badHTTPIsOneClearError(wire: String, code: SocketEngineError.Code) {
+        #expect {
+            _ = try decodeAll(Array(wire.utf8), framing: .http, maximum: 1000)
+        } throws: { ($0 as? SocketEngineError)?.code == code }
+    }
+
     @Test func bodiesTooLongForThePrefixAreRefused() {
         #expect {
             _ = try Framing.lengthPrefixed(width: 1, bigEndian: true).encode(ByteBuffer(repeating: 0, count: 256))

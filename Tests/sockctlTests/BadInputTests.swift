@@ -91,7 +91,7 @@ import Testing
         (["proxy", "0", "127.0.0.1:1", "--control", "/no/prefix"], "invalid --control '/no/prefix' (expected unix:PATH, e.g. unix:/tmp/proxy.ctl)"),
         (["proxy", "0", "127.0.0.1:1", "--control", "unix:"], "invalid --control 'unix:' (expected unix:PATH"),
         (["proxy", "0", "127.0.0.1:1", "--max-clients", "0"], "--max-clients must be a whole number from 1 to 1000000, not 0"),
-        (["proxy", "0", "127.0.0.1:1", "--upstream-insecure"], "--upstream-* TLS options need a tls:// or wss:// upstream"),
+        (["proxy", "0", "127.0.0.1:1", "--upstream-insecure"], "--upstream-* TLS options need a tls://, wss:// or https:// upstream"),
         (["proxy", "tls://127.0.0.1:0", "127.0.0.1:1"], "listening on tls:// needs --cert and --key"),
         (["proxy", "unix:/tmp/x.sock", "127.0.0.1:1", "--record", "x.pcap"], "proxy --record records IP clients, not a unix: listener"),
         (["proxy", "0", "127.0.0.1:1", "--udp-idle-timeout", "0s"], "--udp-idle-timeout must be greater than zero"),

@@ -198,7 +198,7 @@ struct TLSCommandTests {
     /// TLS options without a TLS endpoint, and bad TLS files, are usage errors (exit 2 before
     /// any connection) that name the option, the path and what is wrong with it.
     @Test(arguments: [
-        (["send", "127.0.0.1:9", "--insecure", "x"], "TLS options need a tls:// or wss:// endpoint"),
+        (["send", "127.0.0.1:9", "--insecure", "x"], "TLS options need a tls://, wss:// or https:// endpoint"),
         (["send", "tls://127.0.0.1:9", "--cafile", "/nonexistent.pem", "x"], "--cafile /nonexistent.pem: no such file"),
         (["send", "tls://127.0.0.1:9", "--cafile", "/", "x"], "--cafile /: is a directory"),
         (["send", "tls://127.0.0.1:9", "--cafile", "@DIR/server.key", "x"], "--cafile @DIR/server.key: not a PEM certificate file"),

@@ -7,7 +7,8 @@ extension Framing {
         switch self {
         case .lengthPrefixed(let width, _): return (width, 0)
         case .line, .crlf, .null: return (0, delimiter?.count ?? 0)
-        case .raw, .fixed: return (0, 0)
+        // An HTTP message is matched whole (its head and body); the load helper narrows it to the body.
+        case .raw, .fixed, .http: return (0, 0)
         }
     }
 }

@@ -170,9 +170,8 @@ public struct LoadPlan: Sendable {
             throw LoadGenError(.invalidPlan, "unthrottled send-only UDP has nothing to measure: give \(.rate) or \(.framing)")
         }
         switch endpoint.transport {
-        case .tcp, .udp, .unix: break
-        case .ws: break
-        case .tls, .wss:
+        case .tcp, .udp, .unix, .ws, .http: break
+        case .tls, .wss, .https:
             if connectOptions.secureTransport == nil { throw LoadGenError(.invalidPlan, "\(endpoint.transport.rawValue):// needs a TLS layer") }
         }
         if let other = endpoints.first(where: { $0.transport != endpoint.transport }) {

@@ -6,6 +6,7 @@ import Glibc
 /// ```
 /// host:port  [v6]:port  tcp://host:port  udp://host:port  unix:/path
 /// tls://host:port  ws://host[:port]/path  wss://host[:port]/path
+/// http://host[:port]/path?query  https://host[:port]/path?query
 /// listeners also: PORT  :PORT
 /// ```
 ///
@@ -15,10 +16,30 @@ import Glibc
 public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     /// The transport an endpoint names.
     public enum Transport: String, Sendable, Hashable, CaseIterable {
-        case tcp, udp, unix, tls, ws, wss
+        case tcp, udp, unix, tls, ws, wss, http, https
 
         /// True for transports built on a byte stream (everything but UDP).
         package var isStream: Bool { self != .udp }
+
+        /// The byte transport under the scheme: `http` and `ws` ride `tcp`, `https` and `wss`
+        /// ride `tls`; the others are their own. Opening, listening and the thread path switch on
+        /// this, so a scheme that adds a protocol on top opens exactly like its carrier.
+        package var carrier: Transport {
+            switch self {
+            case .http, .ws: .tcp
+            case .https, .wss: .tls
+            case .tcp, .udp, .unix, .tls: self
+            }
+        }
+
+        /// `tls://`, `wss://` and `https://`: the TLS layer goes on.
+        public var isSecured: Bool { carrier == .tls }
+
+        /// `http://` and `https://`: messages are HTTP/1.1 requests and responses.
+        public var isHTTP: Bool { self == .http || self == .https }
+
+        /// The schemes whose endpoints carry a request target (`/path?query`) and a default port.
+        var takesRequestTarget: Bool { self == .ws || self == .wss || isHTTP }
     }
 
     /// How an endpoint is going to be used; listeners accept a bare port.
@@ -35,7 +56,8 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
     public var port: Int
     /// Socket path for `unix:` endpoints.
     public var path: String
-    /// Request path for `ws://` and `wss://` (always starts with `/`).
+    /// Request target for `ws://`, `wss://`, `http://` and `https://`: the path and query
+    /// (always starts with `/`).
     package var resource: String
 
     /// An endpoint from its parts, taken as given: unlike ``init(parsing:role:)`` nothing is checked.
@@ -52,7 +74,7 @@ public struct Endpoint: Hashable, Sendable, CustomStringConvertible {
         switch transport {
         case .unix:
             return "unix:\(path)"
-        case .ws, .wss:
+        case .ws, .wss, .http, .https:
             return "\(transport.rawValue)://\(hostForDisplay):\(port)\(resource)"
         case .tcp:
             return "\(hostForDisplay):\(port)"
@@ -105,7 +127,7 @@ extension Endpoint {
             }
             guard !rest.utf8.contains(0) else { throw fail("socket path contains a NUL byte") }
             self.init(transport: .unix, path: String(rest))
-        case .ws, .wss:
+        case .ws, .wss, .http, .https:
             var authority = rest
             var resource = "/"
             if let slash = rest.firstIndex(where: { $0 == "/" || $0 == "?" }) {
@@ -113,12 +135,12 @@ extension Endpoint {
                 resource = String(rest[slash...])
                 if resource.hasPrefix("?") { resource = "/" + resource }
             }
-            let defaultPort = transport == .ws ? 80 : 443
+            let defaultPort = transport.isSecured ? 443 : 80
             // A listener may leave the host out (`ws://:8080/chat`): loopback, as for TCP.
             let (host, port) = try Endpoint.splitHostPort(authority, defaultPort: defaultPort, role: role, fail: fail)
             self.init(transport: transport, host: host, port: port, resource: resource)
         case .tcp, .udp, .tls:
-            if rest.contains("/") { throw fail("unexpected '/' (a path is only valid for ws:// and wss://)") }
+            if rest.contains("/") { throw fail("unexpected '/' (a path is only valid for ws://, wss://, http:// and https://)") }
             let (host, port) = try Endpoint.splitHostPort(rest, defaultPort: nil, role: role, fail: fail)
             self.init(transport: transport, host: host, port: port)
         }

@@ -107,13 +107,13 @@ package struct ChannelOpener: Sendable {
         return ChannelOpener(transport: transport, options: options, buffers: buffers, sources: sources)
     }
 
-    /// The TLS layer `transport` is carried over: the options' for tls and wss, nil for the
-    /// others. Throws `.unsupported` when tls or wss finds the options without one.
+    /// The TLS layer `transport` is carried over: the options' for tls, wss and https, nil for
+    /// the others. Throws `.unsupported` when one of those finds the options without one.
     static func secureLayer(for transport: Endpoint.Transport, options: ConnectOptions) throws(SocketEngineError) -> (any SecureTransport)? {
-        guard transport == .tls || transport == .wss else { return nil }
+        guard transport.isSecured else { return nil }
         guard let secure = options.secureTransport else {
-            throw transport == .wss
-                ? WebSocketClient.missingTLS(for: .wss)
+            throw transport != .tls
+                ? WebSocketClient.missingTLS(for: transport)
                 : SocketEngineError(.unsupported, "tls:// needs a TLS layer (ConnectOptions.secureTransport)")
         }
         return secure

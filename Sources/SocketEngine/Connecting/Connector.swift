@@ -202,7 +202,7 @@ package struct Connector: Sendable {
             try WebSocketClient.installConnectionHandler(on: channel, above: webSocket.handler, setup: options.setup)
             return
         }
-        try Connection.prepare(channel, transport: endpoint.transport == .tls ? .tcp : endpoint.transport, setup: options.setup)
+        try Connection.prepare(channel, transport: endpoint.transport.isWebSocket ? endpoint.transport : endpoint.transport.carrier == .tls ? .tcp : endpoint.transport.carrier, setup: options.setup)
     }
 
     // MARK: UDP

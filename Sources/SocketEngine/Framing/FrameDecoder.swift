@@ -27,6 +27,8 @@ package struct FrameDecoder: Sendable {
         case delimiter([UInt8], includeDelimiter: Bool, dropCR: Bool)
         case lengthPrefix(width: Int, bigEndian: Bool)
         case exactly(Int)
+        /// Whole HTTP/1.1 messages (``HTTPMessageScanner``).
+        case http
     }
 
     let rule: Rule
@@ -35,6 +37,9 @@ package struct FrameDecoder: Sendable {
     /// How far the delimiter search already got, so a long frame arriving in many reads is
     /// scanned once, not once per read.
     private var scanned = 0
+    /// For `http`: the cutter, and how many bytes of the message in hand it is done with.
+    private var http: HTTPMessageScanner?
+    private var httpScanned = 0
 
     /// A decoder for one of the `--framing` specifications.
     package init(framing: Framing, maximumFrameSize: Int = FrameDecoder.defaultMaximumFrameSize) {
@@ -46,12 +51,22 @@ package struct FrameDecoder: Sendable {
         case .null: rule = .delimiter([0x00], includeDelimiter: false, dropCR: false)
         case .lengthPrefixed(let width, let bigEndian): rule = .lengthPrefix(width: width, bigEndian: bigEndian)
         case .fixed(let size): rule = .exactly(size)
+        case .http:
+            rule = .http
+            http = HTTPMessageScanner()
         }
     }
 
     init(rule: Rule, maximumFrameSize: Int) {
         self.rule = rule
         self.maximumFrameSize = max(1, maximumFrameSize)
+        if rule == .http { http = HTTPMessageScanner() }
+    }
+
+    /// For `http`: the next request (in order) on this connection was a HEAD or not, so its
+    /// response has no body. Views that cut both directions call it for each request they see.
+    package mutating func expectResponse(toHEAD: Bool) {
+        http?.expectResponse(toHEAD: toHEAD)
     }
 
     /// 16 MiB, the SPEC's `--max-frame` default.
@@ -66,6 +81,7 @@ package struct FrameDecoder: Sendable {
         case .delimiter: return (delimiterOverflow ?? maximumFrameSize) + 1
         case .lengthPrefix(let width, _): return maximumFrameSize + width
         case .exactly(let count): return count
+        case .http: return maximumFrameSize + (http?.maximumHeadSize ?? 0)
         }
     }
 
@@ -82,7 +98,7 @@ package struct FrameDecoder: Sendable {
 
     func need(after buffer: ByteBuffer) -> Need {
         switch rule {
-        case .available:
+        case .available, .http:
             return .more
         case .exactly(let count):
             return .bytes(count)
@@ -174,6 +190,55 @@ package struct FrameDecoder: Sendable {
                 return buffer.readSlice(length: buffer.readableBytes)
             }
             return nil
+
+        case .http:
+            return try decodeHTTP(&buffer, atEOF: atEOF)
+        }
+    }
+
+    /// The next whole HTTP message: the scanner is shown the bytes after the part of the message
+    /// it is done with, and the message is cut once it says the message ended.
+    private mutating func decodeHTTP(_ buffer: inout ByteBuffer, atEOF: Bool) throws(SocketEngineError) -> ByteBuffer? {
+        guard var scanner = http else { return nil }
+        let skip = httpScanned
+        let result: Result<(consumed: Int, completed: HTTPMessageInfo?), HTTPScanError> = buffer.withUnsafeReadableBytes { raw in
+            let rest = UnsafeRawBufferPointer(rebasing: raw[min(skip, raw.count)...])
+            do throws(HTTPScanError) {
+                return .success(try scanner.scan(rest, atEOF: atEOF))
+            } catch {
+                return .failure(error)
+            }
+        }
+        http = scanner
+        switch result {
+        case .failure(let error):
+            throw Self.engineError(error, at: skip)
+        case .success(let step):
+            httpScanned += step.consumed
+            if step.completed != nil {
+                let length = httpScanned
+                httpScanned = 0
+                return buffer.readSlice(length: length)
+            }
+            // The body is bounded like any frame, refused as soon as its length is announced.
+            let body = scanner.inProgress
+            var announced = body.bodyBytes
+            if case .contentLength(let length) = body.bodyLength { announced = length }
+            if announced > maximumFrameSize || httpScanned > maximumFrameSize + scanner.maximumHeadSize {
+                throw SocketEngineError(.frameTooLarge, "HTTP message body exceeds the maximum of \(maximumFrameSize) bytes")
+            }
+            return nil
+        }
+    }
+
+    private static func engineError(_ error: HTTPScanError, at skip: Int) -> SocketEngineError {
+        switch error.kind {
+        case .truncated:
+            return SocketEngineError(.truncatedFrame, SettingText(error.description))
+        case .headTooLarge:
+            return SocketEngineError(.frameTooLarge, SettingText(error.description))
+        default:
+            return SocketEngineError(.httpProtocol, "malformed HTTP message at byte \(skip + error.offset): \(error.description)")
         }
     }
 

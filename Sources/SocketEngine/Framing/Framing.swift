@@ -9,10 +9,14 @@ import NIOCore
 /// null          NUL-terminated                       | abc\0 |                  -> "abc"
 /// length:4:be   4-byte big-endian length, then body  | 00 00 00 05 | hello |   -> "hello"
 /// fixed:8       every 8 bytes                        | 12345678 |               -> "12345678"
+/// http          whole HTTP/1.1 requests and responses | GET / HTTP/1.1\r\n…\r\n\r\n | -> the whole message
 /// ```
 ///
 /// The specification text is `raw`, `line`, `crlf`, `null`, `length:N[:be|:le]` with N = 1, 2,
-/// 4 or 8 (big-endian unless `:le`), or `fixed:N` with N ≥ 1.
+/// 4 or 8 (big-endian unless `:le`), `fixed:N` with N ≥ 1, or `http` (also `http/1.1`).
+///
+/// `http` cuts each message where HTTP/1.1 says it ends (``HTTPMessageScanner``); a message
+/// given whole is sent as it is. HTTP/2 would be another case with a cutter of its own.
 public enum Framing: Sendable, Hashable, CustomStringConvertible {
     case raw
     case line
@@ -20,6 +24,8 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
     case null
     case lengthPrefixed(width: Int, bigEndian: Bool)
     case fixed(Int)
+    /// Whole HTTP/1.1 messages, cut by ``HTTPMessageScanner``.
+    case http
 
     /// Messages are delimited by a terminator rather than by counted bytes.
     package var delimiter: [UInt8]? {
@@ -27,7 +33,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
         case .line: return [0x0A]
         case .crlf: return [0x0D, 0x0A]
         case .null: return [0x00]
-        case .raw, .lengthPrefixed, .fixed: return nil
+        case .raw, .lengthPrefixed, .fixed, .http: return nil
         }
     }
 
@@ -43,6 +49,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
         case .null: return "null"
         case .lengthPrefixed(let width, let bigEndian): return "length:\(width):\(bigEndian ? "be" : "le")"
         case .fixed(let size): return "fixed:\(size)"
+        case .http: return "http"
         }
     }
 
@@ -51,7 +58,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
         func fail(_ why: String) -> SocketEngineError {
             SocketEngineError(
                 .invalidFraming,
-                "invalid framing '\(text)': \(why) (expected raw, line, crlf, null, length:N[:be|:le] or fixed:N, e.g. line or length:4)"
+                "invalid framing '\(text)': \(why) (expected raw, line, crlf, null, length:N[:be|:le], fixed:N or http, e.g. line or length:4)"
             )
         }
         let parts = text.lowercased().split(separator: ":", omittingEmptySubsequences: false)
@@ -59,6 +66,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
         case "raw" where parts.count == 1: self = .raw
         case "line" where parts.count == 1, "lf" where parts.count == 1: self = .line
         case "crlf" where parts.count == 1: self = .crlf
+        case "http" where parts.count == 1, "http/1.1" where parts.count == 1: self = .http
         case "null" where parts.count == 1, "nul" where parts.count == 1: self = .null
         case "length":
             guard parts.count == 2 || parts.count == 3 else { throw fail("length needs a width") }
@@ -107,7 +115,7 @@ public enum Framing: Sendable, Hashable, CustomStringConvertible {
     ///   `.invalidConfiguration` when a `fixed:N` body is not exactly N bytes.
     package func encode(_ body: ByteBuffer, into out: inout ByteBuffer) throws(SocketEngineError) {
         switch self {
-        case .raw:
+        case .raw, .http:
             out.writeImmutableBuffer(body)
         case .line, .crlf, .null:
             out.writeImmutableBuffer(body)

@@ -96,7 +96,8 @@ package struct MessageEncoder: Sendable {
     package mutating func encode(_ chunk: ByteBuffer) -> Output {
         var output = Output()
         switch framing {
-        case .raw:
+        case .raw, .http:
+            // HTTP input is whole messages already (typed or piped requests): sent as it comes.
             let bytes = translateLineEndings ? translate(chunk) : chunk
             if let largestChunk, bytes.readableBytes > largestChunk {
                 var offset = bytes.readerIndex
@@ -122,7 +123,7 @@ package struct MessageEncoder: Sendable {
     /// Encodes whatever is left at end of input (an unterminated last line).
     package mutating func finish() -> Output {
         var output = Output()
-        if framing != .raw { drainLines(atEOF: true, into: &output) }
+        if framing != .raw && framing != .http { drainLines(atEOF: true, into: &output) }
         return output
     }
 

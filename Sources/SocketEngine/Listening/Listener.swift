@@ -63,9 +63,9 @@ public final class Listener: Sendable {
     /// Binds and starts accepting.
     public static func bind(_ endpoint: Endpoint, options: ListenOptions = ListenOptions()) async throws -> Listener {
         switch endpoint.transport {
-        case .tcp, .unix, .ws, .wss:
+        case .tcp, .unix, .ws, .wss, .http:
             break
-        case .tls:
+        case .tls, .https:
             guard options.secureTransport != nil else {
                 throw SocketEngineError(.unsupported, "tls:// needs a TLS layer (ListenOptions.secureTransport)")
             }
@@ -125,9 +125,9 @@ public final class Listener: Sendable {
     ) -> ServerBootstrap {
         let transport = endpoint.transport
         let phase: SlotPolicy<EngineClock.Instant>.Phase = switch transport {
-        case .tls, .wss: .tlsHandshake
+        case .tls, .wss, .https: .tlsHandshake
         case .ws: .webSocketHandshake
-        case .tcp, .unix, .udp: .serving
+        case .tcp, .unix, .udp, .http: .serving
         }
         return ServerBootstrap(group: options.group)
             .serverChannelOption(ChannelOptions.backlog, value: options.backlog)
@@ -174,7 +174,7 @@ public final class Listener: Sendable {
             try WebSocketServer.prepare(channel, endpoint: endpoint, options: options, refusals: refusals, slot: slot, admit: admit)
             return
         }
-        guard transport == .tls, let secure = options.secureTransport else {
+        guard transport.isSecured, let secure = options.secureTransport else {
             try Connection.prepare(channel, transport: transport, setup: options.setup)
             let connection = try Connection.attach(to: channel, transport: transport)
             slot?.watch(connection.statistics)

@@ -104,7 +104,7 @@ struct RelayPump: Sendable {
                 return nil
             }
             return Unit(wire: frame, body: Self.strip(frame, framing: framing), isMessage: true, arrived: clock.now)
-        case .lengthPrefixed, .fixed:
+        case .lengthPrefixed, .fixed, .http:
             guard let body = try await source.receive(.frame(framing, maxFrameSize: maximumFrameSize)) else { return nil }
             let wire = (try? framing.encode(body)) ?? body
             return Unit(wire: wire, body: body, isMessage: true, arrived: clock.now)

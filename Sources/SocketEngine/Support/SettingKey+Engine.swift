@@ -18,9 +18,17 @@ extension SettingKey {
     package static let deny = SettingKey("deny", plainName: "the denied addresses")
     /// The most clients served at once.
     package static let maxClients = SettingKey("max-clients", plainName: "the client limit")
+    /// The HTTP request method.
+    package static let method = SettingKey("method", plainName: "the request method")
+    /// A header on what this side sends (the WebSocket handshake, an HTTP request or response).
+    package static let header = SettingKey("header", plainName: "a header")
+    /// The status of the HTTP responses a test server gives.
+    package static let status = SettingKey("status", plainName: "the response status")
 
     /// Every key the engine declares.
     package static let engineKeys: [SettingKey] = [
         .correlate, .responses, .framing, .noShutdown, .closeOnEOF, .insecure, .allow, .deny, .maxClients,
+        .header,
+        // .method and .status join this list with the commands that take their flags.
     ]
 }

@@ -48,6 +48,9 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
         package static let frameTooLarge = Code("frame-too-large")
         /// The peer closed in the middle of a frame.
         package static let truncatedFrame = Code("truncated-frame")
+        /// Bytes that are not HTTP/1.1 where an HTTP message was expected (a bad start line,
+        /// header, Content-Length or chunk), or a protocol switch where none was asked.
+        package static let httpProtocol = Code("http-protocol")
         /// The heartbeat saw nothing from the peer for too many intervals.
         public static let peerUnresponsive = Code("peer-unresponsive")
         /// Binding a listening or source address failed.

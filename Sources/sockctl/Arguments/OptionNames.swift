@@ -21,6 +21,7 @@ enum OptionNames {
         .allow: "--allow",
         .deny: "--deny",
         .maxClients: "--max-clients",
+        .header: "--header",
         // SocketEngineTLS
         .cafile: "--cafile",
         .pin: "--pin",

@@ -144,7 +144,7 @@ struct Listen: AsyncParsableCommand {
             var body = try FileReader.read(respond, limit: configuration.maximumFrameSize, option: "--respond")
             switch configuration.framing {
             case .line, .crlf, .null: body = FileReader.droppingOneTrailingNewline(body)
-            case .raw, .lengthPrefixed, .fixed: break
+            case .raw, .lengthPrefixed, .fixed, .http: break
             }
             if case .fixed(let size) = configuration.framing, body.readableBytes != size {
                 throw UsageError("--respond file is \(body.readableBytes) bytes but fixed:\(size) framing needs exactly \(size)")

@@ -14,8 +14,8 @@ struct ListenTLSOptions: ParsableArguments {
     var clientCA: String?
 
     func layer(for endpoint: Endpoint) throws -> TLSLayer? {
-        guard endpoint.transport == .tls || endpoint.transport == .wss else {
-            if cert != nil || key != nil || clientCA != nil { throw UsageError("--cert, --key and --client-ca need a tls:// or wss:// endpoint") }
+        guard endpoint.transport.isSecured else {
+            if cert != nil || key != nil || clientCA != nil { throw UsageError("--cert, --key and --client-ca need a tls://, wss:// or https:// endpoint") }
             return nil
         }
         guard let cert, let key else {

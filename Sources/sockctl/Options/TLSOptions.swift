@@ -73,11 +73,11 @@ struct TLSOptions: ParsableArguments {
         }
     }
 
-    /// The TLS layer for `endpoint` (nil unless it is `tls://` or `wss://`); refuses TLS
+    /// The TLS layer for `endpoint` (nil unless it is `tls://`, `wss://` or `https://`); refuses TLS
     /// options given for a plain endpoint.
     func layer(for endpoint: Endpoint, diagnostics: Diagnostics? = nil) throws -> TLSLayer? {
-        guard endpoint.transport == .tls || endpoint.transport == .wss else {
-            if isUsed { throw UsageError("TLS options need a tls:// or wss:// endpoint") }
+        guard endpoint.transport.isSecured else {
+            if isUsed { throw UsageError("TLS options need a tls://, wss:// or https:// endpoint") }
             return nil
         }
         return try Self.layer(clientOptions())

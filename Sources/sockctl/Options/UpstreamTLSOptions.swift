@@ -25,8 +25,8 @@ struct UpstreamTLSOptions: ParsableArguments {
 
     /// The TLS layer for a `tls://` or `wss://` upstream (nil for a plain one).
     func layer(for endpoint: Endpoint) throws -> TLSLayer? {
-        guard endpoint.transport == .tls || endpoint.transport == .wss else {
-            if isUsed { throw UsageError("--upstream-* TLS options need a tls:// or wss:// upstream") }
+        guard endpoint.transport.isSecured else {
+            if isUsed { throw UsageError("--upstream-* TLS options need a tls://, wss:// or https:// upstream") }
             return nil
         }
         return try TLSOptions.layer(TLSOptions.clientOptions(

@@ -38,7 +38,7 @@ package enum BlockingConnection {
         let deadline = BlockingSocket.now() &+ timeout.nanosecondsClamped
         let socket = try BlockingSocket.connect(to: address, source: source, interface: options.interface, timeout: timeout)
         let transport = endpoint.transport
-        let secured = transport == .tls || transport == .wss
+        let secured = transport.isSecured
         guard secured || transport.isWebSocket else { return Opened(stream: socket, security: nil, leftover: ByteBuffer()) }
         let channel = try BlockingChannel(socket: socket, peer: address)
         do {
