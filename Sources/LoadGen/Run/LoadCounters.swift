@@ -16,6 +16,7 @@ extension ErrorKind {
         case .readTimeout: return .timeout
         case .tlsFailed: return .tls
         case .webSocketHandshake, .webSocketProtocol, .webSocketClosed: return .webSocket
+        case .httpProtocol: return .http
         default: return .other
         }
     }
@@ -77,6 +78,18 @@ package struct LoadCounters: Sendable, Equatable, Codable {
             if http == nil { http = HTTPStatusCounts() }
             http?.add(theirs)
         }
+    }
+
+    /// An interim HTTP response (1xx), in the measured part.
+    mutating func countInterim() {
+        if http == nil { http = HTTPStatusCounts() }
+        http?.interim += 1
+    }
+
+    /// The server closed an HTTP connection after a response (it is opened again).
+    mutating func countServerClose() {
+        if http == nil { http = HTTPStatusCounts() }
+        http?.serverCloses += 1
     }
 
     /// One final HTTP response with status `code`, answering a measured message.

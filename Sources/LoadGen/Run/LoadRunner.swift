@@ -298,7 +298,7 @@ public final class LoadRunner: Sendable {
                 connections: plan.connections, connectRate: plan.connectRate, durationSeconds: plan.duration.map { $0.secondsDouble },
                 requests: plan.requests, rate: plan.rate, stages: plan.stages.isEmpty ? nil : Self.describe(plan.stages),
                 pipeline: context.pipeline, threads: plan.threads, warmupSeconds: plan.warmup.secondsDouble,
-                framing: plan.framing?.description, messageBytes: plan.message.size(sequence: 1, connection: 1),
+                framing: plan.framing?.description, messageBytes: context.template(slot: 0).size(sequence: 1, connection: 1),
                 timeoutSeconds: plan.replyTimeout.secondsDouble, io: plan.resolvedIO.rawValue),
             elapsedSeconds: (seconds * 1e6).rounded() / 1e6,
             connections: LoadReport.Connections(
@@ -314,7 +314,7 @@ public final class LoadRunner: Sendable {
             errorExamples: examples, timeline: timeline, warnings: warnings,
             peakRSSBytes: SystemLimits.peakResidentBytes())
         report.setLatency(corrected: corrected, uncorrected: uncorrected)
-        report.http = counters.http.map(LoadReport.HTTP.init)
+        report.http = plan.isHTTP ? LoadReport.HTTP(counters.http ?? HTTPStatusCounts()) : counters.http.map(LoadReport.HTTP.init)
         return report
     }
 }
