@@ -200,4 +200,21 @@ import TestSupport
         #expect(fixture.counters.http?.interim == 2)
         #expect(fixture.counters.http?.statuses.map(\.code) == [204])
     }
+
+    /// `--label http:path` (and method, target) reads each request's request line; `json:` its body.
+    @Test func labelsReadTheRequestLineOrTheBody() throws {
+        for (rule, expected) in [("http:path", ["/item/1", "/item/2"]), ("http:target", ["/item/1?q=a", "/item/2?q=a"]), ("http:method", ["POST"]), ("json:$.op", ["get"])] {
+            let fixture = try Self.fixture("http://127.0.0.1:7000/item/{{seq}}?q=a", request: HTTPRequestTemplate(method: "POST", body: Array(#"{"op":"get"}"#.utf8))) {
+                $0.requests = 2
+                $0.label = try? MessageField(parsing: rule, option: .label)
+            }
+            for _ in 0..<2 {
+                _ = try Fixture.written(fixture.channel)
+                try fixture.reply(Self.response(200))
+            }
+            #expect(fixture.stats.labels.entries.map(\.name) == expected, "\(rule)")
+            #expect(fixture.stats.labels.entries.map(\.received).reduce(0, +) == 2)
+        }
+        #expect(throws: LoadGenError.self) { try MessageField(parsing: "http:query", option: .label) }
+    }
 }

@@ -92,6 +92,8 @@ struct LoadSlot {
     /// The framing's bytes before and after a message's body (a length prefix, a delimiter).
     private let bodyHeader: Int
     private let bodyTrailer: Int
+    /// Requests are HTTP messages (`http://`): a rule reads their body after the head.
+    private let httpRequests: Bool
     private(set) var pending = OpenRequests()
     /// This slot's next message (its `k`).
     private(set) var nextIndex = 0
@@ -117,6 +119,7 @@ struct LoadSlot {
         correlation = expectsReplies ? rules.correlation : nil
         label = expectsReplies ? rules.label : nil
         (bodyHeader, bodyTrailer) = template.framing.bodyMargins
+        httpRequests = run.plan.isHTTP
     }
 
     /// The run's number of this slot's next message.
@@ -156,9 +159,15 @@ struct LoadSlot {
             pending.append(request, key: nil)
             return size
         }
-        // The body: the message as written, without its framing.
-        let bodyStart = before + bodyHeader
-        let bodyLength = max(0, size - bodyHeader - bodyTrailer)
+        // The body: the message as written, without its framing (an HTTP request's: after its
+        // head, unless the rule reads the request line).
+        var bodyStart = before + bodyHeader
+        var bodyLength = max(0, size - bodyHeader - bodyTrailer)
+        if httpRequests && !(label?.readsRequestLine ?? false) {
+            let headLength = buffer.withUnsafeReadableBytes { raw in Self.headLength(raw, from: before - buffer.readerIndex, size: size) }
+            bodyStart = before + headLength
+            bodyLength = size - headLength
+        }
         let (key, labelKey): (FieldKey?, FieldKey?) = buffer.withUnsafeReadableBytes { raw in
             let offset = bodyStart - buffer.readerIndex
             guard offset >= 0, offset + bodyLength <= raw.count else { return (nil, nil) }
@@ -239,6 +248,16 @@ struct LoadSlot {
         }
         answered(message, bytes: info.wireBytes, now: now, stats: &stats)
         if message.measured { stats.counters.countHTTP(status: info.status) }
+    }
+
+    /// The length of the HTTP head (through its empty line) of the `size` bytes at `offset` in `raw`.
+    private static func headLength(_ raw: UnsafeRawBufferPointer, from offset: Int, size: Int) -> Int {
+        guard offset >= 0, size >= 4, offset + size <= raw.count else { return 0 }
+        for index in offset..<(offset + size - 3)
+        where raw[index] == 0x0D && raw[index + 1] == 0x0A && raw[index + 2] == 0x0D && raw[index + 3] == 0x0A {
+            return index + 4 - offset
+        }
+        return size
     }
 
     /// A reply of `bytes` wire bytes came at `now`: it answers the oldest unanswered message.
