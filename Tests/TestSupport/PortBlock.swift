@@ -40,7 +40,7 @@ public final class PortBlock: @unchecked Sendable {
     deinit { descriptors.forEach { _ = close($0) } }
 
     /// A port the kernel would give now (bound and released at once).
-    private static func suggestedPort() -> Int? {
+    static func suggestedPort() -> Int? {
         guard let descriptor = bind(port: 0, listening: false) else { return nil }
         defer { close(descriptor) }
         var address = sockaddr_in()
