@@ -187,7 +187,7 @@ _sockctl() {
 _sockctl_connect() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --hexdump -u --udp -z --check-ports --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
-    repeating_options=(--resolve --subprotocol --header --pin)
+    repeating_options=(--resolve --subprotocol -H --header --pin)
     non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color -w --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
     __sockctl_offer_flags_options -1
 
@@ -220,7 +220,7 @@ _sockctl_connect() {
     '--max-message')
         return
         ;;
-    '--header')
+    '-H'|'--header')
         return
         ;;
     '--origin')
@@ -371,7 +371,7 @@ _sockctl_listen() {
 _sockctl_send() {
     repeating_flags=()
     non_repeating_flags=(-e --escapes --json -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
-    repeating_options=(--resolve --subprotocol --header --pin)
+    repeating_options=(--resolve --subprotocol -H --header --pin)
     non_repeating_options=(--file --responses --timeout --repeat --correlate --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color)
     __sockctl_offer_flags_options -1
 
@@ -419,7 +419,7 @@ _sockctl_send() {
     '--max-message')
         return
         ;;
-    '--header')
+    '-H'|'--header')
         return
         ;;
     '--origin')
@@ -543,7 +543,7 @@ _sockctl_proxy() {
 _sockctl_replay() {
     repeating_flags=()
     non_repeating_flags=(--list --json --topspeed --verify -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
-    repeating_options=(--ignore --resolve --subprotocol --header --pin)
+    repeating_options=(--ignore --resolve --subprotocol -H --header --pin)
     non_repeating_options=(--stream --speed --as-server --idle-timeout --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color)
     __sockctl_offer_flags_options 2
 
@@ -591,7 +591,7 @@ _sockctl_replay() {
     '--max-message')
         return
         ;;
-    '--header')
+    '-H'|'--header')
         return
         ;;
     '--origin')
@@ -629,8 +629,8 @@ _sockctl_replay() {
 _sockctl_loadtest() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --topspeed --loop --version -h --help)
-    repeating_options=(--threshold --resolve --subprotocol --header --pin --ignore)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --correlate --label --color --from-pcap --streams --speed --scale --verify-sample)
+    repeating_options=(--threshold --resolve --subprotocol -H --header --pin --ignore)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key -X --method --framing --max-frame --correlate --label --color --from-pcap --streams --speed --scale --verify-sample)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -717,7 +717,7 @@ _sockctl_loadtest() {
     '--max-message')
         return
         ;;
-    '--header')
+    '-H'|'--header')
         return
         ;;
     '--origin')
@@ -736,6 +736,9 @@ _sockctl_loadtest() {
         return
         ;;
     '--key')
+        return
+        ;;
+    '-X'|'--method')
         return
         ;;
     '--framing')
