@@ -91,7 +91,7 @@ public final class LoadRunner: Sendable {
         let opener = try await ChannelOpener.make(transport: plan.endpoint.transport, options: plan.connectOptions, buffers: .nioDefaults)
         let descriptorLimit = DescriptorLimit.raiseToHardLimit()
         var warnings = SystemLimits.preflight(
-            connections: plan.connections, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp, destinations: plan.endpoints.count)
+            connections: plan.connections, descriptors: descriptorLimit, tcp: [.tcp, .http].contains(plan.endpoint.transport), destinations: plan.endpoints.count)
         var addresses: [SocketAddress] = []
         for endpoint in plan.endpoints { addresses.append(try await targetAddress(endpoint, warnings: &warnings)) }
         let address = addresses.first
