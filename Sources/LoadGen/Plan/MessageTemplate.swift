@@ -99,7 +99,9 @@ public struct MessageTemplate: Sendable {
     /// `fixed:N` framing, a message whose numbers change its size past N is padded or cut to N.
     public func append(sequence: Int, connection: Int, to buffer: inout ByteBuffer) {
         if let fixed {
-            buffer.writeImmutableBuffer(fixed)
+            // Into a buffer with no storage (an HTTP connection's batch): the prebuilt bytes
+            // themselves, no copy.
+            if buffer.capacity == 0 { buffer = fixed } else { buffer.writeImmutableBuffer(fixed) }
             return
         }
         if let bodyShape {

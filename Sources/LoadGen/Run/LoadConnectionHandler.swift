@@ -38,6 +38,8 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     @exclusivity(unchecked) private var http: HTTPResponseCutter?
     /// HTTP: the server closed the connection after a response; it is opened again at once.
     private var closedByServer = false
+    /// HTTP with a constant request: a flush of one request writes the prebuilt buffer itself.
+    private let zeroCopy: Bool
     @exclusivity(unchecked) private var received = ByteBuffer()
     @exclusivity(unchecked) private var sending = false
     @exclusivity(unchecked) private var batch: ByteBuffer?
@@ -64,6 +66,7 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         schedule = run.schedule
         openLoop = schedule != nil
         pipeline = run.pipeline
+        zeroCopy = run.plan.isHTTP && run.template(slot: slot).isConstant
         if run.plan.isHTTP && !datagram && !messages {
             http = HTTPResponseCutter(sendsHEAD: run.sendsHEAD)
         } else if let framing = run.plan.framing, !datagram, !messages {
@@ -260,6 +263,8 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         if let existing = batch {
             buffer = existing
             batch = nil
+        } else if zeroCopy {
+            buffer = ByteBuffer()  // no storage: a constant HTTP request is written as it was built
         } else {
             buffer = channelContext?.channel.allocator.buffer(capacity: 512) ?? ByteBuffer()
         }
