@@ -285,8 +285,8 @@ _sockctl_connect() {
 _sockctl_listen() {
     repeating_flags=()
     non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --recv-only --binary --verbose -v --hexdump --quiet -q --version -h --help)
-    repeating_options=(--allow --deny -H --header --subprotocol --allow-origin)
-    non_repeating_options=(-p --respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --status --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --color --cert --key --client-ca)
+    repeating_options=(--allow --deny --subprotocol --allow-origin)
+    non_repeating_options=(-p --respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --color --cert --key --client-ca)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
@@ -322,12 +322,6 @@ _sockctl_listen() {
         return
         ;;
     '--record')
-        return
-        ;;
-    '--status')
-        return
-        ;;
-    '-H'|'--header')
         return
         ;;
     '--framing')
@@ -376,9 +370,9 @@ _sockctl_listen() {
 
 _sockctl_send() {
     repeating_flags=()
-    non_repeating_flags=(-e --escapes --json --fail -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
+    non_repeating_flags=(-e --escapes --json -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--resolve --subprotocol -H --header --pin)
-    non_repeating_options=(--file --responses --timeout --repeat --correlate -X --method --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color)
+    non_repeating_options=(--file --responses --timeout --repeat --correlate --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -396,9 +390,6 @@ _sockctl_send() {
         return
         ;;
     '--correlate')
-        return
-        ;;
-    '-X'|'--method')
         return
         ;;
     '--source')
@@ -639,7 +630,7 @@ _sockctl_loadtest() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --topspeed --loop --version -h --help)
     repeating_options=(--threshold --resolve --subprotocol -H --header --pin --ignore)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --correlate --label --color --from-pcap --streams --speed --scale --verify-sample)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key -X --method --framing --max-frame --correlate --label --color --from-pcap --streams --speed --scale --verify-sample)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -745,6 +736,9 @@ _sockctl_loadtest() {
         return
         ;;
     '--key')
+        return
+        ;;
+    '-X'|'--method')
         return
         ;;
     '--framing')

@@ -12,6 +12,15 @@ struct LoadConnectionFixture {
     let channel: EmbeddedChannel
     let shard: LoadShard
     let context: RunContext
+    /// The connection's handler.
+    let handler: LoadConnectionHandler
+    /// How many times the shard asked for the slot's connection to be opened again.
+    let reconnects = Reconnects()
+
+    /// Counts the shard's connect calls (on the loop).
+    final class Reconnects: @unchecked Sendable {
+        var count = 0
+    }
 
     /// One connection, line framing, `message` as the template; `configure` sets the rest.
     init(message: String = "m{{seq}}", _ configure: (inout LoadPlan) throws -> Void) throws {
@@ -20,10 +29,12 @@ struct LoadConnectionFixture {
         plan.framing = .line
         try configure(&plan)
         context = RunContext(plan: plan, addresses: [try SocketAddress(ipAddress: "127.0.0.1", port: 7000)])
-        shard = LoadShard(loop: loop, context: context) { _, _ in }
+        let reconnects = reconnects
+        shard = LoadShard(loop: loop, context: context) { _, _ in reconnects.count += 1 }
         loop.advanceTime(to: .uptimeNanoseconds(1_000_000_000))
         channel = EmbeddedChannel(loop: loop)
-        try channel.pipeline.syncOperations.addHandler(LoadConnectionHandler(slot: 0, shard: shard, datagram: false))
+        handler = LoadConnectionHandler(slot: 0, shard: shard, datagram: false)
+        try channel.pipeline.syncOperations.addHandler(handler)
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 7000)).wait()
         context.begin(at: shard.now)
         shard.beginSending()
@@ -39,6 +50,23 @@ struct LoadConnectionFixture {
         var text = ""
         while let buffer = try channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: buffer) }
         return text.split(separator: "\n").map(String.init)
+    }
+
+    /// A new connection for the slot (as the shard's connect would make after a close): it
+    /// goes on with the slot's messages.
+    func reopen() throws -> (EmbeddedChannel, LoadConnectionHandler) {
+        let channel = EmbeddedChannel(loop: loop)
+        let handler = LoadConnectionHandler(slot: 0, shard: shard, datagram: false)
+        try channel.pipeline.syncOperations.addHandler(handler)
+        try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 7000)).wait()
+        return (channel, handler)
+    }
+
+    /// Everything written on `channel` since the last look, as text.
+    static func written(_ channel: EmbeddedChannel) throws -> String {
+        var text = ""
+        while let buffer = try channel.readOutbound(as: ByteBuffer.self) { text += String(buffer: buffer) }
+        return text
     }
 
     /// The server's bytes, as given.

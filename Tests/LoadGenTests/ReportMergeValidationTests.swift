@@ -259,7 +259,7 @@ import TestSupport
 
     /// Every kind of real report merges with itself into the sums, and a merged report read
     /// back is valid again.
-    @Test(arguments: ["closed-loop", "labels", "tls", "send-only", "from-pcap", "refused"])
+    @Test(arguments: ["closed-loop", "labels", "tls", "send-only", "from-pcap", "refused", "http"])
     func realReportsMergeAndTheResultIsValid(name: String) throws {
         let report = try Self.fixture(name)
         let merged = try LoadReport.merge([report, report])
@@ -267,6 +267,7 @@ import TestSupport
         #expect(merged.messages.sent == 2 * report.messages.sent)
         #expect(merged.latency?.corrected.count == report.latency.map { 2 * $0.corrected.count })
         #expect(merged.tlsHandshake?.count == report.tlsHandshake.map { 2 * $0.count })
+        #expect(merged.http?.total == report.http.map { 2 * $0.total })
         let again = try LoadReport(json: merged.jsonData(), name: "merged.json")
         try again.validate(named: "merged.json")
         _ = try LoadReport.merge([again])

@@ -10,7 +10,13 @@ import SocketEngine
 /// json:$.meta.req    a nested member                          {"meta":{"req":"a1"}} -> a1
 /// regex:id=(\d+)     the first capture group of a regex       "GET id=42 ok"        -> 42
 /// bytes:4:8          8 bytes from offset 4 (binary protocols)  | hdr | 8-byte id |   -> the 8 bytes
+/// http:method        an HTTP request's method                 GET /a/b?x=1 HTTP/1.1 -> GET
+/// http:path          its target's path (no query)              GET /a/b?x=1 HTTP/1.1 -> /a/b
+/// http:target        its whole target                          GET /a/b?x=1 HTTP/1.1 -> /a/b?x=1
 /// ```
+///
+/// The `http:` kinds read the request line of an HTTP request (a label of `http://` targets);
+/// the others read an HTTP request's body.
 ///
 /// The rule is applied to a message's body: a request as sent (with `{{seq}}` and `{{conn}}`
 /// filled in, without its framing) and a reply as its framing cut it. A message the rule finds
@@ -27,8 +33,18 @@ public final class MessageField: Sendable, CustomStringConvertible {
     private let jsonPath: JSONPath?
     private let expression: RegularExpression?
     private let slice: (offset: Int, length: Int)?
+    /// `http:`: which part of the request line.
+    private let requestPart: RequestPart?
     /// The rule as written (`json:$.id`).
     public let description: String
+
+    /// The parts of an HTTP request line a rule can read.
+    enum RequestPart: String, Sendable {
+        case method, path, target
+    }
+
+    /// The rule reads an HTTP request's request line (`http:`), not its body.
+    package var readsRequestLine: Bool { requestPart != nil }
 
     /// The longest value `bytes:` may take, and the largest offset.
     static let maximumBytes = 1 << 20
@@ -44,24 +60,31 @@ public final class MessageField: Sendable, CustomStringConvertible {
     /// ``LoadGenError/Code/invalidPlan``.
     public init(parsing text: String, option: SettingKey) throws(LoadGenError) {
         description = text
-        let expected = "(expected json:PATH, regex:RE or bytes:OFFSET:LENGTH, e.g. json:$.id)"
+        let expected = option == .label
+            ? "(expected json:PATH, regex:RE, bytes:OFFSET:LENGTH or http:method|path|target, e.g. json:$.id)"
+            : "(expected json:PATH, regex:RE or bytes:OFFSET:LENGTH, e.g. json:$.id)"
         guard let colon = text.firstIndex(of: ":") else {
             throw LoadGenError(.invalidPlan, "invalid \(option) '\(text)': no kind \(expected)" as SettingText)
         }
         let kind = text[..<colon].lowercased()
         let argument = String(text[text.index(after: colon)...])
         switch kind {
+        case "http":
+            guard let part = RequestPart(rawValue: argument.lowercased()) else {
+                throw LoadGenError(.invalidPlan, "invalid \(option) '\(text)': give http:method, http:path or http:target" as SettingText)
+            }
+            (jsonPath, expression, slice, requestPart) = (nil, nil, nil, part)
         case "json":
-            (jsonPath, expression, slice) = (try JSONPath(parsing: argument, option: option), nil, nil)
+            (jsonPath, expression, slice, requestPart) = (try JSONPath(parsing: argument, option: option), nil, nil, nil)
         case "regex":
-            (jsonPath, expression, slice) = (nil, try RegularExpression(parsing: argument, option: option), nil)
+            (jsonPath, expression, slice, requestPart) = (nil, try RegularExpression(parsing: argument, option: option), nil, nil)
         case "bytes":
             let parts = argument.split(separator: ":", omittingEmptySubsequences: false)
             guard parts.count == 2, let offset = Int(parts[0]), let length = Int(parts[1]),
                   (0...Self.maximumBytes).contains(offset), (1...Self.maximumBytes).contains(length) else {
                 throw LoadGenError(.invalidPlan, "invalid \(option) bytes:\(argument): give OFFSET:LENGTH, an offset from 0 and a length from 1 (each at most \(Self.maximumBytes)), e.g. bytes:4:8" as SettingText)
             }
-            (jsonPath, expression, slice) = (nil, nil, (offset, length))
+            (jsonPath, expression, slice, requestPart) = (nil, nil, (offset, length), nil)
         default:
             throw LoadGenError(.invalidPlan, "invalid \(option) '\(text)': unknown kind '\(kind)' \(expected)" as SettingText)
         }
@@ -78,6 +101,12 @@ public final class MessageField: Sendable, CustomStringConvertible {
 
     /// The key of the value in `bytes` (a message body), or nil when it has none.
     package func key(in bytes: UnsafeRawBufferPointer) -> FieldKey? {
+        if let requestPart {
+            guard let range = Self.locate(requestPart, in: bytes) else { return nil }
+            var builder = FieldKey.Builder()
+            builder.append(UnsafeRawBufferPointer(rebasing: bytes[range]))
+            return builder.key
+        }
         if jsonPath != nil {
             guard let span = jsonPath?.locate(in: bytes) else { return nil }
             var builder = FieldKey.Builder()
@@ -109,7 +138,10 @@ public final class MessageField: Sendable, CustomStringConvertible {
     /// that is not printable UTF-8 (`bytes:` of a binary id) is shown as `0x` and hex digits.
     package func value(in bytes: UnsafeRawBufferPointer) -> String? {
         let raw: [UInt8]
-        if let path = jsonPath {
+        if let requestPart {
+            guard let range = Self.locate(requestPart, in: bytes) else { return nil }
+            raw = Array(bytes[range])
+        } else if let path = jsonPath {
             guard let span = path.locate(in: bytes) else { return nil }
             if span.escaped {
                 var decoded: [UInt8] = []
@@ -142,6 +174,24 @@ public final class MessageField: Sendable, CustomStringConvertible {
     /// The key of the value in `bytes`.
     package func key(in bytes: [UInt8]) -> FieldKey? {
         bytes.withUnsafeBytes { key(in: $0) }
+    }
+
+    /// Where `part` of the request line at the front of `bytes` is (`METHOD SP TARGET SP
+    /// HTTP/1.x`); nil when the bytes do not start with one.
+    static func locate(_ part: RequestPart, in bytes: UnsafeRawBufferPointer) -> Range<Int>? {
+        var index = 0
+        while index < bytes.count && bytes[index] != 0x20 && bytes[index] != 0x0D && bytes[index] != 0x0A { index += 1 }
+        guard index > 0, index < bytes.count, bytes[index] == 0x20 else { return nil }
+        if part == .method { return 0..<index }
+        let start = index + 1
+        var end = start
+        var query: Int?
+        while end < bytes.count && bytes[end] != 0x20 && bytes[end] != 0x0D && bytes[end] != 0x0A {
+            if bytes[end] == UInt8(ascii: "?") && query == nil { query = end }
+            end += 1
+        }
+        guard end > start else { return nil }
+        return part == .path ? start..<(query ?? end) : start..<end
     }
 
     /// `bytes` as text when it is valid UTF-8 without control characters, else `0x…`.

@@ -27,9 +27,13 @@ package final class LoadMetrics: Sendable {
         let open, achievedRate, elapsed, finished: Gauge
         let targetRate: Gauge?
         let corrected, uncorrected: LatencyFeed
+        /// HTTP targets: responses by status, server closes (made with the first response).
+        private let make: MetricFactory
+        private var http: HTTPFigures?
 
         init(_ registry: MetricsRegistry, labels: [(String, String)], openLoop: Bool) {
             let make = MetricFactory(registry, subsystem: "loadtest", labels: labels)
+            self.make = make
             func counter(_ name: String, _ unit: String, _ help: String) -> TotalCounter { make.counter(name, unit, help) }
             func gauge(_ name: String, _ unit: String, _ help: String) -> Gauge { make.gauge(name, unit, help) }
             func latency(_ kind: String) -> LatencyFeed {
@@ -49,7 +53,7 @@ package final class LoadMetrics: Sendable {
             connectionsLost = counter("connections_lost", "total", "Established connections that ended before the run did.")
             errors = ErrorKind.allCases.map { kind in
                 (kind.rawValue, TotalCounter(
-                    registry, make.named("errors", "total", "Errors by kind: refused, connect-timeout, reset, closed-by-peer, timeout, framing, tls, websocket, fd-exhausted, ports-exhausted, other."),
+                    registry, make.named("errors", "total", "Errors by kind: refused, connect-timeout, reset, closed-by-peer, timeout, framing, tls, websocket, http, fd-exhausted, ports-exhausted, other."),
                     labels: labels + [("kind", kind.rawValue)]))
             }
             open = gauge("connections_open", "", "Connections open now.")
@@ -62,6 +66,13 @@ package final class LoadMetrics: Sendable {
             finished = gauge("finished", "", "1 once the run is over and these are the summary's numbers, else 0.")
             corrected = latency("corrected")
             uncorrected = latency("uncorrected")
+        }
+
+        /// The HTTP metrics from the responses counted so far (none before the first).
+        func setHTTP(statuses: [(code: Int, count: Int)], serverCloses: Int) {
+            let figures = http ?? HTTPFigures(make)
+            http = figures
+            figures.set(statuses: statuses, serverCloses: serverCloses)
         }
     }
 
@@ -107,6 +118,7 @@ package final class LoadMetrics: Sendable {
             figures.connectsFailed.set(report.connections.failed)
             figures.connectionsLost.set(report.connections.lost)
             for (kind, counter) in figures.errors { counter.set(report.errors[kind] ?? 0) }
+            if let http = report.http { figures.setHTTP(statuses: http.byCode, serverCloses: http.serverCloses) }
             figures.open.set(0.0)
             figures.achievedRate.set(report.throughput.sentPerSecond)
             if let offered = report.throughput.offeredPerSecond { figures.targetRate?.set(offered) }
@@ -136,5 +148,6 @@ extension LoadMetrics.Figures {
         for (kind, counter) in errors {
             counter.set(ErrorKind(rawValue: kind).flatMap { counters.errors[$0] } ?? 0)
         }
+        if let http = counters.http { setHTTP(statuses: http.statuses, serverCloses: http.serverCloses) }
     }
 }

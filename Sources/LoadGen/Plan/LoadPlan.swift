@@ -39,7 +39,11 @@ public struct LoadPlan: Sendable {
     /// Rate stages (open loop); start from ``rate`` or 0.
     public var stages: [RateSchedule.Stage] = []
     /// What each connection sends (``MessageTemplate``), with its placeholders filled in.
+    /// `http://` and `https://` targets send ``http`` instead.
     public var message: MessageTemplate
+    /// `http://` and `https://` targets: the request each connection sends to its target
+    /// (method, headers, body); nil: `GET` without a body.
+    public var http: HTTPRequestTemplate?
     /// Reply framing; nil: send-only.
     public var framing: Framing?
     /// The largest reply accepted, in bytes (default 16 MiB); a longer one is a `framing` error
@@ -87,6 +91,20 @@ public struct LoadPlan: Sendable {
 
     package var isOpenLoop: Bool { rate != nil || !stages.isEmpty }
 
+    /// The targets are `http://` or `https://`: requests are HTTP/1.1 messages, responses cut
+    /// and counted as such.
+    package var isHTTP: Bool { endpoint.transport.isHTTP }
+
+    /// What connection `k` sends, one template per target (`k % endpoints.count`): the HTTP
+    /// request to each target, or ``message`` for every one.
+    package func messageTemplates() throws(LoadGenError) -> [MessageTemplate] {
+        guard isHTTP else { return [message] }
+        let request = http ?? HTTPRequestTemplate()
+        var templates: [MessageTemplate] = []
+        for endpoint in endpoints { templates.append(try request.template(for: endpoint)) }
+        return templates
+    }
+
     /// How connections do their I/O.
     public enum IOMode: String, Sendable, CaseIterable {
         /// `threads` when the run allows it and has fewer connections than the machine has
@@ -105,8 +123,8 @@ public struct LoadPlan: Sendable {
 
     /// Why this run cannot use `--io threads` (nil: it can).
     package var threadIOObstacle: SettingText? {
-        guard [.tcp, .unix, .ws, .wss].contains(endpoint.transport) else {
-            return "it works over tcp://, ws://, wss:// and unix: only (tls:// runs on event loops)"
+        guard [.tcp, .unix, .ws, .wss, .http].contains(endpoint.transport) else {
+            return "it works over tcp://, ws://, wss://, http:// and unix: only (tls:// and https:// run on event loops)"
         }
         if framing == nil { return "it needs \(.framing) (a connection waits for each reply)" }
         if connectOptions.webSocket.pingInterval != nil { return "\(.pingInterval) runs on event loops" }
@@ -179,6 +197,15 @@ public struct LoadPlan: Sendable {
         }
         if endpoints.count > connections {
             throw LoadGenError(.invalidPlan, "\(endpoints.count) targets need at least as many \(.connections)")
+        }
+        if isHTTP {
+            guard framing == .http else {
+                throw LoadGenError(.invalidPlan, "HTTP targets are framed as HTTP: leave out \(.framing) (or give http)")
+            }
+            if correlation != nil {
+                throw LoadGenError(.invalidPlan, "\(.correlate) does not apply to HTTP targets: responses answer requests in order")
+            }
+            _ = try messageTemplates()
         }
         try validateCorrelation()
     }

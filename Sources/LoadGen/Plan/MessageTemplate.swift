@@ -17,6 +17,8 @@ public struct MessageTemplate: Sendable {
         case literal([UInt8])
         case sequence
         case connection
+        /// An HTTP request's Content-Length: the length of its body with this message's numbers.
+        case contentLength
     }
 
     let parts: [Part]
@@ -24,11 +26,29 @@ public struct MessageTemplate: Sendable {
     public let framing: Framing
     /// The framed message when there are no placeholders.
     let fixed: ByteBuffer?
+    /// An HTTP request with placeholders: its body's fixed bytes and how many `{{seq}}` and
+    /// `{{conn}}` it holds, from which ``Part/contentLength`` is computed without rendering it.
+    let bodyShape: (literalBytes: Int, sequences: Int, connections: Int)?
+
+    /// A template made of `parts` (an HTTP request's).
+    init(parts: [Part], framing: Framing, bodyShape: (literalBytes: Int, sequences: Int, connections: Int)?) {
+        self.parts = parts
+        self.framing = framing
+        self.bodyShape = bodyShape
+        if parts.allSatisfy({ if case .literal = $0 { true } else { false } }) {
+            var whole = ByteBuffer()
+            for case .literal(let bytes) in parts { whole.writeBytes(bytes) }
+            fixed = whole
+        } else {
+            fixed = nil
+        }
+    }
 
     /// Finds the placeholders in `bytes` and checks now that `framing` can carry every message
     /// a run may send; throws ``LoadGenError/Code/invalidMessage`` when it cannot.
     public init(_ bytes: [UInt8], framing: Framing) throws(LoadGenError) {
         self.framing = framing
+        bodyShape = nil
         parts = Self.parse(bytes)
         if parts.allSatisfy({ if case .literal = $0 { true } else { false } }) {
             let body = ByteBuffer(bytes: bytes)
@@ -79,7 +99,15 @@ public struct MessageTemplate: Sendable {
     /// `fixed:N` framing, a message whose numbers change its size past N is padded or cut to N.
     public func append(sequence: Int, connection: Int, to buffer: inout ByteBuffer) {
         if let fixed {
-            buffer.writeImmutableBuffer(fixed)
+            // Into a buffer with no storage (an HTTP connection's batch): the prebuilt bytes
+            // themselves, no copy.
+            if buffer.capacity == 0 { buffer = fixed } else { buffer.writeImmutableBuffer(fixed) }
+            return
+        }
+        if let bodyShape {
+            // HTTP: rendered straight into `buffer`, the Content-Length computed.
+            let length = bodyShape.literalBytes + bodyShape.sequences * Self.digits(sequence) + bodyShape.connections * Self.digits(connection)
+            Self.render(parts, sequence: sequence, connection: connection, contentLength: length, into: &buffer)
             return
         }
         var body = ByteBuffer()
@@ -104,13 +132,29 @@ public struct MessageTemplate: Sendable {
     }
 
     static func renderBody(_ parts: [Part], sequence: Int, connection: Int, into body: inout ByteBuffer) {
+        render(parts, sequence: sequence, connection: connection, contentLength: 0, into: &body)
+    }
+
+    static func render(_ parts: [Part], sequence: Int, connection: Int, contentLength: Int, into body: inout ByteBuffer) {
         for part in parts {
             switch part {
             case .literal(let bytes): body.writeBytes(bytes)
             case .sequence: body.writeString(String(sequence))
             case .connection: body.writeString(String(connection))
+            case .contentLength: body.writeString(String(contentLength))
             }
         }
+    }
+
+    /// How many decimal digits `value` is written with (a sign included).
+    static func digits(_ value: Int) -> Int {
+        var count = value < 0 ? 2 : 1
+        var rest = value.magnitude / 10
+        while rest > 0 {
+            count += 1
+            rest /= 10
+        }
+        return count
     }
 
     static func parse(_ bytes: [UInt8]) -> [Part] {

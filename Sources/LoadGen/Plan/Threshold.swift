@@ -1,7 +1,7 @@
 import SocketEngine
 
 /// A pass/fail rule for CI: `p99<50ms`, `p50<=5ms`, `errors<0.1%`, `errors<5`, `rate>10000`,
-/// `unmatched<1%`.
+/// `unmatched<1%`, `status5xx<1%`, `non2xx<=0`.
 ///
 /// Metrics:
 /// - `min`, `mean`, `p50`, `p90`, `p99`, `p99.9`, `p99.99`, `max`: corrected latency (from
@@ -11,6 +11,9 @@ import SocketEngine
 /// - `rate`: messages answered per second (sent per second in a send-only run).
 /// - `unmatched` (`--correlate`): replies that answered no message; as a count, or with `%` as
 ///   a share of every reply (answered plus unmatched). Not measured without `--correlate`.
+/// - `status1xx` … `status5xx`, `non2xx` (HTTP targets): final responses of that class (`non2xx`:
+///   of any class but 2xx); as a count, or with `%` as a share of the responses received. Not
+///   measured on a run of other targets.
 ///
 /// A latency threshold on a run that measured no latency fails (nothing was shown to be fast).
 public struct Threshold: Sendable, Equatable, CustomStringConvertible {
@@ -19,6 +22,15 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         case p99_9 = "p99.9"
         case p99_99 = "p99.99"
         case max, errors, rate, unmatched
+        case status1xx, status2xx, status3xx, status4xx, status5xx, non2xx
+
+        /// A count of HTTP responses (measured on HTTP runs only).
+        var isHTTP: Bool {
+            switch self {
+            case .status1xx, .status2xx, .status3xx, .status4xx, .status5xx, .non2xx: true
+            default: false
+            }
+        }
     }
 
     /// How the measured value must compare with ``Threshold/limit``: `<`, `<=`, `>` or `>=`.
@@ -30,7 +42,8 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
     public let text: String
     package let metric: Metric
     package let comparison: Comparison
-    /// Microseconds for latency, a count or a fraction (0…1) for errors and unmatched, messages/s for rate.
+    /// Microseconds for latency, a count or a fraction (0…1) for errors, unmatched and HTTP
+    /// statuses, messages/s for rate.
     public let limit: Double
     package let isPercentage: Bool
 
@@ -45,7 +58,7 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         let operators: [Comparison] = [.lessOrEqual, .greaterOrEqual, .less, .greater]
         guard let comparison = operators.first(where: { trimmed.contains($0.rawValue) }),
               let range = trimmed.range(of: comparison.rawValue) else {
-            throw LoadGenError(.invalidThreshold, "invalid \(.threshold) '\(text)' (expected e.g. p99<50ms, errors<0.1%, rate>10000, unmatched<1%)")
+            throw LoadGenError(.invalidThreshold, "invalid \(.threshold) '\(text)' (expected e.g. p99<50ms, errors<0.1%, rate>10000, unmatched<1%, status5xx<1%)")
         }
         let name = String(trimmed[..<range.lowerBound])
         var value = String(trimmed[range.upperBound...])
@@ -58,7 +71,7 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
         var scale = 1.0
         var percentage = false
         switch metric {
-        case .errors, .unmatched:
+        case .errors, .unmatched, .status1xx, .status2xx, .status3xx, .status4xx, .status5xx, .non2xx:
             if value.hasSuffix("%") {
                 value.removeLast()
                 scale = 0.01
@@ -107,13 +120,36 @@ public struct Threshold: Sendable, Equatable, CustomStringConvertible {
             guard isPercentage else { return unmatched }
             let replies = Double(report.messages.received) + unmatched
             return replies > 0 ? unmatched / replies : 0
+        case .status1xx, .status2xx, .status3xx, .status4xx, .status5xx, .non2xx:
+            guard let http = report.http else { return nil }
+            let total = http.total
+            let count = switch metric {
+            case .status1xx: http.count(ofClass: 1)
+            case .status2xx: http.count(ofClass: 2)
+            case .status3xx: http.count(ofClass: 3)
+            case .status4xx: http.count(ofClass: 4)
+            case .status5xx: http.count(ofClass: 5)
+            default: total - http.count(ofClass: 2)
+            }
+            guard isPercentage else { return Double(count) }
+            return total > 0 ? Double(count) / Double(total) : 0
+        }
+    }
+
+    /// Why ``measured(in:)`` has no value for `report` (nil when it has one).
+    package func unmeasuredReason(in report: LoadReport) -> String? {
+        guard measured(in: report) == nil else { return nil }
+        switch metric {
+        case .unmatched: return "not measured: replies are matched by a correlation rule only"
+        case _ where metric.isHTTP: return "not measured: the run had no HTTP targets"
+        default: return "not measured: no reply came back"
         }
     }
 
     /// Compares the report's value with ``limit``; fails when the report has none (no latency measured).
     public func evaluate(_ report: LoadReport) -> ThresholdResult {
         guard let value = measured(in: report) else {
-            return ThresholdResult(threshold: text, measured: nil, passed: false)
+            return ThresholdResult(threshold: text, measured: nil, passed: false, reason: unmeasuredReason(in: report))
         }
         let passed: Bool
         switch comparison {
@@ -134,4 +170,6 @@ public struct ThresholdResult: Codable, Sendable, Equatable {
     package var measured: Double?
     /// Whether the measured value met the limit; false when nothing was measured.
     public var passed: Bool
+    /// Why nothing was measured (`not measured: the run had no HTTP targets`); absent when it was.
+    package var reason: String? = nil
 }

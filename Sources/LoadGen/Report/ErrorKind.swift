@@ -20,6 +20,8 @@ package enum ErrorKind: String, Sendable, CaseIterable, Codable, Comparable {
     case tls
     /// The WebSocket upgrade was refused, or the peer broke RFC 6455 or closed with an error code.
     case webSocket = "websocket"
+    /// An HTTP response was malformed, cut in the middle, or switched protocols (101) unasked.
+    case http
     /// The local file-descriptor limit (EMFILE, ENFILE).
     case descriptorsExhausted = "fd-exhausted"
     /// No local port left for this destination (EADDRNOTAVAIL).

@@ -65,6 +65,7 @@ extension LoadReport {
         if let handshakes = handshakes.histogram { merged.setHandshakes(handshakes) }
         merged.labels = try Labels.merge(parts.compactMap { part in part.report.labels.map { (part.name, $0) } })
         merged.thresholds = []
+        merged.schema = Self.schemaVersion
         return merged
     }
 
@@ -121,6 +122,7 @@ extension LoadReport {
         messages.warmupSent = try check.sum(messages.warmupSent, other.messages.warmupSent, "messages.warmup_sent")
         messages.unmatched = try check.sum(messages.unmatched, other.messages.unmatched, "messages.unmatched")
         replay = try Replay.merged(replay, other.replay, check: check)
+        if let theirs = other.http { http = try http.map { mine throws(LoadGenError) in try mine.adding(theirs, check: check) } ?? theirs }
         bytes.sent = try check.sum(bytes.sent, other.bytes.sent, "bytes.sent")
         bytes.received = try check.sum(bytes.received, other.bytes.received, "bytes.received")
         for (kind, count) in other.errors { errors[kind] = try check.sum(errors[kind] ?? 0, count, "errors.\(kind)") }

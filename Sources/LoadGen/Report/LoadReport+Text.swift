@@ -36,6 +36,7 @@ extension LoadReport {
         }
         if let intended = m.intended { messages += ", unsent \(ReportText.grouped(m.unsent)) of \(ReportText.grouped(intended)) due" }
         row("messages", messages)
+        if let http = report.http { row("responses", http.line) }
         for (label, text) in report.replay?.rows ?? [] { row(label, text) }
         let t = report.throughput
         var throughput = ""
@@ -82,10 +83,10 @@ extension LoadReport {
     }
 
     private static func measuredText(_ result: ThresholdResult) -> String {
-        guard let value = result.measured else { return "not measured" }
+        guard let value = result.measured else { return result.reason ?? "not measured" }
         let name = result.threshold.prefix { $0.isLetter || $0.isNumber || $0 == "." }
         switch name {
-        case "errors", "unmatched": return result.threshold.contains("%") ? "\(decimal(value * 100, places: 3))%" : ReportText.grouped(ReportText.whole(value))
+        case "errors", "unmatched", "status1xx", "status2xx", "status3xx", "status4xx", "status5xx", "non2xx": return result.threshold.contains("%") ? "\(decimal(value * 100, places: 3))%" : ReportText.grouped(ReportText.whole(value))
         case "rate": return "\(ReportText.grouped(ReportText.whole(value)))/s"
         default: return ReportText.latency(value)
         }

@@ -6,14 +6,18 @@ extension LoadReport {
     /// Checks every figure of a report read from a file before anything of it is added: counts
     /// are zero or more, rates and latencies finite and zero or more, times within
     /// ``maximumSeconds``, `started_at` a UTC time, `hosts` at least 1, the `labels` section at
-    /// most ``Labels/maximumValues`` values plus `(none)` and `(other)`.
+    /// most ``Labels/maximumValues`` values plus `(none)` and `(other)`, the `http` responses adding
+    /// up to the messages received.
     ///
     /// The histograms are checked where they are decoded, by ``merge(named:)``; the free text
     /// (target, warnings, error examples) and the thresholds (a merge drops them) are not
     /// checked. Throws `.invalidReport` naming `name` and the field.
     package func validate(named name: String) throws(LoadGenError) {
         let check = ReportCheck(name: name)
-        guard schema == Self.schemaVersion else { throw check.failure("schema", "'\(schema)', expected '\(Self.schemaVersion)'") }
+        guard Self.readableSchemas.contains(schema) else {
+            let older = Self.readableSchemas.subtracting([Self.schemaVersion]).sorted().map { "'\($0)'" }.joined(separator: ", ")
+            throw check.failure("schema", "'\(schema)', expected '\(Self.schemaVersion)' (or the older \(older))")
+        }
         guard ReportTimestamp(startedAt) != nil else {
             throw check.failure("started_at", "'\(startedAt)' is not a UTC time such as 2026-11-23T08:00:00.000Z")
         }
@@ -50,6 +54,7 @@ extension LoadReport {
         try check.count(peakRSSBytes, "peak_rss_bytes")
         try replay?.validate(check)
         try labels?.validate(check)
+        try http?.validate(check, received: messages.received)
     }
 }
 

@@ -5,12 +5,17 @@ import SocketEngine
 /// nothing it did not. Encoded as the `--json` file (schema ``schemaVersion``), decoded again
 /// by `sockctl report merge`.
 ///
+/// Schema 2 added ``http`` (HTTP targets' responses by status); reports of schema 1 still
+/// merge (the field absent).
+///
 /// Latency is in microseconds (with fractions); the full histograms are in HdrHistogram's
 /// standard encoding with values in nanoseconds. "Corrected" latency runs from the time a
 /// message was due (open loop) — what a user of the service waits; "uncorrected" from the time
 /// it was actually sent. In a closed loop both are the same.
 public struct LoadReport: Codable, Sendable {
-    package static let schemaVersion = "sockctl.loadtest/1"
+    package static let schemaVersion = "sockctl.loadtest/2"
+    /// The schemas a merge reads: this one and the ones before it.
+    package static let readableSchemas: Set<String> = ["sockctl.loadtest/1", schemaVersion]
 
     package var schema = LoadReport.schemaVersion
     /// The targets as given: up to three, or the first and how many more.
@@ -58,6 +63,9 @@ public struct LoadReport: Codable, Sendable {
     /// the figures cover the run until then; merged, when any part was. Absent in reports older
     /// than the field.
     public var interrupted: Bool? = nil
+    /// HTTP targets: the responses by status code and class, the server's closes and the
+    /// interim responses (absent for other transports, and in reports older than schema 2).
+    public var http: HTTP? = nil
 
     package struct Config: Codable, Sendable, Equatable {
         /// The pipeline depth that means "unlimited" (the largest ``LoadPlan/maximumPipeline`` takes).
@@ -240,7 +248,7 @@ public struct LoadReport: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case schema, target, address, transport, hosts, config, connections, messages, bytes, throughput, latency
         case histograms, errors, timeline, warnings, thresholds, labels
-        case replay, interrupted
+        case replay, interrupted, http
         case startedAt = "started_at"
         case elapsedSeconds = "elapsed_seconds"
         case errorExamples = "error_examples"

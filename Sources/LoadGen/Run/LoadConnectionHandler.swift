@@ -33,6 +33,13 @@ final class LoadConnectionHandler: ChannelInboundHandler {
 
     @exclusivity(unchecked) private var channelContext: ChannelHandlerContext?
     @exclusivity(unchecked) private var decoder: FrameDecoder?
+    /// HTTP targets: responses are cut by the scanner straight from each read (bodies dropped
+    /// as they come; only an unfinished head is kept in ``received``) instead of by ``decoder``.
+    @exclusivity(unchecked) private var http: HTTPResponseCutter?
+    /// HTTP: the server closed the connection after a response; it is opened again at once.
+    private var closedByServer = false
+    /// HTTP with a constant request: a flush of one request writes the prebuilt buffer itself.
+    private let zeroCopy: Bool
     @exclusivity(unchecked) private var received = ByteBuffer()
     @exclusivity(unchecked) private var sending = false
     @exclusivity(unchecked) private var batch: ByteBuffer?
@@ -59,12 +66,19 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         schedule = run.schedule
         openLoop = schedule != nil
         pipeline = run.pipeline
-        if let framing = run.plan.framing, !datagram, !messages {
+        zeroCopy = run.plan.isHTTP && run.template(slot: slot).isConstant
+        if run.plan.isHTTP && !datagram && !messages {
+            http = HTTPResponseCutter(sendsHEAD: run.sendsHEAD)
+        } else if let framing = run.plan.framing, !datagram, !messages {
             decoder = FrameDecoder(framing: framing, maximumFrameSize: run.plan.maximumFrameSize)
         }
     }
 
-    var outstandingCount: Int { state.pending.count }
+    var outstandingCount: Int { state.openCount }
+
+    /// Bytes read and kept for the next read: an unfinished frame, or an unfinished HTTP head
+    /// (never a body's bytes).
+    var bufferedBytes: Int { received.readableBytes }
 
     /// Open loop: a message due before the end of sending is still waiting to go (its timer
     /// has not fired yet, or the pipeline is full).
@@ -100,7 +114,9 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         // A reopened connection goes on with its slot's messages (its share of --requests).
         if let saved = shard.slotStates.removeValue(forKey: state.slot) { state = saved }
         shard.opened(slot: slot, handler: self)
-        if run.hasBegun { begin(replacing: true) }
+        // After a server's close (HTTP) the slot goes on where it was, skipping nothing.
+        let reopened = state.takeServerClose()
+        if run.hasBegun { begin(replacing: !reopened) }
     }
 
     func channelInactive(context: ChannelHandlerContext) {
@@ -112,6 +128,16 @@ final class LoadConnectionHandler: ChannelInboundHandler {
             if !endedByUs && !run.isFinished {
                 shard.connectFailed(slot: slot, error: failure ?? SocketEngineError(.tlsFailed, "TLS handshake not completed"))
             }
+            context.fireChannelInactive()
+            return
+        }
+        if http != nil && !closedByServer && !endedByUs && failure == nil && channelContext != nil && !run.isFinished {
+            serverEnded()
+        }
+        if closedByServer && !endedByUs && !run.isFinished {
+            shard.slotStates[state.slot] = state
+            shard.closedByServer(slot: slot)
+            channelContext = nil
             context.fireChannelInactive()
             return
         }
@@ -198,6 +224,8 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         timer?.cancel()
         timer = nil
         let now = shard.now
+        // What the server's close left unanswered goes first (HTTP).
+        while state.hasRequeued && state.pending.count < pipeline { send(dueAt: now, now: now) }
         while !stopped {
             guard let offset = schedule.time(ofMessage: state.nextNumber), offset < stopNanos else {
                 sending = false
@@ -235,11 +263,14 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         if let existing = batch {
             buffer = existing
             batch = nil
+        } else if zeroCopy {
+            buffer = ByteBuffer()  // no storage: a constant HTTP request is written as it was built
         } else {
             buffer = channelContext?.channel.allocator.buffer(capacity: 512) ?? ByteBuffer()
         }
         let size = state.append(dueAt: due, now: now, start: run.start, to: &buffer, stats: &shard.stats)
         batch = buffer
+        http?.sent(pending: state.pending.count)
         if datagram {
             flush()  // one datagram per message
         } else if messages {
@@ -299,6 +330,17 @@ final class LoadConnectionHandler: ChannelInboundHandler {
                 context.close(promise: nil)
                 return
             }
+        } else if http != nil {
+            do {
+                if try readHTTP(&buffer, now: now, atEOF: false) {
+                    closeForServer(context)
+                    return
+                }
+            } catch {
+                failure = failure ?? error
+                context.close(promise: nil)
+                return
+            }
         }
         if sending {
             if openLoop { sendDue() } else { fill() }
@@ -311,6 +353,51 @@ final class LoadConnectionHandler: ChannelInboundHandler {
             // Wire bytes: the frame with its delimiter or length prefix.
             state.reply(frame, bytes: buffer.readerIndex - consumedFrom, now: now, stats: &shard.stats)
             consumedFrom = buffer.readerIndex
+        }
+    }
+
+    /// Cuts the HTTP responses in `buffer` (and what an earlier read left of a head); true when
+    /// the server closes after one. Only an unfinished head is kept in ``received``.
+    private func readHTTP(_ buffer: inout ByteBuffer, now: Int64, atEOF: Bool) throws(SocketEngineError) -> Bool {
+        guard var cutter = http else { return false }
+        defer { http = cutter }
+        if received.readableBytes == 0 {
+            let closing = try cutter.cut(&buffer, atEOF: atEOF, state: &state, now: now, stats: &shard.stats)
+            if !closing && buffer.readableBytes > 0 { received.writeBuffer(&buffer) }
+            return closing
+        }
+        received.writeBuffer(&buffer)
+        let closing = try cutter.cut(&received, atEOF: atEOF, state: &state, now: now, stats: &shard.stats)
+        if received.readableBytes == 0 { received.clear() } else { received.discardReadBytes() }
+        return closing
+    }
+
+    /// The server's close after a response (HTTP): counted, what was pipelined behind it goes
+    /// again on the next connection, which opens at once (``channelInactive(context:)``).
+    private func closeForServer(_ context: ChannelHandlerContext) {
+        shard.stats.counters.countServerClose()
+        state.serverClosed()
+        closedByServer = true
+        sending = false
+        timer?.cancel()
+        timer = nil
+        received.clear()
+        context.close(promise: nil)
+    }
+
+    /// The server closed an HTTP connection unasked: a body that runs until close ends here
+    /// (a response, then a server's close), an idle connection is a server's close too; a
+    /// response cut in the middle is an `http` error and the requests waiting are lost.
+    private func serverEnded() {
+        var none = ByteBuffer()
+        do {
+            if try readHTTP(&none, now: shard.now, atEOF: true) || state.pending.isEmpty {
+                shard.stats.counters.countServerClose()
+                state.serverClosed()
+                closedByServer = true
+            }
+        } catch {
+            failure = error
         }
     }
 

@@ -16,6 +16,7 @@ extension ErrorKind {
         case .readTimeout: return .timeout
         case .tlsFailed: return .tls
         case .webSocketHandshake, .webSocketProtocol, .webSocketClosed: return .webSocket
+        case .httpProtocol: return .http
         default: return .other
         }
     }
@@ -50,6 +51,8 @@ package struct LoadCounters: Sendable, Equatable, Codable {
     /// Established connections that ended before the run did (closed, reset, timed out).
     package var connectionsLost = 0
     package var errors: [ErrorKind: Int] = [:]
+    /// HTTP targets: the responses by status code, made at the first one (nil otherwise).
+    package var http: HTTPStatusCounts?
 
     package init() {}
 
@@ -71,6 +74,29 @@ package struct LoadCounters: Sendable, Equatable, Codable {
         connectsFailed += other.connectsFailed
         connectionsLost += other.connectionsLost
         for (kind, count) in other.errors { errors[kind, default: 0] += count }
+        if let theirs = other.http {
+            if http == nil { http = HTTPStatusCounts() }
+            http?.add(theirs)
+        }
+    }
+
+    /// An interim HTTP response (1xx), in the measured part.
+    mutating func countInterim() {
+        if http == nil { http = HTTPStatusCounts() }
+        http?.interim += 1
+    }
+
+    /// The server closed an HTTP connection after a response (it is opened again).
+    mutating func countServerClose() {
+        if http == nil { http = HTTPStatusCounts() }
+        http?.serverCloses += 1
+    }
+
+    /// One final HTTP response with status `code`, answering a measured message.
+    @inline(__always)
+    mutating func countHTTP(status code: Int) {
+        if http == nil { http = HTTPStatusCounts() }
+        http?.count(status: code)
     }
 
     mutating func count(_ kind: ErrorKind) {

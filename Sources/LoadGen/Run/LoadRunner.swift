@@ -91,7 +91,7 @@ public final class LoadRunner: Sendable {
         let opener = try await ChannelOpener.make(transport: plan.endpoint.transport, options: plan.connectOptions, buffers: .nioDefaults)
         let descriptorLimit = DescriptorLimit.raiseToHardLimit()
         var warnings = SystemLimits.preflight(
-            connections: plan.connections, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp, destinations: plan.endpoints.count)
+            connections: plan.connections, descriptors: descriptorLimit, tcp: [.tcp, .http].contains(plan.endpoint.transport), destinations: plan.endpoints.count)
         var addresses: [SocketAddress] = []
         for endpoint in plan.endpoints { addresses.append(try await targetAddress(endpoint, warnings: &warnings)) }
         let address = addresses.first
@@ -298,7 +298,7 @@ public final class LoadRunner: Sendable {
                 connections: plan.connections, connectRate: plan.connectRate, durationSeconds: plan.duration.map { $0.secondsDouble },
                 requests: plan.requests, rate: plan.rate, stages: plan.stages.isEmpty ? nil : Self.describe(plan.stages),
                 pipeline: context.pipeline, threads: plan.threads, warmupSeconds: plan.warmup.secondsDouble,
-                framing: plan.framing?.description, messageBytes: plan.message.size(sequence: 1, connection: 1),
+                framing: plan.framing?.description, messageBytes: context.template(slot: 0).size(sequence: 1, connection: 1),
                 timeoutSeconds: plan.replyTimeout.secondsDouble, io: plan.resolvedIO.rawValue),
             elapsedSeconds: (seconds * 1e6).rounded() / 1e6,
             connections: LoadReport.Connections(
@@ -314,6 +314,7 @@ public final class LoadRunner: Sendable {
             errorExamples: examples, timeline: timeline, warnings: warnings,
             peakRSSBytes: SystemLimits.peakResidentBytes())
         report.setLatency(corrected: corrected, uncorrected: uncorrected)
+        report.http = plan.isHTTP ? LoadReport.HTTP(counters.http ?? HTTPStatusCounts()) : counters.http.map(LoadReport.HTTP.init)
         return report
     }
 }

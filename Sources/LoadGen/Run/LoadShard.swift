@@ -29,9 +29,15 @@ final class RunContext: Sendable {
     /// Set when the run is over: no more sending, no reconnecting.
     private let finishedStorage = Atomic<Bool>(false)
     let connectionsOpen = OpenConnections()
+    /// What each target's connections send (``LoadPlan/messageTemplates()``).
+    private let templates: [MessageTemplate]
+    /// HTTP targets: each request is a HEAD (its response has no body).
+    let sendsHEAD: Bool
 
     init(plan: LoadPlan, addresses: [SocketAddress]) {
         self.plan = plan
+        templates = (try? plan.messageTemplates()) ?? [plan.message]
+        sendsHEAD = plan.isHTTP && (plan.http?.isHEAD ?? false)
         self.addresses = addresses
         schedule = plan.schedule
         pipeline = plan.effectivePipeline
@@ -50,6 +56,11 @@ final class RunContext: Sendable {
             if exchanged { break }
             current = original
         }
+    }
+
+    /// What connection `slot` sends.
+    func template(slot: Int) -> MessageTemplate {
+        templates[slot % templates.count]
     }
 
     func address(slot: Int) -> SocketAddress? {
@@ -146,6 +157,18 @@ final class LoadShard: @unchecked Sendable {
         }
     }
 
+    /// The server closed `slot`'s connection after a response (HTTP): it is opened again at
+    /// once (on the next turn of the loop), not counted as lost.
+    func closedByServer(slot: Int) {
+        handlers[slot] = nil
+        accounts[slot, default: SlotAccounting()].closedByServer(context: context)
+        guard !context.isFinished else { return }
+        loop.execute { [self] in
+            guard !context.isFinished, handlers[slot] == nil else { return }
+            connect(slot, self)
+        }
+    }
+
     /// Tries again after `delay` (``ReconnectPolicy/loadTest``), on this loop's time.
     func scheduleReconnect(slot: Int, after delay: Duration) {
         guard !context.isFinished else { return }
@@ -168,7 +191,9 @@ final class LoadShard: @unchecked Sendable {
     }
 
     /// Unanswered messages on this loop.
-    var outstanding: Int { handlers.values.reduce(0) { $0 + $1.outstandingCount } }
+    var outstanding: Int {
+        handlers.values.reduce(0) { $0 + $1.outstandingCount } + slotStates.values.reduce(0) { $0 + $1.openCount }
+    }
 
     /// Connections with a message due before the end of sending that has not gone yet.
     var connectionsWithDueMessages: Int { handlers.values.reduce(0) { $0 + ($1.hasDueMessages ? 1 : 0) } }
@@ -177,6 +202,8 @@ final class LoadShard: @unchecked Sendable {
     func closeConnections() -> EventLoopFuture<Void> {
         sweeper?.cancel()
         sweeper = nil
+        // Messages waiting for a connection to be sent again (HTTP, after a server's close) are lost.
+        for slot in Array(slotStates.keys) { slotStates[slot]?.dropPending(timeout: nil, stats: &stats) }
         let futures = handlers.values.map { $0.closeAtEnd() }
         return EventLoopFuture.andAllComplete(futures, on: loop)
     }

@@ -92,9 +92,19 @@ struct LoadSlot {
     /// The framing's bytes before and after a message's body (a length prefix, a delimiter).
     private let bodyHeader: Int
     private let bodyTrailer: Int
+    /// Requests are HTTP messages (`http://`): a rule reads their body after the head.
+    private let httpRequests: Bool
     private(set) var pending = OpenRequests()
     /// This slot's next message (its `k`).
     private(set) var nextIndex = 0
+    /// HTTP: messages that were unanswered when the server closed their connection after an
+    /// earlier response (`Connection: close`), sent again first on the next connection (from
+    /// ``requeuedFront``), not counted as sent a second time.
+    private var requeued: [Pending] = []
+    private var requeuedFront = 0
+    /// The server closed the connection after a response: the next one opens at once and goes
+    /// on where this one stopped (an open loop skips nothing).
+    private(set) var closedByServer = false
 
     /// The slot's state; `rules` are the run's `--correlate` and `--label` rules, as copied
     /// for the thread that serves the slot (``MessageField/copy()``).
@@ -103,12 +113,13 @@ struct LoadSlot {
         context = run
         stride = run.plan.connections
         budget = run.requestBudget(slot: slot)
-        template = run.plan.message
+        template = run.template(slot: slot)
         expectsReplies = run.plan.framing != nil
         warmupNanos = run.warmupNanos
         correlation = expectsReplies ? rules.correlation : nil
         label = expectsReplies ? rules.label : nil
         (bodyHeader, bodyTrailer) = template.framing.bodyMargins
+        httpRequests = run.plan.isHTTP
     }
 
     /// The run's number of this slot's next message.
@@ -117,6 +128,7 @@ struct LoadSlot {
     /// The slot has sent its share of `--requests`, or the run is over.
     func isExhausted(_ run: RunContext) -> Bool {
         if run.isFinished { return true }
+        if requeuedFront < requeued.count { return false }
         if let budget, nextIndex >= budget { return true }
         return false
     }
@@ -128,6 +140,7 @@ struct LoadSlot {
     /// was due (closed loop: `now`), `start` the run's start.
     @inline(__always)
     mutating func append(dueAt due: Int64, now: Int64, start: Int64, to buffer: inout ByteBuffer, stats: inout LoadStats) -> Int {
+        if requeuedFront < requeued.count { return appendAgain(now: now, to: &buffer) }
         let number = nextNumber
         nextIndex += 1
         let before = buffer.writerIndex
@@ -141,14 +154,20 @@ struct LoadSlot {
             stats.counters.warmupSent += 1
         }
         guard expectsReplies else { return size }
-        var request = Pending(due: due, sent: now, measured: measured, label: -1)
+        var request = Pending(due: due, sent: now, measured: measured, label: -1, number: number)
         if correlation == nil && label == nil {
             pending.append(request, key: nil)
             return size
         }
-        // The body: the message as written, without its framing.
-        let bodyStart = before + bodyHeader
-        let bodyLength = max(0, size - bodyHeader - bodyTrailer)
+        // The body: the message as written, without its framing (an HTTP request's: after its
+        // head, unless the rule reads the request line).
+        var bodyStart = before + bodyHeader
+        var bodyLength = max(0, size - bodyHeader - bodyTrailer)
+        if httpRequests && !(label?.readsRequestLine ?? false) {
+            let headLength = buffer.withUnsafeReadableBytes { raw in Self.headLength(raw, from: before - buffer.readerIndex, size: size) }
+            bodyStart = before + headLength
+            bodyLength = size - headLength
+        }
         let (key, labelKey): (FieldKey?, FieldKey?) = buffer.withUnsafeReadableBytes { raw in
             let offset = bodyStart - buffer.readerIndex
             guard offset >= 0, offset + bodyLength <= raw.count else { return (nil, nil) }
@@ -169,6 +188,74 @@ struct LoadSlot {
             // Two open messages with one key: the older can no longer be told apart.
             stats.counters.duplicateKeys += 1
             Self.count(lost: displaced, stats: &stats)
+        }
+        return size
+    }
+
+    /// Sends again the oldest message the server's close left unanswered: the same number, due
+    /// time, label and key, now sent at `now`; it was counted as sent the first time.
+    @inline(never)
+    private mutating func appendAgain(now: Int64, to buffer: inout ByteBuffer) -> Int {
+        var request = requeued[requeuedFront]
+        requeuedFront += 1
+        if requeuedFront == requeued.count {
+            requeued.removeAll(keepingCapacity: true)
+            requeuedFront = 0
+        }
+        let before = buffer.writerIndex
+        template.append(sequence: request.number + 1, connection: slot + 1, to: &buffer)
+        request.sent = now
+        request.answered = false
+        pending.append(request, key: request.key)
+        return buffer.writerIndex - before
+    }
+
+    /// Messages wait to be sent again (the server closed their connection).
+    var hasRequeued: Bool { requeuedFront < requeued.count }
+
+    /// Unanswered messages: sent and waiting, or waiting to be sent again.
+    var openCount: Int { pending.count + requeued.count - requeuedFront }
+
+    /// The server closed the connection after answering (HTTP `Connection: close`): the
+    /// messages still unanswered on it go first on the next connection.
+    mutating func serverClosed() {
+        var again: [Pending] = []
+        pending.removeAll { again.append($0) }
+        again += requeued[requeuedFront...]
+        requeued = again
+        requeuedFront = 0
+        closedByServer = true
+    }
+
+    /// The connection that replaces the one the server closed has opened: true once (it goes
+    /// on without skipping what fell due meanwhile).
+    mutating func takeServerClose() -> Bool {
+        defer { closedByServer = false }
+        return closedByServer
+    }
+
+    /// An HTTP response came at `now`: a final one answers the oldest unanswered message and is
+    /// counted by status; an interim one (1xx) answers nothing.
+    @inline(__always)
+    mutating func reply(http info: HTTPMessageInfo, now: Int64, stats: inout LoadStats) {
+        if info.isInterim {
+            if now - context.start >= warmupNanos { stats.counters.countInterim() }
+            return
+        }
+        guard let message = pending.popOldest() else {
+            stats.counters.bytesReceived += info.wireBytes
+            return
+        }
+        answered(message, bytes: info.wireBytes, now: now, stats: &stats)
+        if message.measured { stats.counters.countHTTP(status: info.status) }
+    }
+
+    /// The length of the HTTP head (through its empty line) of the `size` bytes at `offset` in `raw`.
+    private static func headLength(_ raw: UnsafeRawBufferPointer, from offset: Int, size: Int) -> Int {
+        guard offset >= 0, size >= 4, offset + size <= raw.count else { return 0 }
+        for index in offset..<(offset + size - 3)
+        where raw[index] == 0x0D && raw[index + 1] == 0x0A && raw[index + 2] == 0x0D && raw[index + 3] == 0x0A {
+            return index + 4 - offset
         }
         return size
     }
@@ -235,8 +322,11 @@ struct LoadSlot {
     }
 
     /// Forgets every unanswered message: those older than the timeout (when given) timed out,
-    /// the rest are lost.
+    /// the rest (those waiting to be sent again included) are lost.
     mutating func dropPending(timeout: (now: Int64, limit: Int64)?, stats: inout LoadStats) {
+        for message in requeued[requeuedFront...] { Self.count(lost: message, stats: &stats) }
+        requeued.removeAll()
+        requeuedFront = 0
         pending.removeAll { message in
             if let timeout, timeout.now - message.sent > timeout.limit {
                 Self.count(timedOut: message, stats: &stats)

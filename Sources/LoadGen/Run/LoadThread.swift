@@ -130,6 +130,14 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
             }
             let failure = serve(socket, inbound: leftover, state: &state)
             socket.close()
+            if failure is ClosedByServer && !context.isFinished {
+                // HTTP: the server closed after a response; opened again at once, not lost.
+                shared.withLock { shared in
+                    shared.open = false
+                    account.closedByServer(context: context)
+                }
+                continue
+            }
             let lost = failure != nil && !context.isFinished
             let delay = shared.withLock { shared in
                 shared.open = false
@@ -164,6 +172,21 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         return !context.isFinished
     }
 
+    /// HTTP: what ``serve(_:inbound:state:)`` returns when the server closed the connection
+    /// after a response: it is opened again at once.
+    private struct ClosedByServer: Error {}
+
+    /// The server's close after a response (HTTP): counted; what was pipelined behind it goes
+    /// again on the next connection.
+    private func serverClosed(_ state: inout LoadSlot) -> any Error {
+        shared.withLock { shared in
+            shared.stats.counters.countServerClose()
+            state.serverClosed()
+            shared.outstanding = state.openCount
+        }
+        return ClosedByServer()
+    }
+
     /// Runs one connection until the run ends (nil) or the connection fails (the error).
     /// `inbound`: what came before (a WebSocket server's first frames, behind its 101).
     private func serve(_ socket: some BlockingStream, inbound: ByteBuffer, state: inout LoadSlot) -> (any Error)? {
@@ -176,6 +199,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         let limit = plan.replyTimeout.nanosecondsClamped
         let pipeline = context.pipeline
         var decoder = FrameDecoder(framing: plan.framing ?? .raw, maximumFrameSize: plan.maximumFrameSize)
+        var http = plan.isHTTP ? HTTPResponseCutter(sendsHEAD: context.sendsHEAD) : nil
         var webSocket = endpoint.transport.isWebSocket ? WebSocketClientFramer(slot: slot, options: plan.connectOptions.webSocket, maximumFrameSize: plan.maximumFrameSize) : nil
         var inbound = inbound
         var outbound = ByteBuffer()
@@ -196,9 +220,10 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                                 webSocket?.send(into: &outbound) { state.append(dueAt: now, now: now, start: start, to: &$0, stats: &shared.stats) }
                             } else {
                                 _ = state.append(dueAt: now, now: now, start: start, to: &outbound, stats: &shared.stats)
+                                http?.sent(pending: state.pending.count)
                             }
                         }
-                        shared.outstanding = state.pending.count
+                        shared.outstanding = state.openCount
                     }
                 }
                 if outbound.readableBytes > 0 {
@@ -214,7 +239,11 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                 now = BlockingSocket.now()
                 switch got {
                 case .bytes:
-                    try shared.withLock { shared in
+                    let closing = try shared.withLock { shared in
+                        defer { shared.outstanding = state.openCount }
+                        if http != nil {
+                            return try http?.cut(&inbound, atEOF: false, state: &state, now: now, stats: &shared.stats) ?? false
+                        }
                         if webSocket != nil {
                             // A message's payload bytes, as the event loops count them.
                             try webSocket?.receive(from: &inbound, answers: &outbound) { state.reply($0, bytes: $0.readableBytes, now: now, stats: &shared.stats) }
@@ -226,10 +255,18 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                                 consumedFrom = inbound.readerIndex
                             }
                         }
-                        shared.outstanding = state.pending.count
+                        return false
                     }
                     if inbound.readableBytes == 0 { inbound.clear() } else { inbound.discardReadBytes() }
+                    if closing { return serverClosed(&state) }
                 case .end:
+                    if http != nil {
+                        // A body until close ends here; an idle connection closed is a server's close.
+                        let closing = try shared.withLock { shared in
+                            try http?.cut(&inbound, atEOF: true, state: &state, now: now, stats: &shared.stats) ?? false
+                        }
+                        if closing || state.pending.isEmpty { return serverClosed(&state) }
+                    }
                     throw ChannelError.eof
                 case .nothing:
                     if state.hasTimedOut(now: now, limit: limit) {

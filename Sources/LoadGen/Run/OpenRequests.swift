@@ -19,6 +19,9 @@ struct OpenRequests {
         var measured: Bool
         /// Its `--label` value's index in the owner's ``LabelTable`` (-1: no `--label`).
         var label: Int32
+        /// Its number in the run (``LoadSlot/nextNumber`` when it was made): what `{{seq}}`
+        /// says when it is sent again after the server closed its connection (HTTP).
+        var number = 0
         /// Answered (or given up) while older ones still wait.
         var answered = false
         /// Its key (`--correlate`).

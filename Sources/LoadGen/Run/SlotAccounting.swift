@@ -42,6 +42,12 @@ struct SlotAccounting: Sendable {
         return nextDelay()
     }
 
+    /// The server closed a live connection after answering (HTTP `Connection: close`): not a
+    /// loss, no back-off; it is opened again at once.
+    func closedByServer(context: RunContext) {
+        context.connectionClosed()
+    }
+
     private mutating func nextDelay() -> Duration {
         switch reconnect.disconnected() {
         case .reconnect(let delay, _, _): delay

@@ -33,17 +33,24 @@ package enum SystemLimits {
 
     /// The peak resident set size of this process, in bytes.
     package static func peakResidentBytes() -> Int {
+        // VmHWM is this process image's own peak: getrusage's ru_maxrss also holds the peak of
+        // the process that forked it (a large parent, such as a test runner, hides ours).
+        if let status = readSmallFile("/proc/self/status", limit: 16384),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+           let kibibytes = Int(line.dropFirst(6).filter(\.isNumber)) {
+            return kibibytes * 1024
+        }
         var usage = rusage()
         let who = __rusage_who_t(RUSAGE_SELF.rawValue)
         guard getrusage(who, &usage) == 0 else { return 0 }
         return Int(usage.ru_maxrss) * 1024
     }
 
-    static func readSmallFile(_ path: String) -> String? {
+    static func readSmallFile(_ path: String, limit: Int = 256) -> String? {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
-        var buffer = [UInt8](repeating: 0, count: 256)
+        var buffer = [UInt8](repeating: 0, count: limit)
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
         guard count > 0 else { return nil }
         return String(decoding: buffer.prefix(count), as: UTF8.self)

@@ -44,6 +44,22 @@ struct LoadTest: AsyncParsableCommand {
             as open once its TLS handshake (tls://, wss://) and WebSocket upgrade are done; TLS \
             handshake times are reported apart from message latency.
 
+            Over http:// and https:// each message is a whole HTTP/1.1 request to the \
+            target's path: -X METHOD (default GET, or POST with a body), -H 'Name: value' \
+            (repeatable; Host and User-Agent: sockctl/VERSION unless given), the body from \
+            --message or --message-file (Content-Length is computed); {{seq}} and {{conn}} work \
+            in the path too. Responses are always expected (no --framing; --pipeline N \
+            pipelines), counted by status and class in the report ("responses"), --json \
+            ("http") and Prometheus, with thresholds status1xx…status5xx and non2xx \
+            (--threshold 'status5xx<1%', 'non2xx<=0'). Bodies are read and dropped as they \
+            come (any size, constant memory). When the server closes a connection after a \
+            response (Connection: close, keepalive_requests), it is reopened at once and \
+            counted as a server close, not an error; requests pipelined behind it are sent \
+            again. A response cut in the middle, malformed, or an unasked 101 is an http \
+            error. --label http:method, http:path or http:target splits the report; with \
+            several URLs it is split by path unless --label says otherwise. https:// takes \
+            every TLS option.
+
             Output: a live one-line display on a terminal; otherwise --report-every DUR \
             prints one line per period. The final report goes to stdout; --json FILE writes \
             every figure and both histograms (HdrHistogram encoding) for `sockctl report \
@@ -85,13 +101,18 @@ struct LoadTest: AsyncParsableCommand {
               sockctl loadtest 127.0.0.1:7000 --from-pcap prod.pcap --scale 4 --speed 2 --verify-sample 10%
               sockctl loadtest 127.0.0.1:7000 --from-pcap prod.pcap --streams 1,3,5-9 --topspeed --loop --duration 1m
               sockctl loadtest 127.0.0.1:7000 --rate 500 --duration 1h --framing line --metrics-listen 9464 --metrics-linger 30s
+              sockctl loadtest http://127.0.0.1:8080/ -c 100 --duration 30s --threshold 'p99<20ms' --threshold 'non2xx<=0'
+              sockctl loadtest 'http://127.0.0.1:8080/item/{{seq}}' --rate 1000 --duration 1m --threshold 'status5xx<1%'
+              sockctl loadtest https://localhost:8443/api -X POST -H 'Content-Type: application/json' \\
+                  --message '{"id":{{seq}}}' --pipeline 4 --cafile ca.pem --json result.json
+              sockctl loadtest http://127.0.0.1:8080/a http://127.0.0.1:8080/b -c 20 --duration 10s   # per path
               sockctl loadtest 127.0.0.1:7000 --framing line --pipeline 8 --message '{"id":{{seq}},"op":"get"}' \\
                   --correlate 'json:$.id' --label 'json:$.op' --threshold 'unmatched<10'
             """
     )
 
     @Argument(
-        help: ArgumentHelp("The target: host:port, [v6]:port, tcp://, tls://, udp://host:port, unix:/path, ws:// or wss://host:port/path. Several: the connections are spread over them in turn.", valueName: "endpoint"),
+        help: ArgumentHelp("The target: host:port, [v6]:port, tcp://, tls://, udp://host:port, unix:/path, ws://, wss://, http:// or https://host[:port]/path. Several: the connections are spread over them in turn.", valueName: "endpoint"),
         transform: ArgumentValues.clientEndpoint
     )
     var endpoints: [Endpoint] = []
@@ -124,14 +145,14 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Send this file's content as the message (placeholders allowed).", valueName: "file"))
     var messageFile: String?
 
-    @Option(name: .long, help: ArgumentHelp("Unanswered messages per connection (default 1; with --rate: no limit).", valueName: "k"))
+    @Option(name: .long, help: ArgumentHelp("Unanswered messages per connection (default 1; with --rate: no limit); needs --framing or an http:// target.", valueName: "k"))
     var pipeline: Int?
 
     @Option(name: .long, help: ArgumentHelp("Event-loop threads (default: the number of cores).", valueName: "n"))
     var threads: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "How connections do I/O: events (event loops, --threads of them), threads (one thread per connection, plain system calls, polling a few µs for each reply while the connections leave a core free; closed loop over tcp://, ws://, wss:// or unix: with --framing), auto (threads when the run allows it and has fewer connections than cores).",
+        "How connections do I/O: events (event loops, --threads of them), threads (one thread per connection, plain system calls, polling a few µs for each reply while the connections leave a core free; closed loop over tcp://, http://, ws://, wss:// or unix: with --framing or http://), auto (threads when the run allows it and has fewer connections than cores).",
         valueName: "auto|events|threads"))
     var io: LoadPlan.IOMode = .auto
 
@@ -147,7 +168,7 @@ struct LoadTest: AsyncParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Fail (exit 1) unless this holds, e.g. p99<50ms, errors<0.1%, rate>10000 (repeatable).", valueName: "expr"),
+        help: ArgumentHelp("Fail (exit 1) unless this holds, e.g. p99<50ms, errors<0.1%, rate>10000, status5xx<1% (repeatable).", valueName: "expr"),
         transform: { text in try validating { try Threshold(parsing: text) } }
     )
     var threshold: [Threshold] = []
@@ -164,10 +185,11 @@ struct LoadTest: AsyncParsableCommand {
     var metricsLinger: Duration?
 
     @OptionGroup var transport: TransportOptions
+    @OptionGroup(title: "HTTP (http:// and https://)") var request: HTTPRequestOptions
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Message boundaries: raw, line, crlf, null, length:N[:be|:le] or fixed:N, for the replies; omit to only send.", valueName: "framing"),
+        help: ArgumentHelp("Message boundaries: raw, line, crlf, null, length:N[:be|:le], fixed:N or http, for the replies; omit to only send (http:// targets: always http).", valueName: "framing"),
         completion: ArgumentValues.framingCompletion,
         transform: ArgumentValues.framing
     )
@@ -181,7 +203,7 @@ struct LoadTest: AsyncParsableCommand {
         transform: { text in try validating { try MessageField(parsing: text, option: .correlate) } })
     var correlate: MessageField?
 
-    @Option(name: .long, help: ArgumentHelp("Split counts and latency by this value of each request, e.g. json:$.op.", valueName: "key"),
+    @Option(name: .long, help: ArgumentHelp("Split counts and latency by this value of each request, e.g. json:$.op or http:path.", valueName: "key"),
             transform: { text in try validating { try MessageField(parsing: text, option: .label) } })
     var label: MessageField?
 
@@ -219,7 +241,12 @@ struct LoadTest: AsyncParsableCommand {
         if first.transport == .unix && transport.connection.source != nil { throw UsageError("--source does not apply to unix: endpoints") }
         let maximumFrame = try maxFrame.checked("--max-frame", within: 1...(1 << 30))
         if message != nil && messageFile != nil { throw UsageError("give --message or --message-file, not both") }
-        var body: [UInt8] = Array("ping".utf8)
+        let http = first.transport.isHTTP
+        if http, let framing, framing != .http {
+            throw UsageError("http:// and https:// targets are framed as HTTP: leave out --framing (or give --framing http)")
+        }
+        // HTTP: no body unless one is given (then the request is a POST unless -X says otherwise).
+        var body: [UInt8]? = http ? nil : Array("ping".utf8)
         if let message {
             body = Array(message.readableBytesView)
         } else if let messageFile, loadingMessage {
@@ -228,13 +255,22 @@ struct LoadTest: AsyncParsableCommand {
         // Before the file is read (validate()), only the framing itself is checked.
         let deferred = messageFile != nil && !loadingMessage
         // Over WebSocket a message is one WebSocket message: nothing is added to it.
-        let messageFraming = deferred || first.transport.isWebSocket ? .raw : framing ?? .raw
-        var plan = try LoadPlan(endpoints: endpoints, message: try MessageTemplate(body, framing: messageFraming))
+        let messageFraming = deferred || first.transport.isWebSocket || http ? .raw : framing ?? .raw
+        var plan = try LoadPlan(endpoints: endpoints, message: try MessageTemplate(http ? [] : body ?? [], framing: messageFraming))
         plan.connectOptions = try transport.connectOptions(for: first)
         plan.naming = { OptionNames.flag($0) }  // the report names settings (an error's remedy) by flag
         plan.connections = try checkedCount(connections ?? 10, "--connections", within: 1...1_000_000)
         plan.connectRate = connectRate.value == 0 ? nil : connectRate.value
-        plan.framing = framing ?? (fromPcap == nil ? nil : .raw)  // --from-pcap: no framing is recorded segments
+        // --from-pcap: no framing is recorded segments; HTTP targets: whole HTTP messages.
+        plan.framing = http ? .http : framing ?? (fromPcap == nil ? nil : .raw)
+        if http {
+            let hasBody = message != nil || messageFile != nil
+            plan.http = HTTPRequestTemplate(
+                method: request.method(hasBody: hasBody), headers: try transport.httpRequestHeaders(for: first),
+                body: hasBody ? body ?? [] : nil, userAgent: "sockctl/\(Version.number)")
+        } else if request.method != nil {
+            throw UsageError("-X/--method needs an http:// or https:// target")
+        }
         plan.maximumFrameSize = maximumFrame
         plan.requests = try requests.map { try checkedCount($0, "--requests", within: 1...1_000_000_000_000) }
         if duration != nil && requests != nil { throw UsageError("give --duration or --requests, not both") }
@@ -252,13 +288,17 @@ struct LoadTest: AsyncParsableCommand {
             plan.stages = try RateSchedule.stages(parsing: stages, initialRate: plan.rate ?? 0)
         }
         plan.pipeline = try pipeline.map { try checkedCount($0, "--pipeline", within: 1...LoadPlan.maximumPipeline) }
-        if plan.pipeline != nil && framing == nil { throw UsageError("--pipeline needs --framing (replies are what frees the pipeline)") }
+        if plan.pipeline != nil && plan.framing == nil { throw UsageError("--pipeline needs --framing (replies are what frees the pipeline)") }
         if let threads { plan.threads = try checkedCount(threads, "--threads", within: 1...256) }
         plan.io = io
         plan.warmup = warmup
         plan.replyTimeout = try checkedPositive(replyTimeout, "--reply-timeout")
         plan.drainTimeout = plan.replyTimeout
         (plan.correlation, plan.label) = (deferred ? nil : correlate, label)
+        // Several HTTP targets: reported per URL path unless --label says otherwise.
+        if http && plan.label == nil && Set(endpoints.map(\.resource)).count > 1 {
+            plan.label = try MessageField(parsing: "http:path", option: .label)
+        }
         try plan.validate()
         return plan
     }

@@ -45,7 +45,7 @@ struct OutputRuleTests {
             let result = try await run(try sockctlPath(), ["loadtest", "127.0.0.1:\(port)", "--requests", "20", "--framing", "line"] + arguments)
             #expect(result.status == 0, "\(arguments): \(result.stderr)")
             let document = try Self.document(result.stdout)
-            #expect(document["schema"] as? String == "sockctl.loadtest/1", "\(arguments)")
+            #expect(document["schema"] as? String == "sockctl.loadtest/2", "\(arguments)")
             #expect(result.stderr.contains("throughput  "), "\(arguments): the text report is on stderr: \(result.stderr)")
         }
         try await Self.stop(echo)
@@ -57,7 +57,7 @@ struct OutputRuleTests {
         let result = try await run(try sockctlPath(), ["loadtest", "127.0.0.1:\(port)", "--json", scratch.path("r.json"), "--requests", "20", "--framing", "line"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(String(decoding: result.stdout, as: UTF8.self).contains("throughput  "))
-        #expect(try jsonObject(atPath: scratch.path("r.json"))["schema"] as? String == "sockctl.loadtest/1")
+        #expect(try jsonObject(atPath: scratch.path("r.json"))["schema"] as? String == "sockctl.loadtest/2")
         try await Self.stop(echo)
     }
 
