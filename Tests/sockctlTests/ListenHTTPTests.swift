@@ -115,6 +115,49 @@ struct ListenHTTPTests {
         #expect(try await listener.wait() == 0)
     }
 
+    /// The default (print) mode answers `Expect: 100-continue` too, then prints the request
+    /// and answers it.
+    @Test func printModeAnswersExpectContinueBeforeTheBody() async throws {
+        let (listener, port) = try await Self.listen(["-k"])
+        let connection = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(port)"), options: .patient).connect().0
+        try await connection.write(ByteBuffer(string: "POST /up HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nExpect: 100-continue\r\n\r\n"))
+        let interim = try await connection.read(.delimited(by: Array("\r\n\r\n".utf8), maxLength: 1024))
+        #expect(interim.map { String(buffer: $0) } == "HTTP/1.1 100 Continue\r\n\r\n")
+        try await connection.write(ByteBuffer(string: "hello"))
+        let head = try await connection.read(.delimited(by: Array("\r\n\r\n".utf8), maxLength: 4096)).map { String(buffer: $0) } ?? ""
+        #expect(head.hasPrefix("HTTP/1.1 200 OK\r\n"), "\(head)")
+        _ = try await listener.waitForStdout("hello")
+        #expect(listener.stdoutText.hasPrefix("POST /up HTTP/1.1\r\n"), "\(listener.stdoutText)")
+        await connection.close()
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+    }
+
+    /// A client still sending a request that gets a 400 (or 413) reads that answer, not a
+    /// reset: the server drops what follows for a while before it closes (a lingering close),
+    /// in print mode and when answering on the event loop alike.
+    @Test(arguments: [["-k"], ["-k", "--echo"]])
+    func aClientStillSendingReadsThe400(_ mode: [String]) async throws {
+        let (listener, port) = try await Self.listen(mode + ["--max-frame", "1k"])
+        // 8 MiB: more than the socket buffers of both sides hold.
+        let body = ByteBuffer(repeating: UInt8(ascii: "x"), count: 8 * 1024 * 1024)
+        for head in ["GET / HTTP/1.1\r\nNo colon here\r\n\r\n", "POST / HTTP/1.1\r\nHost: a\r\nContent-Length: \(body.readableBytes)\r\n\r\n"] {
+            let connection = try await Connector(endpoint: try Endpoint(parsing: "127.0.0.1:\(port)"), options: .patient).connect().0
+            var request = ByteBuffer(string: head)
+            request.writeImmutableBuffer(body)
+            try await connection.write(request)
+            var answer = ""
+            while let chunk = try await connection.read(.available) { answer += String(buffer: chunk) }
+            await connection.close()
+            #expect(answer.hasPrefix("HTTP/1.1 400 Bad Request\r\n") || answer.hasPrefix("HTTP/1.1 413 "), "\(answer)")
+            #expect(answer.contains("\r\nConnection: close\r\n"), "\(answer)")
+        }
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0)
+        #expect(listener.stderr.contains("- - -> 400 (0 bytes)"), "\(listener.stderr)")
+        #expect(listener.stderr.contains("- - -> 413 (0 bytes)"), "\(listener.stderr)")
+    }
+
     @Test func http10IsClosedAfterOneAnswerAndHTTP11KeepsTheConnection() async throws {
         let (listener, port) = try await Self.listen(["-k", "--echo"])
         // The server closes: the read until close ends, with the whole answer.

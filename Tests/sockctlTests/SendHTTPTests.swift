@@ -42,6 +42,10 @@ struct SendHTTPTests {
         #expect(got.stderr.contains("> Content-Length: 5\n"))
         #expect(got.stderr.contains("< HTTP/1.1 200 OK\n"), "\(got.stderr)")
         #expect(got.stderr.contains("< Content-Length: 5\n"))
+        // The totals count requests and responses, not messages.
+        #expect(got.stderr.contains("sent 1 request ("), "\(got.stderr)")
+        #expect(got.stderr.contains("), received 1 response ("), "\(got.stderr)")
+        #expect(!got.stderr.contains(" message"), "\(got.stderr)")
         try await Self.stop(listener)
     }
 

@@ -47,4 +47,26 @@ struct ServiceMetricsTests {
         #expect(try await proxy.wait() == 0, "\(proxy.stderr)")
         #expect(try await listener.wait() == 0, "\(listener.stderr)")
     }
+
+    /// `listen http://` counts its requests by status class: a 200 and a 400 (a request that
+    /// cannot be read). Other listeners have no such figure.
+    @Test func listenHTTPCountsRequestsByClass() async throws {
+        let listener = try await Child(try sockctlPath(), ["listen", "http://127.0.0.1:0", "-k", "--echo", "--metrics-listen", ":0"], name: "listener")
+        defer { listener.signal(SIGKILL) }
+        let port = try await listener.listeningPort()
+        let metrics = try await LoadTestMetricsTests.metricsURL(listener)
+        let ok = try await run(try sockctlPath(), ["send", "http://127.0.0.1:\(port)/a", "hi"])
+        #expect(ok.status == 0, "\(ok.stderr)")
+        let bad = try await run(try sockctlPath(), ["send", "127.0.0.1:\(port)", "GET / HTTP/1.1\r\nNo colon here\r\n\r\n"])
+        #expect(String(decoding: bad.stdout, as: UTF8.self).hasPrefix("HTTP/1.1 400 "), "\(bad.stderr)")
+        _ = try await listener.waitForStderr("-> 400")
+        let served = try await HTTPResponse.fetch(metrics)
+        try await LoadTestMetricsTests.expectPromtoolAccepts(served.body)
+        let samples = try PrometheusSamples(served.body)
+        #expect(samples.count("sockctl_listen_http_requests_total", ["class": "2xx"]) == 1, "\(served.body)")
+        #expect(samples.count("sockctl_listen_http_requests_total", ["class": "4xx"]) == 1, "\(served.body)")
+        #expect(samples.count("sockctl_listen_http_requests_total", ["class": "5xx"]) == 0, "\(served.body)")
+        listener.signal(SIGINT)
+        #expect(try await listener.wait() == 0, "\(listener.stderr)")
+    }
 }

@@ -327,6 +327,22 @@ public final class Connection: Sendable {
         }
     }
 
+    /// A lingering close (``LingeringClose``): shuts down the sending side once what is queued
+    /// is written, then reads and drops what the peer still sends until it finishes, up to
+    /// ``LingeringClose/maximumBytes`` or ``LingeringClose/maximumTime`` (a loop timer that
+    /// closes the connection); then closes. Never throws.
+    package func closeLingering() async {
+        try? await closeWrite()
+        let channel = self.channel
+        let timer = channel.eventLoop.scheduleTask(in: LingeringClose.maximumTime) { channel.close(promise: nil) }
+        var dropped = 0
+        while dropped <= LingeringClose.maximumBytes, let chunk = try? await read(.available) {
+            dropped += chunk.readableBytes
+        }
+        timer.cancel()
+        await close()
+    }
+
     /// Closes both directions. Never throws: closing a closed connection is fine.
     public func close() async {
         try? await channel.close().get()

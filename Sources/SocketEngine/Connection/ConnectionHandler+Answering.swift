@@ -29,6 +29,8 @@ extension ConnectionHandler {
         let lastWords: (@Sendable (SocketEngineError) -> ByteBuffer?)?
         /// The error that ended answering once `lastWords` are written and the connection closed.
         var failureAfterClose: SocketEngineError?
+        /// Bytes dropped since the last words (see ``LingeringClose``).
+        var lingered = 0
         /// What to write before a frame is whole, once per frame, from its start as far as it has
         /// come (an HTTP `100 Continue` to a head that asks for it); nil: nothing yet.
         let interim: (@Sendable (ByteBuffer) -> ByteBuffer?)?
@@ -73,15 +75,24 @@ extension ConnectionHandler {
 
     /// Flushes the answers written since the last flush and counts their `bytes` once the
     /// last of them has reached the kernel (writes complete in order); with `thenClose`, the
-    /// connection is closed once they have (or once writing them failed).
-    func flushAnswers(_ context: ChannelHandlerContext, bytes: Int, thenClose: Bool = false) {
+    /// connection is closed once they have (or once writing them failed); with `linger` too,
+    /// only its sending side is, the rest after ``LingeringClose/maximumTime``.
+    func flushAnswers(_ context: ChannelHandlerContext, bytes: Int, thenClose: Bool = false, linger: Bool = false) {
         let statistics = self.statistics
         let promise = context.eventLoop.makePromise(of: Void.self)
         statistics.willSend()
         promise.futureResult.whenSuccess { statistics.didSend(bytes) }
         if thenClose {
             let channel = context.channel
-            promise.futureResult.whenComplete { _ in channel.close(promise: nil) }
+            promise.futureResult.whenComplete { written in
+                guard linger, case .success = written else {
+                    channel.close(promise: nil)
+                    return
+                }
+                // A channel that cannot shut down one side (an embedded one) still lingers.
+                channel.close(mode: .output, promise: nil)
+                channel.eventLoop.assumeIsolated().scheduleTask(in: LingeringClose.maximumTime) { channel.close(promise: nil) }
+            }
         }
         context.writeAndFlush(wrapOutboundOut(.byteBuffer(ByteBuffer())), promise: promise)
     }
@@ -145,6 +156,7 @@ extension ConnectionHandler {
                 }
             }
             let closeAfter = answer.closeAfter
+            let linger = state.failureAfterClose != nil
             if closeAfter { state.closing = true }
             guard let reply = answer.bytes ?? (closeAfter ? ByteBuffer() : nil) else { continue }
             if let delay = state.delay {
@@ -152,7 +164,7 @@ extension ConnectionHandler {
                 state.answerScheduled()
                 context.eventLoop.assumeIsolated().scheduleTask(in: delay) { [self] in
                     writeAnswer(reply, context)
-                    flushAnswers(context, bytes: reply.readableBytes, thenClose: closeAfter)
+                    flushAnswers(context, bytes: reply.readableBytes, thenClose: closeAfter, linger: linger)
                     delayedAnswerWritten()
                     serve()
                 }
@@ -184,9 +196,14 @@ extension ConnectionHandler {
         // Undelayed, the answer that closes is the last one written in this burst.
         let closeNow = state.closing && state.delay == nil && !state.closeIssued
         if closeNow { state.closeIssued = true }
-        if wrote > 0 || closeNow { flushAnswers(context, bytes: wrote, thenClose: closeNow) }
+        if wrote > 0 || closeNow { flushAnswers(context, bytes: wrote, thenClose: closeNow, linger: state.failureAfterClose != nil) }
         if state.closing {
-            // What follows the answer that closes is never answered.
+            // What follows the answer that closes is never answered. After last words it is
+            // dropped as it comes, up to a bound (``LingeringClose``).
+            if state.failureAfterClose != nil {
+                state.lingered += state.input.buffered
+                if state.lingered > LingeringClose.maximumBytes { context.close(promise: nil) }
+            }
             state.input.removeAll()
             exhausted = true
         }

@@ -19,19 +19,50 @@ extension ListenService {
             }
             return
         }
+        try await printHTTP(connection, responder: responder)
+    }
+
+    /// Print mode: each request is written to the output, then answered (the template's empty
+    /// 200). The stream is cut here, chunk by chunk, so that a head asking for `100 Continue`
+    /// gets it before its body, and `--delay` counts from the arrival of the bytes that made a
+    /// request whole (pipelined requests are not delayed one after another).
+    private func printHTTP(_ connection: Connection, responder: HTTPResponder) async throws {
         let clock = configuration.options.clock
+        var decoder = FrameDecoder(framing: .http, maximumFrameSize: configuration.maximumFrameSize)
+        var buffer = ByteBuffer()
+        var atEOF = false
+        var interimSent = false
+        var arrival = clock.now
         while true {
             let request: ByteBuffer?
             do {
-                request = try await connection.readFrame(.http, maxFrameSize: maximum)
-            } catch let error as SocketEngineError {
-                if let words = responder.lastWords(for: error) { try? await connection.send(words) }
+                request = try decoder.decode(&buffer, atEOF: atEOF)
+            } catch {
+                if let words = responder.lastWords(for: error) {
+                    try? await connection.send(words)
+                    await connection.closeLingering()
+                }
                 throw error
             }
-            guard let request else { return }
+            guard let request else {
+                if atEOF { return }
+                if !interimSent, let early = responder.interim(buffer) {
+                    interimSent = true
+                    try await connection.send(early)
+                }
+                if let chunk = try await connection.read(.available) {
+                    buffer.writeImmutableBuffer(chunk)
+                    arrival = clock.now
+                } else {
+                    atEOF = true
+                }
+                continue
+            }
+            interimSent = false
+            buffer.discardReadBytes()
             try await output.write(request)
             let answer = responder.answer(request)
-            if let delay = configuration.delay { try await clock.sleep(for: delay) }
+            if let delay = configuration.delay { try await clock.sleep(until: arrival.advanced(by: delay)) }
             if let bytes = answer.bytes { try await connection.send(bytes) }
             if answer.closeAfter { return }
         }

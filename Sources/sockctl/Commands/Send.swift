@@ -162,7 +162,9 @@ struct Send: AsyncParsableCommand {
         }
         interruption.cancel()
         if client.verbose { Self.printHeads(result.http) }
-        let totals = "sent \(plural(result.messagesSent, "message")) (\(plural(result.bytesSent, "byte"))), received \(plural(result.responsesReceived, "response"))"
+        // Over HTTP each message is a request (its answer a response); other transports keep "message".
+        let unit = configuration.http == nil ? "message" : "request"
+        let totals = "sent \(plural(result.messagesSent, unit)) (\(plural(result.bytesSent, "byte"))), received \(plural(result.responsesReceived, "response"))"
             + " (\(plural(result.bytesReceived, "byte"))) in \(result.total.formatted)"
         // Stopped early, the totals are the summary, shown without -v.
         if result.interrupted { diagnostics.note("stopped: " + totals) } else { diagnostics.event(totals) }

@@ -16,7 +16,7 @@ struct ReadmeRunner: Sendable {
 
 /// Every runner, by README section.
 enum ReadmeRunners {
-    static let all: [ReadmeRunner] = tour + tls + connect + listen + webSocket + send + loadTest + loadTestFromPcap
+    static let all: [ReadmeRunner] = tour + tls + connect + listen + webSocket + http + send + loadTest + loadTestFromPcap
         + capture + proxy + recordAndReplay + options
 
     /// The runner of an example's command, if it has one.
