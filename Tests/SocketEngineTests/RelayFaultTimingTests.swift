@@ -187,10 +187,16 @@ struct RelayFaultTimingTests {
     /// `timeout=2s`: nothing is forwarded either way, and both sides are closed at exactly 2 s.
     @Test func timeoutForwardsNothingAndClosesBothSidesAtItsTime() async throws {
         let relay = try await TimedRelay.start(["timeout=2s"])
+        // The timer runs from the client's arrival, not from its first message: the deadline says
+        // nothing about whether the relay read what was sent. Each message is waited for until
+        // the relay has read and thrown it away (its direction's note comes in the same step as
+        // the discard) before time moves, or the timeout could close a side with it still unread.
         try await relay.client.write(ByteBuffer(string: "into the void\n"))
+        try await relay.discarded(.up)
         #expect(try await relay.clock.nextDeadline() == .seconds(2))
         await relay.clock.advance(to: .seconds(1))
         try await relay.upstreamConnection.write(ByteBuffer(string: "nor back\n"))
+        try await relay.discarded(.down)
         await relay.clock.advance(to: .seconds(2))
         let ends = try await relay.ends()
         #expect(ends == ["eof", "eof"], "client, upstream")
@@ -208,7 +214,7 @@ struct RelayFaultTimingTests {
             "fault 1 up forwards nothing more (fault 1: timeout=2s)", "fault 1 down forwards nothing more (fault 1: timeout=2s)",
         ])
         let summary = await relay.stop()
-#expect(summary.bytesUp == 0 && summary.bytesDown == 0 && summary.resets == 0)
+        #expect(summary.bytesUp == 0 && summary.bytesDown == 0 && summary.resets == 0)
         #expect(summary.discardedBytes == 14 + 9, "what the timeout threw away is accounted")
     }
 

@@ -146,6 +146,16 @@ struct TimedRelay: Sendable {
         )
     }
 
+    /// Waits until a `timeout` fault has thrown away a unit going `direction`: its first one is
+    /// noted ("forwards nothing more") in the same step as it is discarded, so once the note is
+    /// seen the relay has read that unit and counted it.
+    func discarded(_ direction: RelayDirection) async throws {
+        try await relay.events.wait(forCount: 1) { event in
+            if case .fault(_, direction, let what) = event { return what.hasPrefix("forwards nothing more") }
+            return false
+        }
+    }
+
     /// How the client's and the upstream's connections ended (see ``Inbox/end()``).
     func ends() async throws -> [String] {
         [try await atClient.end(), try await atUpstream.end()]

@@ -40,6 +40,11 @@ extension ReadmeRunners {
             try await run.runToEnd(0)
             try run.expectStdout(contains: "\"user\": \"ann\"")
         },
+        ReadmeRunner("sockctl capture -r http.pcap --follow --framing http") { run in
+            try run.golden("live-app-http.pcap", as: "http.pcap")
+            try await run.runToEnd(0)
+            try run.expectShownOutput()
+        },
         ReadmeRunner("sockctl capture -r session.pcap --json | jq .") { run in
             try run.golden("live-lo-tcp4.pcap", as: "session.pcap")
             try await run.runToEnd(0)

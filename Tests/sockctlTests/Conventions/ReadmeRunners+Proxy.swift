@@ -54,6 +54,23 @@ extension ReadmeRunners {
             try run.expect(objects.contains { $0.contains(#""event":"message","client":1"#) && $0.contains(#""text":"logged""#) }, "no message event for the relayed message")
             try run.expect(objects.last?.contains(#""event":"summary""#) == true, "the last object is not the summary: \(objects.last ?? "")")
         },
+        // A HEAD and a GET through the proxy to listen http://: each shown as HTTP, the HEAD's
+        // answer without a body (the GET would wait behind it otherwise).
+        ReadmeRunner("sockctl proxy :8000 http://127.0.0.1:8080 --print-messages") { run in
+            try run.write("hello.txt", "hello world\n")
+            let upstream = try await run.listen("http://127.0.0.1:0", "--respond", "hello.txt", "-k")
+            run.replace(":8000", with: ":0")
+            run.replace("127.0.0.1:8080", with: upstream.address)
+            try await run.start()
+            let port = try await run.listeningPort()
+            try await run.sockctl(["send", "http://127.0.0.1:\(port)/hello", "-X", "HEAD"])
+            let reply = try await run.sockctl(["send", "http://127.0.0.1:\(port)/hello"])
+            try run.expect(reply.stdout == "hello world\n", "the client got '\(reply.stdout)' through the proxy")
+            try await run.interrupt(expecting: 0)
+            try run.expectStdout(contains: "client 1 > HEAD /hello HTTP/1.1\n  Host: 127.0.0.1:\(port)\n")
+            try run.expectStdout(contains: "client 1 < HTTP/1.1 200 OK\n")
+            try run.expectStdout(contains: "  Content-Length: 12\n\n  hello world\\n\n")
+        },
         ReadmeRunner("sockctl proxy :8000 127.0.0.1:7000 --control unix:/tmp/proxy.ctl &") { run in
             run.replace("/tmp/proxy.ctl", with: run.path("proxy.ctl"))
             _ = try await relayed(run, "controlled") { run in
@@ -99,6 +116,19 @@ extension ReadmeRunners {
             try run.expect(run.stdout.split(separator: "\n").allSatisfy { $0.hasPrefix("ok") }, "not two 'ok' answers: '\(run.stdout)'")
         },
     ]
+
+    /// `api.pcap` as README's HTTP replay says it was made: `listen http:// --respond hello.txt -k
+    /// --record api.pcap` (with `recordedHeaders`) asked for a page by `send`, then stopped with
+    /// Ctrl-C; returns the server started again (with `headers`) for the replay to verify against.
+    static func recordHTTP(_ run: ExampleRun, headers: [String], recordedHeaders: [String] = []) async throws -> ExampleServer {
+        try run.write("hello.txt", "hello world\n")
+        let recorded = try await run.listen(["http://127.0.0.1:0", "--respond", "hello.txt", "-k", "--record", "api.pcap"] + recordedHeaders)
+        try await run.sockctl(["send", "http://\(recorded.address)/hello"])
+        recorded.child.signal(SIGINT)
+        let status = try await recorded.child.wait()
+        try run.expect(status == 0, "the recording listen exited with \(status)")
+        return try await run.listen(["http://127.0.0.1:0", "--respond", "hello.txt", "-k"] + headers)
+    }
 
     /// A proxy example `sockctl proxy :8000 127.0.0.1:7000 …` started in front of an echo
     /// server, a message relayed both ways (and `more` done), then Ctrl-C.
@@ -146,6 +176,21 @@ extension ReadmeRunners {
             try await run.runToEnd(1)
             // The replay stops at the first mismatch: the second answer may or may not be in by then.
             try run.expectShownOutput(ShownOutput.Rules(varyingPhrases: [#"received \d+ bytes"#]))
+        },
+        ReadmeRunner("sockctl replay api.pcap http://127.0.0.1:8080/ --verify") { run in
+            let server = try await recordHTTP(run, headers: [])
+            run.replace("127.0.0.1:8080", with: server.address)
+            try await run.runToEnd(0)
+            try run.expect(run.stderr.contains("verify: 1 frame expected, 1 matched, 0 mismatched"), "the answer did not match")
+        },
+        ReadmeRunner(#"sockctl replay api.pcap http://127.0.0.1:8080/ --verify --ignore '(?im)^set-cookie:[^\r\n]*\r?\n'"#) { run in
+            let server = try await recordHTTP(run, headers: ["-H", "Set-Cookie: id=2"], recordedHeaders: ["-H", "Set-Cookie: id=1"])
+            // Without the pattern, the cookie differs.
+            let plain = try await run.sockctl(["replay", "api.pcap", "http://\(server.address)/", "--verify"], status: 1)
+            try run.expect(plain.stderr.contains("differ from the recording"), "the cookies did not differ: \(plain.stderr)")
+            run.replace("127.0.0.1:8080", with: server.address)
+            try await run.runToEnd(0)
+            try run.expect(run.stderr.contains("verify: 1 frame expected, 1 matched, 0 mismatched"), "the answer did not match")
         },
         ReadmeRunner("sockctl replay demo.pcap --list --json") { run in
             try await run.recordDemo("demo.pcap")
