@@ -39,17 +39,16 @@ public struct HTTPRequestTemplate: Sendable {
     /// that breaks the message, or a Content-Length or Transfer-Encoding header (the length is
     /// computed from the body).
     package func template(for endpoint: Endpoint) throws(LoadGenError) -> MessageTemplate {
-        guard !method.isEmpty, method.utf8.allSatisfy(Self.isTokenByte) else {
+        guard HTTPRequestLines.isToken(method) else {
             throw LoadGenError(.invalidMessage, "invalid HTTP \(.method) '\(method)': not a token such as GET or POST")
         }
         let target = endpoint.resource.isEmpty ? "/" : endpoint.resource
         guard !target.utf8.contains(where: { $0 <= 0x20 || $0 == 0x7F }) else {
             throw LoadGenError(.invalidMessage, "invalid HTTP request target '\(target)': no spaces or control characters")
         }
-        var given = Set<String>()
         for (name, value) in headers {
             let lowered = name.lowercased()
-            guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
+            guard HTTPRequestLines.isToken(name) else {
                 throw LoadGenError(.invalidMessage, "invalid HTTP \(.header) name '\(name)'")
             }
             guard !value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 }) else {
@@ -58,13 +57,9 @@ public struct HTTPRequestTemplate: Sendable {
             if lowered == "content-length" || lowered == "transfer-encoding" {
                 throw LoadGenError(.invalidMessage, "HTTP \(.header) '\(name)' is not set by hand: the Content-Length is computed from the body")
             }
-            given.insert(lowered)
         }
         // Placeholders may be in the target and in header values as well as in the body.
-        var head = "\(method) \(target) HTTP/1.1\r\n"
-        if !given.contains("host") { head += "Host: \(Self.authority(endpoint))\r\n" }
-        if !given.contains("user-agent") { head += "User-Agent: \(userAgent)\r\n" }
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        let head = HTTPRequestLines.lines(method: method, target: target, to: endpoint, userAgent: userAgent, headers: headers)
         var parts: [MessageTemplate.Part]
         var shape = (literalBytes: 0, sequences: 0, connections: 0)
         if let body {
@@ -98,21 +93,5 @@ public struct HTTPRequestTemplate: Sendable {
             }
         }
         return MessageTemplate(parts: joined, framing: .http, bodyShape: shape)
-    }
-
-    /// `Host`'s value: the host (an IPv6 address in brackets) and the port unless it is the
-    /// scheme's default.
-    static func authority(_ endpoint: Endpoint) -> String {
-        let host = endpoint.host.contains(":") ? "[\(endpoint.host)]" : endpoint.host
-        let defaultPort = endpoint.transport.isSecured ? 443 : 80
-        return endpoint.port == defaultPort ? host : "\(host):\(endpoint.port)"
-    }
-
-    /// RFC 9110's tchar.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"): true
-        default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 }

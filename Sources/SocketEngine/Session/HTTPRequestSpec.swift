@@ -13,7 +13,7 @@ public struct HTTPRequestSpec: Sendable {
 
     /// The method a request with a body (or none, `hasBody` false) is sent with.
     package func method(hasBody: Bool) -> String {
-        method ?? (hasBody ? "POST" : "GET")
+        HTTPRequestLines.method(given: method, hasBody: hasBody)
     }
 
     /// The request head for `body` (nil: none) to `endpoint`: the request line with the
@@ -23,21 +23,17 @@ public struct HTTPRequestSpec: Sendable {
     package func head(to endpoint: Endpoint, bodyLength: Int?) -> String {
         let method = self.method(hasBody: bodyLength != nil)
         let given = Set(headers.map { $0.name.lowercased() })
-        let defaultPort = endpoint.transport.isSecured ? 443 : 80
-        var lines = ["\(method) \(endpoint.resource) HTTP/1.1"]
-        if !given.contains("host") {
-            lines.append("Host: \(endpoint.hostForDisplay)" + (endpoint.port == defaultPort ? "" : ":\(endpoint.port)"))
-        }
-        if !given.contains("user-agent") { lines.append("User-Agent: \(userAgent)") }
-        if !given.contains("accept") { lines.append("Accept: */*") }
-        lines += headers.map { "\($0.name): \($0.value)" }
+        var head = HTTPRequestLines.lines(
+            method: method, target: endpoint.resource, to: endpoint, userAgent: userAgent,
+            defaults: [(name: "Accept", value: "*/*")], headers: headers
+        )
         if !given.contains("content-length") && !given.contains("transfer-encoding") {
             if let bodyLength {
-                lines.append("Content-Length: \(bodyLength)")
+                head += "Content-Length: \(bodyLength)\r\n"
             } else if ["POST", "PUT", "PATCH"].contains(method) {
-                lines.append("Content-Length: 0")
+                head += "Content-Length: 0\r\n"
             }
         }
-        return lines.joined(separator: "\r\n") + "\r\n\r\n"
+        return head + "\r\n"
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import SocketEngine
 
 /// How a client's HTTP request is made beyond its headers (``HeaderOptions``) and its body (the
 /// command's message): the method, as curl's `-X`. For the commands that send HTTP requests of
@@ -18,12 +19,12 @@ struct HTTPRequestOptions: ParsableArguments {
 
     /// curl's rule: `given`, else POST when there is a body, GET when there is none.
     static func method(given: String?, hasBody: Bool) -> String {
-        given ?? (hasBody ? "POST" : "GET")
+        HTTPRequestLines.method(given: given, hasBody: hasBody)
     }
 
     /// A method as given (methods are case-sensitive: sent as written): an HTTP token.
     @Sendable static func method(parsing text: String) throws -> String {
-        guard !text.isEmpty, text.allSatisfy(HTTPToken.isTokenCharacter) else {
+        guard HTTPRequestLines.isToken(text) else {
             throw UsageError("not an HTTP method (expected a token: letters, digits and !#$%&'*+-.^_`|~, e.g. GET, POST, DELETE)")
         }
         return text

@@ -93,7 +93,7 @@ struct HeaderField: Sendable {
         text = header
         name = String(header[..<colon])
         value = String(header[header.index(after: colon)...]).trimmingCharacters(in: " \t")
-        guard !name.isEmpty, name.allSatisfy(HTTPToken.isTokenCharacter) else {
+        guard HTTPRequestLines.isToken(name) else {
             throw UsageError("'\(name)' is not a header name (\(form))")
         }
         guard !value.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" }) else {

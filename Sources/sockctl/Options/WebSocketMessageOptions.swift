@@ -56,12 +56,8 @@ struct WebSocketMessageOptions: ParsableArguments {
 
 /// An HTTP token (RFC 9110): what subprotocol and header names are made of.
 enum HTTPToken {
-    static func isTokenCharacter(_ character: Character) -> Bool {
-        character.isASCII && (character.isLetter || character.isNumber || "!#$%&'*+-.^_`|~".contains(character))
-    }
-
     @Sendable static func checked(_ text: String) throws -> String {
-        guard !text.isEmpty, text.allSatisfy(isTokenCharacter) else {
+        guard HTTPRequestLines.isToken(text) else {
             throw UsageError("not an HTTP token (expected letters, digits and !#$%&'*+-.^_`|~, e.g. chat.v2)")
         }
         return text

@@ -248,14 +248,7 @@ struct HTTPMessageParser {
 
     /// RFC 9110 §5.6.2 `tchar`: the characters of a method or a field name.
     private func isTokenCharacter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
-        case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"),
-            UInt8(ascii: "'"), UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."),
-            UInt8(ascii: "^"), UInt8(ascii: "_"), UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"):
-            return true
-        default: return false
-        }
+        HTTPMessageScanner.isTokenByte(byte)
     }
 
     /// Control characters other than tab (RFC 9110 §5.5); obs-text (0x80–0xFF) is allowed.

@@ -459,8 +459,8 @@ package struct HTTPMessageScanner: Sendable {
 
     private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
 
-    /// RFC 9110 `tchar`.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
+    /// RFC 9110 `tchar`: the bytes of a method or a header name.
+    package static func isTokenByte(_ byte: UInt8) -> Bool {
         // Bit n of the first word is byte n, of the second byte 64 + n.
         let low: UInt64 = 0x3ff6cfa00000000, high: UInt64 = 0x57ffffffc7fffffe
         return byte < 64 ? (low >> UInt64(byte)) & 1 == 1 : byte < 128 ? (high >> UInt64(byte - 64)) & 1 == 1 : false
