@@ -242,7 +242,7 @@ _sockctl_connect() {
         return
         ;;
     '--framing')
-        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'$'\n''http'
         return
         ;;
     '--max-frame')
@@ -285,8 +285,8 @@ _sockctl_connect() {
 _sockctl_listen() {
     repeating_flags=()
     non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --recv-only --binary --verbose -v --hexdump --quiet -q --version -h --help)
-    repeating_options=(--allow --deny --subprotocol --allow-origin)
-    non_repeating_options=(-p --respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --color --cert --key --client-ca)
+    repeating_options=(--allow --deny -H --header --subprotocol --allow-origin)
+    non_repeating_options=(-p --respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --status --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --color --cert --key --client-ca)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
@@ -324,8 +324,14 @@ _sockctl_listen() {
     '--record')
         return
         ;;
+    '--status')
+        return
+        ;;
+    '-H'|'--header')
+        return
+        ;;
     '--framing')
-        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'$'\n''http'
         return
         ;;
     '--max-frame')
@@ -370,9 +376,9 @@ _sockctl_listen() {
 
 _sockctl_send() {
     repeating_flags=()
-    non_repeating_flags=(-e --escapes --json -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
+    non_repeating_flags=(-e --escapes --json --fail -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--resolve --subprotocol -H --header --pin)
-    non_repeating_options=(--file --responses --timeout --repeat --correlate --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color)
+    non_repeating_options=(--file --responses --timeout --repeat --correlate -X --method --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -390,6 +396,9 @@ _sockctl_send() {
         return
         ;;
     '--correlate')
+        return
+        ;;
+    '-X'|'--method')
         return
         ;;
     '--source')
@@ -441,7 +450,7 @@ _sockctl_send() {
         return
         ;;
     '--framing')
-        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'$'\n''http'
         return
         ;;
     '--max-frame')
@@ -506,7 +515,7 @@ _sockctl_proxy() {
         return
         ;;
     '--framing')
-        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'$'\n''http'
         return
         ;;
     '--max-frame')
@@ -613,7 +622,7 @@ _sockctl_replay() {
         return
         ;;
     '--framing')
-        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'$'\n''http'
         return
         ;;
     '--max-frame')
@@ -742,7 +751,7 @@ _sockctl_loadtest() {
         return
         ;;
     '--framing')
-        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'$'\n''http'
         return
         ;;
     '--max-frame')
@@ -861,7 +870,7 @@ _sockctl_capture() {
         return
         ;;
     '--framing')
-        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'
+        __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'$'\n''http'
         return
         ;;
     '--decode')
