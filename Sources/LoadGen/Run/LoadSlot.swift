@@ -126,7 +126,13 @@ struct LoadSlot {
     var nextNumber: Int { nextIndex * stride + slot }
 
     /// The slot has sent its share of `--requests`, or the run is over.
-    func isExhausted(_ run: RunContext) -> Bool {
+    ///
+    /// `mutating` (it changes nothing) so that the send loops read the slot in place: as a
+    /// plain method, called on the handler's stored slot once per message, the optimizer copied
+    /// the whole slot (a retain and release of each of its references) every time — send-only
+    /// load fell from 21 to 3 million messages/s.
+    @inline(__always)
+    mutating func isExhausted(_ run: RunContext) -> Bool {
         if run.isFinished { return true }
         if requeuedFront < requeued.count { return false }
         if let budget, nextIndex >= budget { return true }
