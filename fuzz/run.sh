@@ -9,7 +9,7 @@
 #   reassembly fuzz/FuzzReassembly.swift: TCPReassembler on a scripted segment sequence
 #   merge   fuzz/FuzzMerge.swift:  `report merge` input, one or two JSON part files: decoded,
 #           validated, merged, printed, re-encoded and read back (Sources/LoadGen/Report with
-#           LoadGenError and Threshold, over hdrhistogram-swift and zlib: see build_merge)
+#           LoadGenError, Threshold and HTTPStatusCounts, over hdrhistogram-swift and zlib: see build_merge)
 #   http    fuzz/FuzzHTTP.swift:   HTTPMessageScanner (the one HTTP/1.1 cutter) on a byte stream
 #           fed whole and in pieces, with its invariants checked (built with the scanner's
 #           files of Sources/SocketEngine/Framing/HTTP alone: see build_http)
@@ -87,7 +87,7 @@ build_merge() {
         echo "$slice" > "$deps/SocketEngine.slice"
     fi
     local sources
-    mapfile -t sources < <({ find Sources/LoadGen/Report -name '*.swift'; echo Sources/LoadGen/LoadGenError.swift; echo Sources/LoadGen/Plan/Threshold.swift; echo Sources/LoadGen/Plan/SettingKey+LoadGen.swift; } | sort)
+    mapfile -t sources < <({ find Sources/LoadGen/Report -name '*.swift'; echo Sources/LoadGen/LoadGenError.swift; echo Sources/LoadGen/Plan/Threshold.swift; echo Sources/LoadGen/Plan/SettingKey+LoadGen.swift; echo Sources/LoadGen/Run/HTTPStatusCounts.swift; } | sort)
     sources+=(fuzz/FuzzMerge.swift)
     if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "$deps/SocketEngine.o" -newer "$bin" 2>/dev/null)" ] \
         && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
