@@ -84,11 +84,11 @@ import TestSupport
 
     @Test func theTextHasAResponsesRow() throws {
         let text = try Self.httpReport().text
-        #expect(text.contains("\nresponses   200 9,950  503 50 (2xx 99.5%, 5xx 0.5%); 12 closed by the server (reopened); 3 interim (1xx)\n"), "\(text)")
+        #expect(text.contains("\nresponses   200: 9,950  503: 50 (2xx 99.5%, 5xx 0.5%); 12 closed by the server (reopened); 3 interim (1xx)\n"), "\(text)")
         var allOK = try Self.httpReport(ok: 300, unavailable: 0)
         allOK.http?.serverCloses = 0
         allOK.http?.interim = 0
-        #expect(allOK.text.contains("\nresponses   200 300 (2xx 100%)\n"))
+        #expect(allOK.text.contains("\nresponses   200: 300 (2xx 100%)\n"))
         #expect(try !ReportMergeValidationTests.fixture("closed-loop").text.contains("responses"))
     }
 

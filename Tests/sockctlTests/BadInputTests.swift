@@ -43,6 +43,7 @@ import Testing
         (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--scale", "0"], "--scale must be a whole number from 1 to 100000, not 0"),
         (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--verify-sample", "150%"], "invalid --verify-sample '150%' (expected a share from 0% to 100%, e.g. 10%)"),
         (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--loop"], "--loop needs --duration or --requests"),
+        (["loadtest", "http://127.0.0.1:1/", "--from-pcap", "x.pcap"], "--from-pcap sends the recorded bytes as they are and does not take http:// or https:// targets yet"),
         (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--message", "hi"], "--message does not apply to --from-pcap"),
         (["loadtest", "127.0.0.1:1", "--duration", "1s", "--scale", "2"], "--scale needs --from-pcap FILE"),
         (["loadtest", "127.0.0.1:1", "--from-pcap", "x.pcap", "--ignore", "id=[0-9]+"], "--ignore applies to --verify-sample"),

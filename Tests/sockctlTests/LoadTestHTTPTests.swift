@@ -52,7 +52,7 @@ struct LoadTestHTTPTests {
         #expect(statuses(result) == ["200": 400])
         #expect(result.errors.isEmpty)
         #expect(result.json["transport"] as? String == "http")
-        #expect(result.stdout.contains("responses   200 400 (2xx 100%)"), "\(result.stdout)")
+        #expect(result.stdout.contains("responses   200: 400 (2xx 100%)"), "\(result.stdout)")
     }
 
     /// gzip on and `Accept-Encoding: gzip`: nginx answers chunked (it does not know the length).

@@ -82,11 +82,12 @@ extension LoadReport {
             return sum
         }
 
-        /// `200 9,950  503 50 (2xx 99.5%, 5xx 0.5%)`: the report's `responses` row (its extra
+        /// `200: 9,950  503: 50 (2xx 99.5%, 5xx 0.5%)`: the report's `responses` row, each code
+        /// with its count (its extra
         /// parts: `; 12 server closes`, `; 3 interim`).
         var line: String {
             let total = self.total
-            var text = byCode.map { "\($0.code) \(ReportText.grouped($0.count))" }.joined(separator: "  ")
+            var text = byCode.map { "\($0.code): \(ReportText.grouped($0.count))" }.joined(separator: "  ")
             if text.isEmpty { text = "none" }
             if total > 0 {
                 let shares = (1...5).compactMap { digit -> String? in

@@ -242,6 +242,9 @@ struct LoadTest: AsyncParsableCommand {
         let maximumFrame = try maxFrame.checked("--max-frame", within: 1...(1 << 30))
         if message != nil && messageFile != nil { throw UsageError("give --message or --message-file, not both") }
         let http = first.transport.isHTTP
+        if http && fromPcap != nil {
+            throw UsageError("--from-pcap sends the recorded bytes as they are and does not take http:// or https:// targets yet: give the target as HOST:PORT or tls://HOST:PORT")
+        }
         if http, let framing, framing != .http {
             throw UsageError("http:// and https:// targets are framed as HTTP: leave out --framing (or give --framing http)")
         }
