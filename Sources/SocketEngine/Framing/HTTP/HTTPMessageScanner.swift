@@ -55,7 +55,7 @@ package struct HTTPMessageScanner: Sendable {
     /// Bytes of the current trailer section so far.
     private var trailerBytes = 0
     /// Whether each request still waiting for its response was a HEAD, oldest first.
-    private var headRequests = HeadFlags()
+    private var headRequests = HTTPHeadRequestFlags()
 
     /// What is known of the message being scanned: its head's fields once the head is whole,
     /// and the body bytes so far (a caller bounding message size reads it).
@@ -444,120 +444,5 @@ package struct HTTPMessageScanner: Sendable {
             throw HTTPScanError(.badChunk, at: offset, "a chunk-size line has bytes after the size")
         }
         return size
-    }
-
-    // MARK: Bytes
-
-    private static func hexValue(_ byte: UInt8) -> Int? {
-        switch byte {
-        case 0x30...0x39: Int(byte - 0x30)
-        case 0x41...0x46: Int(byte - 0x41 + 10)
-        case 0x61...0x66: Int(byte - 0x61 + 10)
-        default: nil
-        }
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool { byte >= 0x30 && byte <= 0x39 }
-
-    /// RFC 9110 `tchar`: the bytes of a method or a header name.
-    package static func isTokenByte(_ byte: UInt8) -> Bool {
-        // Bit n of the first word is byte n, of the second byte 64 + n.
-        let low: UInt64 = 0x3ff6cfa00000000, high: UInt64 = 0x57ffffffc7fffffe
-        return byte < 64 ? (low >> UInt64(byte)) & 1 == 1 : byte < 128 ? (high >> UInt64(byte - 64)) & 1 == 1 : false
-    }
-
-    private static func hasPrefix(_ bytes: UnsafeRawBufferPointer, _ prefix: StaticString) -> Bool {
-        let count = prefix.utf8CodeUnitCount
-        guard bytes.count >= count else { return false }
-        let start = prefix.utf8Start
-        for index in 0..<count where bytes[index] != start[index] { return false }
-        return true
-    }
-
-    /// ASCII comparison ignoring case; `lowercase` must be lower case.
-    private static func equalsIgnoringCase(_ bytes: UnsafeRawBufferPointer, _ lowercase: StaticString) -> Bool {
-        let count = lowercase.utf8CodeUnitCount
-        guard bytes.count == count else { return false }
-        let start = lowercase.utf8Start
-        for index in 0..<count {
-            let byte = bytes[index]
-            let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-            if folded != start[index] { return false }
-        }
-        return true
-    }
-
-    private static func trimmingCR(_ line: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        guard let last = line.last, last == 0x0D else { return line }
-        return UnsafeRawBufferPointer(rebasing: line[0..<(line.count - 1)])
-    }
-
-    private static func trimmingSpace(_ value: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer {
-        var start = 0
-        var end = value.count
-        while start < end, value[start] == 0x20 || value[start] == 0x09 { start += 1 }
-        while end > start, value[end - 1] == 0x20 || value[end - 1] == 0x09 { end -= 1 }
-        return UnsafeRawBufferPointer(rebasing: value[start..<end])
-    }
-
-    /// Calls `body` with each comma-separated token of `value`, trimmed.
-    private static func forEachToken(_ value: UnsafeRawBufferPointer, _ body: (UnsafeRawBufferPointer) -> Void) {
-        var start = 0
-        while start <= value.count {
-            var end = start
-            while end < value.count, value[end] != 0x2C { end += 1 }
-            body(trimmingSpace(UnsafeRawBufferPointer(rebasing: value[start..<end])))
-            start = end + 1
-        }
-    }
-
-    /// The last comma-separated token of `value`, trimmed; nil when it is empty.
-    private static func lastToken(_ value: UnsafeRawBufferPointer) -> UnsafeRawBufferPointer? {
-        var last: UnsafeRawBufferPointer?
-        forEachToken(value) { token in if !token.isEmpty { last = token } }
-        return last
-    }
-}
-
-/// A FIFO of up to 256 booleans in four words: no allocation. Past 256 outstanding requests the
-/// extra ones count as not HEAD.
-private struct HeadFlags: Sendable {
-    private var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
-    private var first = 0
-    private var count = 0
-
-    mutating func push(_ flag: Bool) {
-        guard count < 256 else { return }
-        set((first + count) & 255, flag)
-        count += 1
-    }
-
-    /// The oldest flag; false when none is waiting.
-    mutating func pop() -> Bool {
-        guard count > 0 else { return false }
-        let flag = get(first)
-        first = (first + 1) & 255
-        count -= 1
-        return flag
-    }
-
-    private func get(_ index: Int) -> Bool {
-        let bit = UInt64(1) << UInt64(index & 63)
-        switch index >> 6 {
-        case 0: return words.0 & bit != 0
-        case 1: return words.1 & bit != 0
-        case 2: return words.2 & bit != 0
-        default: return words.3 & bit != 0
-        }
-    }
-
-    private mutating func set(_ index: Int, _ flag: Bool) {
-        let bit = UInt64(1) << UInt64(index & 63)
-        switch index >> 6 {
-        case 0: words.0 = flag ? words.0 | bit : words.0 & ~bit
-        case 1: words.1 = flag ? words.1 | bit : words.1 & ~bit
-        case 2: words.2 = flag ? words.2 | bit : words.2 & ~bit
-        default: words.3 = flag ? words.3 | bit : words.3 & ~bit
-        }
     }
 }
