@@ -130,6 +130,22 @@ struct LoadTestCommandTests {
         #expect(result.int("connections/established") == 1)
     }
 
+    /// `--io threads` with more connections than threads: the connections share `--threads`
+    /// threads (epoll), every message answered in order, each connection opened once.
+    @Test func manyConnectionsShareTheThreads() async throws {
+        let server = try await Server.start(["--echo", "--max-clients", "300"])
+        defer { server.child.signal(SIGKILL) }
+        let result = try await loadtest(
+            [server.target, "-c", "40", "--threads", "2", "--requests", "20000", "--pipeline", "3", "--framing", "line", "--message", "m {{seq}} {{conn}}", "--io", "threads"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.int("messages/sent") == 20_000)
+        #expect(result.int("messages/received") == 20_000)
+        #expect(result.int("bytes/sent") == result.int("bytes/received"))
+        #expect(result.int("connections/established") == 40)
+        #expect(result.int("config/threads") == 2)
+        #expect(result.stdout.contains("2 threads of plain system calls"), "\(result.stdout)")
+    }
+
     /// A Unix stream socket as the target, on event loops and on threads.
     @Test(arguments: ["events", "threads"])
     func aUnixSocketTargetIsLoaded(io: String) async throws {
@@ -143,20 +159,25 @@ struct LoadTestCommandTests {
         #expect((result.json["config"] as? [String: Any])?["io"] as? String == io)
     }
 
-    /// `--io auto`: a thread per connection when the run allows it and leaves a core free;
-    /// event loops otherwise.
-    @Test func autoUsesThreadsOnlyWithACoreToSpare() async throws {
+    /// `--io auto`: threads when the run allows it and either leaves a core free or opens
+    /// plain connections (no TLS handshake or upgrade to wait for on a thread); event loops
+    /// otherwise.
+    @Test func autoUsesThreadsWhenTheRunAllowsIt() async throws {
         let server = try await Server.start(["--echo", "--max-clients", "300"])
         defer { server.child.signal(SIGKILL) }
+        let webSocket = try await Server.start(["--echo", "--max-clients", "300"], on: "ws://127.0.0.1:0")
+        defer { webSocket.child.signal(SIGKILL) }
         let cores = ProcessInfo.processInfo.activeProcessorCount
-        func io(_ arguments: [String]) async throws -> String? {
-            let result = try await loadtest([server.target, "--requests", "200", "--framing", "line"] + arguments)
+        func io(_ target: String, _ arguments: [String]) async throws -> String? {
+            let result = try await loadtest([target, "--requests", "200", "--framing", "line"] + arguments)
             #expect(result.status == 0, "\(result.stderr)")
             return (result.json["config"] as? [String: Any])?["io"] as? String
         }
-        #expect(try await io(["-c", "1"]) == (cores > 1 ? "threads" : "events"))
-        #expect(try await io(["-c", "\(cores)"]) == "events")
-        #expect(try await io(["-c", "1", "--rate", "1000"]) == "events")
+        #expect(try await io(server.target, ["-c", "1"]) == "threads")
+        #expect(try await io(server.target, ["-c", "\(cores + 2)"]) == "threads")
+        #expect(try await io("ws://\(webSocket.target)/", ["-c", "1"]) == (cores > 1 ? "threads" : "events"))
+        #expect(try await io("ws://\(webSocket.target)/", ["-c", "\(cores)"]) == "events")
+        #expect(try await io(server.target, ["-c", "1", "--rate", "1000"]) == "events")
     }
 
     /// Open loop: the schedule says how many messages are due (rate × duration); each is sent

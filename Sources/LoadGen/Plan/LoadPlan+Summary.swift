@@ -17,7 +17,13 @@ extension LoadPlan {
         if let requests = plan.requests { parts.append("\(ReportText.grouped(requests)) requests") }
         if plan.warmup > .zero { parts.append("after \(plan.warmup.formatted) warm-up") }
         parts.append(plan.framing.map { "framing \($0)" } ?? "send-only")
-        parts.append(plan.resolvedIO == .threads ? "a thread per connection\(plan.threadsSpin ? " (polling for replies)" : "")" : "\(plural(plan.threads, "event loop"))")
+        if plan.resolvedIO == .events {
+            parts.append(plural(plan.threads, "event loop"))
+        } else if plan.threadsSpin {
+            parts.append("a thread per connection (polling for replies)")
+        } else {
+            parts.append("\(plural(plan.ioThreadCount, "thread")) of plain system calls")
+        }
         return parts.joined(separator: ", ")
     }
 }

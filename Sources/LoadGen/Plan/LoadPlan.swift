@@ -107,19 +107,18 @@ public struct LoadPlan: Sendable {
 
     /// How connections do their I/O.
     public enum IOMode: String, Sendable, CaseIterable {
-        /// `threads` when the run allows it and has fewer connections than the machine has
-        /// cores (a core stays free for everything else); else `events`.
+        /// `threads` when the run allows it and either has fewer connections than the machine
+        /// has cores (a core stays free for everything else) or opens plain connections (tcp://,
+        /// http://, unix:: no handshake to wait for); else `events`.
         case auto
         /// NIO event loops (``threads`` of them), each serving many connections.
         case events
-        /// One thread per connection with plain system calls (``BlockingSocket``); with fewer
-        /// connections than cores it polls for a reply for a few microseconds before it sleeps,
-        /// so a reply is seen without a wake-up. Closed loop with replies, tcp://, ws://, wss:// or unix:.
+        /// Plain system calls (``BlockingSocket``) on ``threads`` threads, each waiting on its
+        /// connections with epoll; with fewer connections than cores, a thread per connection
+        /// that polls for a reply for a few microseconds before it sleeps, so a reply is seen
+        /// without a wake-up. Closed loop with replies, tcp://, http://, ws://, wss:// or unix:.
         case threads
     }
-
-    /// The most connections `--io threads` runs (one thread each).
-    package static let maximumThreadConnections = 1024
 
     /// Why this run cannot use `--io threads` (nil: it can).
     package var threadIOObstacle: SettingText? {
@@ -129,14 +128,17 @@ public struct LoadPlan: Sendable {
         if framing == nil { return "it needs \(.framing) (a connection waits for each reply)" }
         if connectOptions.webSocket.pingInterval != nil { return "\(.pingInterval) runs on event loops" }
         if isOpenLoop { return "it runs closed loop only (no \(.rate) or \(.stages))" }
-        if connections > Self.maximumThreadConnections { return "it runs at most \(Self.maximumThreadConnections) connections" }
         return nil
     }
 
     /// The I/O this run uses: ``io`` with `auto` decided.
     package var resolvedIO: IOMode {
         switch io {
-        case .auto: return threadIOObstacle == nil && connections < System.coreCount ? .threads : .events
+        case .auto:
+            guard threadIOObstacle == nil else { return .events }
+            // A TLS handshake or an upgrade is waited for on the thread: fine for a few connections.
+            let plain = endpoints.allSatisfy { !BlockingConnection.hasHandshake($0.transport) }
+            return plain || connections < System.coreCount ? .threads : .events
         case .events, .threads: return io
         }
     }
@@ -144,6 +146,10 @@ public struct LoadPlan: Sendable {
     /// `--io threads`: a connection polls for its reply before sleeping when the connections
     /// leave a core free.
     package var threadsSpin: Bool { connections < System.coreCount }
+
+    /// `--io threads`: the threads that carry the connections — one each when they leave a core
+    /// free (each polls for its replies), else ``threads`` of them, each waiting on its share.
+    package var ioThreadCount: Int { threadsSpin ? connections : max(1, min(connections, threads)) }
 
     package var effectivePipeline: Int {
         pipeline ?? (isOpenLoop ? Self.maximumPipeline : 1)

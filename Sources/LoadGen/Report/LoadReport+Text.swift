@@ -20,7 +20,10 @@ extension LoadReport {
         }
         if report.config.framing != nil { plan += ", pipeline \(report.config.pipeline == LoadReport.Config.unlimitedPipeline ? "unlimited" : String(report.config.pipeline))" }
         plan += ", \(report.config.framing.map { "framing \($0)" } ?? "send-only"), \(report.config.messageBytes)-byte messages"
-        if report.config.io == "threads" { plan += ", a thread per connection" }
+        if report.config.io == "threads" {
+            let threads = report.config.threads
+            plan += threads >= report.config.connections ? ", a thread per connection" : ", \(plural(threads, "thread")) of plain system calls"
+        }
         row("plan", report.replay?.plan(report.config) ?? plan)
         var elapsed = "\(decimal(report.elapsedSeconds, places: 2)) s measured"
         if report.config.warmupSeconds > 0 { elapsed += " after \(decimal(report.config.warmupSeconds, places: 2)) s warm-up (\(ReportText.grouped(report.messages.warmupSent)) messages, not counted)" }

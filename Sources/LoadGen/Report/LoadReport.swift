@@ -83,7 +83,8 @@ public struct LoadReport: Codable, Sendable {
         package var framing: String?
         package var messageBytes: Int
         package var timeoutSeconds: Double
-        /// `events` (event loops) or `threads` (a thread per connection); absent in reports
+        /// `events` (event loops, ``threads`` of them) or `threads` (``threads`` threads of
+        /// plain system calls, one per connection when there are as many); absent in reports
         /// older than the field.
         package var io: String? = nil
         /// The `--correlate` rule (absent: replies matched in order).

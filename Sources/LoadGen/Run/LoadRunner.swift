@@ -107,10 +107,8 @@ public final class LoadRunner: Sendable {
         let transportNow: @Sendable () -> Int64
         if plan.resolvedIO == .threads {
             transportNow = { BlockingSocket.now() }
-            workers = (0..<plan.connections).map { slot in
-                LoadThread(
-                    slot: slot, context: context, endpoint: plan.endpoints[slot % plan.endpoints.count],
-                    address: addresses[slot % addresses.count], source: source, spin: plan.threadsSpin)
+            workers = try (0..<plan.ioThreadCount).map { index in
+                try LoadThread(index: index, context: context, endpoints: plan.endpoints, addresses: addresses, source: source, spin: plan.threadsSpin)
             }
         } else {
             let loops: any EventLoopGroup
@@ -297,7 +295,7 @@ public final class LoadRunner: Sendable {
             config: LoadReport.Config(
                 connections: plan.connections, connectRate: plan.connectRate, durationSeconds: plan.duration.map { $0.secondsDouble },
                 requests: plan.requests, rate: plan.rate, stages: plan.stages.isEmpty ? nil : Self.describe(plan.stages),
-                pipeline: context.pipeline, threads: plan.threads, warmupSeconds: plan.warmup.secondsDouble,
+                pipeline: context.pipeline, threads: plan.resolvedIO == .threads ? plan.ioThreadCount : plan.threads, warmupSeconds: plan.warmup.secondsDouble,
                 framing: plan.framing?.description, messageBytes: context.template(slot: 0).size(sequence: 1, connection: 1),
                 timeoutSeconds: plan.replyTimeout.secondsDouble, io: plan.resolvedIO.rawValue),
             elapsedSeconds: (seconds * 1e6).rounded() / 1e6,

@@ -2,8 +2,8 @@ import Histogram
 import NIOCore
 import SocketEngine
 
-/// The counters and histograms of one event loop (``LoadShard``) or one connection thread
-/// (``LoadThread``). Plain values; the owner decides how they are kept from races.
+/// The counters and histograms of one event loop (``LoadShard``) or one thread of plain
+/// system calls (``LoadThread``). Plain values; the owner decides how they are kept from races.
 struct LoadStats: Sendable {
     var counters = LoadCounters()
     /// Latency from the time each message was due (closed loop: sent) to its reply, ns.

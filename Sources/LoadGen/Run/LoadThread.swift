@@ -3,94 +3,108 @@ import NIOCore
 import SocketEngine
 import Synchronization
 
-/// One load-test connection on a thread of its own (`--io threads`): a closed loop of plain
-/// system calls on a ``BlockingSocket`` — write the pipeline's messages, wait for replies,
-/// match them in order (``LoadSlot``), repeat. No event loop, no task, no allocation per
-/// message.
+/// Load-test connections on a thread of their own (`--io threads`): closed loops of plain
+/// system calls, many connections to a thread, waited on with epoll (``EpollSet``) — write
+/// the pipeline's messages, read what comes, match replies in order (``LoadSlot``), write the
+/// next. No event loop, no task, no allocation per message: per reply one `read` and one
+/// `send`, as wrk does.
 ///
-/// Waiting for a reply: with `spin`, the thread polls the socket for up to ``spinNanos``
-/// before it sleeps in `poll(2)`, so a fast reply is seen without a wake-up (on loopback the
-/// wake-up is most of the round trip). The reply timeout, the end of the run and the peer
-/// closing are all noticed within 100 ms, whatever the server does.
+/// With fewer connections than cores the runner gives each connection a thread of its own
+/// (`spin`): after sending, the thread polls for the reply for up to ``spinNanos`` before it
+/// sleeps, so a fast reply is seen without a wake-up (on loopback the wake-up is most of the
+/// round trip).
 ///
-/// Accounting is the event loops' (``LoadConnectionHandler``): a connection that fails is
-/// reopened with the same back-off, its unanswered messages are lost (or timed out); messages
+/// Connections are opened on the thread (``BlockingConnection``: TLS and the WebSocket upgrade
+/// within the connect timeout). Accounting is the event loops' (``LoadConnectionHandler``): a
+/// connection that fails is reopened after the same back-off, its unanswered messages are lost
+/// (or timed out); an HTTP server's close after a response reopens at once; messages
 /// unanswered at the end are lost. The figures sit behind a lock taken once per batch of
-/// replies, read by the runner's sampler.
+/// replies, read by the runner's sampler. The reply timeout, the end of the run and a stop are
+/// noticed within 100 ms whatever the servers do.
 final class LoadThread: LoadWorker, @unchecked Sendable {
-    /// How long a waiting connection polls before it sleeps, ns.
+    /// How long a connection alone on its thread polls for its reply before it sleeps, ns.
     static let spinNanos: Int64 = 50_000
+    /// The longest sleep: the end of the run is noticed within it.
+    static let longestWaitNanos: Int64 = 100_000_000
 
-    private let slot: Int
+    private let index: Int
     private let context: RunContext
-    /// The target this connection's slot goes to; `ws://`: the upgrade's path and host.
-    private let endpoint: Endpoint
-    private let address: SocketAddress
+    /// The targets; slot `k` goes to `endpoints[k % count]` at `addresses[k % count]`.
+    private let endpoints: [Endpoint]
+    private let addresses: [SocketAddress]
     private let source: SocketAddress?
     private let spin: Bool
+    private let epoll: EpollSet
 
     private struct Shared: Sendable {
         var stats = LoadStats()
-        var attempted = false
-        var open = false
+        /// Slots whose first attempt has completed.
+        var attempted = 0
+        var open = 0
         var outstanding = 0
     }
     private let shared = Mutex(Shared())
-    /// ``begin()`` was called.
-    private let begun = Atomic<Bool>(false)
-    private let beginSignal = DispatchSemaphore(value: 0)
+    /// Slots to open, and whether sending has begun: set by the runner, read by the thread.
+    private let inbox = Mutex<(slots: [Int], begun: Bool)>(([], false))
     /// Set when the thread has returned; who waits for it in ``closeAll()``.
     private let exit = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
     private let started = Atomic<Bool>(false)
+    /// Sending has begun (the thread's own copy of the inbox's flag; only the thread uses it).
+    private var begun = false
 
-    init(slot: Int, context: RunContext, endpoint: Endpoint, address: SocketAddress, source: SocketAddress?, spin: Bool) {
-        self.slot = slot
+    /// Thread number `index` of the run; fails when no epoll set can be made.
+    init(index: Int, context: RunContext, endpoints: [Endpoint], addresses: [SocketAddress], source: SocketAddress?, spin: Bool) throws {
+        self.index = index
         self.context = context
-        self.endpoint = endpoint
-        self.address = address
+        self.endpoints = endpoints
+        self.addresses = addresses
         self.source = source
         self.spin = spin
+        epoll = try EpollSet()
     }
 
     // MARK: LoadWorker
 
     func open(slot: Int) {
-        // A LoadThread serves the one slot it was made for.
-        guard slot == self.slot, !started.exchange(true, ordering: .relaxed) else { return }
-        let thread = Thread { [self] in
-            main()
-            let waiters = exit.withLock { exit in
-                exit.done = true
-                defer { exit.waiters.removeAll() }
-                return exit.waiters
+        inbox.withLock { $0.slots.append(slot) }
+        if !started.exchange(true, ordering: .relaxed) {
+            let thread = Thread { [self] in
+                run()
+                let waiters = exit.withLock { exit in
+                    exit.done = true
+                    defer { exit.waiters.removeAll() }
+                    return exit.waiters
+                }
+                waiters.forEach { $0.resume() }
             }
-            waiters.forEach { $0.resume() }
+            thread.name = "sockctl-load-\(index)"
+            thread.start()
         }
-        thread.name = "sockctl-load-\(slot)"
-        thread.start()
+        epoll.signal()
     }
 
-    func attemptedCount() async throws -> Int { shared.withLock { $0.attempted ? 1 : 0 } }
+    func attemptedCount() async throws -> Int { shared.withLock { $0.attempted } }
 
     func begin() {
-        begun.store(true, ordering: .releasing)
-        beginSignal.signal()
+        inbox.withLock { $0.begun = true }
+        epoll.signal()
     }
 
     func snapshot(cumulative: Bool) async throws -> LoadSnapshot {
         shared.withLock { state in
             LoadSnapshot(
-                counters: state.stats.counters, interval: state.stats.takeInterval(), outstanding: state.outstanding, open: state.open ? 1 : 0,
+                counters: state.stats.counters, interval: state.stats.takeInterval(), outstanding: state.outstanding, open: state.open,
                 cumulative: cumulative ? (state.stats.corrected, state.stats.uncorrected) : nil, labels: cumulative ? state.stats.labels : nil)
         }
     }
 
     func unfinishedCount() async throws -> Int { shared.withLock { $0.outstanding } }
 
-    /// Waits for the thread to see the end and return: within 100 ms of the run's end, or once
-    /// a connect in progress has reached its timeout.
+    /// Wakes the thread (the run is over) and waits for it to close its connections and
+    /// return: at once, or once a connect in progress has reached its timeout.
     func closeAll() async {
         guard started.load(ordering: .relaxed) else { return }
+        epoll.signal()
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let done = exit.withLock { exit in
                 if !exit.done { exit.waiters.append(continuation) }
@@ -106,178 +120,285 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
 
     private var target: String { context.plan.endpoint.description }
 
-    private func main() {
-        var state = LoadSlot(slot: slot, run: context, rules: (context.plan.correlation?.copy(), context.plan.label?.copy()))
-        var account = SlotAccounting()
+    private func run() {
+        var connections: [ThreadConnection] = []
+        let limit = context.plan.replyTimeout.nanosecondsClamped
+        /// When the replies' deadlines are next looked at.
+        var nextTimeoutCheck = Int64.max
+        /// Until when the thread polls instead of sleeping (`spin`, after a send).
+        var spinUntil: Int64 = 0
         while !context.isFinished {
-            shared.withLock { account.attempting(&$0.stats) }
-            let socket: any BlockingStream
-            var leftover = ByteBuffer()
-            do {
-                socket = try openStream(leftover: &leftover)
-            } catch {
-                let delay = shared.withLock { shared in
-                    shared.attempted = true
-                    return account.failed(error, &shared.stats, target: target).backOff
-                }
-                guard backOff(delay) else { break }
-                continue
+            let (slots, beginNow) = inbox.withLock { inbox in
+                defer { inbox.slots.removeAll() }
+                return (inbox.slots, inbox.begun)
             }
-            shared.withLock { shared in
-                _ = account.opened(&shared.stats, context: context)
-                shared.attempted = true
-                shared.open = true
+            for slot in slots {
+                let connection = ThreadConnection(
+                    slot: slot, token: UInt64(connections.count), endpoint: endpoints[slot % endpoints.count],
+                    address: addresses[slot % addresses.count], context: context)
+                connections.append(connection)
+                openConnection(connection)
             }
-            let failure = serve(socket, inbound: leftover, state: &state)
-            socket.close()
-            if failure is ClosedByServer && !context.isFinished {
-                // HTTP: the server closed after a response; opened again at once, not lost.
-                shared.withLock { shared in
-                    shared.open = false
-                    account.closedByServer(context: context)
-                }
-                continue
+            if beginNow && !begun {
+                begun = true
+                nextTimeoutCheck = BlockingSocket.now() + limit + 1
+                for connection in connections where connection.stream != nil { start(connection) }
             }
-            let lost = failure != nil && !context.isFinished
-            let delay = shared.withLock { shared in
-                shared.open = false
-                shared.outstanding = 0
-                if lost, let failure { shared.stats.record(error: ErrorKind.of(failure), failure, target: target) }
-                return account.closed(lost: lost, &shared.stats, context: context)
-            }
-            guard let delay, backOff(delay) else { break }
-        }
-    }
-
-    /// Connects through ``BlockingConnection`` (for `wss://` TLS, for `ws://` and `wss://` the
-    /// upgrade, all within the connect timeout); the TLS handshake's time goes to the report.
-    /// `leftover`: what the server sent behind its 101.
-    private func openStream(leftover: inout ByteBuffer) throws -> any BlockingStream {
-        let opened = try BlockingConnection.open(endpoint, address: address, source: source, options: context.plan.connectOptions)
-        if let security = opened.security {
-            shared.withLock { $0.stats.recordHandshake(security.handshakeDuration.nanosecondsClamped) }
-        }
-        leftover = opened.leftover
-        return opened.stream
-    }
-
-    /// Sleeps `delay` (``SlotAccounting``'s back-off, the event loops' own) in 5 ms steps;
-    /// false when the run ended meanwhile.
-    private func backOff(_ delay: Duration) -> Bool {
-        let until = BlockingSocket.now() + delay.nanosecondsClamped
-        while BlockingSocket.now() < until {
-            if context.isFinished { return false }
-            usleep(5000)
-        }
-        return !context.isFinished
-    }
-
-    /// HTTP: what ``serve(_:inbound:state:)`` returns when the server closed the connection
-    /// after a response: it is opened again at once.
-    private struct ClosedByServer: Error {}
-
-    /// The server's close after a response (HTTP): counted; what was pipelined behind it goes
-    /// again on the next connection.
-    private func serverClosed(_ state: inout LoadSlot) -> any Error {
-        shared.withLock { shared in
-            shared.stats.counters.countServerClose()
-            state.serverClosed()
-            shared.outstanding = state.openCount
-        }
-        return ClosedByServer()
-    }
-
-    /// Runs one connection until the run ends (nil) or the connection fails (the error).
-    /// `inbound`: what came before (a WebSocket server's first frames, behind its 101).
-    private func serve(_ socket: some BlockingStream, inbound: ByteBuffer, state: inout LoadSlot) -> (any Error)? {
-        while !begun.load(ordering: .acquiring) {
-            if context.isFinished { return nil }
-            _ = beginSignal.wait(timeout: .now() + .milliseconds(50))
-        }
-        let plan = context.plan
-        let start = context.start
-        let limit = plan.replyTimeout.nanosecondsClamped
-        let pipeline = context.pipeline
-        var decoder = FrameDecoder(framing: plan.framing ?? .raw, maximumFrameSize: plan.maximumFrameSize)
-        var http = plan.isHTTP ? HTTPResponseCutter(sendsHEAD: context.sendsHEAD) : nil
-        var webSocket = endpoint.transport.isWebSocket ? WebSocketClientFramer(slot: slot, options: plan.connectOptions.webSocket, maximumFrameSize: plan.maximumFrameSize) : nil
-        var inbound = inbound
-        var outbound = ByteBuffer()
-        inbound.reserveCapacity(65536)
-        outbound.reserveCapacity(4096)
-        do {
-            while true {
-                if context.isFinished {
-                    shared.withLock { state.dropPending(timeout: nil, stats: &$0.stats) }
-                    if var close = webSocket?.closeFrame() { _ = try? socket.sendAvailable(&close) }  // best effort: the run is over
-                    return nil
-                }
-                var now = BlockingSocket.now()
-                if now < context.stopInstant && state.pending.count < pipeline && !state.isExhausted(context) {
-                    shared.withLock { shared in
-                        while state.pending.count < pipeline && !state.isExhausted(context) {
-                            if webSocket != nil {
-                                webSocket?.send(into: &outbound) { state.append(dueAt: now, now: now, start: start, to: &$0, stats: &shared.stats) }
-                            } else {
-                                _ = state.append(dueAt: now, now: now, start: start, to: &outbound, stats: &shared.stats)
-                                http?.sent(pending: state.pending.count)
-                            }
-                        }
-                        shared.outstanding = state.openCount
+            var now = BlockingSocket.now()
+            var nextRetry = Int64.max
+            for connection in connections {
+                if let connecting = connection.connecting {
+                    if connecting.deadline <= now {
+                        connectFailed(connection, BlockingSocket.connectTimedOut(connection.address, after: context.plan.connectOptions.connectTimeout))
+                    } else {
+                        nextRetry = min(nextRetry, connecting.deadline)
                     }
                 }
-                if outbound.readableBytes > 0 {
-                    try socket.sendAvailable(&outbound)
-                    if outbound.readableBytes == 0 { outbound.clear() } else { outbound.discardReadBytes() }
+                guard let retryAt = connection.retryAt else { continue }
+                if retryAt <= now {
+                    openConnection(connection)
+                } else {
+                    nextRetry = min(nextRetry, retryAt)
                 }
-                let waiting = !state.pending.isEmpty
-                let oldestDeadline = state.pending.oldest.map { $0.sent + limit + 1 } ?? .max
-                let got = try socket.receive(
-                    into: &inbound, spinUntil: spin && waiting ? now + Self.spinNanos : 0,
-                    waitUntil: min(oldestDeadline, now + (waiting ? 100_000_000 : 10_000_000)),
-                    alsoWritable: outbound.readableBytes > 0)
-                now = BlockingSocket.now()
-                switch got {
+            }
+            if begun && now >= nextTimeoutCheck { nextTimeoutCheck = checkTimeouts(connections, now: now, limit: limit) }
+            now = BlockingSocket.now()
+            let deadline = min(nextTimeoutCheck, nextRetry, now + Self.longestWaitNanos)
+            let milliseconds = now < spinUntil ? 0 : Int32(clamping: max(0, deadline - now + 999_999) / 1_000_000)
+            epoll.wait(milliseconds: milliseconds) { token, events in
+                guard token != EpollSet.wakeToken, token < UInt64(connections.count) else { return }
+                if serve(connections[Int(token)], events: events) && spin { spinUntil = BlockingSocket.now() + Self.spinNanos }
+            }
+        }
+        finish(connections)
+    }
+
+    /// Opens `connection` (an attempt counted; a failure waits for its back-off), and once
+    /// sending has begun starts it. A plain socket's connect goes on while the thread serves
+    /// the others (its end is an event); TLS and the WebSocket upgrade are waited for here,
+    /// within the connect timeout.
+    private func openConnection(_ connection: ThreadConnection) {
+        shared.withLock { connection.account.attempting(&$0.stats) }
+        connection.retryAt = nil
+        let options = context.plan.connectOptions
+        do {
+            if BlockingConnection.hasHandshake(connection.endpoint.transport) {
+                let opened = try BlockingConnection.open(connection.endpoint, address: connection.address, source: source, options: options)
+                established(connection, opened.stream, leftover: opened.leftover, security: opened.security)
+                return
+            }
+            let (socket, connected) = try BlockingSocket.startConnect(to: connection.address, source: source, interface: options.interface)
+            if connected {
+                established(connection, socket, leftover: ByteBuffer(), security: nil)
+            } else {
+                try epoll.add(socket.descriptor, token: connection.token, writable: true)
+                connection.connecting = (socket, BlockingSocket.now() + options.connectTimeout.nanosecondsClamped)
+            }
+        } catch {
+            connectFailed(connection, error)
+        }
+    }
+
+    /// A connect under way has ended (its socket reported an event).
+    private func connectEnded(_ connection: ThreadConnection, _ socket: BlockingSocket) {
+        do {
+            try socket.finishConnect()
+            epoll.remove(socket.descriptor)
+            established(connection, socket, leftover: ByteBuffer(), security: nil)
+        } catch {
+            connectFailed(connection, error)
+        }
+    }
+
+    /// The connection is open: counted, and started once sending has begun.
+    private func established(_ connection: ThreadConnection, _ stream: any BlockingStream, leftover: ByteBuffer, security: SecurityReport?) {
+        connection.opened(stream, leftover: leftover, context: context)
+        shared.withLock { shared in
+            if let security { shared.stats.recordHandshake(security.handshakeDuration.nanosecondsClamped) }
+            if connection.account.opened(&shared.stats, context: context) { shared.attempted += 1 }
+            shared.open += 1
+        }
+        if begun { start(connection) }
+    }
+
+    /// The attempt failed: counted, and tried again after the back-off.
+    private func connectFailed(_ connection: ThreadConnection, _ error: any Error) {
+        connection.close()
+        let delay = shared.withLock { shared in
+            let (delay, first) = connection.account.failed(error, &shared.stats, target: target)
+            if first { shared.attempted += 1 }
+            return delay
+        }
+        connection.retryAt = context.isFinished ? nil : BlockingSocket.now() + delay.nanosecondsClamped
+    }
+
+    /// Sending has begun for an open connection: its socket is watched, what came behind a
+    /// WebSocket 101 is read, the pipeline filled.
+    private func start(_ connection: ThreadConnection) {
+        guard let stream = connection.stream, !connection.watched else { return }
+        let now = BlockingSocket.now()
+        do {
+            try epoll.add(stream.descriptor, token: connection.token)
+            connection.watched = true
+            if connection.inbound.readableBytes > 0, try cut(connection, now: now, atEOF: false) {
+                return serverClosed(connection, now: now)
+            }
+            _ = try send(connection, now: now)
+        } catch {
+            fail(connection, error, now: now)
+        }
+    }
+
+    /// Handles the events of one connection's socket; true when messages went out.
+    private func serve(_ connection: ThreadConnection, events: UInt32) -> Bool {
+        if let connecting = connection.connecting {
+            connectEnded(connection, connecting.socket)
+            return false
+        }
+        guard let stream = connection.stream, connection.watched else { return false }
+        var now = BlockingSocket.now()
+        do {
+            if events & EpollSet.readable != 0 {
+                switch try stream.receiveAvailable(into: &connection.inbound) {
                 case .bytes:
+                    // One lock for the replies and the messages that follow them.
+                    now = BlockingSocket.now()
+                    var added = false
                     let closing = try shared.withLock { shared in
-                        defer { shared.outstanding = state.openCount }
-                        if http != nil {
-                            return try http?.cut(&inbound, atEOF: false, state: &state, now: now, stats: &shared.stats) ?? false
-                        }
-                        if webSocket != nil {
-                            // A message's payload bytes, as the event loops count them.
-                            try webSocket?.receive(from: &inbound, answers: &outbound) { state.reply($0, bytes: $0.readableBytes, now: now, stats: &shared.stats) }
-                        } else {
-                            var consumedFrom = inbound.readerIndex
-                            while let frame = try decoder.decode(&inbound) {
-                                // Wire bytes: the frame with its delimiter or length prefix.
-                                state.reply(frame, bytes: inbound.readerIndex - consumedFrom, now: now, stats: &shared.stats)
-                                consumedFrom = inbound.readerIndex
-                            }
-                        }
+                        defer { shared.outstanding += connection.takeOutstandingChange() }
+                        if try connection.cutReplies(now: now, atEOF: false, stats: &shared.stats) { return true }
+                        if mayFill(connection, now: now) { added = connection.fill(now: now, context: context, stats: &shared.stats) }
                         return false
                     }
-                    if inbound.readableBytes == 0 { inbound.clear() } else { inbound.discardReadBytes() }
-                    if closing { return serverClosed(&state) }
+                    connection.compactInbound()
+                    if closing {
+                        serverClosed(connection, now: now)
+                        return false
+                    }
+                    try flush(connection)
+                    return added
                 case .end:
-                    if http != nil {
+                    if connection.http != nil {
                         // A body until close ends here; an idle connection closed is a server's close.
-                        let closing = try shared.withLock { shared in
-                            try http?.cut(&inbound, atEOF: true, state: &state, now: now, stats: &shared.stats) ?? false
+                        if try cut(connection, now: now, atEOF: true) || connection.state.pending.isEmpty {
+                            serverClosed(connection, now: now)
+                            return false
                         }
-                        if closing || state.pending.isEmpty { return serverClosed(&state) }
                     }
                     throw ChannelError.eof
                 case .nothing:
-                    if state.hasTimedOut(now: now, limit: limit) {
-                        shared.withLock { state.dropPending(timeout: (now, limit), stats: &$0.stats) }
-                        return context.replyTimeoutError
-                    }
+                    break
                 }
             }
+            return try send(connection, now: now)
         } catch {
-            shared.withLock { state.dropPending(timeout: nil, stats: &$0.stats) }
-            return error
+            fail(connection, error, now: now)
+            return false
+        }
+    }
+
+    /// Cuts the replies that came; true when an HTTP server's close ends the connection.
+    private func cut(_ connection: ThreadConnection, now: Int64, atEOF: Bool) throws -> Bool {
+        let closing = try shared.withLock { shared in
+            defer { shared.outstanding += connection.takeOutstandingChange() }
+            return try connection.cutReplies(now: now, atEOF: atEOF, stats: &shared.stats)
+        }
+        connection.compactInbound()
+        return closing
+    }
+
+    /// Fills the pipeline (until sending stops) and hands the socket what it takes; watches it
+    /// for writing while bytes wait. True when messages went out.
+    private func send(_ connection: ThreadConnection, now: Int64) throws -> Bool {
+        var added = false
+        if mayFill(connection, now: now) {
+            added = shared.withLock { shared in
+                defer { shared.outstanding += connection.takeOutstandingChange() }
+                return connection.fill(now: now, context: context, stats: &shared.stats)
+            }
+        }
+        try flush(connection)
+        return added
+    }
+
+    /// Whether the pipeline has room and sending goes on.
+    private func mayFill(_ connection: ThreadConnection, now: Int64) -> Bool {
+        now < context.stopInstant && connection.state.pending.count < context.pipeline
+    }
+
+    /// Hands the socket what it takes; watches it for writing while bytes wait.
+    private func flush(_ connection: ThreadConnection) throws {
+        let waiting = try connection.flush()
+        if waiting != connection.watchingWrites, let stream = connection.stream {
+            try epoll.watch(stream.descriptor, token: connection.token, writable: waiting)
+            connection.watchingWrites = waiting
+        }
+    }
+
+    /// Looks for replies past their deadline: such a connection fails (its messages time out)
+    /// and is reopened after the back-off. Returns when to look again.
+    private func checkTimeouts(_ connections: [ThreadConnection], now: Int64, limit: Int64) -> Int64 {
+        var next = now + limit + 1
+        for connection in connections where connection.watched {
+            if connection.state.hasTimedOut(now: now, limit: limit) {
+                shared.withLock { shared in
+                    connection.state.dropPending(timeout: (now, limit), stats: &shared.stats)
+                    shared.outstanding += connection.takeOutstandingChange()
+                }
+                fail(connection, context.replyTimeoutError, now: now)
+            } else if let oldest = connection.state.pending.oldest {
+                next = min(next, oldest.sent + limit + 1)
+            }
+        }
+        return next
+    }
+
+    /// The connection failed: its unanswered messages are lost, the failure counted, and the
+    /// slot reopened after the back-off (not once the run is over).
+    private func fail(_ connection: ThreadConnection, _ failure: any Error, now: Int64) {
+        connection.close()
+        let lost = !context.isFinished
+        let delay = shared.withLock { shared in
+            connection.state.dropPending(timeout: nil, stats: &shared.stats)
+            shared.outstanding += connection.takeOutstandingChange()
+            shared.open -= 1
+            if lost { shared.stats.record(error: ErrorKind.of(failure), failure, target: target) }
+            return connection.account.closed(lost: lost, &shared.stats, context: context)
+        }
+        connection.retryAt = delay.map { now + $0.nanosecondsClamped }
+    }
+
+    /// HTTP: the server closed after a response: counted, and the slot opened again at once;
+    /// what was pipelined behind the response goes again on the new connection.
+    private func serverClosed(_ connection: ThreadConnection, now: Int64) {
+        connection.close()
+        shared.withLock { shared in
+            shared.stats.counters.countServerClose()
+            connection.state.serverClosed()
+            shared.outstanding += connection.takeOutstandingChange()
+            shared.open -= 1
+            connection.account.closedByServer(context: context)
+        }
+        if !context.isFinished { openConnection(connection) }
+    }
+
+    /// The run is over: every connection closes (a WebSocket's close frame sent if the socket
+    /// takes it), its unanswered messages lost.
+    private func finish(_ connections: [ThreadConnection]) {
+        for connection in connections {
+            connection.retryAt = nil
+            guard let stream = connection.stream else {
+                connection.close()  // a connect under way: not counted, as the run is over
+                continue
+            }
+            if var close = connection.webSocket?.closeFrame() { _ = try? stream.sendAvailable(&close) }  // best effort: the run is over
+            connection.close()
+            shared.withLock { shared in
+                connection.state.dropPending(timeout: nil, stats: &shared.stats)
+                shared.outstanding += connection.takeOutstandingChange()
+                shared.open -= 1
+                _ = connection.account.closed(lost: false, &shared.stats, context: context)
+            }
         }
     }
 }

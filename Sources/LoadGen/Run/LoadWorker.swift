@@ -1,8 +1,8 @@
 import Histogram
 import NIOCore
 
-/// What the runner drives: the connections of one event loop (``LoadShard``), or one
-/// connection on its own thread (``LoadThread``).
+/// What the runner drives: the connections of one event loop (``LoadShard``), or of one
+/// thread of plain system calls (``LoadThread``).
 protocol LoadWorker: AnyObject, Sendable {
     /// Opens the connection of `slot` (the ramp-up); failures are counted and retried.
     func open(slot: Int)

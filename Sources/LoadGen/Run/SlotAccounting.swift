@@ -1,7 +1,7 @@
 import SocketEngine
 
 /// The counting of one slot's connection life, the same on an event loop (``LoadShard``) and
-/// on a thread of its own (``LoadThread``): every attempt, every connection opened, failed or
+/// on a thread of plain system calls (``LoadThread``): every attempt, every connection opened, failed or
 /// lost, and the back-off before the next attempt (``ReconnectPolicy/loadTest``).
 ///
 /// The figures go into the caller's ``LoadStats`` (a shard's, or a thread's behind its lock);

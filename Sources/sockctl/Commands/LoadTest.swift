@@ -148,11 +148,11 @@ struct LoadTest: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Unanswered messages per connection (default 1; with --rate: no limit); needs --framing or an http:// target.", valueName: "k"))
     var pipeline: Int?
 
-    @Option(name: .long, help: ArgumentHelp("Event-loop threads (default: the number of cores).", valueName: "n"))
+    @Option(name: .long, help: ArgumentHelp("Threads for the connections: event loops, or with --io threads threads of plain system calls (default: the number of cores).", valueName: "n"))
     var threads: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "How connections do I/O: events (event loops, --threads of them), threads (one thread per connection, plain system calls, polling a few µs for each reply while the connections leave a core free; closed loop over tcp://, http://, ws://, wss:// or unix: with --framing or http://), auto (threads when the run allows it and has fewer connections than cores).",
+        "How connections do I/O: events (event loops, --threads of them), threads (plain system calls on --threads threads waiting with epoll, as wrk; a thread per connection polling a few µs for each reply while the connections leave a core free; closed loop over tcp://, http://, ws://, wss:// or unix: with --framing or http://), auto (threads when the run allows it and opens plain tcp://, http:// or unix: connections or leaves a core free).",
         valueName: "auto|events|threads"))
     var io: LoadPlan.IOMode = .auto
 

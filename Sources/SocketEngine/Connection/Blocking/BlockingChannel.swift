@@ -147,6 +147,31 @@ package final class BlockingChannel: BlockingStream {
         try socket.waitWritable(until: deadline)
     }
 
+    package var descriptor: Int32 { socket.descriptor }
+
+    package func receiveAvailable(into buffer: inout ByteBuffer) throws -> BlockingSocket.Received {
+        if inbound.readableBytes == 0 {
+            if pending.readableBytes > 0 { try socket.sendAvailable(&pending) }
+            switch try socket.receiveAvailable(into: &received) {
+            case .bytes: try feed()
+            case .end: return .end
+            case .nothing: return .nothing
+            }
+        }
+        guard inbound.readableBytes > 0 else { return channel.isActive ? .nothing : .end }  // TLS: the server's close_notify
+        let count = inbound.readableBytes
+        buffer.writeBuffer(&inbound)
+        inbound.clear()
+        return .bytes(count)
+    }
+
+    package var hasPendingOutput: Bool { pending.readableBytes > 0 }
+
+    package func flushPending() throws {
+        try socket.sendAvailable(&pending)
+        if pending.readableBytes == 0 { pending.clear() }
+    }
+
     /// Closes the socket and the channel. (A TLS layer is dropped as it is: closing it in order
     /// would wait for the server's close_notify, which nothing here would read.)
     package func close() {

@@ -30,6 +30,13 @@ package enum BlockingConnection {
         package var leftover: ByteBuffer
     }
 
+    /// Whether opening `transport` takes more than the connect: a TLS handshake, a WebSocket
+    /// upgrade. (Without, a caller may connect with ``BlockingSocket/startConnect(to:source:interface:)``
+    /// and not wait.)
+    package static func hasHandshake(_ transport: Endpoint.Transport) -> Bool {
+        transport.isSecured || transport.isWebSocket
+    }
+
     /// Connects to `address` (one of `endpoint`'s) with `options`' source-independent settings
     /// (interface, TLS, WebSocket), bound first to `source` when given, within
     /// `options.connectTimeout`.
@@ -39,7 +46,7 @@ package enum BlockingConnection {
         let socket = try BlockingSocket.connect(to: address, source: source, interface: options.interface, timeout: timeout)
         let transport = endpoint.transport
         let secured = transport.isSecured
-        guard secured || transport.isWebSocket else { return Opened(stream: socket, security: nil, leftover: ByteBuffer()) }
+        guard hasHandshake(transport) else { return Opened(stream: socket, security: nil, leftover: ByteBuffer()) }
         let channel = try BlockingChannel(socket: socket, peer: address)
         do {
             var layer: EventLoopFuture<SecurityReport>?

@@ -25,6 +25,20 @@ package final class BlockingSocket {
     /// Connects to `address` within `timeout`, bound first to `source` and `interface` when
     /// given; TCP sockets get TCP_NODELAY.
     package static func connect(to address: SocketAddress, source: SocketAddress? = nil, interface: String? = nil, timeout: Duration) throws -> BlockingSocket {
+        let (socket, connected) = try startConnect(to: address, source: source, interface: interface)
+        if !connected {
+            guard try socket.wait(for: Int16(POLLOUT), until: Self.now() + timeout.nanosecondsClamped) else {
+                throw connectTimedOut(address, after: timeout)
+            }
+            try socket.finishConnect()
+        }
+        return socket
+    }
+
+    /// Begins a connect to `address` without waiting, as ``connect(to:source:interface:timeout:)``
+    /// does; `connected` false: it goes on, the socket becomes writable when it is done
+    /// (then ``finishConnect()``).
+    package static func startConnect(to address: SocketAddress, source: SocketAddress?, interface: String?) throws -> (socket: BlockingSocket, connected: Bool) {
         let family = Int32(address.protocol.rawValue)
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw IOError(errnoCode: errno, reason: "socket") }
@@ -45,15 +59,23 @@ package final class BlockingSocket {
         let result = address.withSockAddr { Syscall.connect(fd, $0, socklen_t($1)) }
         if result != 0 {
             guard errno == EINPROGRESS || errno == EAGAIN else { throw IOError(errnoCode: errno, reason: "connect") }
-            guard try socket.wait(for: Int16(POLLOUT), until: Self.now() + timeout.nanosecondsClamped) else {
-                throw SocketEngineError(.connectTimeout, "connect to \(address.displayString) timed out after \(timeout.formatted)")
-            }
-            var failure: Int32 = 0
-            var length = socklen_t(MemoryLayout<Int32>.size)
-            guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 else { throw IOError(errnoCode: errno, reason: "connect") }
-            if failure != 0 { throw IOError(errnoCode: failure, reason: "connect") }
+            return (socket, false)
         }
-        return socket
+        return (socket, true)
+    }
+
+    /// A connect begun by ``startConnect(to:source:interface:)`` has ended (the socket became
+    /// writable): throws its failure.
+    package func finishConnect() throws {
+        var failure: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &failure, &length) == 0 else { throw IOError(errnoCode: errno, reason: "connect") }
+        if failure != 0 { throw IOError(errnoCode: failure, reason: "connect") }
+    }
+
+    /// The error of a connect to `address` not done within `timeout`.
+    package static func connectTimedOut(_ address: SocketAddress, after timeout: Duration) -> SocketEngineError {
+        SocketEngineError(.connectTimeout, "connect to \(address.displayString) timed out after \(timeout.formatted)")
     }
 
     package func close() {
@@ -109,7 +131,7 @@ package final class BlockingSocket {
     }
 
     /// One non-blocking read; nil when nothing is there.
-    private func readAvailable(into buffer: inout ByteBuffer) throws -> Received? {
+    func readAvailable(into buffer: inout ByteBuffer) throws -> Received? {
         let capacity = 65536
         var result = 0
         var failure: Int32 = 0

@@ -14,10 +14,28 @@ package protocol BlockingStream {
     /// Waits until more can be sent, or `deadline`; false on timeout.
     func waitWritable(until deadline: Int64) throws -> Bool
     func close()
+    /// The socket underneath, for a caller that waits on many streams at once (epoll).
+    var descriptor: Int32 { get }
+    /// One read without waiting: appends what has come (`.bytes`), `.end` once the peer has
+    /// closed, `.nothing` when there is nothing to hand on yet (a TLS record still partial).
+    func receiveAvailable(into buffer: inout ByteBuffer) throws -> BlockingSocket.Received
+    /// Bytes a layer below the caller (TLS) still holds for the socket: the caller waits for
+    /// the socket to be writable and calls ``flushPending()``.
+    var hasPendingOutput: Bool { get }
+    /// Hands the socket what it can take of ``hasPendingOutput``'s bytes, without waiting.
+    func flushPending() throws
 }
 
 extension BlockingSocket: BlockingStream {
     package func waitWritable(until deadline: Int64) throws -> Bool {
         try wait(for: Int16(POLLOUT), until: deadline)
     }
+
+    package func receiveAvailable(into buffer: inout ByteBuffer) throws -> Received {
+        try readAvailable(into: &buffer) ?? .nothing
+    }
+
+    package var hasPendingOutput: Bool { false }
+
+    package func flushPending() throws {}
 }
