@@ -50,7 +50,10 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
     private let exit = Mutex<(done: Bool, waiters: [CheckedContinuation<Void, Never>])>((false, []))
     private let started = Atomic<Bool>(false)
     /// Sending has begun (the thread's own copy of the inbox's flag; only the thread uses it).
-    private var begun = false
+    @exclusivity(unchecked) private var begun = false
+    /// The earliest back-off end or connect deadline on the thread (Int64.max: none): the
+    /// connections are looked through only then, not at every wake-up.
+    @exclusivity(unchecked) private var nextOpenCheck = Int64.max
 
     /// Thread number `index` of the run; fails when no epoll set can be made.
     init(index: Int, context: RunContext, endpoints: [Endpoint], addresses: [SocketAddress], source: SocketAddress?, spin: Bool) throws {
@@ -145,25 +148,15 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                 for connection in connections where connection.stream != nil { start(connection) }
             }
             var now = BlockingSocket.now()
-            var nextRetry = Int64.max
-            for connection in connections {
-                if let connecting = connection.connecting {
-                    if connecting.deadline <= now {
-                        connectFailed(connection, BlockingSocket.connectTimedOut(connection.address, after: context.plan.connectOptions.connectTimeout))
-                    } else {
-                        nextRetry = min(nextRetry, connecting.deadline)
-                    }
-                }
-                guard let retryAt = connection.retryAt else { continue }
-                if retryAt <= now {
-                    openConnection(connection)
-                } else {
-                    nextRetry = min(nextRetry, retryAt)
-                }
+            if now >= nextOpenCheck {
+                nextOpenCheck = openDue(connections, now: now)
+                now = BlockingSocket.now()
             }
-            if begun && now >= nextTimeoutCheck { nextTimeoutCheck = checkTimeouts(connections, now: now, limit: limit) }
-            now = BlockingSocket.now()
-            let deadline = min(nextTimeoutCheck, nextRetry, now + Self.longestWaitNanos)
+            if begun && now >= nextTimeoutCheck {
+                nextTimeoutCheck = checkTimeouts(connections, now: now, limit: limit)
+                now = BlockingSocket.now()
+            }
+            let deadline = min(nextTimeoutCheck, nextOpenCheck, now + Self.longestWaitNanos)
             let milliseconds = now < spinUntil ? 0 : Int32(clamping: max(0, deadline - now + 999_999) / 1_000_000)
             epoll.wait(milliseconds: milliseconds) { token, events in
                 guard token != EpollSet.wakeToken, token < UInt64(connections.count) else { return }
@@ -171,6 +164,26 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
             }
         }
         finish(connections)
+    }
+
+    /// Opens the connections whose back-off has ended, fails the connects past their deadline;
+    /// returns when to look again.
+    private func openDue(_ connections: [ThreadConnection], now: Int64) -> Int64 {
+        var next = Int64.max
+        for connection in connections {
+            if let connecting = connection.connecting {
+                if connecting.deadline <= now {
+                    connectFailed(connection, BlockingSocket.connectTimedOut(connection.address, after: context.plan.connectOptions.connectTimeout))
+                } else {
+                    next = min(next, connecting.deadline)
+                }
+            }
+            guard let retryAt = connection.retryAt else { continue }
+            if retryAt <= now { openConnection(connection) }
+            // Opening again may have begun a connect or a back-off.
+            if let deadline = connection.connecting?.deadline ?? connection.retryAt { next = min(next, deadline) }
+        }
+        return next
     }
 
     /// Opens `connection` (an attempt counted; a failure waits for its back-off), and once
@@ -192,7 +205,9 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                 established(connection, socket, leftover: ByteBuffer(), security: nil)
             } else {
                 try epoll.add(socket.descriptor, token: connection.token, writable: true)
-                connection.connecting = (socket, BlockingSocket.now() + options.connectTimeout.nanosecondsClamped)
+                let deadline = BlockingSocket.now() + options.connectTimeout.nanosecondsClamped
+                connection.connecting = (socket, deadline)
+                nextOpenCheck = min(nextOpenCheck, deadline)
             }
         } catch {
             connectFailed(connection, error)
@@ -230,6 +245,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
             return delay
         }
         connection.retryAt = context.isFinished ? nil : BlockingSocket.now() + delay.nanosecondsClamped
+        if let retryAt = connection.retryAt { nextOpenCheck = min(nextOpenCheck, retryAt) }
     }
 
     /// Sending has begun for an open connection: its socket is watched, what came behind a
@@ -366,6 +382,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
             return connection.account.closed(lost: lost, &shared.stats, context: context)
         }
         connection.retryAt = delay.map { now + $0.nanosecondsClamped }
+        if let retryAt = connection.retryAt { nextOpenCheck = min(nextOpenCheck, retryAt) }
     }
 
     /// HTTP: the server closed after a response: counted, and the slot opened again at once;
