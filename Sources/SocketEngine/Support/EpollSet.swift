@@ -16,6 +16,9 @@ package final class EpollSet: @unchecked Sendable {
     /// Events that call for a read: data, the peer's close, an error.
     package static let readable: UInt32 = EPOLLIN.rawValue | EPOLLHUP.rawValue | EPOLLERR.rawValue | EPOLLRDHUP.rawValue
 
+    /// The event of a socket that takes more bytes (or whose connect has ended).
+    package static let writable: UInt32 = EPOLLOUT.rawValue
+
     private let epoll: Int32
     private let wake: Int32
     /// Written by the waiting thread only.
