@@ -92,7 +92,7 @@ struct CaptureCommand: ParsableCommand {
     @Option(name: .customShort("r"), help: ArgumentHelp("Read packets from a pcap or pcapng file (- = stdin) instead of capturing.", valueName: "file"))
     var readFile: String?
 
-    @Option(name: .customShort("w"), help: ArgumentHelp("Write the packets to a pcap file (- = stdout) instead of printing them.", valueName: "file"))
+    @Option(name: .customShort("w"), help: ArgumentHelp("Write the packets to a pcap file (a name ending in .pcapng: pcapng; - = stdout) instead of printing them.", valueName: "file"))
     var writeFile: String?
 
     @Flag(name: .long, help: "With -w, also print the packets.")
@@ -276,6 +276,7 @@ struct CaptureCommand: ParsableCommand {
         do {
             return try CaptureFileOutput(
                 name: writeFile, linkType: linkType, snapshotLength: snapshotLength, nanoseconds: nano,
+                pcapng: writeFile.hasSuffix(".pcapng"),
                 write: { chunk in
                     if let file { try file.write(chunk) } else { try Self.writeToStandardOutput(chunk) }
                 },
