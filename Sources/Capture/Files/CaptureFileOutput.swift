@@ -16,17 +16,21 @@ public final class CaptureFileOutput {
     private var pcapng: PcapngWriter?
     private let close: () -> Void
     private var closed = false
+    /// `-U`: each packet goes to the file as it is written, not in chunks.
+    private let packetBuffered: Bool
 
     /// Writes the file header (pcapng: the section and interface blocks) to `write` at once (so a
     /// capture that sees no packet still leaves a valid file, like `tcpdump -w`); `nanoseconds`
-    /// selects nanosecond timestamps, `pcapng` the pcapng format; `close` runs once at
-    /// ``finish()``. Fails with `.writeFailed`.
+    /// selects nanosecond timestamps, `pcapng` the pcapng format, `packetBuffered` a write to
+    /// the sink per packet (tcpdump's `-U`); `close` runs once at ``finish()``. Fails with
+    /// `.writeFailed`.
     public init(
         name: String, linkType: LinkType, snapshotLength: Int, nanoseconds: Bool, pcapng: Bool = false,
-        write: @escaping ([UInt8]) throws -> Void, close: @escaping () -> Void
+        packetBuffered: Bool = false, write: @escaping ([UInt8]) throws -> Void, close: @escaping () -> Void
     ) throws(CaptureError) {
         self.name = name
         self.close = close
+        self.packetBuffered = packetBuffered
         let precision: TimestampPrecision = nanoseconds ? .nanoseconds : .microseconds
         do {
             if pcapng {
@@ -45,10 +49,17 @@ public final class CaptureFileOutput {
         do {
             try pcap?.write(header, bytes)
             try pcapng?.write(header, bytes)
+            if packetBuffered {
+                try pcap?.flush()
+                try pcapng?.flush()
+            }
         } catch {
             throw Self.failure(error, name: name)
         }
     }
+
+    /// Bytes of the file so far, buffered ones included (what tcpdump's `-C` compares).
+    public var byteCount: Int64 { pcap?.byteCount ?? pcapng?.byteCount ?? 0 }
 
     /// Whether the file is pcapng (and so can carry decryption secrets).
     public var isPcapng: Bool { pcapng != nil }

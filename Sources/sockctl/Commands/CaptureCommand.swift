@@ -167,6 +167,8 @@ struct CaptureCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("BPF filter words, e.g. tcp port 6969 and host 127.0.0.1.", valueName: "filter"))
     var filterWords: [String] = []
 
+    @OptionGroup(title: "Long captures") var long: LongCaptureOptions
+
     @OptionGroup var terminal: TerminalOptions
 
     func validate() throws {
@@ -190,6 +192,7 @@ struct CaptureCommand: ParsableCommand {
             throw UsageError("unknown link-layer type '\(linkTypeName)' (expected one of EN10MB, LINUX_SLL, LINUX_SLL2, RAW)")
         }
         if readFile == nil { _ = try ArgumentValues.checkedInterfaceName(interface) }
+        _ = try long.checked(writeFile: writeFile, readFile: readFile)
         if let user, getpwnam(user) == nil {
             throw UsageError("unknown user '\(user)' for -Z (expected a user of this system such as nobody, or root to keep root)")
         }
@@ -216,6 +219,14 @@ struct CaptureCommand: ParsableCommand {
 
     func run() throws {
         let diagnostics = Diagnostics(command: "capture", verbose: false)
+        if long.listInterfaces {
+            do {
+                FileDescriptorWriter.standardOutput.write(try InterfaceList.tcpdumpLines())
+            } catch {
+                throw diagnostics.fail(error)
+            }
+            return
+        }
         let output = PacketOutput(
             lineBuffered: lineBuffered || FileDescriptorWriter.standardOutput.isTerminal,
             format: outputFormat()
@@ -252,9 +263,12 @@ struct CaptureCommand: ParsableCommand {
         }
         do {
             defer { output.finish() }
+            // -G with -W: once the last file is done, the rest is neither written nor printed.
+            var stopped = false
             try file.forEach(limit: count) { header, bytes throws(CaptureError) in
-                try writer?.write(header, bytes)
-                output.packet(header, bytes)
+                guard !stopped else { return }
+                stopped = try !Self.write(header, bytes, to: writer)
+                if !stopped { output.packet(header, bytes) }
             }
             try writer?.finish()
         } catch {
@@ -264,33 +278,5 @@ struct CaptureCommand: ParsableCommand {
 
     static func linkTypeText(_ linkType: LinkType) -> String {
         linkType.tcpdumpName ?? "\(linkType.rawValue)"
-    }
-
-    // MARK: Writing a file
-
-    /// `-w FILE`, opened (``OutputFile``: never through a symbolic link) before the first
-    /// packet is read; a path that cannot be written is a usage error (exit 2).
-    func openWriter(linkType: LinkType, snapshotLength: Int, diagnostics: Diagnostics) throws -> CaptureFileOutput? {
-        guard let writeFile else { return nil }
-        let file = writeFile == "-" ? nil : try OutputFile.open(writeFile, option: "-w", diagnostics: diagnostics)
-        do {
-            return try CaptureFileOutput(
-                name: writeFile, linkType: linkType, snapshotLength: snapshotLength, nanoseconds: nano,
-                pcapng: writeFile.hasSuffix(".pcapng"),
-                write: { chunk in
-                    if let file { try file.write(chunk) } else { try Self.writeToStandardOutput(chunk) }
-                },
-                close: { try? file?.finish() })
-        } catch {
-            file?.abandon()
-            throw diagnostics.fail(error)
-        }
-    }
-
-    /// `-w -`: the pcap bytes on stdout.
-    private static func writeToStandardOutput(_ chunk: [UInt8]) throws(SocketEngineError) {
-        if let failure = chunk.withUnsafeBytes({ writeFully($0, to: 1) }) {
-            throw SocketEngineError(.ioError, "stdout: \(String(cString: strerror(failure)).lowercased())", errno: failure)
-        }
     }
 }
