@@ -137,6 +137,7 @@ extension PacketPrinter {
         case 0x86DD: try printIPv6(&cursor, at: offset, length: length, depth: depth, into: &out)
         case 0x0806, 0x8035: try printARP(&cursor, at: offset, length: length, into: &out)
         case 0x88CC: try printLLDP(cursor, at: offset, length: length, into: &out)
+        case 0x8863, 0x8864, 0x3C12, 0x3C13: try printPPPoE(&cursor, at: offset, length: length, depth: depth, into: &out)
         default: return false
         }
         return true
