@@ -212,6 +212,7 @@ struct CaptureCommand: ParsableCommand {
         flags.absoluteSequenceNumbers = absoluteSequenceNumbers
         flags.linkHeader = linkHeader
         flags.verbose = verbose
+        flags.quick = long.quick
         var options = PrintOptions(flags)
         options.views = decode
         return options

@@ -1,8 +1,8 @@
 import ArgumentParser
 
 /// capture's options for long runs and their files, with tcpdump 4.99.3's meanings: `-C`,
-/// `-G`, `-W`, `-z` (the file rotation of ``CaptureFileRotation``), `-U`, `--immediate-mode`
-/// and `-D`.
+/// `-G`, `-W`, `-z` (the file rotation of ``CaptureFileRotation``), `-U`, `--immediate-mode`,
+/// `-q` and `-D`.
 struct LongCaptureOptions: ParsableArguments {
     @Option(name: .customShort("C"), help: ArgumentHelp("With -w: before writing a packet, if the file holds more than SIZE million bytes, open the next: NAME1, NAME2... (with -W: a ring NAME0...).", valueName: "size"))
     var fileSize: String?
@@ -21,6 +21,9 @@ struct LongCaptureOptions: ParsableArguments {
 
     @Flag(name: .customLong("immediate-mode"), help: "Hand each packet over as it arrives, not when the kernel's buffer fills or 1 s passes.")
     var immediateMode = false
+
+    @Flag(name: .customShort("q"), help: "Quick output, as tcpdump's -q: 'tcp N' for TCP, UDP without its application, shorter link headers with -e.")
+    var quick = false
 
     @Flag(name: .customShort("D"), help: "List the interfaces capture can use, numbered, as tcpdump -D does, and exit.")
     var listInterfaces = false

@@ -145,6 +145,17 @@ extension PacketPrinter {
 
     /// `ethertype IPv4 (0x0800)`.
     func appendEthertype(_ type: UInt16, into out: inout [UInt8]) {
+        if options.quick {
+            // tcpdump's -q: the name alone.
+            if let name = Self.knownEthertypeName(type) {
+                out.append(name)
+            } else {
+                out.append("Unknown Ethertype (0x")
+                out.appendHex(UInt64(type), minimumDigits: 4)
+                out.append(")")
+            }
+            return
+        }
         out.append("ethertype ")
         Self.appendEthertypeName(type, unknown: "Unknown", into: &out)
     }
