@@ -37,7 +37,9 @@ struct CaptureCommand: ParsableCommand {
             320), OTV (8472), MPLS (6635), Babel (6696), AODV, OLSR, LWAPP, RIPng, ZEP, SOME/IP, \
             timed, VAT, Zephyr, AHCP, HNCP, LWRES, LMP, VQP, Cisco AutoRP, BCM LI and \
             AppleTalk-in-UDP; IP protocols AH, ESP, IPComp, OSPF, PIM, VRRP/CARP, RSVP, EIGRP, \
-            IGRP, EGP and PGM; ethertypes other than IPv4, IPv6, ARP, 802.1Q and LLDP.
+            IGRP, EGP and PGM; ethertypes other than IPv4, IPv6, ARP, 802.1Q, LLDP and PPPoE \
+            (discovery with its tags, sessions with the PPP inside; with -v the PPP options are not \
+            decoded).
 
             --decode tls,ws,http2 (or all) adds views tcpdump lacks, one indented line each after \
             the header line, so without it the output stays tcpdump's: TLS records (type, \
@@ -59,6 +61,16 @@ struct CaptureCommand: ParsableCommand {
             'packets captured / received by filter / dropped by kernel' lines go to stderr. \
             stdout is fully buffered unless it is a terminal or -l is given.
 
+            Long captures, as tcpdump: -w NAME.pcapng writes pcapng (other names pcap). -C SIZE \
+            opens the next file once the current one holds more than SIZE million bytes (NAME1, \
+            NAME2...; with -W COUNT a ring NAME0...NAME(COUNT-1), zero-padded); -G SECONDS opens a \
+            new file for the first packet SECONDS after the current one began, the -w name being \
+            an strftime pattern; -G with -W COUNT (no -C) stops after COUNT files. -z COMMAND \
+            runs COMMAND FILE on each closed file (e.g. gzip) as the user capture runs as; capture \
+            waits for them before it exits. Every file reads on its own. -U writes each packet \
+            as it comes, --immediate-mode delivers packets without buffering, -q prints \
+            tcpdump's quick lines, -D lists the interfaces.
+
             --follow reassembles TCP streams (retransmissions, out-of-order segments, overlaps; \
             missing bytes are marked) and prints each stream's payload in order with direction \
             markers; with --framing each message is one line and JSON messages are pretty-printed; \
@@ -73,6 +85,8 @@ struct CaptureCommand: ParsableCommand {
               sockctl capture -r session.pcap -XX -tttt
               sockctl capture -r dns.pcap -vv udp port 53
               sockctl capture -i any -w out.pcap --print tcp port 443
+              sockctl capture -i any -G 3600 -W 24 -z gzip -w 'trace-%Y%m%d-%H.pcap'
+              sockctl capture -i any -C 100 -W 10 -w ring.pcap
               sockctl capture -i lo --decode tls,http2 tcp port 443
               sockctl capture -r session.pcap --follow --framing crlf
               sockctl capture -i lo --follow --framing http tcp port 8080
