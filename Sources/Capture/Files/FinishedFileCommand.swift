@@ -36,7 +36,20 @@ public final class FinishedFileCommand {
         let arguments = [command, file]
         let argv = arguments.map { strdup($0) } + [nil]
         defer { for argument in argv { free(argument) } }
-        let status = posix_spawnp(&pid, command, nil, nil, argv, environ)
+        // The command starts with no signal blocked and SIGPIPE at its default action (the
+        // capture ignores it; an ignored signal would stay ignored across exec).
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var empty = sigset_t()
+        sigemptyset(&empty)
+        posix_spawnattr_setsigmask(&attributes, &empty)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        sigaddset(&defaults, SIGPIPE)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        let status = posix_spawnp(&pid, command, nil, &attributes, argv, environ)
         guard status == 0 else {
             throw CaptureError(.commandFailed, "cannot run '\(command) \(file)': \(String(cString: strerror(status)))")
         }

@@ -34,18 +34,18 @@ struct LongCaptureOptions: ParsableArguments {
     func checked(writeFile: String?, readFile: String?) throws -> (size: Int64?, seconds: Int64?, count: Int?) {
         var size: Int64?
         if let fileSize {
-            guard let value = Int64(fileSize), value > 0 else { throw UsageError("invalid file size \(fileSize) for -C (expected a positive number of millions of bytes)") }
+            guard let value = Int64(fileSize), value > 0 else { throw UsageError("invalid file size \(fileSize) for -C (expected a positive number of millions of bytes, e.g. 100)") }
             guard value <= Int64.max / 1_000_000 else { throw UsageError("file size \(fileSize) for -C is too large") }
             size = value * 1_000_000
         }
         var seconds: Int64?
         if let rotateSeconds {
-            guard let value = Int64(rotateSeconds), value >= 0 else { throw UsageError("invalid number of seconds \(rotateSeconds) for -G") }
+            guard let value = Int64(rotateSeconds), value >= 0 else { throw UsageError("invalid number of seconds \(rotateSeconds) for -G (expected a whole number of seconds, e.g. 3600)") }
             seconds = value == 0 ? nil : value
         }
         var count: Int?
         if let fileCount {
-            guard let value = Int(fileCount), value > 0, value <= 1_000_000 else { throw UsageError("invalid number of output files \(fileCount) for -W (expected 1 to 1000000)") }
+            guard let value = Int(fileCount), value > 0, value <= 1_000_000 else { throw UsageError("invalid number of output files \(fileCount) for -W (expected 1 to 1000000, e.g. 10)") }
             count = value
         }
         let rotating = fileSize != nil || rotateSeconds != nil
