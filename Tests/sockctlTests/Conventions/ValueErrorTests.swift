@@ -92,6 +92,8 @@ struct ValueErrorTests {
         "file.pcap": Kind("/nonexistent/dir/x.pcap", .saying("no such")),
         "pem": Kind("/nonexistent/x.pem", .saying("no such")),
         "text": Kind(nil),
+        "seconds": Kind("soon"),
+        "command": Kind(nil),
         "message": Kind(nil),
     ]
 
