@@ -119,10 +119,11 @@ soak: deps-test .venv-test/.installed
 	touch $@
 
 # Autobahn WebSocket conformance (kosoku) with sockctl as the server and as the client under
-# test: cases 1-7 and 10 (also run by the test suite) and the 9.x limits and performance
-# cases (up to 16 MiB messages), on the release build. Reports: build/autobahn/{servers,clients}/.
+# test: cases 1-7 and 10 (also run by the test suite), the 9.x limits and performance
+# cases (up to 16 MiB messages) and the 12.x/13.x permessage-deflate cases (compressed echo,
+# every offer and window of RFC 7692), on the release build. Reports: build/autobahn/{servers,clients}/.
 # Exits non-zero if any case is FAILED.
-AUTOBAHN_CASES = -i '1.*' -i '2.*' -i '3.*' -i '4.*' -i '5.*' -i '6.*' -i '7.*' -i '9.*' -i '10.*'
+AUTOBAHN_CASES = -i '1.*' -i '2.*' -i '3.*' -i '4.*' -i '5.*' -i '6.*' -i '7.*' -i '9.*' -i '10.*' -i '12.*' -i '13.*'
 conformance: deps-build .venv-test/.installed release
 	@status=0; \
 	./scripts/autobahn.sh server $(BIN_RELEASE) build/autobahn/servers $(AUTOBAHN_CASES) || status=1; \

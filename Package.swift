@@ -50,6 +50,7 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 "CEpoll",
                 "CMalloc",
+                "WebSocketDeflate",
             ],
             swiftSettings: strict
         ),
@@ -72,12 +73,15 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "PacketDecoding", swiftSettings: strict),
+        .target(name: "PacketDecoding", dependencies: ["WebSocketDeflate"], swiftSettings: strict),
         .systemLibrary(name: "CLibpcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
         // setresuid and the capability calls for capture's privilege drop (Glibc does not import them).
         .systemLibrary(name: "CPrivileges"),
         .target(name: "Capture", dependencies: ["CLibpcap", "CPrivileges", "PacketDecoding"], swiftSettings: strict),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // permessage-deflate (RFC 7692) on zlib: the negotiation and the message (de)compressors
+        // that the engine's WebSocket and the capture views share.
+        .target(name: "WebSocketDeflate", dependencies: ["CZlib"], swiftSettings: strict),
         // The /metrics endpoint (Prometheus text exposition by swift-prometheus, served over NIO
         // HTTP/1) that loadtest, listen and proxy share; metric objects come from a registry each
         // run owns, never from the global MetricsSystem.
@@ -161,6 +165,8 @@ let package = Package(
             dependencies: [
                 "SocketEngine",
                 "TestSupport",
+                // permessage-deflate: the negotiation and the (de)compressors the engine uses.
+                "WebSocketDeflate",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -186,7 +192,7 @@ let package = Package(
             dependencies: ["Recording", "SocketEngine", "PacketDecoding", "TestSupport", .product(name: "NIOCore", package: "swift-nio")],
             swiftSettings: strict
         ),
-        .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "TestSupport"], swiftSettings: strict),
+        .testTarget(name: "PacketDecodingTests", dependencies: ["PacketDecoding", "TestSupport", "WebSocketDeflate"], swiftSettings: strict),
         // sockctl itself for TcpdumpFlags, the CLI's reading of tcpdump's output letters (GoldenTests).
         .testTarget(name: "CaptureTests", dependencies: ["sockctl", "Capture", "PacketDecoding", "SocketEngine", "TestSupport"], swiftSettings: strict),
         .testTarget(

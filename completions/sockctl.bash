@@ -186,7 +186,7 @@ _sockctl() {
 
 _sockctl_connect() {
     repeating_flags=()
-    non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --hexdump -u --udp -z --check-ports --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
+    non_repeating_flags=(-4 -6 --binary --no-compression -k --insecure --verbose -v --hexdump -u --udp -z --check-ports --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
     repeating_options=(--resolve --subprotocol -H --header --pin)
     non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color -w --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
     __sockctl_offer_flags_options -1
@@ -284,7 +284,7 @@ _sockctl_connect() {
 
 _sockctl_listen() {
     repeating_flags=()
-    non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --recv-only --binary --verbose -v --hexdump --quiet -q --version -h --help)
+    non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --recv-only --binary --no-compression --verbose -v --hexdump --quiet -q --version -h --help)
     repeating_options=(--allow --deny -H --header --subprotocol --allow-origin)
     non_repeating_options=(-p --respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --status --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --color --cert --key --client-ca)
     __sockctl_offer_flags_options 1
@@ -376,7 +376,7 @@ _sockctl_listen() {
 
 _sockctl_send() {
     repeating_flags=()
-    non_repeating_flags=(-e --escapes --json --fail -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
+    non_repeating_flags=(-e --escapes --json --fail -4 -6 --binary --no-compression -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--resolve --subprotocol -H --header --pin)
     non_repeating_options=(--file --responses --timeout --repeat --correlate -X --method --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color)
     __sockctl_offer_flags_options -1
@@ -551,7 +551,7 @@ _sockctl_proxy() {
 
 _sockctl_replay() {
     repeating_flags=()
-    non_repeating_flags=(--list --json --topspeed --verify -4 -6 --binary -k --insecure --verbose -v --hexdump --version -h --help)
+    non_repeating_flags=(--list --json --topspeed --verify -4 -6 --binary --no-compression -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--ignore --resolve --subprotocol -H --header --pin)
     non_repeating_options=(--stream --speed --as-server --idle-timeout --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --framing --max-frame --color)
     __sockctl_offer_flags_options 2
@@ -637,7 +637,7 @@ _sockctl_replay() {
 
 _sockctl_loadtest() {
     repeating_flags=()
-    non_repeating_flags=(-4 -6 --binary -k --insecure --verbose -v --topspeed --loop --version -h --help)
+    non_repeating_flags=(-4 -6 --binary --no-compression -k --insecure --verbose -v --topspeed --loop --version -h --help)
     repeating_options=(--threshold --resolve --subprotocol -H --header --pin --ignore)
     non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key -X --method --framing --max-frame --correlate --label --color --from-pcap --streams --speed --scale --verify-sample)
     __sockctl_offer_flags_options -1

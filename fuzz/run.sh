@@ -10,6 +10,10 @@
 #   merge   fuzz/FuzzMerge.swift:  `report merge` input, one or two JSON part files: decoded,
 #           validated, merged, printed, re-encoded and read back (Sources/LoadGen/Report with
 #           LoadGenError, Threshold and HTTPStatusCounts, over hdrhistogram-swift and zlib: see build_merge)
+#   inflate fuzz/FuzzInflate.swift: one WebSocket direction with permessage-deflate agreed, through
+#           WebSocketStreamDecoder (compressed messages inflated, context kept or reset), each
+#           item printed as text and JSON and checked (built like frames, over the WebSocketDeflate
+#           module compiled first: see build_deflate)
 #   http    fuzz/FuzzHTTP.swift:   HTTPMessageScanner (the one HTTP/1.1 cutter) on a byte stream
 #           fed whole and in pieces, with its invariants checked (built with the scanner's
 #           files of Sources/SocketEngine/Framing/HTTP alone: see build_http)
@@ -25,7 +29,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_PER_TARGET=${1:-30}
 OUT=${FUZZ_DIR:-$ROOT/.build/fuzz}
 SWIFTC=${SWIFTC:-swiftc}
-TARGETS=(${FUZZ_TARGETS:-frames files reassembly merge http})
+TARGETS=(${FUZZ_TARGETS:-frames files reassembly merge http inflate})
 for name in "${TARGETS[@]}"; do mkdir -p "$OUT/corpus/$name"; done
 mkdir -p "$OUT/bin" "$OUT/artifacts"
 cd "$ROOT"
@@ -33,19 +37,40 @@ cd "$ROOT"
 # Swift's own backtracer would read the crashed stack and trip ASan, hiding the real report.
 export TZ=UTC SWIFT_BACKTRACE=enable=no
 
+# build_deflate: PacketDecoding imports WebSocketDeflate (the views inflate permessage-deflate):
+# it is compiled first, instrumented, as a module of its own over the system's zlib (Sources/CZlib).
+DEFLATE=$OUT/deflate-deps
+build_deflate() {
+    local sources
+    mapfile -t sources < <(find Sources/WebSocketDeflate -name '*.swift' | sort)
+    if [ -f "$DEFLATE/WebSocketDeflate.o" ] && [ -z "$(find "${sources[@]}" -newer "$DEFLATE/WebSocketDeflate.o" 2>/dev/null)" ] \
+        && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$DEFLATE/sources" 2>/dev/null)" ]; then
+        return 0
+    fi
+    echo "==> building the WebSocketDeflate module"
+    rm -rf "$DEFLATE"
+    mkdir -p "$DEFLATE"
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -module-name WebSocketDeflate -package-name sockctl \
+        -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
+        -emit-module -emit-module-path "$DEFLATE/WebSocketDeflate.swiftmodule" -c -o "$DEFLATE/WebSocketDeflate.o" "${sources[@]}"
+    printf '%s\n' "${sources[@]}" | sha256sum > "$DEFLATE/sources"
+}
+
 # build NAME FILE: rebuilds $OUT/bin/NAME when a source is newer than it.
 build() {
     local name=$1 file=$2 bin=$OUT/bin/$1
     local sources
+    build_deflate
     mapfile -t sources < <(find Sources/PacketDecoding -name '*.swift' | sort)
     sources+=(fuzz/FuzzSupport.swift "$file")
-    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" -newer "$bin" 2>/dev/null)" ] \
+    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" -newer "$bin" 2>/dev/null)" ] \
         && [ "$(find Sources/PacketDecoding -name '*.swift' | sort | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
         return 0
     fi
     echo "==> building fuzz target $name"
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name PacketDecoding -package-name sockctl \
-        "${sources[@]}" -o "$bin.tmp"
+        -I "$DEFLATE" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
+        "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" -o "$bin.tmp"
     mv "$bin.tmp" "$bin"
     find Sources/PacketDecoding -name '*.swift' | sort | sha256sum > "$bin.sources"
 }
@@ -118,7 +143,7 @@ build_http() {
     mv "$bin.tmp" "$bin"
     printf '%s\n' "${sources[@]}" | sha256sum > "$bin.sources"
 }
-declare -A FILE=([frames]=fuzz/FuzzFrames.swift [files]=fuzz/FuzzFiles.swift [reassembly]=fuzz/FuzzReassembly.swift)
+declare -A FILE=([frames]=fuzz/FuzzFrames.swift [files]=fuzz/FuzzFiles.swift [reassembly]=fuzz/FuzzReassembly.swift [inflate]=fuzz/FuzzInflate.swift)
 for name in "${TARGETS[@]}"; do
     case $name in
         merge) build_merge ;;
@@ -142,13 +167,38 @@ for index in "${!reports[@]}"; do
     cp "$first" "$OUT/seeds/merge/$(basename "$first")"
     { cat "$first"; printf '\0'; cat "$second"; } > "$OUT/seeds/merge/pair-$(basename "$first" .json)-$(basename "$second")"
 done
+# Compressed WebSocket directions (see fuzz/FuzzInflate.swift): messages deflated by Python's
+# zlib as permessage-deflate sends them, context kept and reset, whole and in fragments, masked.
+mkdir -p "$OUT/seeds/inflate"
+python3 - "$OUT/seeds/inflate" <<'PY'
+import os, sys, zlib
+def frame(first, payload, mask=None):
+    n = len(payload)
+    head = bytes([first]) + (bytes([n | (0x80 if mask else 0)]) if n < 126 else bytes([126 | (0x80 if mask else 0)]) + n.to_bytes(2, "big"))
+    if mask:
+        payload = bytes(b ^ mask[i % 4] for i, b in enumerate(payload))
+        head += mask
+    return head + payload
+def messages(texts, reset, mask):
+    out, c = b"", zlib.compressobj(9, zlib.DEFLATED, -15)
+    for text in texts:
+        if reset: c = zlib.compressobj(9, zlib.DEFLATED, -15)
+        data = c.compress(text) + c.flush(zlib.Z_SYNC_FLUSH)
+        out += frame(0xC1, data[:-4], mask)
+    return out
+texts = [b"the same words, the same words", b"the same words, the same words", b"", b"x" * 300]
+for name, control, reset, mask in [("kept", 0x6C, False, None), ("reset", 0x6D, True, None), ("masked", 0x6E, False, b"\x01\x02\x03\x04")]:
+    open(os.path.join(sys.argv[1], name), "wb").write(bytes([control]) + messages(texts, reset, mask))
+c = zlib.compressobj(9, zlib.DEFLATED, -15); data = c.compress(b"fragmented message") + c.flush(zlib.Z_SYNC_FLUSH)
+open(os.path.join(sys.argv[1], "fragments"), "wb").write(bytes([0x04]) + frame(0x41, data[:5]) + frame(0x89, b"ping") + frame(0x80, data[5:-4]))
+PY
 # HTTP streams: the hand-made messages (3 control bytes, then the stream; see fuzz/FuzzHTTP.swift).
 mkdir -p "$OUT/seeds/http"
 cp fuzz/regressions/http/* "$OUT/seeds/http/"
 echo "==> seeds: $(ls "$OUT/seeds/frames" | wc -l) frames, $(ls "$OUT/seeds/files" | wc -l) files," \
     "$(ls "$OUT/seeds/reassembly" | wc -l) segment scripts" \
     "(from ${#captures[@]} test captures + 1 generated), $(ls "$OUT/seeds/merge" | wc -l) report inputs," \
-    "$(ls "$OUT/seeds/http" | wc -l) HTTP streams;" \
+    "$(ls "$OUT/seeds/http" | wc -l) HTTP streams, $(ls "$OUT/seeds/inflate" | wc -l) compressed WebSocket directions;" \
     "${SECONDS_PER_TARGET} s per target"
 
 # Known crashers (fuzz/regressions/TARGET/*) are replayed first, once each.
@@ -175,7 +225,7 @@ fuzz() {
         "$OUT/corpus/$name" "$OUT/seeds/$name" > "$OUT/$name.log" 2>&1 &
     PID[$name]=$!
 }
-declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096 [merge]=16384 [http]=8192)
+declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096 [merge]=16384 [http]=8192 [inflate]=16384)
 for name in "${TARGETS[@]}"; do fuzz "$name" "${MAXLEN[$name]}"; done
 
 total=0

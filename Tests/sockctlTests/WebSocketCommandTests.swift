@@ -26,7 +26,7 @@ import Glibc
         listener.signal(SIGINT)
         #expect(try await listener.wait() == 0)
         #expect(listener.stderr.contains("client 1 connected from 127.0.0.1:"))
-        #expect(listener.stderr.contains("(GET /chat, Origin: (none))"))
+        #expect(listener.stderr.contains("(GET /chat, Origin: (none), permessage-deflate)"))
         #expect(listener.stderr.contains("summary: 1 client, 21 bytes in, 21 bytes out"), "\(listener.stderr)")
     }
 
@@ -100,7 +100,7 @@ import Glibc
         #expect(log.contains("HTTP 404 Not Found: no WebSocket at '/other'"))
         #expect(log.contains("HTTP 403 Forbidden: origin '(none)' is not allowed"))
         #expect(log.contains("HTTP 403 Forbidden: origin 'https://evil.example' is not allowed"))
-        #expect(log.contains("(GET /chat, Origin: http://app.example)"), "the admitted client's Origin is logged")
+        #expect(log.contains("(GET /chat, Origin: http://app.example, permessage-deflate)"), "the admitted client's Origin is logged")
         #expect(log.contains("4 refused"))
     }
 
@@ -130,7 +130,7 @@ import Glibc
             ["connect", "ws://127.0.0.1:\(port)/", "--subprotocol", "v1", "--subprotocol", "v2", "--ping-interval", "100ms", "--recv-only", "-v"], name: "client"
         )
         try await client.waitForStderr("pong received after")
-        #expect(client.stderr.contains("WebSocket open (GET /, Origin: (none), subprotocol v1)"))
+        #expect(client.stderr.contains("WebSocket open (GET /, Origin: (none), subprotocol v1, permessage-deflate)"))
         client.signal(SIGINT)
         _ = try await client.wait()
         listener.signal(SIGINT)
@@ -256,7 +256,7 @@ import Glibc
         #expect(client.stderr.contains("TLS: TLSv1.3, TLS_"), "\(client.stderr)")
         #expect(client.stderr.contains("verified (chain and host name)"), "\(client.stderr)")
         // In the order they happen: TCP, TLS, then the upgrade.
-        let order = ["connected to 127.0.0.1:\(port)", "TLS: TLSv1.3", "WebSocket open (GET /secure, Origin: (none))"].map { client.stderr.range(of: $0)?.lowerBound }
+        let order = ["connected to 127.0.0.1:\(port)", "TLS: TLSv1.3", "WebSocket open (GET /secure, Origin: (none), permessage-deflate)"].map { client.stderr.range(of: $0)?.lowerBound }
         #expect(order.allSatisfy { $0 != nil } && order == order.sorted { ($0 ?? client.stderr.startIndex) < ($1 ?? client.stderr.startIndex) }, "\(client.stderr)")
         #expect(client.stderr.contains("close received: 1000 (normal)"), "\(client.stderr)")
         let unverified = try await run(try sockctlPath(), ["send", "wss://127.0.0.1:\(port)/secure", "x"])

@@ -1,3 +1,5 @@
+import WebSocketDeflate
+
 /// The protocol views of one TCP connection: which protocol each of its two directions speaks
 /// and the decoder that follows it, fed each direction's bytes in order. Shared by the packet
 /// views (``ApplicationViewTracker``, which keeps the order by sequence number) and `--follow`
@@ -138,8 +140,13 @@ package struct ConnectionViews {
             sides[side] = .http2(HTTP2StreamDecoder(client: false))
             sides[1 - side] = .http2(HTTP2StreamDecoder(client: true))
         } else {
-            sides[side] = .webSocket(WebSocketStreamDecoder(payloadLimit: payloadLimit))
-            sides[1 - side] = .webSocket(WebSocketStreamDecoder(payloadLimit: payloadLimit))
+            // This side is the server's; an answer permessage-deflate does not allow is read as
+            // no agreement (its compressed messages are then said not to be inflated).
+            let agreed = (try? PerMessageDeflate.clientAccept(head.extensions)) ?? nil
+            let server: WebSocketStreamDecoder.Inflation = agreed.map { .agreed($0, sender: .server) } ?? .none
+            let client: WebSocketStreamDecoder.Inflation = agreed.map { .agreed($0, sender: .client) } ?? .none
+            sides[side] = .webSocket(WebSocketStreamDecoder(payloadLimit: payloadLimit, inflation: server))
+            sides[1 - side] = .webSocket(WebSocketStreamDecoder(payloadLimit: payloadLimit, inflation: client))
         }
         bytes = UnsafeRawBufferPointer(rebasing: bytes[end...])
         return end

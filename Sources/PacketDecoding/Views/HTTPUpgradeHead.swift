@@ -10,6 +10,8 @@ struct HTTPUpgradeHead {
     var status: Int?
     /// The `Upgrade` header's value, lowercased (`websocket`, `h2c`), or empty.
     var upgrade: [UInt8] = []
+    /// The values of the `Sec-WebSocket-Extensions` headers (at most 16, 1,024 bytes each).
+    var extensions: [String] = []
     /// The offset just past the blank line ending the headers, when it was seen.
     var end: Int?
 
@@ -50,6 +52,10 @@ struct HTTPUpgradeHead {
         }
         for line in lines.dropFirst() {
             let text = UnsafeRawBufferPointer(rebasing: bytes[line])
+            if Self.hasPrefix(text, "sec-websocket-extensions:", caseInsensitive: true), extensions.count < 16 {
+                extensions.append(String(decoding: text[25...].prefix(1024), as: UTF8.self))
+                continue
+            }
             guard Self.hasPrefix(text, "upgrade:", caseInsensitive: true) else { continue }
             upgrade = text[8...].filter { $0 != 0x20 && $0 != 0x09 }.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
         }

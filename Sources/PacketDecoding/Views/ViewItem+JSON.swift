@@ -93,6 +93,7 @@ extension ViewItem {
             out.append(frame.masked ? ",\"masked\":true" : ",\"masked\":false")
             out.append(",\"length\":")
             out.appendDecimal(frame.length)
+            if frame.compressed { out.append(",\"compressed\":true") }
             if let code = frame.closeCode {
                 out.append(",\"close_code\":")
                 out.appendDecimal(code)
@@ -101,6 +102,22 @@ extension ViewItem {
                 out.append(",\"payload\":")
                 out.appendJSONString(frame.payload)
                 out.append(frame.payloadComplete ? ",\"payload_complete\":true" : ",\"payload_complete\":false")
+            }
+            out.append("}")
+        case .webSocketMessage(let message):
+            out.append("{\"proto\":\"ws\",\"message\":")
+            out.appendJSONName(message.opcode == 1 ? "text" : "binary")
+            if let problem = message.problem {
+                out.append(",\"inflated\":false,\"problem\":")
+                out.appendJSONString(Array(problem.utf8))
+            } else {
+                out.append(",\"inflated\":true,\"length\":")
+                out.appendDecimal(message.length)
+                if !message.payload.isEmpty {
+                    out.append(",\"payload\":")
+                    out.appendJSONString(message.payload)
+                    out.append(message.payloadComplete ? ",\"payload_complete\":true" : ",\"payload_complete\":false")
+                }
             }
             out.append("}")
         case .http2Preface:

@@ -26,6 +26,7 @@ extension ViewItem {
                 out.append(")")
             }
         case .webSocketFrame(let frame): frame.appendText(into: &out)
+        case .webSocketMessage(let message): message.appendText(into: &out)
         case .http2Preface: out.append("HTTP/2 connection preface")
         case .http2Frame(let frame): frame.appendText(into: &out)
         case .lostSync(let view):
@@ -136,15 +137,39 @@ extension WebSocketFrameSummary {
         }
         guard !payload.isEmpty else { return }
         out.append(": ")
-        // Binary, compressed (RSV1: permessage-deflate, not inflated here) or a control frame
-        // with bytes that are not text: hex.
-        if opcode == 2 || reserved & 4 != 0 || (opcode >= 9 && opcode <= 10 && payload.contains { $0 < 0x20 || $0 > 0x7E }) {
+        // Binary, compressed (permessage-deflate: the inflated message follows as its own item)
+        // or a control frame with bytes that are not text: hex.
+        if opcode == 2 || compressed || reserved & 4 != 0 || (opcode >= 9 && opcode <= 10 && payload.contains { $0 < 0x20 || $0 > 0x7E }) {
             out.append("0x")
             for byte in payload { out.appendHex(UInt64(byte), minimumDigits: 2) }
         } else {
             out.append("\"")
             out.appendEscapedText(payload, limit: payload.count)
             out.append("\"")
+        }
+        if !payloadComplete { out.append("...") }
+    }
+}
+
+extension WebSocketMessageSummary {
+    func appendText(into out: inout [UInt8]) {
+        if let problem {
+            out.append("WebSocket compressed message not inflated: ")
+            out.append(contentsOf: problem.utf8)
+            return
+        }
+        out.append(opcode == 1 ? "WebSocket message, text, inflated " : "WebSocket message, binary, inflated ")
+        out.appendDecimal(length)
+        out.append(length == 1 ? " byte" : " bytes")
+        guard !payload.isEmpty else { return }
+        out.append(": ")
+        if opcode == 1 {
+            out.append("\"")
+            out.appendEscapedText(payload, limit: payload.count)
+            out.append("\"")
+        } else {
+            out.append("0x")
+            for byte in payload { out.appendHex(UInt64(byte), minimumDigits: 2) }
         }
         if !payloadComplete { out.append("...") }
     }

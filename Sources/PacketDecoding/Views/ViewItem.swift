@@ -9,6 +9,8 @@ package enum ViewItem: Equatable, Sendable {
     case tls(TLSRecordSummary)
     case webSocketUpgrade(WebSocketUpgradeSummary)
     case webSocketFrame(WebSocketFrameSummary)
+    /// A compressed (permessage-deflate) message, inflated — or why it could not be.
+    case webSocketMessage(WebSocketMessageSummary)
     case http2Preface
     case http2Frame(HTTP2FrameSummary)
     /// The direction's bytes stopped lining up (a gap, out-of-order data, something that is
@@ -78,6 +80,23 @@ package struct WebSocketFrameSummary: Equatable, Sendable {
     package var payload: [UInt8] = []
     /// ``payload`` holds all of it.
     package var payloadComplete = true
+    /// The frame carries part of a compressed message (RSV1 is on its first frame only).
+    package var compressed = false
+}
+
+/// A compressed WebSocket message (RFC 7692) after inflating: its type, inflated length and
+/// the start of its inflated payload; or, when it could not be inflated, why.
+package struct WebSocketMessageSummary: Equatable, Sendable {
+    /// 1 text, 2 binary.
+    package var opcode: UInt8
+    /// The inflated length (0 when ``problem`` is set).
+    package var length: Int
+    /// The inflated payload up to the decoder's payload limit.
+    package var payload: [UInt8] = []
+    /// ``payload`` holds all of it.
+    package var payloadComplete = true
+    /// Why the message was not inflated (said once per direction: what follows is not inflated either).
+    package var problem: String?
 }
 
 /// One HTTP/2 frame's header and the fields of the control frames.

@@ -198,10 +198,32 @@ struct StreamPrinter {
         return true
     }
 
-    /// One view item on its marker line; a WebSocket data frame's payload follows as a message.
+    /// One view item on its marker line; a WebSocket data frame's payload follows as a message
+    /// (a compressed message's once inflated).
     private mutating func appendItem(_ item: ViewItem, number: Int, direction: TCPReassembler.Direction, into out: inout [UInt8]) {
         appendMarker(number, direction, into: &out)
         out.append(0x20)
+        if case .webSocketMessage(var message) = item, message.problem == nil, !message.payload.isEmpty {
+            let payload = message.payload
+            let complete = message.payloadComplete
+            message.payload = []
+            ViewItem.webSocketMessage(message).appendText(into: &out)
+            if !complete { out += " (first \(plural(payload.count, "byte")) shown)".utf8 }
+            out.append(0x0A)
+            atLineStart = true
+            payload.withUnsafeBytes { appendMessage($0, number: number, direction: direction, into: &out) }
+            return
+        }
+        if case .webSocketFrame(var frame) = item, frame.compressed {
+            // Its message follows inflated.
+            frame.payload = []
+            frame.payloadComplete = true
+            ViewItem.webSocketFrame(frame).appendText(into: &out)
+            out.append(0x0A)
+            atLineStart = true
+            lastChunk = nil
+            return
+        }
         if case .webSocketFrame(var frame) = item, frame.opcode <= 2, !frame.payload.isEmpty {
             let payload = frame.payload
             let complete = frame.payloadComplete

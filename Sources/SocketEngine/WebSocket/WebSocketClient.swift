@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
+import WebSocketDeflate
 
 import Glibc
 
@@ -118,9 +119,7 @@ package enum WebSocketClient {
                 channel.pipeline.syncOperations.removeHandler(catcherOnLoop.value, promise: nil)
                 var agreed = sent
                 agreed.subprotocol = try checkedSubprotocol(response, offered: webSocket.subprotocols)
-                if !response.headers["Sec-WebSocket-Extensions"].isEmpty {
-                    throw SocketEngineError(.webSocketHandshake, "the server chose an extension, but none was offered")
-                }
+                agreed.compression = try checkedExtensions(response, offered: webSocket.compression)
                 try install(channel, agreed, label)
                 return .upgraded(agreed)
             }
@@ -183,6 +182,9 @@ package enum WebSocketClient {
         if !options.subprotocols.isEmpty {
             headers.add(name: "Sec-WebSocket-Protocol", value: options.subprotocols.joined(separator: ", "))
         }
+        if options.compression {
+            headers.add(name: "Sec-WebSocket-Extensions", value: PerMessageDeflate.clientOffer)
+        }
         for (name, value) in options.headers {
             if ["host", "origin"].contains(name.lowercased()) {
                 headers.replaceOrAdd(name: name, value: value)
@@ -205,6 +207,21 @@ package enum WebSocketClient {
             )
         }
         return name
+    }
+
+    /// The extension the server chose: nil when it chose none; permessage-deflate within what
+    /// was offered (nothing is offered when `offered` is false); anything else fails.
+    package static func checkedExtensions(_ response: HTTPResponseHead, offered: Bool) throws -> PerMessageDeflate? {
+        let chosen = response.headers["Sec-WebSocket-Extensions"]
+        guard !chosen.isEmpty else { return nil }
+        guard offered else {
+            throw SocketEngineError(.webSocketHandshake, "the server chose an extension, but none was offered")
+        }
+        do {
+            return try PerMessageDeflate.clientAccept(chosen)
+        } catch {
+            throw SocketEngineError(.webSocketHandshake, "\(error.reason)")
+        }
     }
 
     static func describe(_ error: any Error) -> String {

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import WebSocketDeflate
 
 /// The WebSocket layer of a connection, between NIO's frame codec and the engine's
 /// ``ConnectionHandler``: turns frames into messages (one read = one message, like a
@@ -29,6 +30,12 @@ import NIOWebSocket
 /// - With an ``WebSocketOptions/Answer`` every message is answered here, on the event loop,
 ///   and nothing is delivered upwards; reads are held while the socket cannot take more.
 ///
+/// - With permessage-deflate agreed (``WebSocketHandshake/compression``) every data message
+///   this side sends is compressed (RSV1 on its frame, within the agreed window, the context
+///   emptied after each message when the agreement says so); control frames never are. The
+///   peer's compressed messages are inflated by ``WebSocketMessageAssembler``, bounded by the
+///   message size limit.
+///
 /// 1005, 1006 and 1015 are never sent.
 final class WebSocketHandler: ChannelDuplexHandler {
     typealias InboundIn = WebSocketFrame
@@ -44,6 +51,8 @@ final class WebSocketHandler: ChannelDuplexHandler {
     private let role: Role
     private let options: WebSocketOptions
     private var assembler: WebSocketMessageAssembler
+    /// Compresses this side's messages (nil: permessage-deflate was not agreed).
+    private let deflater: MessageDeflater?
     let handshake: WebSocketHandshake
     /// Names the connection in events and errors.
     var label: String
@@ -76,7 +85,15 @@ final class WebSocketHandler: ChannelDuplexHandler {
         self.options = options
         self.handshake = handshake
         self.label = label
-        self.assembler = WebSocketMessageAssembler(expectsMaskedFrames: role == .server, maximumMessageSize: options.maximumMessageSize)
+        let sender: PerMessageDeflate.Role = role == .client ? .client : .server
+        let peer: PerMessageDeflate.Role = role == .client ? .server : .client
+        let inflater = handshake.compression.map {
+            MessageInflater(limit: options.maximumMessageSize, resetsEachMessage: $0.noContextTakeover(sentBy: peer))
+        }
+        self.deflater = handshake.compression.map {
+            MessageDeflater(windowBits: $0.maxWindowBits(sentBy: sender), resetsEachMessage: $0.noContextTakeover(sentBy: sender))
+        }
+        self.assembler = WebSocketMessageAssembler(expectsMaskedFrames: role == .server, maximumMessageSize: options.maximumMessageSize, inflater: inflater)
     }
 
     // MARK: Lifecycle
@@ -268,7 +285,7 @@ final class WebSocketHandler: ChannelDuplexHandler {
         let written = context.eventLoop.makePromise(of: Void.self)
         statistics?.willSend()
         written.futureResult.whenSuccess { statistics?.didSend(count) }
-        context.write(wrapOutboundOut(frame(replyKind.opcode, reply)), promise: written)
+        context.write(wrapOutboundOut(dataFrame(replyKind, reply, allocator: context.channel.allocator)), promise: written)
         answersToFlush = true
     }
 
@@ -306,7 +323,18 @@ final class WebSocketHandler: ChannelDuplexHandler {
             promise?.fail(ChannelError.outputClosed)
             return
         }
-        context.write(wrapOutboundOut(frame(options.messageKind.opcode, message)), promise: promise)
+        context.write(wrapOutboundOut(dataFrame(options.messageKind, message, allocator: context.channel.allocator)), promise: promise)
+    }
+
+    /// A whole message in one frame: compressed, with RSV1, when permessage-deflate was agreed
+    /// (and zlib did its part: otherwise sent as it is, which RFC 7692 §6 allows).
+    private func dataFrame(_ kind: WebSocketMessageKind, _ message: ByteBuffer, allocator: ByteBufferAllocator) -> WebSocketFrame {
+        guard let deflater, let payload = message.withUnsafeReadableBytes({ deflater.compress($0) }) else {
+            return frame(kind.opcode, message)
+        }
+        var buffer = allocator.buffer(capacity: payload.count)
+        buffer.writeBytes(payload)
+        return WebSocketFrame(fin: true, rsv1: true, opcode: kind.opcode, maskKey: role == .client ? .random() : nil, data: buffer)
     }
 
     func close(context: ChannelHandlerContext, mode: CloseMode, promise: EventLoopPromise<Void>?) {

@@ -1,4 +1,5 @@
 import NIOCore
+import WebSocketDeflate
 
 /// What the opening handshake established.
 public struct WebSocketHandshake: Sendable, Equatable {
@@ -10,13 +11,16 @@ public struct WebSocketHandshake: Sendable, Equatable {
     public var subprotocol: String?
     /// The `Host` header.
     public var host: String?
+    /// The permessage-deflate agreement (nil: messages are not compressed).
+    public var compression: PerMessageDeflate?
 
     /// A handshake for the request target `resource`; each header is nil when it was not sent.
-    public init(resource: String, origin: String? = nil, subprotocol: String? = nil, host: String? = nil) {
+    public init(resource: String, origin: String? = nil, subprotocol: String? = nil, host: String? = nil, compression: PerMessageDeflate? = nil) {
         self.resource = resource
         self.origin = origin
         self.subprotocol = subprotocol
         self.host = host
+        self.compression = compression
     }
 
     /// `GET /chat, Origin: https://example.com, subprotocol chat.v1`.
@@ -24,6 +28,7 @@ public struct WebSocketHandshake: Sendable, Equatable {
         var parts = ["GET \(resource)"]
         parts.append("Origin: \(origin ?? "(none)")")
         if let subprotocol { parts.append("subprotocol \(subprotocol)") }
+        if let compression { parts.append(compression.summary) }
         return parts.joined(separator: ", ")
     }
 }

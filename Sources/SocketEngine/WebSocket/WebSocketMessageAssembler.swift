@@ -1,5 +1,6 @@
 import NIOCore
 import NIOWebSocket
+import WebSocketDeflate
 
 /// The receiving half of RFC 6455 as a pure state machine: frames in, messages and control
 /// events out, every rule NIO's frame decoder leaves to the application checked on the way.
@@ -9,7 +10,8 @@ import NIOWebSocket
 /// outputs   |       -          | .ping    |        -         | .message(text, "Hello world") |
 /// ```
 ///
-/// Checked here: RSV bits (no extension is ever negotiated) and reserved opcodes (1002);
+/// Checked here: RSV bits — RSV1 only on the first frame of a data message and only when
+/// permessage-deflate was agreed, RSV2 and RSV3 never — and reserved opcodes (1002);
 /// the masking direction (a server needs masked frames, a client unmasked ones: 1002);
 /// fragment sequencing — a continuation with no message started, or a new message before the
 /// last one finished (1002); UTF-8 of text messages, incrementally across fragments so that
@@ -20,7 +22,13 @@ import NIOWebSocket
 /// NIO's decoder has already refused fragmented control frames, control payloads over 125
 /// bytes and frames longer than the limit.
 ///
-/// Not an error: an empty message, an empty close frame (no status: reported as nil).
+/// A compressed message (RSV1 on its first frame) is inflated fragment by fragment as it
+/// arrives (``MessageInflater``): its inflated size is held to the limit (1009, however small
+/// the compressed payload), its UTF-8 checked on the inflated bytes, and a payload that does
+/// not inflate fails the connection (1002).
+///
+/// Not an error: an empty message, an empty close frame (no status: reported as nil), an
+/// uncompressed message on a connection that agreed to compression.
 package struct WebSocketMessageAssembler: Sendable {
     /// What ``receive(_:)`` makes of one frame.
     package enum Output: Sendable, Equatable {
@@ -40,14 +48,21 @@ package struct WebSocketMessageAssembler: Sendable {
     /// Largest message accepted, across all its fragments.
     package let maximumMessageSize: Int
 
+    /// Inflates the peer's compressed messages (nil: permessage-deflate was not agreed).
+    private let inflater: MessageInflater?
     private var kind: WebSocketMessageKind?
+    /// The message in progress is compressed: its inflated bytes are in `inflated`.
+    private var compressed = false
+    private var inflated: [UInt8] = []
     private var buffer = ByteBuffer()
     private var size = 0
     private var validator = UTF8Validator()
 
-    package init(expectsMaskedFrames: Bool, maximumMessageSize: Int) {
+    /// `inflater` reads the peer's compressed messages when permessage-deflate was agreed.
+    package init(expectsMaskedFrames: Bool, maximumMessageSize: Int, inflater: MessageInflater? = nil) {
         self.expectsMaskedFrames = expectsMaskedFrames
         self.maximumMessageSize = maximumMessageSize
+        self.inflater = inflater
     }
 
     /// True while a fragmented message has started and not finished.
@@ -56,8 +71,18 @@ package struct WebSocketMessageAssembler: Sendable {
     /// Takes in one frame; a frame that breaks the protocol is answered with `.violation`, the
     /// reason to fail the connection with.
     package mutating func receive(_ frame: WebSocketFrame) -> Output {
-        if frame.rsv1 || frame.rsv2 || frame.rsv3 {
-            return .violation(.protocolError("reserved bits set, but no extension was negotiated"))
+        if frame.rsv2 || frame.rsv3 {
+            return .violation(.protocolError("reserved bits RSV2/RSV3 set, but no extension uses them"))
+        }
+        if frame.rsv1 {
+            guard inflater != nil else {
+                return .violation(.protocolError("reserved bit RSV1 set, but no extension was negotiated"))
+            }
+            guard frame.opcode == .text || frame.opcode == .binary else {
+                return .violation(.protocolError(frame.opcode == .continuation
+                    ? "RSV1 set on a continuation frame (only a message's first frame says it is compressed)"
+                    : "RSV1 set on a control frame (control frames are never compressed)"))
+            }
         }
         if (frame.maskKey != nil) != expectsMaskedFrames {
             return .violation(.protocolError(expectsMaskedFrames ? "unmasked frame from a client" : "masked frame from the server"))
@@ -73,6 +98,7 @@ package struct WebSocketMessageAssembler: Sendable {
         case .text, .binary:
             guard kind == nil else { return .violation(.protocolError("a new message started before the previous one finished")) }
             let started: WebSocketMessageKind = opcode == .text ? .text : .binary
+            compressed = frame.rsv1
             return take(frame, as: started)
         case .continuation:
             guard let kind else { return .violation(.protocolError("continuation frame with no message started")) }
@@ -88,6 +114,38 @@ package struct WebSocketMessageAssembler: Sendable {
             return .violation(WebSocketViolation(WebSocketCloseCode.messageTooBig, "message over the limit of \(plural(maximumMessageSize, "byte"))"))
         }
         let data = WebSocketMasking.payload(of: frame)
+        if compressed, let inflater {
+            let start = inflated.count
+            var output = inflated
+            inflated = []
+            let result = data.withUnsafeReadableBytes { bytes in
+                Result { () throws(MessageInflater.Failure) in try inflater.inflate(bytes, last: frame.fin, into: &output) }
+            }
+            inflated = output
+            switch result {
+            case .success:
+                break
+            case .failure(.tooBig):
+                return .violation(WebSocketViolation(WebSocketCloseCode.messageTooBig, "compressed message inflates beyond the limit of \(plural(maximumMessageSize, "byte"))"))
+            case .failure(.corrupt(let reason)):
+                return .violation(.protocolError("compressed message does not inflate (\(reason))"))
+            }
+            if kind == .text {
+                let valid = inflated[start...].withUnsafeBytes { validator.feed($0) }
+                guard valid else { return .violation(WebSocketViolation(WebSocketCloseCode.invalidPayload, "text message is not valid UTF-8")) }
+                if frame.fin && !validator.isComplete {
+                    return .violation(WebSocketViolation(WebSocketCloseCode.invalidPayload, "text message ends inside a UTF-8 sequence"))
+                }
+            }
+            if frame.fin {
+                let message = ByteBuffer(bytes: inflated)
+                reset()
+                return .message(kind, message)
+            }
+            if self.kind == nil { self.kind = kind }
+            size = total
+            return .none
+        }
         if kind == .text {
             let valid = data.withUnsafeReadableBytes { validator.feed($0) }
             guard valid else { return .violation(WebSocketViolation(WebSocketCloseCode.invalidPayload, "text message is not valid UTF-8")) }
@@ -119,6 +177,8 @@ package struct WebSocketMessageAssembler: Sendable {
 
     private mutating func reset() {
         kind = nil
+        compressed = false
+        inflated = []
         buffer = ByteBuffer()
         size = 0
         validator = UTF8Validator()

@@ -34,6 +34,9 @@ public struct WebSocketOptions: Sendable {
     public var closeReason = ""
     /// The type of the messages this side sends (`--binary`).
     public var messageKind: WebSocketMessageKind = .text
+    /// Client: offer permessage-deflate (RFC 7692); server: accept it when a client offers it.
+    /// False: the client offers nothing and the server declines every offer.
+    public var compression = true
     /// Answer messages on the event loop instead of delivering them (nil: deliver them).
     public var answer: Answer?
     /// How long to wait for the peer's close frame, or for the server to close the TCP

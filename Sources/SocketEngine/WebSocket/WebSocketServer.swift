@@ -1,6 +1,7 @@
 import NIOCore
 import NIOHTTP1
 import NIOWebSocket
+import WebSocketDeflate
 
 /// The server side of the opening handshake on an accepted channel: HTTP/1.1 until the
 /// upgrade, then the WebSocket layer and the engine's connection handler. A request that is
@@ -48,6 +49,10 @@ enum WebSocketServer {
         let policy = WebSocketServerPolicy(path: endpoint.resource, allowedOrigins: webSocket.allowedOrigins, subprotocols: webSocket.subprotocols)
         let label = Connection.label(for: channel, transport: endpoint.transport)
         let transport = endpoint.transport
+        /// The permessage-deflate offer accepted, the same in the answer and in the handshake.
+        let compression: @Sendable (HTTPRequestHead) -> PerMessageDeflate? = { head in
+            webSocket.compression ? PerMessageDeflate.serverAccept(head.headers["Sec-WebSocket-Extensions"]) : nil
+        }
         // NIO does not pass the head of a refused upgrade request on: it is kept here for the
         // responder.
         let refusedHead = NIOLoopBoundBox<HTTPRequestHead?>(nil, eventLoop: channel.eventLoop)
@@ -61,6 +66,9 @@ enum WebSocketServer {
                 }
                 var headers = HTTPHeaders()
                 if let subprotocol { headers.add(name: "Sec-WebSocket-Protocol", value: subprotocol) }
+                if let compression = compression(head) {
+                    headers.add(name: "Sec-WebSocket-Extensions", value: compression.responseHeader)
+                }
                 return channel.eventLoop.makeSucceededFuture(headers)
             },
             upgradePipelineHandler: { channel, head in
@@ -71,7 +79,8 @@ enum WebSocketServer {
                         resource: head.uri,
                         origin: head.headers.first(name: "Origin"),
                         subprotocol: subprotocol,
-                        host: head.headers.first(name: "Host")
+                        host: head.headers.first(name: "Host"),
+                        compression: compression(head)
                     )
                     try WebSocketClient.install(
                         on: channel, role: .server, handshake: handshake, options: webSocket,

@@ -3,7 +3,7 @@ import NIOCore
 import SocketEngine
 
 /// The WebSocket options of both ends (connect, send, listen, replay, loadtest): message type,
-/// subprotocols, pings, the close frame and the largest message. They become the engine's
+/// subprotocols, pings, the close frame, the largest message and compression. They become the engine's
 /// ``WebSocketOptions``; given for an endpoint that is not `ws://` or `wss://` they are refused.
 struct WebSocketMessageOptions: ParsableArguments {
     @Flag(name: .long, help: "Send binary messages instead of text (ws:// and wss://).")
@@ -28,9 +28,12 @@ struct WebSocketMessageOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Largest WebSocket message accepted; a larger one closes the connection with 1009.", valueName: "size"))
     var maxMessage: ByteSize = .mebibytes(16)
 
+    @Flag(name: .long, help: "Do not offer (connect, send) or accept (listen) permessage-deflate compression of WebSocket messages.")
+    var noCompression = false
+
     /// True when an option that only means something over WebSocket was given.
     var anyGiven: Bool {
-        binary || !subprotocol.isEmpty || pingInterval != nil || closeCode != nil || closeReason != nil || maxMessage != .mebibytes(16)
+        binary || noCompression || !subprotocol.isEmpty || pingInterval != nil || closeCode != nil || closeReason != nil || maxMessage != .mebibytes(16)
     }
 
     func validate() throws {
@@ -51,6 +54,7 @@ struct WebSocketMessageOptions: ParsableArguments {
         if let closeCode { options.closeCode = UInt16(closeCode) }
         if let closeReason { options.closeReason = closeReason }
         options.maximumMessageSize = maxMessage.bytes
+        options.compression = !noCompression
     }
 }
 

@@ -43,6 +43,7 @@ struct NamingTests {
         "--method": "HTTP request method",
         "--metrics-listen": "Serve Prometheus metrics at http://ADDR/metrics",
         "--min-rate": "When --max-clients are connected, a newcomer takes the place of the slowest client",
+        "--no-compression": "Do not offer (connect, send) or accept (listen) permessage-deflate",
         "--origin": "Origin header of the WebSocket handshake",
         "--pin": "Also require this public key",
         "--ping-interval": "Send a WebSocket ping this often",

@@ -100,6 +100,9 @@ package enum BlockingConnection {
         let collector = LeftoverCollector()
         let bound = NIOLoopBound(collector, eventLoop: channel.eventLoop)
         let onEvent = options.webSocket.onEvent
+        // The blocking framer (WebSocketClientFramer) sends and reads uncompressed messages only.
+        var options = options
+        options.webSocket.compression = false
         let future = WebSocketClient.negotiate(channel, endpoint: endpoint, options: options) { channel, handshake, label in
             let operations = channel.pipeline.syncOperations
             let decoder = try operations.handler(type: ByteToMessageHandler<WebSocketFrameDecoder>.self)
