@@ -54,6 +54,7 @@ package struct ApplicationViewTracker {
         } else {
             if connections.count >= Self.maximumConnections { connections.removeAll() }
             connection = Connection(views: ConnectionViews(views: views, payloadLimit: payloadLimit))
+            connection.views.joinedLate = !segment.flags.contains(.syn)
         }
         if segment.flags.contains(.syn) {
             connection.next[side] = segment.sequenceNumber &+ 1
