@@ -7,7 +7,7 @@ import Glibc
 /// `--keylog FILE` and `SSLKEYLOGFILE` against real peers on loopback: openssl s_server and
 /// s_client write their own key log (`-keylogfile`), and the secrets of the session must be the
 /// ones sockctl wrote — the same client random, labels and values — in TLS 1.3 and 1.2, on the
-/// client side (send, connect, loadtest), the server side (listen) and both sides of proxy.
+/// client side (send, connect, loadtest, replay), the server side (listen) and both sides of proxy.
 @Suite("TLS key log", .hangGuard)
 struct KeyLogTests {
     func certs() async throws -> String { try await TestCertificates.shared.directory() }
@@ -129,6 +129,32 @@ struct KeyLogTests {
         let perConnection = Dictionary(grouping: lines) { (line: Substring) -> Substring in line.split(separator: " ")[1] }
         #expect(perConnection.count == 8, "\(perConnection.keys)")
         #expect(perConnection.values.allSatisfy { $0.count == 10 && Set($0).count == 5 }, "\(perConnection)")
+    }
+
+    /// replay over tls:// logs its connection's secrets: the same lines as the listening end
+    /// (whose lines match openssl's in listenLogsTheSecretsOpenSSLClientLogs).
+    @Test func replayLogsTheSecretsOfItsConnection() async throws {
+        let scratch = try Scratch()
+        let dir = try await certs()
+        let plain = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "--echo", "-k", "--framing", "line"], name: "plain")
+        defer { plain.signal(SIGKILL) }
+        try "ping\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
+        let recording = scratch.path("session.pcap")
+        let connect = try await run(try sockctlPath(), ["connect", "127.0.0.1:\(try await plain.listeningPort())", "--framing", "line", "--record", recording],
+                                    stdin: .file(scratch.path("input")), environment: Self.noVariable)
+        #expect(connect.status == 0, "\(connect.stderr)")
+        let serverLog = scratch.path("listen.log")
+        let listener = try await Child(try sockctlPath(), ["listen", "tls://127.0.0.1:0", "--cert", "\(dir)/server.pem", "--key", "\(dir)/server.key",
+                                                     "--echo", "-k", "--framing", "line", "--keylog", serverLog],
+                                 name: "listener", environment: Self.noVariable)
+        defer { listener.signal(SIGKILL) }
+        let port = try await listener.listeningPort()
+        let replayLog = scratch.path("replay.log")
+        let replay = try await run(try sockctlPath(), ["replay", recording, "tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--servername", "localhost",
+                                                       "--framing", "line", "--topspeed", "--keylog", replayLog], environment: Self.noVariable)
+        #expect(replay.status == 0, "\(replay.stderr)")
+        #expect(try Self.secrets(replayLog).count == 5)
+        #expect(try Self.secrets(replayLog) == Self.secrets(serverLog))
     }
 
     /// SSLKEYLOGFILE is honoured without --keylog (said under -v), and --keylog wins over it.
