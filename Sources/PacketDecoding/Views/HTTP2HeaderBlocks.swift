@@ -15,7 +15,7 @@ struct HTTP2HeaderBlocks: Sendable {
     /// The largest block put together (a frame's fragment and its CONTINUATIONs).
     static let maximumBlockBytes = 64 * 1024
     /// The largest dynamic table a peer's SETTINGS_HEADER_TABLE_SIZE may allow here.
-    static let maximumTableBytes = 1 << 20
+    static let maximumTableBytes = 64 * 1024
 
     private var decoder = HPACKDecoder(
         allocator: ByteBufferAllocator(), maxDynamicTableSize: HPACKDecoder.maxDynamicTableSize,
