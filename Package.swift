@@ -33,6 +33,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/apple/swift-nio-http2", from: "1.46.0"),
     ],
     targets: [
         .target(
@@ -73,7 +74,13 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "PacketDecoding", dependencies: ["WebSocketDeflate"], swiftSettings: strict),
+        // HPACK (NIOHPACK) for the HTTP/2 view's header blocks: decoding only, no channel;
+        // WebSocketDeflate for the WebSocket view's inflated messages.
+        .target(
+            name: "PacketDecoding",
+            dependencies: ["WebSocketDeflate", .product(name: "NIOHPACK", package: "swift-nio-http2"), .product(name: "NIOCore", package: "swift-nio")],
+            swiftSettings: strict
+        ),
         .systemLibrary(name: "CLibpcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
         // setresuid and the capability calls for capture's privilege drop (Glibc does not import them).
         .systemLibrary(name: "CPrivileges"),

@@ -14,6 +14,9 @@
 #           WebSocketStreamDecoder (compressed messages inflated, context kept or reset), each
 #           item printed as text and JSON and checked (built like frames, over the WebSocketDeflate
 #           module compiled first: see build_deflate)
+#   hpack   fuzz/FuzzHPACK.swift:  HTTP/2 header blocks (NIOHPACK, one table per input), CONTINUATION,
+#           padding, PUSH_PROMISE and gRPC messages through HTTP2StreamDecoder, each item printed
+#           as text and JSON (built with Sources/PacketDecoding like the first three)
 #   http    fuzz/FuzzHTTP.swift:   HTTPMessageScanner (the one HTTP/1.1 cutter) on a byte stream
 #           fed whole and in pieces, with its invariants checked (built with the scanner's
 #           files of Sources/SocketEngine/Framing/HTTP alone: see build_http)
@@ -29,7 +32,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_PER_TARGET=${1:-30}
 OUT=${FUZZ_DIR:-$ROOT/.build/fuzz}
 SWIFTC=${SWIFTC:-swiftc}
-TARGETS=(${FUZZ_TARGETS:-frames files reassembly merge http inflate})
+TARGETS=(${FUZZ_TARGETS:-frames files reassembly merge http inflate hpack})
 for name in "${TARGETS[@]}"; do mkdir -p "$OUT/corpus/$name"; done
 mkdir -p "$OUT/bin" "$OUT/artifacts"
 cd "$ROOT"
@@ -56,6 +59,27 @@ build_deflate() {
     printf '%s\n' "${sources[@]}" | sha256sum > "$DEFLATE/sources"
 }
 
+# PacketDecoding imports NIOHPACK (swift-nio-http2), which imports NIO: the targets built with
+# Sources/PacketDecoding link SwiftPM's own debug build of those modules (uninstrumented: the
+# fuzzer's coverage and ASan are PacketDecoding's), found by their module files and module maps
+# under .build/debug, their objects under .build/debug/TARGET.build.
+NIO_TARGETS=(NIOHPACK NIO NIOCore NIOPosix NIOConcurrencyHelpers NIOHTTP1 _NIODataStructures _NIOBase64 CNIOLinux CNIOPosix
+    CNIOAtomics CNIOLLHTTP CNIODarwin CNIOWindows CNIOWASI CNIOFreeBSD CNIOOpenBSD Atomics _AtomicsShims DequeModule
+    InternalCollectionsUtilities ContainersPreview BasicContainers)
+DEPS=()
+nio_deps() {
+    [ ${#DEPS[@]} -gt 0 ] && return 0
+    swift build --target NIOHPACK > /dev/null
+    local debug=.build/debug map object target
+    DEPS=(-I "$debug/Modules")
+    for map in "$debug"/*.build/module.modulemap .build/checkouts/swift-atomics/Sources/_AtomicsShims/include/module.modulemap; do
+        DEPS+=(-Xcc "-fmodule-map-file=$map")
+    done
+    for target in "${NIO_TARGETS[@]}"; do
+        while IFS= read -r -d '' object; do DEPS+=("$object"); done < <(find "$debug/$target.build" -name '*.o' -print0)
+    done
+}
+
 # build NAME FILE: rebuilds $OUT/bin/NAME when a source is newer than it.
 build() {
     local name=$1 file=$2 bin=$OUT/bin/$1
@@ -68,9 +92,10 @@ build() {
         return 0
     fi
     echo "==> building fuzz target $name"
+    nio_deps
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name PacketDecoding -package-name sockctl \
         -I "$DEFLATE" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
-        "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" -o "$bin.tmp"
+        "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "${DEPS[@]}" -o "$bin.tmp"
     mv "$bin.tmp" "$bin"
     find Sources/PacketDecoding -name '*.swift' | sort | sha256sum > "$bin.sources"
 }
@@ -143,7 +168,7 @@ build_http() {
     mv "$bin.tmp" "$bin"
     printf '%s\n' "${sources[@]}" | sha256sum > "$bin.sources"
 }
-declare -A FILE=([frames]=fuzz/FuzzFrames.swift [files]=fuzz/FuzzFiles.swift [reassembly]=fuzz/FuzzReassembly.swift [inflate]=fuzz/FuzzInflate.swift)
+declare -A FILE=([frames]=fuzz/FuzzFrames.swift [files]=fuzz/FuzzFiles.swift [reassembly]=fuzz/FuzzReassembly.swift [inflate]=fuzz/FuzzInflate.swift [hpack]=fuzz/FuzzHPACK.swift)
 for name in "${TARGETS[@]}"; do
     case $name in
         merge) build_merge ;;
@@ -195,6 +220,10 @@ PY
 # HTTP streams: the hand-made messages (3 control bytes, then the stream; see fuzz/FuzzHTTP.swift).
 mkdir -p "$OUT/seeds/http"
 cp fuzz/regressions/http/* "$OUT/seeds/http/"
+# HPACK: the hand-made inputs of fuzz/regressions/hpack (RFC 7541 C.3's blocks, split, padded,
+# pushed; gRPC headers and messages) are the seeds.
+mkdir -p "$OUT/seeds/hpack"
+cp fuzz/regressions/hpack/* "$OUT/seeds/hpack/"
 echo "==> seeds: $(ls "$OUT/seeds/frames" | wc -l) frames, $(ls "$OUT/seeds/files" | wc -l) files," \
     "$(ls "$OUT/seeds/reassembly" | wc -l) segment scripts" \
     "(from ${#captures[@]} test captures + 1 generated), $(ls "$OUT/seeds/merge" | wc -l) report inputs," \
@@ -225,7 +254,7 @@ fuzz() {
         "$OUT/corpus/$name" "$OUT/seeds/$name" > "$OUT/$name.log" 2>&1 &
     PID[$name]=$!
 }
-declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096 [merge]=16384 [http]=8192 [inflate]=16384)
+declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096 [merge]=16384 [http]=8192 [inflate]=16384 [hpack]=4096)
 for name in "${TARGETS[@]}"; do fuzz "$name" "${MAXLEN[$name]}"; done
 
 total=0

@@ -30,6 +30,8 @@ public struct TLSClientOptions: Sendable {
     public var certificateFile: String?
     /// The private key (PEM) of ``certificateFile``; each needs the other.
     public var keyFile: String?
+    /// Where the secrets of each connection go (NSS key log format), or nil.
+    public var keyLog: TLSKeyLogWriter?
     /// ALPN protocols to offer (`http/1.1` for WebSocket).
     package var applicationProtocols: [String] = []
 

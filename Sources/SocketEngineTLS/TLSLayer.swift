@@ -18,7 +18,8 @@ import Glibc
 /// A client's chain is verified by BoringSSL; the server's name is checked by the watcher,
 /// after the handshake and before anything is written, against one name or address
 /// (``PeerIdentity``) — not against "the name, or else the address connected to", as NIOSSL's
-/// own check would. When BoringSSL refuses a chain, the watcher names why from the certificate
+/// own check would. With a ``TLSKeyLogWriter`` in the options, every connection's secrets are
+/// logged (NIOSSL's key log callback). When BoringSSL refuses a chain, the watcher names why from the certificate
 /// that handshake received: one connection, whatever the outcome.
 public final class TLSLayer: SecureTransport, Sendable {
     enum Role: Sendable {
@@ -44,6 +45,7 @@ public final class TLSLayer: SecureTransport, Sendable {
         // The name is checked by the HandshakeWatcher (PeerIdentity), the chain by BoringSSL.
         configuration.certificateVerification = options.verify ? .noHostnameVerification : .none
         configuration.applicationProtocols = options.applicationProtocols
+        configuration.keyLogCallback = options.keyLog?.callback
         if let caFile = options.caFile {
             configuration.additionalTrustRoots = [.certificates(try Self.certificates(caFile, .trustedCAs, naming: naming))]
         }
@@ -71,6 +73,7 @@ public final class TLSLayer: SecureTransport, Sendable {
         configuration.minimumTLSVersion = .tlsv12
         configuration.shutdownTimeout = Self.shutdownTimeout
         configuration.applicationProtocols = options.applicationProtocols
+        configuration.keyLogCallback = options.keyLog?.callback
         if let clientCAFile = options.clientCAFile {
             configuration.certificateVerification = .noHostnameVerification
             configuration.trustRoots = .certificates(try Self.certificates(clientCAFile, .clientCAs, naming: naming))

@@ -14,6 +14,8 @@ public struct TLSServerOptions: Sendable {
     public var keyFile: String
     /// Require a client certificate signed by a CA in this file (PEM).
     public var clientCAFile: String?
+    /// Where the secrets of each connection go (NSS key log format), or nil.
+    public var keyLog: TLSKeyLogWriter?
     package var applicationProtocols: [String] = []
 
     /// A server presenting the chain in `certificateFile` with the key in `keyFile`, asking for

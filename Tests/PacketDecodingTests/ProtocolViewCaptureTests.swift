@@ -72,3 +72,34 @@ import Testing
         for line in lines { _ = try JSONSerialization.jsonObject(with: Data(line.utf8)) }
     }
 }
+
+/// The HTTP/2 fixtures (Tests/Fixtures/http2, recorded by scripts/captures/make-h2c-sessions.sh):
+/// every byte-prefix of each file prints without a trap through the views (the cut record is
+/// refused by the reader; each prefix's records go through one printer, streams and HPACK
+/// tables and all), and every prefix of each packet too.
+@Suite(.hangGuard) struct HTTP2FixturePrefixTests {
+    @Test(arguments: ["h2c-streams", "h2c-sequential", "h2c-table", "h2c-grpc", "h2c-grpc2", "h2c-late"])
+    func everyPrefixPrints(session: String) async throws {
+        let path = packageRoot.appendingPathComponent("Tests/Fixtures/http2/\(session).pcap").path
+        let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+        let failure = await onOwnThread { () -> String? in
+            // Every length in the first 4 KiB, then every 61st (a 20 KB file would print 200 M bytes).
+            for length in stride(from: 0, through: bytes.count, by: 1) where length <= 4096 || length % 61 == 0 || length == bytes.count {
+                guard let reader = try? CaptureFileReader(bytes: Array(bytes.prefix(length))) else { continue }
+                var printer = PacketPrinter(options: PrintOptions(dump: .none, timestamps: .none, views: .all))
+                var out: [UInt8] = []
+                while let record = try? reader.next() {
+                    let count = min(record.bytes.count, record.header.capturedLength)
+                    var header = record.header
+                    for cut in [count / 2, count] {
+                        header.capturedLength = cut
+                        printer.print(header, UnsafeRawBufferPointer(rebasing: record.bytes[0..<cut]), into: &out)
+                    }
+                }
+                if !out.isEmpty && out.last != 0x0A { return "\(session) cut at \(length): output does not end in a newline" }
+            }
+            return nil
+        }
+        #expect(failure == nil, "\(failure ?? "")")
+    }
+}

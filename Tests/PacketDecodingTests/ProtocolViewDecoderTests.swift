@@ -179,11 +179,69 @@ import Testing
             "HTTP/2 connection preface",
             "HTTP/2 SETTINGS, stream 0, length 12: MAX_CONCURRENT_STREAMS 100, INITIAL_WINDOW_SIZE 65535",
             "HTTP/2 HEADERS, stream 1, length 3, flags END_STREAM|END_HEADERS",
+            "HTTP/2 headers, stream 1: :method: GET, :scheme: http, :path: /",
             "HTTP/2 WINDOW_UPDATE, stream 0, length 4: increment 4096",
             "HTTP/2 RST_STREAM, stream 1, length 4: CANCEL",
             "HTTP/2 GOAWAY, stream 0, length 8: last stream 1, NO_ERROR",
             "HTTP/2 PING, stream 0, length 8, flags ACK: 0x0102030405060708",
         ])
+    }
+
+    static func hex(_ text: String) -> [UInt8] {
+        let digits = Array(text.filter { $0.isHexDigit })
+        return stride(from: 0, to: digits.count, by: 2).map { UInt8(String(digits[$0...$0 + 1]), radix: 16) ?? 0 }
+    }
+
+    /// RFC 7541 C.3: three requests through one dynamic table (the second and third name
+    /// entries the first added) — the second split over a padded, prioritized HEADERS and a
+    /// CONTINUATION, the third in a PUSH_PROMISE; then a block that is not HPACK stops the
+    /// direction's decoding, said once.
+    @Test(arguments: [1, 7, 1000])
+    func headerBlocksGoThroughTheDirectionsTable(chunk: Int) {
+        let first = Self.hex("8286 8441 0f77 7777 2e65 7861 6d70 6c65 2e63 6f6d")
+        let second = Self.hex("8286 84be 5808 6e6f 2d63 6163 6865")
+        let third = Self.hex("8287 85bf 400a 6375 7374 6f6d 2d6b 6579 0c63 7573 746f 6d2d 7661 6c75 65")
+        let stream = HTTP2StreamDecoder.preface
+            + Self.h2Frame(type: 1, flags: 0x05, stream: 1, payload: first)
+            + Self.h2Frame(type: 1, flags: 0x28, stream: 3, payload: [2] + [0, 0, 0, 1, 16] + second.prefix(3) + [0, 0])
+            + Self.h2Frame(type: 9, flags: 0x04, stream: 3, payload: Array(second.dropFirst(3)))
+            + Self.h2Frame(type: 5, flags: 0x04, stream: 3, payload: [0, 0, 0, 4] + third)
+            + Self.h2Frame(type: 1, flags: 0x04, stream: 5, payload: [0xFF, 0xFF, 0xFF, 0xFF, 0x7F])
+            + Self.h2Frame(type: 1, flags: 0x04, stream: 7, payload: first)
+        var decoder = HTTP2StreamDecoder(client: true)
+        let items = Self.items(stream, chunk: chunk) { decoder.consume($0, emit: $1) }
+        #expect(items.map(Self.text).filter { !$0.hasPrefix("HTTP/2 HEADERS") && !$0.hasPrefix("HTTP/2 CONTINUATION") && !$0.hasPrefix("HTTP/2 PUSH_PROMISE") } == [
+            "HTTP/2 connection preface",
+            "HTTP/2 headers, stream 1: :method: GET, :scheme: http, :path: /, :authority: www.example.com",
+            "HTTP/2 headers, stream 3: :method: GET, :scheme: http, :path: /, :authority: www.example.com, cache-control: no-cache",
+            "HTTP/2 pushed request headers, stream 4 (promised on stream 3): :method: GET, :scheme: https, :path: /index.html, :authority: www.example.com, custom-key: custom-value",
+            "HTTP/2 headers of this direction not decoded from stream 5 on: not valid HPACK",
+        ])
+        #expect(items.contains(.http2Frame(HTTP2FrameSummary(type: 1, flags: 0x04, stream: 7, length: first.count))), "frames go on")
+    }
+
+    /// gRPC messages of a stream whose headers say application/grpc: split across padded DATA
+    /// frames, a compressed one, an empty one; another stream's DATA is not cut.
+    @Test(arguments: [1, 3, 1000])
+    func grpcMessagesAreCutFromTheirStreamsData(chunk: Int) {
+        let grpcHeaders = [0x83, 0x86, 0x84, 0x5F, 0x10] + Array("application/grpc".utf8)  // content-type, literal
+        let plainHeaders: [UInt8] = [0x83, 0x86, 0x84]
+        let body: [UInt8] = [0, 0, 0, 0, 5] + Array("hello".utf8) + [1, 0, 0, 0, 2, 0xAB, 0xCD] + [0, 0, 0, 0, 0] + [0, 0, 0, 0, 3, 0xFF, 0x00, 0x01]
+        let stream = HTTP2StreamDecoder.preface
+            + Self.h2Frame(type: 1, flags: 0x04, stream: 1, payload: grpcHeaders)
+            + Self.h2Frame(type: 1, flags: 0x04, stream: 3, payload: plainHeaders)
+            + Self.h2Frame(type: 0, flags: 0x08, stream: 1, payload: [3] + body.prefix(8) + [9, 9, 9])
+            + Self.h2Frame(type: 0, flags: 0x00, stream: 3, payload: body)
+            + Self.h2Frame(type: 0, flags: 0x01, stream: 1, payload: Array(body.dropFirst(8)))
+            + Self.h2Frame(type: 0, flags: 0x00, stream: 1, payload: body)
+        var decoder = HTTP2StreamDecoder(client: true)
+        let items = Self.items(stream, chunk: chunk) { decoder.consume($0, emit: $1) }
+        #expect(items.map(Self.text).filter { $0.hasPrefix("gRPC") } == [
+            "gRPC message, stream 1, length 5: \"hello\"",
+            "gRPC message, stream 1, compressed, length 2",
+            "gRPC message, stream 1, length 0",
+            "gRPC message, stream 1, length 3: hex ff0001",
+        ], "stream 3 is not gRPC; stream 1's DATA after END_STREAM is not cut")
     }
 
     @Test func aClientThatDoesNotSendThePrefaceIsNotHTTP2() {

@@ -9,7 +9,11 @@
 ///
 /// Limits: at most ``maximumConnections`` connections are followed (the table is emptied when
 /// it is full); each holds at most 8 KiB of one TLS handshake record, or one frame header and
-/// the payload limit, per direction — 256 MiB for a capture built to fill every one.
+/// the payload limit, per direction — 256 MiB for a capture built to fill every one — except
+/// HTTP/2, whose directions also hold a header frame's payload and one header block (64 KiB
+/// each at most), an HPACK table (4 KiB unless the peer's SETTINGS allow more, 64 KiB at most)
+/// and 64 gRPC message previews of 256 bytes: filled only by the header bytes the capture
+/// itself carries.
 package struct ApplicationViewTracker {
     package let views: ProtocolViews
     package let payloadLimit: Int
@@ -54,6 +58,7 @@ package struct ApplicationViewTracker {
         } else {
             if connections.count >= Self.maximumConnections { connections.removeAll() }
             connection = Connection(views: ConnectionViews(views: views, payloadLimit: payloadLimit))
+            connection.views.joinedLate = !segment.flags.contains(.syn)
         }
         if segment.flags.contains(.syn) {
             connection.next[side] = segment.sequenceNumber &+ 1

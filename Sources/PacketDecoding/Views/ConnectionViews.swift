@@ -9,7 +9,13 @@ import WebSocketDeflate
 /// preface (the other direction then is the server's), or a server's first SETTINGS frame when
 /// the server speaks first (the other direction then starts with the preface); a `GET` with `Upgrade: websocket` (or
 /// `h2c`), whose answer on the other side — when it is `101` — switches both directions to
-/// WebSocket (or HTTP/2) right after its blank line. Anything else is not viewed.
+/// WebSocket (or HTTP/2) right after its blank line. A connection the capture joined late
+/// (``joinedLate``: its handshake was not seen) also takes a direction that starts with whole,
+/// plausible HTTP/2 frames (``HTTP2StreamDecoder/looksLikeFrames(_:)``) as HTTP/2, its HPACK
+/// table unknown. Anything else is not viewed.
+///
+/// A SETTINGS_HEADER_TABLE_SIZE one HTTP/2 direction sends is the largest table the other
+/// direction's header blocks may use.
 package struct ConnectionViews {
     package let views: ProtocolViews
     /// WebSocket payload bytes kept per frame.
@@ -29,6 +35,8 @@ package struct ConnectionViews {
     }
 
     private var sides: [Decoder] = [.undecided, .undecided]
+    /// The connection's start was not captured: a direction may begin mid-protocol.
+    package var joinedLate = false
 
     package init(views: ProtocolViews, payloadLimit: Int) {
         self.views = views
@@ -64,8 +72,19 @@ package struct ConnectionViews {
             ws.consume(rest, emit: emit)
             sides[side] = .webSocket(ws)
         case .http2(var h2):
-            h2.consume(rest, emit: emit)
+            var tableSize: UInt32?
+            h2.consume(rest) { item in
+                if case .http2Frame(let frame) = item, frame.type == 4, frame.flags & 1 == 0,
+                   let setting = frame.settings.last(where: { $0.identifier == 1 }) {
+                    tableSize = setting.value
+                }
+                emit(item)
+            }
             sides[side] = .http2(h2)
+            if let tableSize, case .http2(var other) = sides[1 - side] {
+                other.allowHeaderTable(of: tableSize)
+                sides[1 - side] = .http2(other)
+            }
         default:
             break
         }
@@ -106,6 +125,9 @@ package struct ConnectionViews {
             // A server that speaks first (before the client's preface arrives).
             sides[side] = .http2(HTTP2StreamDecoder(client: false))
             sides[1 - side] = .http2(HTTP2StreamDecoder(client: true))
+        } else if views.contains(.http2) && joinedLate && HTTP2StreamDecoder.looksLikeFrames(bytes) {
+            // Joined mid-connection: this direction alone; the other decides on its own bytes.
+            sides[side] = .http2(HTTP2StreamDecoder(client: false, tableUnknown: true))
         } else if !views.isDisjoint(with: [.webSocket, .http2]), let head = HTTPUpgradeHead(bytes), head.status == nil,
                   (views.contains(.webSocket) && head.upgrades(to: "websocket")) || (views.contains(.http2) && head.upgrades(to: "h2c")) {
             let h2c = !head.upgrades(to: "websocket")

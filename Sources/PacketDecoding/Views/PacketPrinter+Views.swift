@@ -3,7 +3,7 @@
 /// `--decode` nothing here runs and the output is tcpdump's.
 extension PacketPrinter {
     /// Lines shown per packet at most; a segment with more items ends with `... N more`.
-    static let maximumViewLines = 32
+    static let maximumViewLines = 128
 
     mutating func appendViews(_ header: PacketHeader, _ captured: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         guard var tracker = viewTracker, let segment = TransportSegment.parse(header, captured) else { return }

@@ -10,7 +10,8 @@
 ///   `close_code`, `payload` (the bytes kept, as a string: bytes outside printable ASCII as
 ///   `\u00XX`), `payload_complete`.
 /// - HTTP/2: `"proto":"http2"`, then `preface: true`, or `type`, `flags`, `stream`, `length`,
-///   `settings` (an object of name → value), `last_stream`, `error`, `increment`, `opaque`.
+///   `settings` (an object of name → value), `last_stream`, `error`, `increment`, `opaque`;
+///   decoded header blocks and gRPC messages as ``appendHTTP2JSON(into:)`` says.
 /// - `{"proto":…,"lost_sync":true}` when a view lost its place.
 extension ViewItem {
     package func appendJSON(into out: inout [UInt8]) {
@@ -122,6 +123,8 @@ extension ViewItem {
             out.append("}")
         case .http2Preface:
             out.append("{\"proto\":\"http2\",\"preface\":true}")
+        case .http2Headers, .http2HeadersNotDecoded, .grpcMessage:
+            appendHTTP2JSON(into: &out)
         case .http2Frame(let frame):
             out.append("{\"proto\":\"http2\",\"type\":")
             if let name = HTTP2Names.frameType(frame.type) { out.appendJSONName(name) } else { out.appendDecimal(frame.type) }

@@ -11,6 +11,8 @@
 /// WebSocket close, FIN, length 5, code 1000 (normal): "bye"
 /// HTTP/2 SETTINGS, stream 0, length 12: MAX_CONCURRENT_STREAMS 100, INITIAL_WINDOW_SIZE 65535
 /// HTTP/2 HEADERS, stream 1, length 32, flags END_STREAM|END_HEADERS
+/// HTTP/2 headers, stream 1: :method: GET, :path: /, :scheme: http, :authority: example.com
+/// gRPC message, stream 1, length 5: "hello"
 /// ```
 extension ViewItem {
     package func appendText(into out: inout [UInt8]) {
@@ -29,6 +31,7 @@ extension ViewItem {
         case .webSocketMessage(let message): message.appendText(into: &out)
         case .http2Preface: out.append("HTTP/2 connection preface")
         case .http2Frame(let frame): frame.appendText(into: &out)
+        case .http2Headers, .http2HeadersNotDecoded, .grpcMessage: appendHTTP2Text(into: &out)
         case .lostSync(let view):
             out.append(view == .tls ? "TLS" : view == .webSocket ? "WebSocket" : "HTTP/2")
             out.append(": lost track of this direction (a gap or reordering in the capture)")

@@ -13,6 +13,12 @@ package enum ViewItem: Equatable, Sendable {
     case webSocketMessage(WebSocketMessageSummary)
     case http2Preface
     case http2Frame(HTTP2FrameSummary)
+    /// A decoded header block (HEADERS or PUSH_PROMISE and its CONTINUATIONs).
+    case http2Headers(HTTP2HeaderList)
+    /// This direction's header blocks are not decoded from here on (said once).
+    case http2HeadersNotDecoded(HTTP2HeadersNotDecoded)
+    /// One gRPC length-prefixed message of a stream whose content-type is application/grpc.
+    case grpcMessage(GRPCMessageSummary)
     /// The direction's bytes stopped lining up (a gap, out-of-order data, something that is
     /// not the protocol): no more items for it until the decoder finds a boundary again
     /// (TLS: a plausible record header at a segment's start; the others: never).

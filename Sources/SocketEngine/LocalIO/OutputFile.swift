@@ -22,7 +22,7 @@ import Glibc
 /// only where it is switched on. Give the link's target instead. Directories on the way may be
 /// links.
 ///
-/// Two ways to write (``Mode``):
+/// Three ways to write (``Mode``):
 /// - ``Mode/stream``: created (mode 0644 before the umask) or truncated at once and written as
 ///   the work goes — a pcap that tcpdump can read while it grows. ``finish()`` closes it.
 /// - ``Mode/whole``: written once, at the end (a JSON report): the bytes go to a temporary
@@ -31,8 +31,12 @@ import Glibc
 ///   device or FIFO at the path (`/dev/null`, a pipe) is opened and written directly. A
 ///   temporary file left behind by a process ended at once is removed by
 ///   ``removeUnfinished()``.
+/// - ``Mode/append``: created private (mode 0600 before the umask) or appended to, never
+///   truncated, on an `O_APPEND` descriptor — a TLS key log that several connections and
+///   several processes add lines to: each ``write(_:)-(UnsafeRawBufferPointer)`` of a line is
+///   one `write(2)`, which the kernel places whole at the end of the file.
 ///
-/// Not an error: the file existing (it is replaced), the directory being a symbolic link.
+/// Not an error: the file existing (it is replaced, or appended to by ``Mode/append``), the directory being a symbolic link.
 public final class OutputFile: Sendable {
     /// How the file is written: as the work goes, or once at the end.
     public enum Mode: Sendable {
@@ -40,6 +44,8 @@ public final class OutputFile: Sendable {
         case stream
         /// Written to a temporary file beside the path and renamed over it by ``finish()``.
         case whole
+        /// Created with mode 0600 or appended to (`O_APPEND`), never truncated.
+        case append
     }
 
     /// The path as given; every message names it.
@@ -81,6 +87,10 @@ public final class OutputFile: Sendable {
             return OutputFile(path: path, mode: mode, descriptor: descriptor, temporary: nil)
         case .whole:
             return try openWhole(path)
+        case .append:
+            let descriptor = Syscall.open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW, 0o600)
+            guard descriptor >= 0 else { throw refusal(path, errno: errno) }
+            return OutputFile(path: path, mode: mode, descriptor: descriptor, temporary: nil)
         }
     }
 

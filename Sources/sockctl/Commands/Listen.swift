@@ -142,7 +142,7 @@ struct Listen: AsyncParsableCommand {
         _ = try validating { try makeConfiguration() }
     }
 
-    func makeConfiguration() throws -> ListenConfiguration {
+    func makeConfiguration(diagnostics: Diagnostics? = nil) throws -> ListenConfiguration {
         let endpoint = try NetcatArguments.listenerEndpoint(endpointText, port: port, udp: udp)
         if quiet && observability.verbose { throw UsageError("-q and -v exclude each other") }
         let modes = [echo, discard, broadcast, respond != nil].filter { $0 }.count
@@ -186,7 +186,8 @@ struct Listen: AsyncParsableCommand {
         try admission.apply(to: &configuration.options, endpoint: endpoint)
         configuration.options.tap = observability.tap
         try recording.validate(transport: endpoint.transport)
-        configuration.options.secureTransport = try tls.layer(for: endpoint)
+        configuration.options.secureTransport = try tls.layer(
+            for: endpoint, keyLog: tls.keyLog.writer(secured: endpoint.transport.isSecured, diagnostics: diagnostics))
         if endpoint.transport.isWebSocket {
             webSocket.apply(to: &configuration.options.webSocket)
             configuration.options.webSocket.allowedOrigins = allowOrigin
@@ -200,8 +201,8 @@ struct Listen: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = try makeConfiguration()
         let diagnostics = Diagnostics(command: "listen", verbose: observability.verbose)
+        var configuration = try makeConfiguration(diagnostics: diagnostics)
         if observability.verbose {
             configuration.options.webSocket.onEvent = { diagnostics.log($0.logLine) }
         }

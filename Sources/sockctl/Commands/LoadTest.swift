@@ -236,7 +236,7 @@ struct LoadTest: AsyncParsableCommand {
         if metricsLinger != nil && metricsListen == nil { throw UsageError("--metrics-linger needs --metrics-listen") }
     }
 
-    func makePlan(loadingMessage: Bool) throws -> LoadPlan {
+    func makePlan(loadingMessage: Bool, diagnostics: Diagnostics? = nil) throws -> LoadPlan {
         guard let first = endpoints.first else { throw UsageError("give the target endpoint, e.g. 127.0.0.1:7000") }
         if first.transport == .unix && transport.connection.source != nil { throw UsageError("--source does not apply to unix: endpoints") }
         let maximumFrame = try maxFrame.checked("--max-frame", within: 1...(1 << 30))
@@ -260,7 +260,7 @@ struct LoadTest: AsyncParsableCommand {
         // Over WebSocket a message is one WebSocket message: nothing is added to it.
         let messageFraming = deferred || first.transport.isWebSocket || http ? .raw : framing ?? .raw
         var plan = try LoadPlan(endpoints: endpoints, message: try MessageTemplate(http ? [] : body ?? [], framing: messageFraming))
-        plan.connectOptions = try transport.connectOptions(for: first)
+        plan.connectOptions = try transport.connectOptions(for: first, diagnostics: diagnostics)
         plan.naming = { OptionNames.flag($0) }  // the report names settings (an error's remedy) by flag
         plan.connections = try checkedCount(connections ?? 10, "--connections", within: 1...1_000_000)
         plan.connectRate = connectRate.value == 0 ? nil : connectRate.value
@@ -309,7 +309,7 @@ struct LoadTest: AsyncParsableCommand {
     func run() async throws {
         let diagnostics = Diagnostics(command: "loadtest", verbose: verbose)
         let interruption = Interruption(diagnostics)
-        let plan = try makePlan(loadingMessage: true)
+        let plan = try makePlan(loadingMessage: true, diagnostics: diagnostics)
         let thresholds = threshold
         // Opened before the first packet: a path that cannot be written ends the command here.
         let jsonFile = try json.flatMap { path throws(CommandFailed) in

@@ -14,7 +14,8 @@ struct Proxy: AsyncParsableCommand {
             Listens on LISTEN (loopback unless given a host) and gives every client its own \
             connection to UPSTREAM, like socat's fork. Both sides take every endpoint kind: \
             tcp, udp, unix, tls (terminated with --cert/--key; originated with the upstream's \
-            certificate verified unless --upstream-insecure), ws and wss. Between a byte \
+            certificate verified unless --upstream-insecure; --keylog FILE, or SSLKEYLOGFILE, logs \
+            the secrets of both sides), ws and wss. Between a byte \
             stream and a WebSocket or UDP side each message becomes one framed message: with \
             --framing line, ws://:8080 → tcp://127.0.0.1:7000 turns every WebSocket message \
             into a line and every line into a message. A UDP listener keeps one flow per \
@@ -122,7 +123,7 @@ struct Proxy: AsyncParsableCommand {
         _ = try validating { try makeConfiguration() }
     }
 
-    func makeConfiguration() throws -> RelayConfiguration {
+    func makeConfiguration(diagnostics: Diagnostics? = nil) throws -> RelayConfiguration {
         var configuration = RelayConfiguration(listen: listen, upstream: upstream)
         // An http:// side speaks HTTP: when messages are shown or counted, they are cut as HTTP
         // unless --framing says otherwise (a plain relay stays a byte relay, with no size limit).
@@ -134,8 +135,10 @@ struct Proxy: AsyncParsableCommand {
         try admission.apply(to: &configuration.listenOptions, endpoint: listen)
         configuration.connectOptions.connectTimeout = try checkedPositive(upstreamConnectTimeout, "--upstream-connect-timeout")
         configuration.datagramIdleTimeout = try checkedPositive(udpIdleTimeout, "--udp-idle-timeout")
-        configuration.listenOptions.secureTransport = try tls.layer(for: listen)
-        configuration.connectOptions.secureTransport = try upstreamTLS.layer(for: upstream)
+        // One key log for both sides: the clients' TLS and the upstream's.
+        let keyLog = try tls.keyLog.writer(secured: listen.transport.isSecured || upstream.transport.isSecured, diagnostics: diagnostics)
+        configuration.listenOptions.secureTransport = try tls.layer(for: listen, keyLog: keyLog)
+        configuration.connectOptions.secureTransport = try upstreamTLS.layer(for: upstream, keyLog: keyLog)
         let carriesMessages = [listen, upstream].contains { $0.transport.isMessageOriented }
         if printMessages && !carriesMessages && !messageFraming.delimitsMessages {
             throw UsageError("--print-messages needs --framing (or a ws, wss or udp side)")
@@ -159,8 +162,8 @@ struct Proxy: AsyncParsableCommand {
     }
 
     func run() async throws {
-        var configuration = try makeConfiguration()
         let diagnostics = Diagnostics(command: "proxy", verbose: verbose)
+        var configuration = try makeConfiguration(diagnostics: diagnostics)
         let descriptors = DescriptorLimit.raiseToHardLimit()
         if let clients = configuration.listenOptions.maximumClients, 2 * clients + 64 > descriptors {
             diagnostics.warning("--max-clients \(clients) needs \(2 * clients) descriptors, above the limit \(descriptors): raise it with `ulimit -n`")

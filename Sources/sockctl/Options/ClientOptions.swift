@@ -11,9 +11,9 @@ struct ClientOptions: ParsableArguments {
     var verbose: Bool { observability.verbose }
 
     /// ``TransportOptions/connectOptions(for:)`` with the `--hexdump` tap, and with `diagnostics`
-    /// the `-v` lines of the WebSocket's pings and closes.
+    /// the `-v` lines of the WebSocket's pings and closes and the TLS key log opened.
     func connectOptions(for endpoint: Endpoint, diagnostics: Diagnostics? = nil) throws -> ConnectOptions {
-        var options = try transport.connectOptions(for: endpoint)
+        var options = try transport.connectOptions(for: endpoint, diagnostics: diagnostics)
         options.tap = observability.tap
         if let diagnostics, diagnostics.verbose, endpoint.transport.isWebSocket {
             options.webSocket.onEvent = { diagnostics.log($0.logLine) }

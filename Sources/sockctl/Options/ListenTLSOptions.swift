@@ -13,7 +13,11 @@ struct ListenTLSOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Require client certificates signed by a CA in this PEM file.", valueName: "pem"))
     var clientCA: String?
 
-    func layer(for endpoint: Endpoint) throws -> TLSLayer? {
+    @OptionGroup var keyLog: KeyLogOptions
+
+    /// The server TLS layer for `endpoint` (nil unless it is secured), its secrets going to
+    /// `keyLog` (opened by the caller: ``KeyLogOptions/writer(secured:diagnostics:environment:)``).
+    func layer(for endpoint: Endpoint, keyLog writer: TLSKeyLogWriter? = nil) throws -> TLSLayer? {
         guard endpoint.transport.isSecured else {
             if cert != nil || key != nil || clientCA != nil { throw UsageError("--cert, --key and --client-ca need a tls://, wss:// or https:// endpoint") }
             return nil
@@ -23,6 +27,7 @@ struct ListenTLSOptions: ParsableArguments {
         }
         var options = TLSServerOptions(certificateFile: cert, keyFile: key)
         options.clientCAFile = clientCA
+        options.keyLog = writer
         do {
             return try TLSLayer(server: options) { $0.option() }
         } catch {

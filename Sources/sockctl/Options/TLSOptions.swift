@@ -27,6 +27,8 @@ struct TLSOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The private key (PEM) of --cert.", valueName: "pem"))
     var key: String?
 
+    @OptionGroup var keyLog: KeyLogOptions
+
     var isUsed: Bool { insecure || cafile != nil || servername != nil || !pin.isEmpty || cert != nil || key != nil }
 
     func validate() throws {
@@ -74,13 +76,17 @@ struct TLSOptions: ParsableArguments {
     }
 
     /// The TLS layer for `endpoint` (nil unless it is `tls://`, `wss://` or `https://`); refuses TLS
-    /// options given for a plain endpoint.
+    /// options given for a plain endpoint. With `diagnostics` (the run, not `validate()`), the
+    /// key log (``KeyLogOptions``) is opened and every connection's secrets go to it.
     func layer(for endpoint: Endpoint, diagnostics: Diagnostics? = nil) throws -> TLSLayer? {
         guard endpoint.transport.isSecured else {
             if isUsed { throw UsageError("TLS options need a tls://, wss:// or https:// endpoint") }
+            try keyLog.validate(secured: false)
             return nil
         }
-        return try Self.layer(clientOptions())
+        var options = try clientOptions()
+        options.keyLog = try keyLog.writer(secured: true, diagnostics: diagnostics)
+        return try Self.layer(options)
     }
 }
 

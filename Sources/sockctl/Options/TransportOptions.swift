@@ -13,10 +13,11 @@ struct TransportOptions: ParsableArguments {
 
     /// The connect options for `endpoint`: WebSocket options only for `ws://` and `wss://`,
     /// headers for those and `http://` and `https://`, TLS only for the secured transports
-    /// (given for another endpoint, any of them is a usage error).
-    func connectOptions(for endpoint: Endpoint) throws -> ConnectOptions {
+    /// (given for another endpoint, any of them is a usage error). With `diagnostics` (the run,
+    /// not `validate()`), the TLS key log is opened.
+    func connectOptions(for endpoint: Endpoint, diagnostics: Diagnostics? = nil) throws -> ConnectOptions {
         var options = connection.makeConnectOptions()
-        options.secureTransport = try tls.layer(for: endpoint)
+        options.secureTransport = try tls.layer(for: endpoint, diagnostics: diagnostics)
         if endpoint.transport.isWebSocket {
             webSocket.apply(to: &options.webSocket)
             try headers.apply(to: &options.webSocket)

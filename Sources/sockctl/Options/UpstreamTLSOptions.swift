@@ -23,14 +23,16 @@ struct UpstreamTLSOptions: ParsableArguments {
 
     var isUsed: Bool { insecure || cafile != nil || servername != nil || cert != nil || key != nil }
 
-    /// The TLS layer for a `tls://` or `wss://` upstream (nil for a plain one).
-    func layer(for endpoint: Endpoint) throws -> TLSLayer? {
+    /// The TLS layer for a `tls://` or `wss://` upstream (nil for a plain one), its secrets going
+    /// to `keyLog` (proxy's one key log, shared with the client side).
+    func layer(for endpoint: Endpoint, keyLog: TLSKeyLogWriter? = nil) throws -> TLSLayer? {
         guard endpoint.transport.isSecured else {
             if isUsed { throw UsageError("--upstream-* TLS options need a tls://, wss:// or https:// upstream") }
             return nil
         }
-        return try TLSOptions.layer(TLSOptions.clientOptions(
-            insecure: insecure, cafile: cafile, servername: servername, cert: cert, key: key, prefix: "--upstream-"
-        ), prefix: "--upstream-")
+        var options = try TLSOptions.clientOptions(
+            insecure: insecure, cafile: cafile, servername: servername, cert: cert, key: key, prefix: "--upstream-")
+        options.keyLog = keyLog
+        return try TLSOptions.layer(options, prefix: "--upstream-")
     }
 }

@@ -34,6 +34,15 @@ extension ReadmeRunners {
             try run.expect(responses?.first?["text"] as? String == #"{"op":"ping"}"#, "the response is not the echo: \(json)")
             try run.expect((json["timings_ms"] as? [String: Any])?["tls"] is Double, "no TLS handshake time: \(json)")
         },
+        ReadmeRunner("sockctl send tls://127.0.0.1:8443 --cafile dev-ca.pem --keylog keys.log hello") { run in
+            let server = try await run.tlsServer("--echo", "-k")
+            try await run.certificate("ca.pem", as: "dev-ca.pem")
+            run.replace("127.0.0.1:8443", with: server.address)
+            try await run.runToEnd(0)
+            try run.expectFile("keys.log")
+            let text = try String(contentsOfFile: run.path("keys.log"), encoding: .utf8)
+            try run.expect(text.contains("CLIENT_TRAFFIC_SECRET_0 ") && text.contains("SERVER_TRAFFIC_SECRET_0 "), "no TLS 1.3 secrets: \(text)")
+        },
         // api.internal is the test certificate's localhost, and the README's pin that of its key.
         ReadmeRunner("sockctl send tls://10.0.0.5:8443 --servername api.internal --pin 'sha256//x3HECQHGxOLnXvB2hfgUZMKf9VOTu3URwcxdG+Ou9pk=' hi") { run in
             let server = try await run.tlsServer("--echo", "-k")
