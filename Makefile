@@ -10,8 +10,8 @@ BIN_RELEASE = .build/release/sockctl
 # Peers the tests talk to, and what the benchmark compares against. nginx-light is the HTTP
 # server the tests start on loopback themselves (its package's own nginx is never started: see
 # apt_install), curl an HTTP client of `listen http://`, wrk (and h2load, nghttp2-client) the
-# anchors of bench/http.sh.
-TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv prometheus mandoc nginx-light curl wrk
+# anchors of bench/http.sh; tshark the reference for TLS decryption (scripts/tls-sessions/record.sh).
+TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv prometheus mandoc nginx-light curl wrk tshark
 
 # Python peers, pinned, in a venv of their own: the reference HdrHistogram decoder; kosoku
 # (the Autobahn WebSocket test suite on Python 3), the websockets library (server and client)

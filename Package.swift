@@ -72,7 +72,8 @@ let package = Package(
             ],
             swiftSettings: strict
         ),
-        .target(name: "PacketDecoding", swiftSettings: strict),
+        // TLS decryption (capture --keylog) uses swift-crypto's AEADs, HKDF and HMAC.
+        .target(name: "PacketDecoding", dependencies: [.product(name: "Crypto", package: "swift-crypto")], swiftSettings: strict),
         .systemLibrary(name: "CLibpcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
         // setresuid and the capability calls for capture's privilege drop (Glibc does not import them).
         .systemLibrary(name: "CPrivileges"),

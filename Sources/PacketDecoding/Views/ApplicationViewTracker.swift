@@ -13,6 +13,8 @@
 package struct ApplicationViewTracker {
     package let views: ProtocolViews
     package let payloadLimit: Int
+    /// `--keylog`: TLS connections are decrypted with these secrets.
+    package let keys: TLSKeyStore?
     package static let maximumConnections = 16_384
 
     /// A connection, the same from either direction: the lower (address, port) end first.
@@ -31,9 +33,10 @@ package struct ApplicationViewTracker {
     private var connections: [ConnectionKey: Connection] = [:]
 
     /// `payloadLimit`: WebSocket payload bytes shown per frame.
-    package init(views: ProtocolViews, payloadLimit: Int = 64) {
+    package init(views: ProtocolViews, payloadLimit: Int = 64, keys: TLSKeyStore? = nil) {
         self.views = views
         self.payloadLimit = payloadLimit
+        self.keys = keys
     }
 
     /// The items that start in this segment, in order (nothing for UDP or when no view is on).
@@ -53,7 +56,7 @@ package struct ApplicationViewTracker {
             connection = known
         } else {
             if connections.count >= Self.maximumConnections { connections.removeAll() }
-            connection = Connection(views: ConnectionViews(views: views, payloadLimit: payloadLimit))
+            connection = Connection(views: ConnectionViews(views: views, payloadLimit: payloadLimit, keys: keys))
         }
         if segment.flags.contains(.syn) {
             connection.next[side] = segment.sequenceNumber &+ 1

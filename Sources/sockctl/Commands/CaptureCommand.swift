@@ -49,6 +49,12 @@ struct CaptureCommand: ParsableCommand {
             connection by sequence number. --json always carries them in an "app" array, and \
             --follow always shows such streams record by record and frame by frame.
 
+            --keylog FILE decrypts TLS 1.3 and TLS 1.2 (AES-GCM, ChaCha20-Poly1305) with an NSS \
+            key log (curl's SSLKEYLOGFILE, openssl -keylogfile, sockctl's own --keylog): the \
+            decrypted bytes are shown as a plaintext connection's — by --follow (with --framing), \
+            --json and the --decode views. A connection that cannot be decrypted (no key, a \
+            capture started mid-connection, an unsupported suite, a wrong key) says so once.
+
             Live capture needs root or the CAP_NET_RAW capability. As root it drops privileges \
             once the capture device is open, as tcpdump does: to the user tcpdump, or nobody \
             where there is none (one line on stderr says so); -Z USER drops to USER instead, \
@@ -164,6 +170,13 @@ struct CaptureCommand: ParsableCommand {
     )
     var decode: ProtocolViews = []
 
+    @Option(
+        name: .customLong("keylog"),
+        help: ArgumentHelp("Decrypt TLS 1.2/1.3 with this NSS key log (SSLKEYLOGFILE, openssl -keylogfile) for --decode, --json and --follow; a live capture reads lines appended later.", valueName: "file"),
+        completion: .file()
+    )
+    var keylogFile: String?
+
     @Argument(help: ArgumentHelp("BPF filter words, e.g. tcp port 6969 and host 127.0.0.1.", valueName: "filter"))
     var filterWords: [String] = []
 
@@ -182,6 +195,9 @@ struct CaptureCommand: ParsableCommand {
         if filterExpression != nil && !filterWords.isEmpty { throw UsageError("give the filter either with -f or as trailing words, not both") }
         if follow && json { throw UsageError("--follow and --json cannot be combined") }
         if framing != nil && !follow { throw UsageError("--framing needs --follow") }
+        if keylogFile != nil && decode.isEmpty && !json && !follow && writeFile == nil {
+            throw UsageError("--keylog decrypts for --decode, --json or --follow; give one of them")
+        }
         if print && writeFile == nil { throw UsageError("--print needs -w") }
         if print && writeFile == "-" { throw UsageError("-w - writes the packets to stdout; --print would mix text into them (give -w a file)") }
         if readFile != nil && user != nil { throw UsageError("-Z only applies to live capture") }
@@ -216,9 +232,10 @@ struct CaptureCommand: ParsableCommand {
 
     func run() throws {
         let diagnostics = Diagnostics(command: "capture", verbose: false)
+        let keys = try keyStore(live: readFile == nil)
         let output = PacketOutput(
             lineBuffered: lineBuffered || FileDescriptorWriter.standardOutput.isTerminal,
-            format: outputFormat()
+            format: outputFormat(keys: keys)
         )
         if let readFile {
             try readCapture(from: readFile, output: output, diagnostics: diagnostics)
@@ -228,11 +245,11 @@ struct CaptureCommand: ParsableCommand {
         }
     }
 
-    private func outputFormat() -> PacketFormat {
+    private func outputFormat(keys: TLSKeyStore?) -> PacketFormat {
         if writeFile != nil && !print { return .none }
-        if json { return .json(PacketJSONWriter()) }
-        if follow { return .follow(StreamFollower(framing: framing)) }
-        return .text(PacketPrinter(options: printOptions))
+        if json { return .json(PacketJSONWriter(keys: keys)) }
+        if follow { return .follow(StreamFollower(framing: framing, keys: keys)) }
+        return .text(PacketPrinter(options: printOptions, keys: keys))
     }
 
     // MARK: Reading a file
