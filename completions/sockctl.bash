@@ -835,9 +835,9 @@ _sockctl_report_merge() {
 
 _sockctl_capture() {
     repeating_flags=(-x -X -A -t -v)
-    non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json --version -h --help)
+    non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json -U --immediate-mode -q -D --version -h --help)
     repeating_options=()
-    non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing --decode --color)
+    non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing --decode -C -G -W -z --color)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -874,6 +874,18 @@ _sockctl_capture() {
         return
         ;;
     '--decode')
+        return
+        ;;
+    '-C')
+        return
+        ;;
+    '-G')
+        return
+        ;;
+    '-W')
+        return
+        ;;
+    '-z')
         return
         ;;
     '--color')

@@ -34,6 +34,8 @@ public struct CaptureError: Error, Sendable, Equatable, CustomStringConvertible 
         case unopenableFile
         /// `-w FILE`: the pcap file cannot be created or written.
         case writeFailed
+        /// The command run on each finished file (`-z`) could not be started.
+        case commandFailed
     }
 
     /// The kind of failure; ``isUsageError`` groups the usage errors.

@@ -2,6 +2,8 @@ import Foundation
 import TestSupport
 import Testing
 
+import Glibc
+
 /// `capture --keylog` on the recorded TLS sessions (Tests/Fixtures/TLS, from
 /// scripts/tls-sessions/record.sh): the decrypted bytes reach `--follow` (raw and with
 /// `--framing`), `--json` and `--decode` as a plaintext connection's would; a connection that
@@ -62,6 +64,52 @@ struct CaptureKeyLogTests {
         let decode = try await capture(name, ["--decode", "tls"])
         #expect(decode.stdout.components(separatedBy: "    TLS not decrypted: \(reason)\n").count == 2)
         #expect(decode.stdout.components(separatedBy: "\n").filter { $0.contains(" IP 127.0.0.1.") }.count > 10, "every packet prints")
+    }
+
+    /// `-w NAME.pcapng --keylog K` writes the key log as Decryption Secrets Blocks before the
+    /// packets: tshark decrypts the file with no key log option, and `capture -r` with no
+    /// `--keylog`; the same capture without `--keylog` is not decrypted.
+    @Test func pcapngCarriesTheKeysBothWays() async throws {
+        let scratch = try Scratch()
+        let out = scratch.path("out.pcapng")
+        let pcap = Self.directory.appendingPathComponent("tls12-ecdhe-rsa-aes256gcm.pcap").path
+        let keys = Self.directory.appendingPathComponent("tls12-ecdhe-rsa-aes256gcm.keylog").path
+        let written = try await run(try sockctlPath(), ["capture", "-r", pcap, "--keylog", keys, "-w", out])
+        #expect(written.status == 0, "\(written.stderr)")
+        let tshark = try await run("/usr/bin/tshark", ["-r", out, "-q", "-z", "follow,tls,raw,0"])
+        let hello = Array("hello over tls12-ecdhe-rsa-aes256gcm\n".utf8).map { String(format: "%02x", $0) }.joined()
+        #expect(String(decoding: tshark.stdout, as: UTF8.self).contains(hello), "tshark decrypts from the file's secrets alone")
+        let follow = try await run(try sockctlPath(), ["capture", "-r", out, "--follow"])
+        #expect(String(decoding: follow.stdout, as: UTF8.self).contains("\nhello over tls12-ecdhe-rsa-aes256gcm\n"))
+        let plain = try await run(try sockctlPath(), ["capture", "-r", pcap, "--follow"])
+        #expect(!String(decoding: plain.stdout, as: UTF8.self).contains("hello over"))
+        #expect(!String(decoding: plain.stdout, as: UTF8.self).contains("not decrypted"), "no key log, no secrets: nothing said")
+    }
+
+    /// A live capture started before the key log has the connection's lines: openssl
+    /// s_client appends them during its handshake, capture reads them when the records need
+    /// them, and both directions' text is shown.
+    @Test(.enabled(if: geteuid() == 0, "live capture needs root"))
+    func aLiveCaptureReadsKeyLogLinesAppendedWhileItRuns() async throws {
+        let scratch = try Scratch()
+        let keylog = scratch.path("keys.log")
+        #expect(FileManager.default.createFile(atPath: keylog, contents: Data()))
+        let (server, port) = try await openSSLServer("server", ["-rev", "-naccept", "1"])
+        defer { server.signal(SIGKILL) }
+        let capture = try await Child(try sockctlPath(), ["capture", "-i", "lo", "-l", "--keylog", keylog, "--follow", "tcp", "port", "\(port)"], name: "capture")
+        defer { capture.signal(SIGKILL) }
+        _ = try await capture.waitForStderr("listening on")
+        let client = try await Child(try tool("openssl"), ["s_client", "-connect", "127.0.0.1:\(port)", "-keylogfile", keylog, "-quiet", "-no_ign_eof"],
+                                     stdin: .pipe, name: "s_client")
+        defer { client.signal(SIGKILL) }
+        try client.send("hello live capture\n")
+        _ = try await capture.waitForStdout("\nhello live capture\n")
+        _ = try await capture.waitForStdout("\nerutpac evil olleh\n")
+        client.closeStdin()
+        _ = try await client.wait()
+        capture.signal(SIGINT)
+        _ = try await capture.wait()
+        #expect(!capture.stdoutText.contains("not decrypted"), "\(capture.stdoutText)")
     }
 
     @Test func keylogNeedsAViewToDecryptFor() async throws {

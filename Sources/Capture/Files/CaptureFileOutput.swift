@@ -1,7 +1,8 @@
 import PacketDecoding
 
-/// `-w FILE`: packets written as a pcap file (microsecond or nanosecond) through ``PcapWriter``
-/// to a sink the caller opened — a file, or stdout for `-`. Writes are buffered by the writer;
+/// `-w FILE`: packets written as a pcap file (microsecond or nanosecond) through ``PcapWriter``,
+/// or as a pcapng file through ``PcapngWriter`` (which can also carry TLS key logs), to a sink
+/// the caller opened — a file, or stdout for `-`. Writes are buffered by the writer;
 /// ``finish()`` flushes and closes. A failed write (disk full, a closed pipe) is a
 /// `.writeFailed` error naming the file.
 ///
@@ -10,21 +11,33 @@ import PacketDecoding
 public final class CaptureFileOutput {
     /// The name given (`-` for stdout); error messages start with it.
     public let name: String
-    private var writer: PcapWriter
+    // Exactly one is set; optional chaining mutates it in place (no copy of its buffer).
+    private var pcap: PcapWriter?
+    private var pcapng: PcapngWriter?
     private let close: () -> Void
     private var closed = false
+    /// `-U`: each packet goes to the file as it is written, not in chunks.
+    private let packetBuffered: Bool
 
-    /// Writes the pcap file header to `write` at once (so a capture that sees no packet still
-    /// leaves a valid file, like `tcpdump -w`); `nanoseconds` selects nanosecond timestamps;
-    /// `close` runs once at ``finish()``. Fails with `.writeFailed`.
+    /// Writes the file header (pcapng: the section and interface blocks) to `write` at once (so a
+    /// capture that sees no packet still leaves a valid file, like `tcpdump -w`); `nanoseconds`
+    /// selects nanosecond timestamps, `pcapng` the pcapng format, `packetBuffered` a write to
+    /// the sink per packet (tcpdump's `-U`); `close` runs once at ``finish()``. Fails with
+    /// `.writeFailed`.
     public init(
-        name: String, linkType: LinkType, snapshotLength: Int, nanoseconds: Bool,
-        write: @escaping ([UInt8]) throws -> Void, close: @escaping () -> Void
+        name: String, linkType: LinkType, snapshotLength: Int, nanoseconds: Bool, pcapng: Bool = false,
+        packetBuffered: Bool = false, write: @escaping ([UInt8]) throws -> Void, close: @escaping () -> Void
     ) throws(CaptureError) {
         self.name = name
         self.close = close
+        self.packetBuffered = packetBuffered
+        let precision: TimestampPrecision = nanoseconds ? .nanoseconds : .microseconds
         do {
-            writer = try PcapWriter(linkType: linkType, snapshotLength: snapshotLength, precision: nanoseconds ? .nanoseconds : .microseconds, write: write)
+            if pcapng {
+                self.pcapng = try PcapngWriter(linkType: linkType, snapshotLength: snapshotLength, precision: precision, write: write)
+            } else {
+                self.pcap = try PcapWriter(linkType: linkType, snapshotLength: snapshotLength, precision: precision, write: write)
+            }
         } catch {
             close()
             throw Self.failure(error, name: name)
@@ -34,7 +47,29 @@ public final class CaptureFileOutput {
     /// Adds one record, cut to the snapshot length and buffered; a failed write is `.writeFailed`.
     public func write(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) throws(CaptureError) {
         do {
-            try writer.write(header, bytes)
+            try pcap?.write(header, bytes)
+            try pcapng?.write(header, bytes)
+            if packetBuffered {
+                try pcap?.flush()
+                try pcapng?.flush()
+            }
+        } catch {
+            throw Self.failure(error, name: name)
+        }
+    }
+
+    /// Bytes of the file so far, buffered ones included (what tcpdump's `-C` compares).
+    public var byteCount: Int64 { pcap?.byteCount ?? pcapng?.byteCount ?? 0 }
+
+    /// Whether the file is pcapng (and so can carry decryption secrets).
+    public var isPcapng: Bool { pcapng != nil }
+
+    /// pcapng: writes TLS key log lines (NSS format) as a Decryption Secrets Block, at once, so
+    /// the packets written after it can be decrypted by a reader (Wireshark, tshark, `capture
+    /// -r`). A pcap file cannot carry them: nothing is written. A failed write is `.writeFailed`.
+    public func writeDecryptionSecrets(_ keyLogText: [UInt8]) throws(CaptureError) {
+        do {
+            try pcapng?.writeDecryptionSecrets(keyLogText)
         } catch {
             throw Self.failure(error, name: name)
         }
@@ -47,7 +82,8 @@ public final class CaptureFileOutput {
             closed = true
         }
         do {
-            try writer.flush()
+            try pcap?.flush()
+            try pcapng?.flush()
         } catch {
             throw Self.failure(error, name: name)
         }

@@ -87,14 +87,32 @@ public struct PrivilegeDrop: Sendable {
 
     /// Step two: the saved user id and the capability go too; checks that `setuid(0)` fails,
     /// so a half-done drop is an error rather than a silent risk.
+    ///
+    /// `keepingFileCreation` (a capture that opens more files later: tcpdump's `-C` and `-G`)
+    /// keeps `CAP_DAC_OVERRIDE` permitted but not effective, as tcpdump built with libcap-ng
+    /// does; ``creatingFiles(_:)`` raises it around each later open. Nothing else is kept.
     /// - Throws: ``CaptureError/Code/privilegeDropFailed``.
-    public func finish() throws(CaptureError) {
+    public func finish(keepingFileCreation: Bool = false) throws(CaptureError) {
+        if keepingFileCreation { _ = sockctl_set_keep_capabilities(1) }
+        defer { if keepingFileCreation { _ = sockctl_set_keep_capabilities(0) } }
         if setresuid(uid, uid, uid) != 0 {
             throw CaptureError(.privilegeDropFailed, "cannot change user id to \(uid) for user '\(user)': \(errnoText())")
+        }
+        if keepingFileCreation {
+            _ = Self.setCapabilities(effective: 0, permitted: 1 << UInt32(CAP_DAC_OVERRIDE))
         }
         if setuid(0) == 0 {
             throw CaptureError(.privilegeDropFailed, "dropping privileges to user '\(user)' failed: root could be regained")
         }
+    }
+
+    /// Runs `body` with `CAP_DAC_OVERRIDE` effective when it was kept by
+    /// ``finish(keepingFileCreation:)`` (else with the user's own rights), then lowers it again.
+    public static func creatingFiles<T, E: Error>(_ body: () throws(E) -> T) throws(E) -> T {
+        let dacOverride: UInt32 = 1 << UInt32(CAP_DAC_OVERRIDE)
+        let raised = isRoot ? false : setCapabilities(effective: dacOverride, permitted: dacOverride)
+        defer { if raised { _ = setCapabilities(effective: 0, permitted: dacOverride) } }
+        return try body()
     }
 
     /// ``begin()`` and ``finish()`` at once, when no file is opened in between.
@@ -103,12 +121,12 @@ public struct PrivilegeDrop: Sendable {
         try finish()
     }
 
-    /// Sets the effective and permitted capability sets to `effective` (the low 32 bits; the
-    /// high ones empty). False when the kernel refuses.
-    private static func setCapabilities(effective: UInt32) -> Bool {
+    /// Sets the effective and permitted capability sets (the low 32 bits; the high ones empty;
+    /// permitted defaults to effective). False when the kernel refuses.
+    private static func setCapabilities(effective: UInt32, permitted: UInt32? = nil) -> Bool {
         var header = __user_cap_header_struct(version: UInt32(_LINUX_CAPABILITY_VERSION_3), pid: 0)
         var data = [
-            __user_cap_data_struct(effective: effective, permitted: effective, inheritable: 0),
+            __user_cap_data_struct(effective: effective, permitted: permitted ?? effective, inheritable: 0),
             __user_cap_data_struct(effective: 0, permitted: 0, inheritable: 0),
         ]
         return capset(&header, &data) == 0

@@ -7,13 +7,21 @@
 package final class TLSKeyStore {
     package private(set) var log: TLSKeyLog
     private let reload: (() -> [UInt8])?
+    private let requested: Bool
 
     /// `reload`: returns the bytes appended to the key log since its last call (empty when
-    /// none); nil when the log is complete (a capture file with its key log).
-    package init(log: TLSKeyLog = TLSKeyLog(), reload: (() -> [UInt8])? = nil) {
+    /// none); nil when the log is complete (a capture file with its key log). `requested`:
+    /// a key log was asked for, so connections are decrypted (or say why not) even while it
+    /// holds no secrets; otherwise (keys only from a capture file's Decryption Secrets Blocks)
+    /// only once some arrived.
+    package init(log: TLSKeyLog = TLSKeyLog(), reload: (() -> [UInt8])? = nil, requested: Bool = true) {
         self.log = log
         self.reload = reload
+        self.requested = requested
     }
+
+    /// Connections starting now are decrypted: a key log was asked for, or secrets arrived.
+    package var isActive: Bool { requested || log.count > 0 }
 
     /// Keys may still arrive: a connection without them waits (a bounded time) instead of
     /// being given up at once.

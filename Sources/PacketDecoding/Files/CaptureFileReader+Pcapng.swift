@@ -5,6 +5,7 @@ extension CaptureFileReader {
     static let packetType: UInt32 = 2
     static let simplePacketType: UInt32 = 3
     static let enhancedPacketType: UInt32 = 6
+    static let decryptionSecretsType: UInt32 = 0x0A
 
     /// One whole block, already consumed from the input; positions stay valid until the next fill.
     struct Block {
@@ -67,6 +68,8 @@ extension CaptureFileReader {
                 return
             case Self.enhancedPacketType, Self.simplePacketType, Self.packetType:
                 throw PacketDecodingError(.malformed, phase: .open, "the capture file has a packet block before any Interface Description Blocks")
+            case Self.decryptionSecretsType:
+                keepDecryptionSecrets(block)
             default:
                 continue
             }
@@ -102,6 +105,19 @@ extension CaptureFileReader {
         }
         input.start = start + length
         return Block(type: type, position: start + 8, remaining: length - 12)
+    }
+
+    /// Keeps a Decryption Secrets Block's text when its secrets type is TLSK; other types, a
+    /// length beyond the block and text past the bound are skipped, as libpcap skips the block.
+    func keepDecryptionSecrets(_ block: Block) {
+        guard block.remaining >= 8 else { return }
+        let type = u32(block.position)
+        let length = Int(u32(block.position + 4))
+        guard type == PcapngWriter.tlsKeyLogSecretsType, length <= block.remaining - 8 else { return }
+        let kept = decryptionSecrets?.count ?? 0
+        guard kept + length <= Self.maximumBlockLength else { return }
+        let text = input.bytes(at: block.position + 8, count: length)
+        decryptionSecrets = (decryptionSecrets ?? []) + Array(text)
     }
 
     func idbError(_ text: String, _ phase: PacketDecodingError.Phase) -> PacketDecodingError {
@@ -208,6 +224,9 @@ extension CaptureFileReader {
                 }
                 // A new section numbers its interfaces from 0 again.
                 interfaces.removeAll(keepingCapacity: true)
+                continue
+            case Self.decryptionSecretsType:
+                keepDecryptionSecrets(block)
                 continue
             default:
                 continue

@@ -50,6 +50,8 @@ package final class CaptureFileReader {
     // Classic pcap only.
     var recordHeaderLength = 16
     var lengthOrder = LengthOrder.normal
+    // pcapng only: the TLS key log text of the Decryption Secrets Blocks not yet taken.
+    var decryptionSecrets: [UInt8]?
 
     /// Opens `path` (`-` is standard input) and reads its file header (pcapng: up to the first
     /// Interface Description Block).
@@ -92,6 +94,15 @@ package final class CaptureFileReader {
             failure = error
             throw error
         }
+    }
+
+    /// The TLS key log text (secrets type TLSK) of the pcapng Decryption Secrets Blocks read
+    /// since the last call, in file order; nil if there were none. Blocks are met while reading,
+    /// so the keys a packet needs are here once ``next()`` has returned that packet. At most
+    /// ``maximumBlockLength`` bytes are kept between calls; blocks beyond that are dropped.
+    package func takeDecryptionSecrets() -> [UInt8]? {
+        defer { decryptionSecrets = nil }
+        return decryptionSecrets
     }
 
     // MARK: - Format detection

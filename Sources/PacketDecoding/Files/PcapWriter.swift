@@ -25,6 +25,7 @@ package struct PcapWriter {
     package let precision: TimestampPrecision
 
     private var pending: [UInt8] = []
+    private var flushedBytes: Int64 = 0
     private let sink: ([UInt8]) throws -> Void
 
     package init(linkType: LinkType, snapshotLength: Int, precision: TimestampPrecision = .microseconds, write: @escaping ([UInt8]) throws -> Void) throws {
@@ -66,10 +67,14 @@ package struct PcapWriter {
         if pending.count >= Self.chunkLength { try flush() }
     }
 
+    /// Bytes of the file so far, those still pending included (what `ftell` gives tcpdump).
+    package var byteCount: Int64 { flushedBytes + Int64(pending.count) }
+
     /// Hands everything pending to the sink.
     package mutating func flush() throws {
         if pending.isEmpty { return }
         try sink(pending)
+        flushedBytes += Int64(pending.count)
         pending.removeAll(keepingCapacity: true)
     }
 

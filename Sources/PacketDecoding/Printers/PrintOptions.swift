@@ -45,6 +45,9 @@ public struct PrintOptions: Sendable, Equatable {
     /// `--decode`: the views beyond tcpdump printed after each header line (none by default, so
     /// the output is tcpdump's).
     public var views: ProtocolViews
+    /// `-q`: tcpdump's quick output: `tcp N` for TCP, `UDP, length N` without the application,
+    /// `igmp`, DCCP's length only, the link types' short names with `-e`, no default dump.
+    public var quick = false
 
     /// Each choice given directly; the defaults are sockctl's without flags (`-X`, time of day, µs).
     /// ``init(_:)`` makes one from tcpdump's letters instead.
@@ -65,5 +68,5 @@ public struct PrintOptions: Sendable, Equatable {
 
     /// `-x` and `-X` suppress tcpdump's implicit hex dump of payloads it has no decoder for;
     /// `-A` and no dump flag do not.
-    var suppressesDefaultDump: Bool { dump == .hex || dump == .hexAndASCII }
+    var suppressesDefaultDump: Bool { dump == .hex || dump == .hexAndASCII || quick }
 }

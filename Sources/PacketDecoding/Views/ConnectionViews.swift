@@ -65,7 +65,7 @@ package struct ConnectionViews {
         case .tls(var tls):
             if views.contains(.tls) { tls.consume(rest, emit: emit) }
             sides[side] = .tls(tls)
-            if let keys {
+            if let keys, decryption != nil || keys.isActive {
                 if decryption == nil { decryption = DecryptedViews(keys: keys, views: views, payloadLimit: payloadLimit) }
                 decryption?.consume(rest, side: side, emit: emit)
             }
@@ -107,7 +107,7 @@ package struct ConnectionViews {
     private mutating func decide(_ side: Int, _ bytes: inout UnsafeRawBufferPointer, _ emit: (ViewItem) -> Void) -> Int {
         guard !bytes.isEmpty else { return 0 }
         let preface = HTTP2StreamDecoder.preface
-        if (views.contains(.tls) || keys != nil) && TLSStreamDecoder.looksLikeRecord(bytes) {
+        if (views.contains(.tls) || keys?.isActive == true) && TLSStreamDecoder.looksLikeRecord(bytes) {
             sides[side] = .tls(TLSStreamDecoder())
         } else if views.contains(.http2) && bytes.count >= 16 && bytes.starts(with: preface.prefix(min(bytes.count, preface.count))) {
             sides[side] = .http2(HTTP2StreamDecoder(client: true))

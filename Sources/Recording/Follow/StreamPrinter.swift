@@ -38,7 +38,7 @@ struct StreamPrinter {
             atLineStart = true
         case .data(let bytes):
             guard var state = tcpStreams.removeValue(forKey: event.stream) else { return }
-            if let keys, !state.decryptionDecided {
+            if let keys, keys.isActive, !state.decryptionDecided {
                 state.decryptionDecided = true
                 if TLSStreamDecoder.looksLikeRecord(bytes) {
                     state.decryption = DecryptedStream(keys: keys, number: state.number, framing: framing)

@@ -8,11 +8,12 @@ import Glibc
 extension CaptureCommand {
     /// Live capture: open the device, drop privileges (to tcpdump or nobody, or -Z USER), print or write until -c packets,
     /// Ctrl-C or SIGTERM, then tcpdump's statistics lines on stderr.
-    func liveCapture(output: PacketOutput, diagnostics: Diagnostics, interruption: Interruption) throws {
+    func liveCapture(output: PacketOutput, keys: KeyLogFeed?, diagnostics: Diagnostics, interruption: Interruption) throws {
         var options = LiveCaptureOptions(interface: interface)
         options.snapshotLength = snapshotLength == 0 ? PacketPrinter.maximumSnapshotLength : snapshotLength
-        options.immediate = lineBuffered || FileDescriptorWriter.standardOutput.isTerminal
-        options.bufferTimeoutMilliseconds = options.immediate ? 100 : 1000
+        let printsAtOnce = lineBuffered || FileDescriptorWriter.standardOutput.isTerminal
+        options.immediate = printsAtOnce || long.immediateMode
+        options.bufferTimeoutMilliseconds = printsAtOnce ? 100 : 1000
         options.filter = filter
         options.linkType = linkTypeName.flatMap(LiveCaptureOptions.linkType(named:))
         options.timestampPrecision = nano ? .nanoseconds : .microseconds
@@ -37,7 +38,7 @@ extension CaptureCommand {
         let writer = try openWriter(linkType: capture.linkType, snapshotLength: capture.snapshotLength, diagnostics: diagnostics)
         if let drop {
             do {
-                try drop.finish()
+                try drop.finish(keepingFileCreation: rotatesFiles)
             } catch {
                 throw diagnostics.fail(error)
             }
@@ -55,16 +56,20 @@ extension CaptureCommand {
 
         var captured = 0
         var writeError: (any Error)?
+        var filesDone = false
         do {
             try capture.run(count: count) { header, bytes in
                 captured += 1
-                if writeError == nil {
-                    do {
-                        try writer?.write(header, bytes)
-                    } catch {
-                        writeError = error
-                        capture.stop()
-                    }
+                guard writeError == nil, !filesDone else { return }
+                do {
+                    try keys?.beforePacket(input: nil, writer: writer)
+                    filesDone = try !Self.write(header, bytes, to: writer)
+                } catch {
+                    writeError = error
+                }
+                if writeError != nil || filesDone {
+                    capture.stop()
+                    return
                 }
                 output.packet(header, bytes)
             }

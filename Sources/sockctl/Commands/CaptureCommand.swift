@@ -37,7 +37,9 @@ struct CaptureCommand: ParsableCommand {
             320), OTV (8472), MPLS (6635), Babel (6696), AODV, OLSR, LWAPP, RIPng, ZEP, SOME/IP, \
             timed, VAT, Zephyr, AHCP, HNCP, LWRES, LMP, VQP, Cisco AutoRP, BCM LI and \
             AppleTalk-in-UDP; IP protocols AH, ESP, IPComp, OSPF, PIM, VRRP/CARP, RSVP, EIGRP, \
-            IGRP, EGP and PGM; ethertypes other than IPv4, IPv6, ARP, 802.1Q and LLDP.
+            IGRP, EGP and PGM; ethertypes other than IPv4, IPv6, ARP, 802.1Q, LLDP and PPPoE \
+            (discovery with its tags, sessions with the PPP inside; with -v the PPP options are not \
+            decoded).
 
             --decode tls,ws,http2 (or all) adds views tcpdump lacks, one indented line each after \
             the header line, so without it the output stays tcpdump's: TLS records (type, \
@@ -65,6 +67,16 @@ struct CaptureCommand: ParsableCommand {
             'packets captured / received by filter / dropped by kernel' lines go to stderr. \
             stdout is fully buffered unless it is a terminal or -l is given.
 
+            Long captures, as tcpdump: -w NAME.pcapng writes pcapng (other names pcap). -C SIZE \
+            opens the next file once the current one holds more than SIZE million bytes (NAME1, \
+            NAME2...; with -W COUNT a ring NAME0...NAME(COUNT-1), zero-padded); -G SECONDS opens a \
+            new file for the first packet SECONDS after the current one began, the -w name being \
+            an strftime pattern; -G with -W COUNT (no -C) stops after COUNT files. -z COMMAND \
+            runs COMMAND FILE on each closed file (e.g. gzip) as the user capture runs as; capture \
+            waits for them before it exits. Every file reads on its own. -U writes each packet \
+            as it comes, --immediate-mode delivers packets without buffering, -q prints \
+            tcpdump's quick lines, -D lists the interfaces.
+
             --follow reassembles TCP streams (retransmissions, out-of-order segments, overlaps; \
             missing bytes are marked) and prints each stream's payload in order with direction \
             markers; with --framing each message is one line and JSON messages are pretty-printed; \
@@ -79,6 +91,8 @@ struct CaptureCommand: ParsableCommand {
               sockctl capture -r session.pcap -XX -tttt
               sockctl capture -r dns.pcap -vv udp port 53
               sockctl capture -i any -w out.pcap --print tcp port 443
+              sockctl capture -i any -G 3600 -W 24 -z gzip -w 'trace-%Y%m%d-%H.pcap'
+              sockctl capture -i any -C 100 -W 10 -w ring.pcap
               sockctl capture -i lo --decode tls,http2 tcp port 443
               sockctl capture -r session.pcap --follow --framing crlf
               sockctl capture -i lo --follow --framing http tcp port 8080
@@ -98,7 +112,7 @@ struct CaptureCommand: ParsableCommand {
     @Option(name: .customShort("r"), help: ArgumentHelp("Read packets from a pcap or pcapng file (- = stdin) instead of capturing.", valueName: "file"))
     var readFile: String?
 
-    @Option(name: .customShort("w"), help: ArgumentHelp("Write the packets to a pcap file (- = stdout) instead of printing them.", valueName: "file"))
+    @Option(name: .customShort("w"), help: ArgumentHelp("Write the packets to a pcap file (a name ending in .pcapng: pcapng; - = stdout) instead of printing them.", valueName: "file"))
     var writeFile: String?
 
     @Flag(name: .long, help: "With -w, also print the packets.")
@@ -180,6 +194,8 @@ struct CaptureCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("BPF filter words, e.g. tcp port 6969 and host 127.0.0.1.", valueName: "filter"))
     var filterWords: [String] = []
 
+    @OptionGroup(title: "Long captures") var long: LongCaptureOptions
+
     @OptionGroup var terminal: TerminalOptions
 
     func validate() throws {
@@ -206,6 +222,7 @@ struct CaptureCommand: ParsableCommand {
             throw UsageError("unknown link-layer type '\(linkTypeName)' (expected one of EN10MB, LINUX_SLL, LINUX_SLL2, RAW)")
         }
         if readFile == nil { _ = try ArgumentValues.checkedInterfaceName(interface) }
+        _ = try long.checked(writeFile: writeFile, readFile: readFile)
         if let user, getpwnam(user) == nil {
             throw UsageError("unknown user '\(user)' for -Z (expected a user of this system such as nobody, or root to keep root)")
         }
@@ -225,6 +242,7 @@ struct CaptureCommand: ParsableCommand {
         flags.absoluteSequenceNumbers = absoluteSequenceNumbers
         flags.linkHeader = linkHeader
         flags.verbose = verbose
+        flags.quick = long.quick
         var options = PrintOptions(flags)
         options.views = decode
         return options
@@ -232,16 +250,24 @@ struct CaptureCommand: ParsableCommand {
 
     func run() throws {
         let diagnostics = Diagnostics(command: "capture", verbose: false)
-        let keys = try keyStore(live: readFile == nil)
+        if long.listInterfaces {
+            do {
+                FileDescriptorWriter.standardOutput.write(try InterfaceList.tcpdumpLines())
+            } catch {
+                throw diagnostics.fail(error)
+            }
+            return
+        }
+        let keys = try keyLogFeed(live: readFile == nil)
         let output = PacketOutput(
             lineBuffered: lineBuffered || FileDescriptorWriter.standardOutput.isTerminal,
-            format: outputFormat(keys: keys)
+            format: outputFormat(keys: keys?.store)
         )
         if let readFile {
-            try readCapture(from: readFile, output: output, diagnostics: diagnostics)
+            try readCapture(from: readFile, output: output, keys: keys, diagnostics: diagnostics)
         } else {
             // Reading a file ends on its own (and on SIGINT as before); a live capture ends on the signal.
-            try liveCapture(output: output, diagnostics: diagnostics, interruption: Interruption(diagnostics))
+            try liveCapture(output: output, keys: keys, diagnostics: diagnostics, interruption: Interruption(diagnostics))
         }
     }
 
@@ -254,7 +280,7 @@ struct CaptureCommand: ParsableCommand {
 
     // MARK: Reading a file
 
-    private func readCapture(from path: String, output: PacketOutput, diagnostics: Diagnostics) throws {
+    private func readCapture(from path: String, output: PacketOutput, keys: KeyLogFeed?, diagnostics: Diagnostics) throws {
         let file: FilteredCaptureFile
         do {
             file = try FilteredCaptureFile(path: path, filter: filter)
@@ -269,9 +295,13 @@ struct CaptureCommand: ParsableCommand {
         }
         do {
             defer { output.finish() }
+            // -G with -W: once the last file is done, the rest is neither written nor printed.
+            var stopped = false
             try file.forEach(limit: count) { header, bytes throws(CaptureError) in
-                try writer?.write(header, bytes)
-                output.packet(header, bytes)
+                guard !stopped else { return }
+                try keys?.beforePacket(input: file, writer: writer)
+                stopped = try !Self.write(header, bytes, to: writer)
+                if !stopped { output.packet(header, bytes) }
             }
             try writer?.finish()
         } catch {
@@ -281,32 +311,5 @@ struct CaptureCommand: ParsableCommand {
 
     static func linkTypeText(_ linkType: LinkType) -> String {
         linkType.tcpdumpName ?? "\(linkType.rawValue)"
-    }
-
-    // MARK: Writing a file
-
-    /// `-w FILE`, opened (``OutputFile``: never through a symbolic link) before the first
-    /// packet is read; a path that cannot be written is a usage error (exit 2).
-    func openWriter(linkType: LinkType, snapshotLength: Int, diagnostics: Diagnostics) throws -> CaptureFileOutput? {
-        guard let writeFile else { return nil }
-        let file = writeFile == "-" ? nil : try OutputFile.open(writeFile, option: "-w", diagnostics: diagnostics)
-        do {
-            return try CaptureFileOutput(
-                name: writeFile, linkType: linkType, snapshotLength: snapshotLength, nanoseconds: nano,
-                write: { chunk in
-                    if let file { try file.write(chunk) } else { try Self.writeToStandardOutput(chunk) }
-                },
-                close: { try? file?.finish() })
-        } catch {
-            file?.abandon()
-            throw diagnostics.fail(error)
-        }
-    }
-
-    /// `-w -`: the pcap bytes on stdout.
-    private static func writeToStandardOutput(_ chunk: [UInt8]) throws(SocketEngineError) {
-        if let failure = chunk.withUnsafeBytes({ writeFully($0, to: 1) }) {
-            throw SocketEngineError(.ioError, "stdout: \(String(cString: strerror(failure)).lowercased())", errno: failure)
-        }
     }
 }

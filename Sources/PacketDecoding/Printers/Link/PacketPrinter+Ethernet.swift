@@ -137,6 +137,7 @@ extension PacketPrinter {
         case 0x86DD: try printIPv6(&cursor, at: offset, length: length, depth: depth, into: &out)
         case 0x0806, 0x8035: try printARP(&cursor, at: offset, length: length, into: &out)
         case 0x88CC: try printLLDP(cursor, at: offset, length: length, into: &out)
+        case 0x8863, 0x8864, 0x3C12, 0x3C13: try printPPPoE(&cursor, at: offset, length: length, depth: depth, into: &out)
         default: return false
         }
         return true
@@ -144,6 +145,17 @@ extension PacketPrinter {
 
     /// `ethertype IPv4 (0x0800)`.
     func appendEthertype(_ type: UInt16, into out: inout [UInt8]) {
+        if options.quick {
+            // tcpdump's -q: the name alone.
+            if let name = Self.knownEthertypeName(type) {
+                out.append(name)
+            } else {
+                out.append("Unknown Ethertype (0x")
+                out.appendHex(UInt64(type), minimumDigits: 4)
+                out.append(")")
+            }
+            return
+        }
         out.append("ethertype ")
         Self.appendEthertypeName(type, unknown: "Unknown", into: &out)
     }

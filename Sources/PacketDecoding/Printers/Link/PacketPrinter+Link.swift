@@ -65,6 +65,8 @@ extension PacketPrinter {
     }
 
     private func appendCookedProtocol(_ type: UInt16, wireLength: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+        // tcpdump's -q: neither the protocol nor the length.
+        if options.quick { return }
         if type <= 1500 {
             switch type {
             case 1: out.append("802.3")
@@ -136,9 +138,11 @@ extension PacketPrinter {
             // A length after the tag means 802.2; the type is named even without -e.
             type = try cursor.u16(offset + 2)
             if type <= 1500 { type = 4 }
-            out.append("ethertype ")
-            out.append(Self.ethertypeName(type))
-            out.append(", ")
+            if !options.quick {
+                out.append("ethertype ")
+                out.append(Self.ethertypeName(type))
+                out.append(", ")
+            }
             offset += 4
             linkHeaderLength = offset
         }
@@ -183,18 +187,23 @@ extension PacketPrinter {
     }
 
     private func appendAddressFamily(_ family: UInt32, wireLength: Int, into out: inout [UInt8]) {
-        out.append("AF ")
+        if !options.quick { out.append("AF ") }
         switch family {
         case 2: out.append("IPv4")
         case 24, 28, 30: out.append("IPv6")
         case 7: out.append("OSI")
         case 16: out.append("Appletalk")
         case 23: out.append("IPX")
-        default: out.append("Unknown")
+        default: out.append(options.quick ? "Unknown AF " : "Unknown")
         }
-        out.append(" (")
-        out.appendDecimal(family)
-        out.append("), length ")
+        if options.quick {
+            if ![2, 24, 28, 30, 7, 16, 23].contains(family) { out.appendDecimal(family) }
+        } else {
+            out.append(" (")
+            out.appendDecimal(family)
+            out.append(")")
+        }
+        out.append(", length ")
         out.appendDecimal(UInt32(truncatingIfNeeded: wireLength))
         out.append(": ")
     }

@@ -53,6 +53,19 @@ extension PacketPrinter {
             out.append(" - too short, < 20]")
             return
         }
+        if options.quick {
+            // tcpdump's -q: the payload length alone.
+            out.append("tcp ")
+            out.appendDecimal(length32 &- UInt32(headerLength))
+            if headerLength > length {
+                out.append(" [bad hdr length ")
+                out.appendDecimal(headerLength)
+                out.append(" - too long, > ")
+                out.appendDecimal(length32)
+                out.append("]")
+            }
+            return
+        }
         var sequence = try cursor.u32(tcp + 4)
         var acknowledgement = try cursor.u32(tcp + 8)
         let window = try cursor.u16(tcp + 14)

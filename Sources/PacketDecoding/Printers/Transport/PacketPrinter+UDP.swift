@@ -73,7 +73,7 @@ extension PacketPrinter {
         }
         let firstByte: UInt8? = cursor.has(udp + 8, 1) ? try cursor.u8(udp + 8) : nil
         let application = UDPApplication(sourcePort: ports.0, destinationPort: ports.1, firstByte: firstByte)
-        if application.isPrinted {
+        if application.isPrinted && !options.quick {
             try printUDPApplication(application, &cursor, at: udp + 8, length: payloadLength, ip: ip, into: &out)
             return
         }

@@ -37,6 +37,18 @@ extension PacketPrinter {
         var headerLength = Int(try cursor.u8(dccp + 4)) * 4
         try appendTransportAddresses(cursor, ip: ip, source: source, destination: destination, into: &out)
         out.append(": DCCP")
+        if options.quick {
+            out.append(" ")
+            out.appendDecimal(UInt32(truncatingIfNeeded: length) &- UInt32(headerLength))
+            if headerLength > length {
+                out.append(" [bad hdr length ")
+                out.appendDecimal(headerLength)
+                out.append(" - too long, > ")
+                out.appendDecimal(length)
+                out.append("]")
+            }
+            return
+        }
         let coverage = try cursor.u8(dccp + 5)
         if options.verbosity > 0 {
             out.append(" (CCVal ")

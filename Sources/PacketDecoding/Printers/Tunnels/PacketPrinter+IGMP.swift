@@ -12,6 +12,7 @@ extension PacketPrinter {
             out.append("[IGMP requires IPv4] (invalid)")
             return
         }
+        if options.quick { return out.append("igmp") }
         let type = try cursor.u8(igmp)
         switch type {
         case 0x11:
