@@ -129,7 +129,7 @@ conformance: deps-build .venv-test/.installed release
 	./scripts/autobahn.sh client $(BIN_RELEASE) build/autobahn/clients $(AUTOBAHN_CASES) || status=1; \
 	exit $$status
 
-# The fuzzers (raw frames, whole capture files, TCP reassembly, report merge input), FUZZ_SECONDS each.
+# The fuzzers (raw frames, whole capture files, TCP reassembly, TLS decryption, report merge input), FUZZ_SECONDS each.
 fuzz: deps-test
 	./fuzz/run.sh $(FUZZ_SECONDS)
 
@@ -145,6 +145,7 @@ ifdef BASELINE
 else
 	./bench/bulk.sh $(BIN_RELEASE)
 	./bench/capture.sh $(BIN_RELEASE)
+	./bench/decrypt.sh $(BIN_RELEASE)
 	./bench/loadtest.sh $(BIN_RELEASE)
 	./bench/correlate.sh $(BIN_RELEASE)
 	./bench/proxy.sh $(BIN_RELEASE)

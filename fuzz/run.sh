@@ -2,11 +2,14 @@
 # Fuzzes the packet decoder under libFuzzer + AddressSanitizer for a bounded time.
 # Usage: fuzz/run.sh [seconds-per-target]   (default 30; `make fuzz` passes more)
 #        FUZZ_TARGETS="reassembly" fuzz/run.sh 60   (a subset of the targets)
-# Targets (built with swiftc -sanitize=fuzzer,address; the first three together with every file
+# Targets (built with swiftc -sanitize=fuzzer,address; the first four together with every file
 # under Sources/PacketDecoding):
 #   frames  fuzz/FuzzFrames.swift: one link-layer frame: printer (two option sets), segment, JSON
 #   files   fuzz/FuzzFiles.swift:  a whole pcap/pcapng file, read, printed and reassembled
 #   reassembly fuzz/FuzzReassembly.swift: TCPReassembler on a scripted segment sequence
+#   decrypt fuzz/FuzzDecrypt.swift: a TLS key log and a connection's two byte streams through
+#           TLSKeyLog, TLSConnectionDecryptor and the views with --keylog (seeds: the recorded
+#           sessions of Tests/Fixtures/TLS by fuzz/decrypt-seeds.py)
 #   merge   fuzz/FuzzMerge.swift:  `report merge` input, one or two JSON part files: decoded,
 #           validated, merged, printed, re-encoded and read back (Sources/LoadGen/Report with
 #           LoadGenError, Threshold and HTTPStatusCounts, over hdrhistogram-swift and zlib: see build_merge)
@@ -25,13 +28,24 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_PER_TARGET=${1:-30}
 OUT=${FUZZ_DIR:-$ROOT/.build/fuzz}
 SWIFTC=${SWIFTC:-swiftc}
-TARGETS=(${FUZZ_TARGETS:-frames files reassembly merge http})
+TARGETS=(${FUZZ_TARGETS:-frames files reassembly decrypt merge http})
 for name in "${TARGETS[@]}"; do mkdir -p "$OUT/corpus/$name"; done
 mkdir -p "$OUT/bin" "$OUT/artifacts"
 cd "$ROOT"
 # A fixed TZ keeps glibc's tzset() (called by every new printer) from stat-ing /etc/localtime;
 # Swift's own backtracer would read the crashed stack and trip ASan, hiding the real report.
 export TZ=UTC SWIFT_BACKTRACE=enable=no
+
+# PacketDecoding imports swift-crypto (TLS decryption): the fuzz targets compile against the
+# debug build's Crypto module and link its objects (BoringSSL included), built by SwiftPM once.
+crypto_flags() {
+    [ -f .build/debug/Modules/Crypto.swiftmodule ] || swift build --target Crypto >&2
+    CRYPTO_FLAGS=(-I .build/debug/Modules)
+    local objects
+    mapfile -t objects < <(find .build/debug/Crypto.build .build/debug/CryptoBoringWrapper.build .build/debug/CCryptoBoringSSL.build \
+        .build/debug/CCryptoBoringSSLShims.build -name '*.o' | sort)
+    CRYPTO_FLAGS+=("${objects[@]}")
+}
 
 # build NAME FILE: rebuilds $OUT/bin/NAME when a source is newer than it.
 build() {
@@ -44,8 +58,9 @@ build() {
         return 0
     fi
     echo "==> building fuzz target $name"
+    crypto_flags
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name PacketDecoding -package-name sockctl \
-        "${sources[@]}" -o "$bin.tmp"
+        "${sources[@]}" "${CRYPTO_FLAGS[@]}" -o "$bin.tmp"
     mv "$bin.tmp" "$bin"
     find Sources/PacketDecoding -name '*.swift' | sort | sha256sum > "$bin.sources"
 }
@@ -118,7 +133,7 @@ build_http() {
     mv "$bin.tmp" "$bin"
     printf '%s\n' "${sources[@]}" | sha256sum > "$bin.sources"
 }
-declare -A FILE=([frames]=fuzz/FuzzFrames.swift [files]=fuzz/FuzzFiles.swift [reassembly]=fuzz/FuzzReassembly.swift)
+declare -A FILE=([frames]=fuzz/FuzzFrames.swift [files]=fuzz/FuzzFiles.swift [reassembly]=fuzz/FuzzReassembly.swift [decrypt]=fuzz/FuzzDecrypt.swift)
 for name in "${TARGETS[@]}"; do
     case $name in
         merge) build_merge ;;
@@ -142,13 +157,15 @@ for index in "${!reports[@]}"; do
     cp "$first" "$OUT/seeds/merge/$(basename "$first")"
     { cat "$first"; printf '\0'; cat "$second"; } > "$OUT/seeds/merge/pair-$(basename "$first" .json)-$(basename "$second")"
 done
+# TLS sessions with their key logs.
+python3 fuzz/decrypt-seeds.py "$OUT/seeds/decrypt" Tests/Fixtures/TLS/*.pcap
 # HTTP streams: the hand-made messages (3 control bytes, then the stream; see fuzz/FuzzHTTP.swift).
 mkdir -p "$OUT/seeds/http"
 cp fuzz/regressions/http/* "$OUT/seeds/http/"
 echo "==> seeds: $(ls "$OUT/seeds/frames" | wc -l) frames, $(ls "$OUT/seeds/files" | wc -l) files," \
     "$(ls "$OUT/seeds/reassembly" | wc -l) segment scripts" \
     "(from ${#captures[@]} test captures + 1 generated), $(ls "$OUT/seeds/merge" | wc -l) report inputs," \
-    "$(ls "$OUT/seeds/http" | wc -l) HTTP streams;" \
+    "$(ls "$OUT/seeds/http" | wc -l) HTTP streams, $(ls "$OUT/seeds/decrypt" | wc -l) TLS sessions;" \
     "${SECONDS_PER_TARGET} s per target"
 
 # Known crashers (fuzz/regressions/TARGET/*) are replayed first, once each.
@@ -175,7 +192,7 @@ fuzz() {
         "$OUT/corpus/$name" "$OUT/seeds/$name" > "$OUT/$name.log" 2>&1 &
     PID[$name]=$!
 }
-declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096 [merge]=16384 [http]=8192)
+declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096 [decrypt]=65536 [merge]=16384 [http]=8192)
 for name in "${TARGETS[@]}"; do fuzz "$name" "${MAXLEN[$name]}"; done
 
 total=0
