@@ -211,6 +211,9 @@ struct CaptureCommand: ParsableCommand {
         if filterExpression != nil && !filterWords.isEmpty { throw UsageError("give the filter either with -f or as trailing words, not both") }
         if follow && json { throw UsageError("--follow and --json cannot be combined") }
         if framing != nil && !follow { throw UsageError("--framing needs --follow") }
+        if let keylogFile, access(keylogFile, R_OK) != 0 {
+            throw UsageError("--keylog \(keylogFile): \(String(cString: strerror(errno)))")
+        }
         if keylogFile != nil && decode.isEmpty && !json && !follow && writeFile == nil {
             throw UsageError("--keylog decrypts for --decode, --json or --follow; give one of them")
         }
