@@ -10,7 +10,8 @@ BIN_RELEASE = .build/release/sockctl
 # Peers the tests talk to, and what the benchmark compares against. nginx-light is the HTTP
 # server the tests start on loopback themselves (its package's own nginx is never started: see
 # apt_install), curl an HTTP client of `listen http://`, wrk (and h2load, nghttp2-client) the
-# anchors of bench/http.sh.
+# anchors of bench/http.sh; tshark the reference for TLS decryption (scripts/tls-sessions/record.sh)
+# and HTTP/2 headers (scripts/captures/make-h2c-sessions.sh).
 TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv prometheus mandoc nginx-light curl wrk nghttp2-server nghttp2-client tshark
 
 # Python peers, pinned, in a venv of their own: the reference HdrHistogram decoder; kosoku
@@ -130,7 +131,7 @@ conformance: deps-build .venv-test/.installed release
 	./scripts/autobahn.sh client $(BIN_RELEASE) build/autobahn/clients $(AUTOBAHN_CASES) || status=1; \
 	exit $$status
 
-# The fuzzers (raw frames, whole capture files, TCP reassembly, report merge input), FUZZ_SECONDS each.
+# The fuzzers (raw frames, whole capture files, TCP reassembly, TLS decryption, report merge input), FUZZ_SECONDS each.
 fuzz: deps-test
 	./fuzz/run.sh $(FUZZ_SECONDS)
 
@@ -146,6 +147,7 @@ ifdef BASELINE
 else
 	./bench/bulk.sh $(BIN_RELEASE)
 	./bench/capture.sh $(BIN_RELEASE)
+	./bench/decrypt.sh $(BIN_RELEASE)
 	./bench/loadtest.sh $(BIN_RELEASE)
 	./bench/correlate.sh $(BIN_RELEASE)
 	./bench/proxy.sh $(BIN_RELEASE)

@@ -75,10 +75,14 @@ let package = Package(
             swiftSettings: strict
         ),
         // HPACK (NIOHPACK) for the HTTP/2 view's header blocks: decoding only, no channel;
-        // WebSocketDeflate for the WebSocket view's inflated messages.
+        // WebSocketDeflate for the WebSocket view's inflated messages; TLS decryption (capture
+        // --keylog) uses swift-crypto's AEADs, HKDF and HMAC.
         .target(
             name: "PacketDecoding",
-            dependencies: ["WebSocketDeflate", .product(name: "NIOHPACK", package: "swift-nio-http2"), .product(name: "NIOCore", package: "swift-nio")],
+            dependencies: [
+                "WebSocketDeflate", .product(name: "NIOHPACK", package: "swift-nio-http2"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: strict
         ),
         .systemLibrary(name: "CLibpcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),

@@ -855,7 +855,7 @@ _sockctl_capture() {
     repeating_flags=(-x -X -A -t -v)
     non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json -U --immediate-mode -q -D --version -h --help)
     repeating_options=()
-    non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing --decode -C -G -W -z --color)
+    non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing --decode --keylog -C -G -W -z --color)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -892,6 +892,10 @@ _sockctl_capture() {
         return
         ;;
     '--decode')
+        return
+        ;;
+    '--keylog')
+        __sockctl_add_completions -f
         return
         ;;
     '-C')

@@ -41,7 +41,7 @@ function __sockctl_parse_tokens -S
                 __sockctl_parse_subcommand -r 1 'json=' 'threshold=+' 'color=' 'version' 'h/help'
             end
         case 'capture'
-            __sockctl_parse_subcommand -r 1 'i=' 'port=' 'f=' 'r=' 'w=' 'print' 'c=' 's=' 'y=' 'n' 'x' 'X' 'A' 'no-dump' 't' 'nano' 'S' 'e' 'v' 'l' 'Z=' 'follow' 'framing=' 'json' 'decode=' 'C=' 'G=' 'W=' 'z=' 'U' 'immediate-mode' 'q' 'D' 'color=' 'version' 'h/help'
+            __sockctl_parse_subcommand -r 1 'i=' 'port=' 'f=' 'r=' 'w=' 'print' 'c=' 's=' 'y=' 'n' 'x' 'X' 'A' 'no-dump' 't' 'nano' 'S' 'e' 'v' 'l' 'Z=' 'follow' 'framing=' 'json' 'decode=' 'keylog=' 'C=' 'G=' 'W=' 'z=' 'U' 'immediate-mode' 'q' 'D' 'color=' 'version' 'h/help'
         case 'help'
             __sockctl_parse_subcommand -r 1 'version'
         end
@@ -393,6 +393,7 @@ complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_option
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" framing' -l 'framing' -d 'With --follow: message boundaries: line, crlf, null, length:N[:be|:le], fixed:N or http; one message per entry.' -rfka 'raw line crlf null length:1 length:2 length:4 length:8 fixed: http'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" json' -l 'json' -d 'Write the result as JSON: one object per packet instead of tcpdump text (with the TLS, WebSocket and HTTP/2 views in an "app" array).'
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" decode' -l 'decode' -d 'Views beyond tcpdump, printed after each header line: tls, ws, http2 or all, comma-separated (always on with --json and --follow).' -rfka ''
+complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" keylog' -l 'keylog' -d 'Decrypt TLS 1.2/1.3 with this NSS key log (SSLKEYLOGFILE, openssl -keylogfile) for --decode, --json and --follow; a live capture reads lines appended later.' -rF
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" C' -s 'C' -d 'With -w: before writing a packet, if the file holds more than SIZE million bytes, open the next: NAME1, NAME2... (with -W: a ring NAME0...).' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" G' -s 'G' -d 'With -w: a new file for the first packet SECONDS or more after the current one began; the -w name is an strftime pattern.' -rfka ''
 complete -c 'sockctl' -n '__sockctl_should_offer_completions_for_flags_or_options "sockctl capture" W' -s 'W' -d 'With -C: a ring of COUNT files; with -G alone: stop after COUNT files.' -rfka ''

@@ -2,11 +2,14 @@
 # Fuzzes the packet decoder under libFuzzer + AddressSanitizer for a bounded time.
 # Usage: fuzz/run.sh [seconds-per-target]   (default 30; `make fuzz` passes more)
 #        FUZZ_TARGETS="reassembly" fuzz/run.sh 60   (a subset of the targets)
-# Targets (built with swiftc -sanitize=fuzzer,address; the first three together with every file
+# Targets (built with swiftc -sanitize=fuzzer,address; the first four together with every file
 # under Sources/PacketDecoding):
 #   frames  fuzz/FuzzFrames.swift: one link-layer frame: printer (two option sets), segment, JSON
 #   files   fuzz/FuzzFiles.swift:  a whole pcap/pcapng file, read, printed and reassembled
 #   reassembly fuzz/FuzzReassembly.swift: TCPReassembler on a scripted segment sequence
+#   decrypt fuzz/FuzzDecrypt.swift: a TLS key log and a connection's two byte streams through
+#           TLSKeyLog, TLSConnectionDecryptor and the views with --keylog (seeds: the recorded
+#           sessions of Tests/Fixtures/TLS by fuzz/decrypt-seeds.py)
 #   merge   fuzz/FuzzMerge.swift:  `report merge` input, one or two JSON part files: decoded,
 #           validated, merged, printed, re-encoded and read back (Sources/LoadGen/Report with
 #           LoadGenError, Threshold and HTTPStatusCounts, over hdrhistogram-swift and zlib: see build_merge)
@@ -32,7 +35,7 @@ ROOT=$(cd "$(dirname "$0")/.." && pwd)
 SECONDS_PER_TARGET=${1:-30}
 OUT=${FUZZ_DIR:-$ROOT/.build/fuzz}
 SWIFTC=${SWIFTC:-swiftc}
-TARGETS=(${FUZZ_TARGETS:-frames files reassembly merge http inflate hpack})
+TARGETS=(${FUZZ_TARGETS:-frames files reassembly decrypt merge http inflate hpack})
 for name in "${TARGETS[@]}"; do mkdir -p "$OUT/corpus/$name"; done
 mkdir -p "$OUT/bin" "$OUT/artifacts"
 cd "$ROOT"
@@ -80,6 +83,17 @@ nio_deps() {
     done
 }
 
+# PacketDecoding imports swift-crypto (TLS decryption): the fuzz targets compile against the
+# debug build's Crypto module and link its objects (BoringSSL included), built by SwiftPM once.
+crypto_flags() {
+    [ -f .build/debug/Modules/Crypto.swiftmodule ] || swift build --target Crypto >&2
+    CRYPTO_FLAGS=(-I .build/debug/Modules)
+    local objects
+    mapfile -t objects < <(find .build/debug/Crypto.build .build/debug/CryptoBoringWrapper.build .build/debug/CCryptoBoringSSL.build \
+        .build/debug/CCryptoBoringSSLShims.build -name '*.o' | sort)
+    CRYPTO_FLAGS+=("${objects[@]}")
+}
+
 # build NAME FILE: rebuilds $OUT/bin/NAME when a source is newer than it.
 build() {
     local name=$1 file=$2 bin=$OUT/bin/$1
@@ -93,9 +107,10 @@ build() {
     fi
     echo "==> building fuzz target $name"
     nio_deps
+    crypto_flags
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name PacketDecoding -package-name sockctl \
         -I "$DEFLATE" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
-        "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "${DEPS[@]}" -o "$bin.tmp"
+        "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "${DEPS[@]}" "${CRYPTO_FLAGS[@]}" -o "$bin.tmp"
     mv "$bin.tmp" "$bin"
     find Sources/PacketDecoding -name '*.swift' | sort | sha256sum > "$bin.sources"
 }
@@ -168,7 +183,7 @@ build_http() {
     mv "$bin.tmp" "$bin"
     printf '%s\n' "${sources[@]}" | sha256sum > "$bin.sources"
 }
-declare -A FILE=([frames]=fuzz/FuzzFrames.swift [files]=fuzz/FuzzFiles.swift [reassembly]=fuzz/FuzzReassembly.swift [inflate]=fuzz/FuzzInflate.swift [hpack]=fuzz/FuzzHPACK.swift)
+declare -A FILE=([frames]=fuzz/FuzzFrames.swift [files]=fuzz/FuzzFiles.swift [reassembly]=fuzz/FuzzReassembly.swift [decrypt]=fuzz/FuzzDecrypt.swift [inflate]=fuzz/FuzzInflate.swift [hpack]=fuzz/FuzzHPACK.swift)
 for name in "${TARGETS[@]}"; do
     case $name in
         merge) build_merge ;;
@@ -217,6 +232,8 @@ for name, control, reset, mask in [("kept", 0x6C, False, None), ("reset", 0x6D, 
 c = zlib.compressobj(9, zlib.DEFLATED, -15); data = c.compress(b"fragmented message") + c.flush(zlib.Z_SYNC_FLUSH)
 open(os.path.join(sys.argv[1], "fragments"), "wb").write(bytes([0x04]) + frame(0x41, data[:5]) + frame(0x89, b"ping") + frame(0x80, data[5:-4]))
 PY
+# TLS sessions with their key logs.
+python3 fuzz/decrypt-seeds.py "$OUT/seeds/decrypt" Tests/Fixtures/TLS/*.pcap
 # HTTP streams: the hand-made messages (3 control bytes, then the stream; see fuzz/FuzzHTTP.swift).
 mkdir -p "$OUT/seeds/http"
 cp fuzz/regressions/http/* "$OUT/seeds/http/"
@@ -227,7 +244,8 @@ cp fuzz/regressions/hpack/* "$OUT/seeds/hpack/"
 echo "==> seeds: $(ls "$OUT/seeds/frames" | wc -l) frames, $(ls "$OUT/seeds/files" | wc -l) files," \
     "$(ls "$OUT/seeds/reassembly" | wc -l) segment scripts" \
     "(from ${#captures[@]} test captures + 1 generated), $(ls "$OUT/seeds/merge" | wc -l) report inputs," \
-    "$(ls "$OUT/seeds/http" | wc -l) HTTP streams, $(ls "$OUT/seeds/inflate" | wc -l) compressed WebSocket directions;" \
+    "$(ls "$OUT/seeds/http" | wc -l) HTTP streams, $(ls "$OUT/seeds/inflate" | wc -l) compressed WebSocket directions," \
+    "$(ls "$OUT/seeds/decrypt" | wc -l) TLS sessions;" \
     "${SECONDS_PER_TARGET} s per target"
 
 # Known crashers (fuzz/regressions/TARGET/*) are replayed first, once each.
@@ -254,7 +272,7 @@ fuzz() {
         "$OUT/corpus/$name" "$OUT/seeds/$name" > "$OUT/$name.log" 2>&1 &
     PID[$name]=$!
 }
-declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096 [merge]=16384 [http]=8192 [inflate]=16384 [hpack]=4096)
+declare -A MAXLEN=([frames]=65600 [files]=65536 [reassembly]=4096 [decrypt]=65536 [merge]=16384 [http]=8192 [inflate]=16384 [hpack]=4096)
 for name in "${TARGETS[@]}"; do fuzz "$name" "${MAXLEN[$name]}"; done
 
 total=0

@@ -40,6 +40,12 @@ public final class FilteredCaptureFile {
         "reading from file \(path), link-type \(linkType.tcpdumpName ?? "\(linkType.rawValue)"), snapshot length \(snapshotLength)"
     }
 
+    /// The TLS key log text of the pcapng Decryption Secrets Blocks met since the last call
+    /// (nil if none): once a packet is handed out, the blocks before it are here.
+    public func takeDecryptionSecrets() -> [UInt8]? {
+        reader.takeDecryptionSecrets()
+    }
+
     /// Hands each packet that passes the filter to `body`, at most `limit` of them. Ends at the
     /// end of the file; a record that cannot be read (a cut or corrupted file) is thrown as
     /// `.unreadableFile` after every packet before it was delivered, as tcpdump prints them

@@ -38,6 +38,12 @@ public struct PacketPrinter {
         if !options.views.isEmpty { viewTracker = ApplicationViewTracker(views: options.views) }
     }
 
+    /// A printer whose views also decrypt TLS connections with a key log (`--keylog`).
+    package init(options: PrintOptions, keys: TLSKeyStore?) {
+        self.options = options
+        if !options.views.isEmpty { viewTracker = ApplicationViewTracker(views: options.views, keys: keys) }
+    }
+
     /// tcpdump's largest valid snapshot length; records claiming more are invalid.
     public static let maximumSnapshotLength = 262_144
 

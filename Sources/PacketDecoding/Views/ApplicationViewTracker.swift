@@ -17,6 +17,8 @@
 package struct ApplicationViewTracker {
     package let views: ProtocolViews
     package let payloadLimit: Int
+    /// `--keylog`: TLS connections are decrypted with these secrets.
+    package let keys: TLSKeyStore?
     package static let maximumConnections = 16_384
 
     /// A connection, the same from either direction: the lower (address, port) end first.
@@ -35,9 +37,10 @@ package struct ApplicationViewTracker {
     private var connections: [ConnectionKey: Connection] = [:]
 
     /// `payloadLimit`: WebSocket payload bytes shown per frame.
-    package init(views: ProtocolViews, payloadLimit: Int = 64) {
+    package init(views: ProtocolViews, payloadLimit: Int = 64, keys: TLSKeyStore? = nil) {
         self.views = views
         self.payloadLimit = payloadLimit
+        self.keys = keys
     }
 
     /// The items that start in this segment, in order (nothing for UDP or when no view is on).
@@ -57,7 +60,7 @@ package struct ApplicationViewTracker {
             connection = known
         } else {
             if connections.count >= Self.maximumConnections { connections.removeAll() }
-            connection = Connection(views: ConnectionViews(views: views, payloadLimit: payloadLimit))
+            connection = Connection(views: ConnectionViews(views: views, payloadLimit: payloadLimit, keys: keys))
             connection.views.joinedLate = !segment.flags.contains(.syn)
         }
         if segment.flags.contains(.syn) {

@@ -16,10 +16,16 @@ import WebSocketDeflate
 ///
 /// A SETTINGS_HEADER_TABLE_SIZE one HTTP/2 direction sends is the largest table the other
 /// direction's header blocks may use.
+///
+/// With a key log (`keys`), a TLS connection is also decrypted (``TLSConnectionDecryptor``):
+/// after each record's item come the items of its plaintext — HTTP/2 or WebSocket frames, else
+/// ``ViewItem/tlsDecrypted(length:bytes:)`` — or, once, why it is not decrypted.
 package struct ConnectionViews {
     package let views: ProtocolViews
     /// WebSocket payload bytes kept per frame.
     package let payloadLimit: Int
+    private let keys: TLSKeyStore?
+    private var decryption: DecryptedViews?
 
     enum Decoder {
         case undecided
@@ -38,9 +44,10 @@ package struct ConnectionViews {
     /// The connection's start was not captured: a direction may begin mid-protocol.
     package var joinedLate = false
 
-    package init(views: ProtocolViews, payloadLimit: Int) {
+    package init(views: ProtocolViews, payloadLimit: Int, keys: TLSKeyStore? = nil) {
         self.views = views
         self.payloadLimit = payloadLimit
+        self.keys = keys
     }
 
     /// The side's bytes are shown as items (a protocol was recognised and its decoder has not
@@ -66,8 +73,12 @@ package struct ConnectionViews {
         if case .upgradeAnswerDue(let h2c) = sides[side] { head = answer(side, h2c: h2c, &rest, emit) }
         switch sides[side] {
         case .tls(var tls):
-            tls.consume(rest, emit: emit)
+            if views.contains(.tls) { tls.consume(rest, emit: emit) }
             sides[side] = .tls(tls)
+            if let keys, decryption != nil || keys.isActive {
+                if decryption == nil { decryption = DecryptedViews(keys: keys, views: views, payloadLimit: payloadLimit) }
+                decryption?.consume(rest, side: side, emit: emit)
+            }
         case .webSocket(var ws):
             ws.consume(rest, emit: emit)
             sides[side] = .webSocket(ws)
@@ -99,6 +110,7 @@ package struct ConnectionViews {
         case .tls(var tls):
             if TLSStreamDecoder.looksLikeRecord(next) { tls.realign() } else { tls.lose(emit) }
             sides[side] = .tls(tls)
+            decryption?.gap(side: side, emit: emit)
         case .webSocket(var ws):
             ws.lose(emit)
             sides[side] = .webSocket(ws)
@@ -116,7 +128,7 @@ package struct ConnectionViews {
     private mutating func decide(_ side: Int, _ bytes: inout UnsafeRawBufferPointer, _ emit: (ViewItem) -> Void) -> Int {
         guard !bytes.isEmpty else { return 0 }
         let preface = HTTP2StreamDecoder.preface
-        if views.contains(.tls) && TLSStreamDecoder.looksLikeRecord(bytes) {
+        if (views.contains(.tls) || keys?.isActive == true) && TLSStreamDecoder.looksLikeRecord(bytes) {
             sides[side] = .tls(TLSStreamDecoder())
         } else if views.contains(.http2) && bytes.count >= 16 && bytes.starts(with: preface.prefix(min(bytes.count, preface.count))) {
             sides[side] = .http2(HTTP2StreamDecoder(client: true))

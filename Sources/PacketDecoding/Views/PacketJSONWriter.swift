@@ -15,6 +15,11 @@ public struct PacketJSONWriter {
     /// A writer with no connection seen yet.
     public init() {}
 
+    /// A writer whose views also decrypt TLS connections with a key log (`--keylog`).
+    package init(keys: TLSKeyStore?) {
+        tracker = ApplicationViewTracker(views: .all, keys: keys)
+    }
+
     /// Appends the object for one packet and a newline.
     public mutating func append(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         if let segment = PacketJSON.appendFields(header, bytes, into: &out) {

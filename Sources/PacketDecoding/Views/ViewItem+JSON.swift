@@ -13,6 +13,8 @@
 ///   `settings` (an object of name → value), `last_stream`, `error`, `increment`, `opaque`;
 ///   decoded header blocks and gRPC messages as ``appendHTTP2JSON(into:)`` says.
 /// - `{"proto":…,"lost_sync":true}` when a view lost its place.
+/// - `--keylog`: `{"proto":"tls","type":"decrypted","length":N,"data":"<base64>","data_complete":true}`
+///   for decrypted application data no other view shows, `{"proto":"tls","not_decrypted":"why"}`.
 extension ViewItem {
     package func appendJSON(into out: inout [UInt8]) {
         switch self {
@@ -166,6 +168,16 @@ extension ViewItem {
         case .lostSync(let view):
             out.append(view == .tls ? "{\"proto\":\"tls\"" : view == .webSocket ? "{\"proto\":\"ws\"" : "{\"proto\":\"http2\"")
             out.append(",\"lost_sync\":true}")
+        case .tlsDecrypted(let length, let bytes):
+            out.append("{\"proto\":\"tls\",\"type\":\"decrypted\",\"length\":")
+            out.appendDecimal(length)
+            out.append(",\"data\":\"")
+            bytes.withUnsafeBytes { PacketJSON.appendBase64($0, into: &out) }
+            out.append(length == bytes.count ? "\",\"data_complete\":true}" : "\",\"data_complete\":false}")
+        case .tlsNotDecrypted(let failure):
+            out.append("{\"proto\":\"tls\",\"not_decrypted\":")
+            out.appendJSONString(Array(failure.text.utf8))
+            out.append("}")
         }
     }
 }

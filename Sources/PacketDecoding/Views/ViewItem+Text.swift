@@ -35,6 +35,15 @@ extension ViewItem {
         case .lostSync(let view):
             out.append(view == .tls ? "TLS" : view == .webSocket ? "WebSocket" : "HTTP/2")
             out.append(": lost track of this direction (a gap or reordering in the capture)")
+        case .tlsDecrypted(let length, let bytes):
+            out.append("TLS decrypted application data, length ")
+            out.appendDecimal(length)
+            out.append(": ")
+            out.appendEscapedText(bytes, limit: bytes.count)
+            if bytes.count < length { out.append("...") }
+        case .tlsNotDecrypted(let failure):
+            out.append("TLS not decrypted: ")
+            out.append(contentsOf: failure.text.utf8)
         }
     }
 }

@@ -23,6 +23,11 @@ package enum ViewItem: Equatable, Sendable {
     /// not the protocol): no more items for it until the decoder finds a boundary again
     /// (TLS: a plausible record header at a segment's start; the others: never).
     case lostSync(ProtocolViews)
+    /// Decrypted TLS application data (`--keylog`) that no other view shows: its length and
+    /// its first bytes (up to the payload limit).
+    case tlsDecrypted(length: Int, bytes: [UInt8])
+    /// A TLS connection that is not decrypted, and why (once per connection).
+    case tlsNotDecrypted(TLSDecryptionFailure)
 }
 
 /// One TLS record: its header and, for a plaintext handshake record, the messages in it and the

@@ -62,6 +62,12 @@ public struct StreamFollower {
         printer = StreamPrinter(framing: framing)
     }
 
+    /// A follower that decrypts TLS streams with a key log (`--keylog`): their decrypted bytes
+    /// are shown as a plaintext stream's are, after the TLS view's record lines.
+    package init(framing: Framing?, keys: TLSKeyStore?) {
+        printer = StreamPrinter(framing: framing, keys: keys)
+    }
+
     /// Appends whatever this packet completes (often nothing, for out-of-order segments).
     public mutating func packet(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer, into out: inout [UInt8]) {
         let captured = UnsafeRawBufferPointer(rebasing: bytes[0..<max(0, min(bytes.count, header.capturedLength))])

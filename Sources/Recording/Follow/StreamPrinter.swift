@@ -9,6 +9,8 @@ extension TCPReassembler.Direction {
 /// Turns reassembler events and UDP datagrams into text.
 struct StreamPrinter {
     let framing: Framing?
+    /// `--keylog`: TLS streams are decrypted with these secrets.
+    let keys: TLSKeyStore?
     /// Stream numbers shown to the user: TCP (by reassembler stream) and UDP share one sequence.
     private var nextNumber = 1
     private var tcpStreams: [Int: StreamState] = [:]
@@ -18,8 +20,9 @@ struct StreamPrinter {
     /// The output so far ends with a newline (or is empty).
     private var atLineStart = true
 
-    init(framing: Framing?) {
+    init(framing: Framing?, keys: TLSKeyStore? = nil) {
         self.framing = framing.flatMap { $0 == .raw ? nil : $0 }
+        self.keys = keys
     }
 
     // MARK: TCP events
@@ -35,18 +38,27 @@ struct StreamPrinter {
             atLineStart = true
         case .data(let bytes):
             guard var state = tcpStreams.removeValue(forKey: event.stream) else { return }
-            if state.directions[event.direction.index].decoder != nil {
-                state.directions[event.direction.index].feed(bytes)
-                drainMessages(&state, event.direction, atEnd: false, into: &out)
-            } else if state.views != nil, viewed(&state, bytes, direction: event.direction, into: &out) {
-                // shown through the TLS, WebSocket or HTTP/2 view
-            } else {
-                appendChunk(bytes, number: state.number, direction: event.direction, offset: state.directions[event.direction.index].offset, into: &out)
+            if let keys, keys.isActive, !state.decryptionDecided {
+                state.decryptionDecided = true
+                if TLSStreamDecoder.looksLikeRecord(bytes) {
+                    state.decryption = DecryptedStream(keys: keys, number: state.number, framing: framing)
+                    // The records are shown by the TLS view whatever the framing; the framing
+                    // cuts the decrypted bytes.
+                    if state.views == nil { state.views = ConnectionViews(views: .tls, payloadLimit: StreamFollower.maximumViewPayload) }
+                    state.directions = [DirectionState(framing: nil), DirectionState(framing: nil)]
+                }
             }
-            state.directions[event.direction.index].offset += bytes.count
+            show(bytes, &state, direction: event.direction, into: &out)
+            if let decryption = state.decryption { decrypt(bytes, decryption, direction: event.direction, into: &out) }
             tcpStreams[event.stream] = state
         case .gap(let count):
             guard var state = tcpStreams.removeValue(forKey: event.stream) else { return }
+            if let decryption = state.decryption {
+                drainMessages(&decryption.state, event.direction, atEnd: true, into: &out)
+                decryption.decryptor.gap(side: event.direction.index) { output in
+                    if case .failure(let failure) = output { appendNotDecrypted(failure, number: state.number, direction: event.direction, into: &out) }
+                }
+            }
             drainMessages(&state, event.direction, atEnd: true, into: &out)
             state.views?.gap(side: event.direction.index, next: UnsafeRawBufferPointer(start: nil, count: 0)) { _ in }
             state.directions[event.direction.index].offset += count
@@ -57,6 +69,10 @@ struct StreamPrinter {
             tcpStreams[event.stream] = state
         case .closed(let reason):
             guard var state = tcpStreams.removeValue(forKey: event.stream) else { return }
+            if let decryption = state.decryption {
+                drainMessages(&decryption.state, .clientToServer, atEnd: true, into: &out)
+                drainMessages(&decryption.state, .serverToClient, atEnd: true, into: &out)
+            }
             drainMessages(&state, .clientToServer, atEnd: true, into: &out)
             drainMessages(&state, .serverToClient, atEnd: true, into: &out)
             endLine(into: &out)
@@ -72,6 +88,44 @@ struct StreamPrinter {
             atLineStart = true
             lastChunk = nil
         }
+    }
+
+    /// One direction's next bytes as the stream shows them: cut by the framing, through the
+    /// views, or as text or hex.
+    private mutating func show(_ bytes: UnsafeRawBufferPointer, _ state: inout StreamState, direction: TCPReassembler.Direction, into out: inout [UInt8]) {
+        if state.directions[direction.index].decoder != nil {
+            state.directions[direction.index].feed(bytes)
+            drainMessages(&state, direction, atEnd: false, into: &out)
+        } else if state.views != nil, viewed(&state, bytes, direction: direction, into: &out) {
+            // shown through the TLS, WebSocket or HTTP/2 view
+        } else {
+            appendChunk(bytes, number: state.number, direction: direction, offset: state.directions[direction.index].offset, into: &out)
+        }
+        state.directions[direction.index].offset += bytes.count
+    }
+
+    /// `--keylog`: a TLS stream's bytes decrypted, the plaintext shown as a plaintext stream's
+    /// bytes are (``show(_:_:direction:into:)``), a failure said once.
+    private mutating func decrypt(_ bytes: UnsafeRawBufferPointer, _ decryption: DecryptedStream, direction: TCPReassembler.Direction, into out: inout [UInt8]) {
+        var outputs: [TLSConnectionDecryptor.Output] = []
+        decryption.decryptor.consume(bytes, side: direction.index) { outputs.append($0) }
+        for output in outputs {
+            switch output {
+            case .data(let side, let plaintext):
+                let plainDirection: TCPReassembler.Direction = side == 0 ? .clientToServer : .serverToClient
+                plaintext.withUnsafeBytes { show($0, &decryption.state, direction: plainDirection, into: &out) }
+            case .failure(let failure):
+                appendNotDecrypted(failure, number: decryption.state.number, direction: direction, into: &out)
+            }
+        }
+    }
+
+    /// `[1] >> [TLS not decrypted: why]`.
+    private mutating func appendNotDecrypted(_ failure: TLSDecryptionFailure, number: Int, direction: TCPReassembler.Direction, into out: inout [UInt8]) {
+        appendMarker(number, direction, into: &out)
+        out += " [TLS not decrypted: \(failure.text)]\n".utf8
+        atLineStart = true
+        lastChunk = nil
     }
 
     /// A raw (unframed) chunk: a marker when the stream or direction changed, then text or hex.

@@ -46,15 +46,32 @@ struct DirectionState {
 }
 
 /// Per-stream state: the number shown, per direction the framing buffer, and (without
-/// `--framing`) the TLS, WebSocket and HTTP/2 views.
+/// `--framing`) the TLS, WebSocket and HTTP/2 views; with a key log, a TLS stream's decryption.
 struct StreamState {
     var number: Int
     var directions: [DirectionState]
     var views: ConnectionViews?
+    /// `--keylog` and the stream speaks TLS: its decryptor and the state of the decrypted bytes.
+    var decryption: DecryptedStream?
+    /// Whether the stream was looked at for TLS (its first bytes).
+    var decryptionDecided = false
 
     init(number: Int, framing: Framing?) {
         self.number = number
         directions = [DirectionState(framing: framing), DirectionState(framing: framing)]
         if framing == nil { views = ConnectionViews(views: .all, payloadLimit: StreamFollower.maximumViewPayload) }
+    }
+}
+
+/// A decrypted TLS stream (`--follow --keylog`): the decryptor, and the decrypted bytes' own
+/// state — shown exactly as a plaintext stream's bytes (framing, views, text or hex). A class:
+/// ``StreamState`` holds the decrypted side's state, which is a ``StreamState`` too.
+final class DecryptedStream {
+    var decryptor: TLSConnectionDecryptor
+    var state: StreamState
+
+    init(keys: TLSKeyStore, number: Int, framing: Framing?) {
+        decryptor = TLSConnectionDecryptor(keys: keys)
+        state = StreamState(number: number, framing: framing)
     }
 }

@@ -8,7 +8,7 @@ import Glibc
 extension CaptureCommand {
     /// Live capture: open the device, drop privileges (to tcpdump or nobody, or -Z USER), print or write until -c packets,
     /// Ctrl-C or SIGTERM, then tcpdump's statistics lines on stderr.
-    func liveCapture(output: PacketOutput, diagnostics: Diagnostics, interruption: Interruption) throws {
+    func liveCapture(output: PacketOutput, keys: KeyLogFeed?, diagnostics: Diagnostics, interruption: Interruption) throws {
         var options = LiveCaptureOptions(interface: interface)
         options.snapshotLength = snapshotLength == 0 ? PacketPrinter.maximumSnapshotLength : snapshotLength
         let printsAtOnce = lineBuffered || FileDescriptorWriter.standardOutput.isTerminal
@@ -62,6 +62,7 @@ extension CaptureCommand {
                 captured += 1
                 guard writeError == nil, !filesDone else { return }
                 do {
+                    try keys?.beforePacket(input: nil, writer: writer)
                     filesDone = try !Self.write(header, bytes, to: writer)
                 } catch {
                     writeError = error

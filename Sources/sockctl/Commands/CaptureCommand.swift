@@ -51,6 +51,12 @@ struct CaptureCommand: ParsableCommand {
             connection by sequence number. --json always carries them in an "app" array, and \
             --follow always shows such streams record by record and frame by frame.
 
+            --keylog FILE decrypts TLS 1.3 and TLS 1.2 (AES-GCM, ChaCha20-Poly1305) with an NSS \
+            key log (curl's SSLKEYLOGFILE, openssl -keylogfile, sockctl's own --keylog): the \
+            decrypted bytes are shown as a plaintext connection's — by --follow (with --framing), \
+            --json and the --decode views. A connection that cannot be decrypted (no key, a \
+            capture started mid-connection, an unsupported suite, a wrong key) says so once.
+
             Live capture needs root or the CAP_NET_RAW capability. As root it drops privileges \
             once the capture device is open, as tcpdump does: to the user tcpdump, or nobody \
             where there is none (one line on stderr says so); -Z USER drops to USER instead, \
@@ -178,6 +184,13 @@ struct CaptureCommand: ParsableCommand {
     )
     var decode: ProtocolViews = []
 
+    @Option(
+        name: .customLong("keylog"),
+        help: ArgumentHelp("Decrypt TLS 1.2/1.3 with this NSS key log (SSLKEYLOGFILE, openssl -keylogfile) for --decode, --json and --follow; a live capture reads lines appended later.", valueName: "file"),
+        completion: .file()
+    )
+    var keylogFile: String?
+
     @Argument(help: ArgumentHelp("BPF filter words, e.g. tcp port 6969 and host 127.0.0.1.", valueName: "filter"))
     var filterWords: [String] = []
 
@@ -198,6 +211,12 @@ struct CaptureCommand: ParsableCommand {
         if filterExpression != nil && !filterWords.isEmpty { throw UsageError("give the filter either with -f or as trailing words, not both") }
         if follow && json { throw UsageError("--follow and --json cannot be combined") }
         if framing != nil && !follow { throw UsageError("--framing needs --follow") }
+        if let keylogFile, access(keylogFile, R_OK) != 0 {
+            throw UsageError("--keylog \(keylogFile): \(String(cString: strerror(errno)))")
+        }
+        if keylogFile != nil && decode.isEmpty && !json && !follow && writeFile == nil {
+            throw UsageError("--keylog decrypts for --decode, --json or --follow; give one of them")
+        }
         if print && writeFile == nil { throw UsageError("--print needs -w") }
         if print && writeFile == "-" { throw UsageError("-w - writes the packets to stdout; --print would mix text into them (give -w a file)") }
         if readFile != nil && user != nil { throw UsageError("-Z only applies to live capture") }
@@ -242,28 +261,29 @@ struct CaptureCommand: ParsableCommand {
             }
             return
         }
+        let keys = try keyLogFeed(live: readFile == nil)
         let output = PacketOutput(
             lineBuffered: lineBuffered || FileDescriptorWriter.standardOutput.isTerminal,
-            format: outputFormat()
+            format: outputFormat(keys: keys?.store)
         )
         if let readFile {
-            try readCapture(from: readFile, output: output, diagnostics: diagnostics)
+            try readCapture(from: readFile, output: output, keys: keys, diagnostics: diagnostics)
         } else {
             // Reading a file ends on its own (and on SIGINT as before); a live capture ends on the signal.
-            try liveCapture(output: output, diagnostics: diagnostics, interruption: Interruption(diagnostics))
+            try liveCapture(output: output, keys: keys, diagnostics: diagnostics, interruption: Interruption(diagnostics))
         }
     }
 
-    private func outputFormat() -> PacketFormat {
+    private func outputFormat(keys: TLSKeyStore?) -> PacketFormat {
         if writeFile != nil && !print { return .none }
-        if json { return .json(PacketJSONWriter()) }
-        if follow { return .follow(StreamFollower(framing: framing)) }
-        return .text(PacketPrinter(options: printOptions))
+        if json { return .json(PacketJSONWriter(keys: keys)) }
+        if follow { return .follow(StreamFollower(framing: framing, keys: keys)) }
+        return .text(PacketPrinter(options: printOptions, keys: keys))
     }
 
     // MARK: Reading a file
 
-    private func readCapture(from path: String, output: PacketOutput, diagnostics: Diagnostics) throws {
+    private func readCapture(from path: String, output: PacketOutput, keys: KeyLogFeed?, diagnostics: Diagnostics) throws {
         let file: FilteredCaptureFile
         do {
             file = try FilteredCaptureFile(path: path, filter: filter)
@@ -282,6 +302,7 @@ struct CaptureCommand: ParsableCommand {
             var stopped = false
             try file.forEach(limit: count) { header, bytes throws(CaptureError) in
                 guard !stopped else { return }
+                try keys?.beforePacket(input: file, writer: writer)
                 stopped = try !Self.write(header, bytes, to: writer)
                 if !stopped { output.packet(header, bytes) }
             }

@@ -63,6 +63,18 @@ extension ReadmeRunners {
             try await run.runToEnd(0)
             try run.expectShownOutput()
         },
+        ReadmeRunner("sockctl capture -r session.pcap --keylog keys.log --follow") { run in
+            try run.golden("../Fixtures/TLS/tls13-aes128gcm.pcap", as: "session.pcap")
+            try run.golden("../Fixtures/TLS/tls13-aes128gcm.keylog", as: "keys.log")
+            try await run.runToEnd(0)
+            try run.expectShownOutput()
+        },
+        ReadmeRunner("sockctl capture -r cut.pcap --keylog keys.log --follow") { run in
+            try run.golden("../Fixtures/TLS/mid-connection.pcap", as: "cut.pcap")
+            try run.golden("../Fixtures/TLS/mid-connection.keylog", as: "keys.log")
+            try await run.runToEnd(0)
+            try run.expectShownOutput()
+        },
         ReadmeRunner("sockctl capture -r ws.pcap --no-dump --decode ws") { run in
             try run.golden("live-app-websocket.pcap", as: "ws.pcap")
             try await run.runToEnd(0)
