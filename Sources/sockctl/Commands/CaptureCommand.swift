@@ -186,7 +186,7 @@ struct CaptureCommand: ParsableCommand {
 
     @Option(
         name: .customLong("keylog"),
-        help: ArgumentHelp("Decrypt TLS 1.2/1.3 with this NSS key log (SSLKEYLOGFILE, openssl -keylogfile) for --decode, --json and --follow; a live capture reads lines appended later.", valueName: "file"),
+        help: ArgumentHelp("TLS key log file (NSS format, as SSLKEYLOGFILE): TLS 1.2/1.3 is decrypted with its secrets for --decode, --json and --follow; a live capture reads lines appended later; with -w NAME.pcapng they are written into the file.", valueName: "file"),
         completion: .file()
     )
     var keylogFile: String?

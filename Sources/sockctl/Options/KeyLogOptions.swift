@@ -16,7 +16,7 @@ struct KeyLogOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Append the TLS secrets of every connection to this file (NSS key log format, for Wireshark, tshark and capture --keylog); created 0600, never through a symbolic link. Default: $SSLKEYLOGFILE.",
+            "TLS key log file (NSS format, as SSLKEYLOGFILE): the secrets of every connection are appended to it, for Wireshark, tshark and capture --keylog; created 0600, never through a symbolic link. Default: $SSLKEYLOGFILE.",
             valueName: "file"))
     var keylog: String?
 

@@ -18,7 +18,7 @@ struct NamingTests {
         "--allow": "Only admit clients from this network",
         "--binary": "Send binary messages instead of text",
         "--cafile": "Also trust the CA certificates in this PEM file",
-        "--keylog": "Append the TLS secrets of every connection to this file",
+        "--keylog": "TLS key log file (NSS format, as SSLKEYLOGFILE)",
         "--cert": "The certificate chain (PEM) this side presents",
         "--client-ca": "Require client certificates signed by a CA in this PEM file",
         "--color": "Colour the warning and error labels",
