@@ -54,14 +54,7 @@ enum HPACKFuzzer {
             stream[offset..<end].withUnsafeBytes { bytes in
                 decoder.consume(bytes) { item in
                     if case .http2HeadersNotDecoded = item { notes += 1 }
-                    var text: [UInt8] = []
-                    item.appendText(into: &text)
-                    text.append(0x0A)
-                    PrintedText.check(text)
-                    var json: [UInt8] = []
-                    item.appendJSON(into: &json)
-                    json.append(0x0A)
-                    PrintedText.checkEscapedJSON(json)
+                    PrintedText.check(item)
                 }
             }
             offset = end

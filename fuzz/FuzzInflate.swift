@@ -39,14 +39,7 @@ enum InflateFuzzer {
                 fatalError("an inflated message keeps \(message.payload.count) bytes of \(message.length) with a limit of \(limit)")
             }
         }
-        var text: [UInt8] = []
-        item.appendText(into: &text)
-        text.append(0x0A)
-        PrintedText.check(text)
-        var json: [UInt8] = []
-        item.appendJSON(into: &json)
-        json.append(0x0A)
-        PrintedText.checkEscapedJSON(json)
+        PrintedText.check(item)
     }
 }
 

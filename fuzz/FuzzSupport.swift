@@ -1,5 +1,18 @@
 /// Checks shared by the fuzz targets (compiled into each of them).
 enum PrintedText {
+    /// Traps unless a view item prints as text (``check(_:)``) and as one JSON line
+    /// (``checkEscapedJSON(_:)``).
+    static func check(_ item: ViewItem) {
+        var text: [UInt8] = []
+        item.appendText(into: &text)
+        text.append(0x0A)
+        check(text)
+        var json: [UInt8] = []
+        item.appendJSON(into: &json)
+        json.append(0x0A)
+        checkEscapedJSON(json)
+    }
+
     /// Traps unless `text` is printer output a terminal can take: it ends in LF and holds only
     /// tab, LF and 0x20–0x7E (robustness checklist #23: never write raw bytes).
     static func check(_ text: [UInt8]) {
