@@ -32,13 +32,15 @@ package final class TLSKeyStore {
         log.add(text)
     }
 
-    /// The secrets of this client random, reading appended lines first when not known yet.
+    /// The secrets of this client random, a live key log's appended lines read first: a
+    /// connection's secrets arrive one line at a time (a TLS 1.3 client writes the server's
+    /// handshake secret before its own), so a client random already known may still lack the
+    /// one asked for. Called when a direction needs its next key, not per record.
     package func secrets(for clientRandom: [UInt8]) -> TLSKeyLog.Secrets? {
-        if let known = log.secrets(for: clientRandom) { return known }
-        guard let reload else { return nil }
-        let more = reload()
-        guard !more.isEmpty else { return nil }
-        log.add(more)
+        if let reload {
+            let more = reload()
+            if !more.isEmpty { log.add(more) }
+        }
         return log.secrets(for: clientRandom)
     }
 }
