@@ -52,6 +52,7 @@ let package = Package(
                 "CEpoll",
                 "CMalloc",
                 "WebSocketDeflate",
+                "ProxyProtocol",
             ],
             swiftSettings: strict
         ),
@@ -81,7 +82,7 @@ let package = Package(
             name: "PacketDecoding",
             dependencies: [
                 "WebSocketDeflate", .product(name: "NIOHPACK", package: "swift-nio-http2"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Crypto", package: "swift-crypto"), "ProxyProtocol",
             ],
             swiftSettings: strict
         ),
@@ -93,6 +94,9 @@ let package = Package(
         // permessage-deflate (RFC 7692) on zlib: the negotiation and the message (de)compressors
         // that the engine's WebSocket and the capture views share.
         .target(name: "WebSocketDeflate", dependencies: ["CZlib"], swiftSettings: strict),
+        // The PROXY protocol header (v1 and v2): pure bytes to values and back, for the engine
+        // (proxy --send-proxy-protocol, listen --accept-proxy-protocol) and the capture views.
+        .target(name: "ProxyProtocol", dependencies: [.product(name: "NIOCore", package: "swift-nio")], swiftSettings: strict),
         // The /metrics endpoint (Prometheus text exposition by swift-prometheus, served over NIO
         // HTTP/1) that loadtest, listen and proxy share; metric objects come from a registry each
         // run owns, never from the global MetricsSystem.
@@ -144,6 +148,7 @@ let package = Package(
                 "MetricsExport",
                 "Recording",
                 "CSignalForwarding",
+                "ProxyProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -178,6 +183,7 @@ let package = Package(
                 "TestSupport",
                 // permessage-deflate: the negotiation and the (de)compressors the engine uses.
                 "WebSocketDeflate",
+                "ProxyProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
