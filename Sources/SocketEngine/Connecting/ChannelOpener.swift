@@ -182,6 +182,10 @@ package struct ChannelOpener: Sendable {
                     hooks.secured?(channel, layer)
                     handshake = layer
                 }
+                // Below the TLS layer (which puts itself first): its bytes go before the ClientHello.
+                if let preamble = options.preamble {
+                    try channel.pipeline.syncOperations.addHandler(PreambleWriter(preamble), position: .first)
+                }
                 if let upgraded {
                     let upgrade = Self.upgrade(channel, endpoint: endpoint, options: options, install: hooks.install)
                     bound(handshake.map { layer in layer.flatMap { _ in upgrade } } ?? upgrade, channel).cascade(to: upgraded)

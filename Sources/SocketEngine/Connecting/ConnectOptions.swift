@@ -27,6 +27,9 @@ public struct ConnectOptions: Sendable {
     public var bufferLimit: Int = Connection.defaultBufferLimit
     /// `TCP_NODELAY`, on by default: this is an interactive and request/response tool.
     package var noDelay = true
+    /// Bytes written first on a stream connection, before TLS or anything else (a PROXY
+    /// protocol header: ``PreambleWriter``); nil: none.
+    package var preamble: [UInt8]?
     /// Sees every byte sent and received (`--hexdump`).
     public var tap: TrafficTap?
     /// Hears the connection's life (`--record`); WebSocket connections are not recorded.
