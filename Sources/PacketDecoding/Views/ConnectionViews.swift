@@ -1,3 +1,4 @@
+import ProxyProtocol
 import WebSocketDeflate
 
 /// The protocol views of one TCP connection: which protocol each of its two directions speaks
@@ -38,6 +39,9 @@ package struct ConnectionViews {
         case upgradeAnswerDue(h2c: Bool)
         /// Nothing these views decode.
         case ignored
+        /// The start of a PROXY protocol header, held until it is whole (at most
+        /// ``ProxyProtocolHeader/longestHeader`` bytes); the direction is decided after it.
+        case proxyHeader([UInt8])
     }
 
     private var sides: [Decoder] = [.undecided, .undecided]
@@ -57,7 +61,7 @@ package struct ConnectionViews {
         case .tls(let tls): !tls.isLost
         case .webSocket(let ws): !ws.isLost
         case .http2(let h2): !h2.isLost
-        case .upgradeRequested, .upgradeAnswerDue: true
+        case .upgradeRequested, .upgradeAnswerDue, .proxyHeader: true
         case .undecided, .ignored: false
         }
     }
@@ -67,6 +71,8 @@ package struct ConnectionViews {
     @discardableResult
     package mutating func consume(_ bytes: UnsafeRawBufferPointer, side: Int, emit: (ViewItem) -> Void) -> Int {
         let side = side & 1
+        if views.contains(.proxy), case .undecided = sides[side], ProxyProtocolHeader.starts(bytes) { sides[side] = .proxyHeader([]) }
+        if case .proxyHeader(let held) = sides[side] { return consumeProxyHeader(held, bytes, side: side, emit: emit) }
         var rest = bytes
         var head = 0
         if case .undecided = sides[side] { head = decide(side, &rest, emit) }
@@ -100,6 +106,37 @@ package struct ConnectionViews {
             break
         }
         return head
+    }
+
+    /// More of a PROXY protocol header (`held`: what came before): once whole it is shown and
+    /// the bytes behind it are consumed as the direction's first; a malformed one is shown and
+    /// the direction not viewed. Returns the HTTP head's length among `bytes`, as ``consume(_:side:emit:)``.
+    private mutating func consumeProxyHeader(_ held: [UInt8], _ bytes: UnsafeRawBufferPointer, side: Int, emit: (ViewItem) -> Void) -> Int {
+        var all = held
+        all.append(contentsOf: bytes.prefix(ProxyProtocolHeader.longestHeader - held.count))
+        let result = all.withUnsafeBytes { raw in
+            Result { () throws(ProxyProtocolHeader.Failure) in try ProxyProtocolHeader.parse(raw) }
+        }
+        let parsed: ProxyProtocolHeader.Parsed
+        switch result {
+        case .success(let value):
+            parsed = value
+        case .failure(let failure):
+            emit(.proxyHeaderMalformed(failure))
+            sides[side] = .ignored
+            return 0
+        }
+        guard case .header(let header, let length) = parsed else {
+            sides[side] = .proxyHeader(all)
+            return 0
+        }
+        emit(.proxyHeader(header))
+        sides[side] = .undecided
+        // The header's bytes among these; the rest is the direction's own beginning.
+        let taken = length - held.count
+        guard taken < bytes.count else { return 0 }
+        let head = consume(UnsafeRawBufferPointer(rebasing: bytes[taken...]), side: side, emit: emit)
+        return head > 0 ? taken + head : 0
     }
 
     /// Bytes of one side are missing (not captured, or not in order). TLS starts again when

@@ -16,11 +16,14 @@ public struct ProtocolViews: OptionSet, Sendable, Hashable {
     /// The HTTP/2 connection preface and each frame's type, flags, stream and the settings,
     /// error codes and window increments it carries.
     public static let http2 = ProtocolViews(rawValue: 4)
+    /// The PROXY protocol header (v1 or v2) a connection through a proxy begins with: the
+    /// client's address it carries; the protocol behind it is then recognised as usual.
+    public static let proxy = ProtocolViews(rawValue: 16)
     /// Every view.
-    public static let all: ProtocolViews = [.tls, .webSocket, .http2]
+    public static let all: ProtocolViews = [.tls, .webSocket, .http2, .proxy]
 
-    /// The names `--decode` takes: `tls`, `ws` (or `websocket`), `http2` (or `h2`, `grpc`), `all`.
-    public static let names = "tls, ws, http2, all"
+    /// The names `--decode` takes: `tls`, `ws` (or `websocket`), `http2` (or `h2`, `grpc`), `proxy`, `all`.
+    public static let names = "tls, ws, http2, proxy, all"
 
     /// Views from a comma-separated list of ``names``; nil when a name is unknown.
     public init?(list: String) {
@@ -30,6 +33,7 @@ public struct ProtocolViews: OptionSet, Sendable, Hashable {
             case "tls", "ssl": views.insert(.tls)
             case "ws", "websocket", "wss": views.insert(.webSocket)
             case "http2", "h2", "h2c", "grpc": views.insert(.http2)
+            case "proxy", "proxy-protocol": views.insert(.proxy)
             case "all": views.formUnion(.all)
             default: return nil
             }

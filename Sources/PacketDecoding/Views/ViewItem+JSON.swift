@@ -1,3 +1,5 @@
+import ProxyProtocol
+
 /// One JSON object per item, for the `"app"` array of the capture JSON output. Keys in this order, when
 /// present:
 ///
@@ -13,6 +15,8 @@
 ///   `settings` (an object of name → value), `last_stream`, `error`, `increment`, `opaque`;
 ///   decoded header blocks and gRPC messages as ``appendHTTP2JSON(into:)`` says.
 /// - `{"proto":…,"lost_sync":true}` when a view lost its place.
+/// - PROXY protocol: `{"proto":"proxy","version":"v2","source":"192.0.2.7:40001","destination":…}`
+///   (`local`, `tlv_bytes` when so), `{"proto":"proxy","malformed":"why"}`.
 /// - `--keylog`: `{"proto":"tls","type":"decrypted","length":N,"data":"<base64>","data_complete":true}`
 ///   for decrypted application data no other view shows, `{"proto":"tls","not_decrypted":"why"}`.
 extension ViewItem {
@@ -177,6 +181,26 @@ extension ViewItem {
         case .tlsNotDecrypted(let failure):
             out.append("{\"proto\":\"tls\",\"not_decrypted\":")
             out.appendJSONString(Array(failure.text.utf8))
+            out.append("}")
+        case .proxyHeader(let header):
+            out.append("{\"proto\":\"proxy\",\"version\":\"")
+            out.append(contentsOf: header.version.rawValue.utf8)
+            out.append("\"")
+            if let addresses = header.addresses {
+                out.append(",\"source\":")
+                out.appendJSONString(Array(addresses.source.proxyProtocolText.utf8))
+                out.append(",\"destination\":")
+                out.appendJSONString(Array(addresses.destination.proxyProtocolText.utf8))
+            }
+            if header.isLocal { out.append(",\"local\":true") }
+            if header.extensionBytes > 0 {
+                out.append(",\"tlv_bytes\":")
+                out.appendDecimal(header.extensionBytes)
+            }
+            out.append("}")
+        case .proxyHeaderMalformed(let failure):
+            out.append("{\"proto\":\"proxy\",\"malformed\":")
+            out.appendJSONString(Array(failure.description.utf8))
             out.append("}")
         }
     }

@@ -13,6 +13,7 @@
 /// HTTP/2 HEADERS, stream 1, length 32, flags END_STREAM|END_HEADERS
 /// HTTP/2 headers, stream 1: :method: GET, :path: /, :scheme: http, :authority: example.com
 /// gRPC message, stream 1, length 5: "hello"
+/// PROXY protocol v2 192.0.2.7:40001 > 198.51.100.1:443
 /// ```
 extension ViewItem {
     package func appendText(into out: inout [UInt8]) {
@@ -44,6 +45,12 @@ extension ViewItem {
         case .tlsNotDecrypted(let failure):
             out.append("TLS not decrypted: ")
             out.append(contentsOf: failure.text.utf8)
+        case .proxyHeader(let header):
+            out.append("PROXY protocol ")
+            out.append(contentsOf: header.description.utf8)
+        case .proxyHeaderMalformed(let failure):
+            out.append("PROXY protocol header malformed: ")
+            out.append(contentsOf: failure.description.utf8)
         }
     }
 }

@@ -1,3 +1,5 @@
+import ProxyProtocol
+
 /// One thing a protocol view recognized in a TCP stream: a TLS record, a WebSocket upgrade step
 /// or frame, an HTTP/2 preface or frame — or that the view lost its place (a gap or reordering
 /// in the capture) and shows nothing more for that direction until it can realign.
@@ -28,6 +30,10 @@ package enum ViewItem: Equatable, Sendable {
     case tlsDecrypted(length: Int, bytes: [UInt8])
     /// A TLS connection that is not decrypted, and why (once per connection).
     case tlsNotDecrypted(TLSDecryptionFailure)
+    /// The PROXY protocol header a direction begins with.
+    case proxyHeader(ProxyProtocolHeader)
+    /// A direction that begins like a PROXY protocol header but is not a valid one: why.
+    case proxyHeaderMalformed(ProxyProtocolHeader.Failure)
 }
 
 /// One TLS record: its header and, for a plaintext handshake record, the messages in it and the

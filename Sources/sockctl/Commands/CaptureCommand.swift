@@ -41,13 +41,15 @@ struct CaptureCommand: ParsableCommand {
             (discovery with its tags, sessions with the PPP inside; with -v the PPP options are not \
             decoded).
 
-            --decode tls,ws,http2 (or all) adds views tcpdump lacks, one indented line each after \
+            --decode tls,ws,http2,proxy (or all) adds views tcpdump lacks, one indented line each after \
             the header line, so without it the output stays tcpdump's: TLS records (type, \
             version, length; ClientHello SNI, ALPN and offered versions; ServerHello version and \
             cipher; alerts), the WebSocket upgrade and every frame (opcode, FIN, compression, \
             mask, length, close code, the start of the payload), the HTTP/2 preface and every \
             frame (type, flags, stream; settings, error codes, window increments) — gRPC \
-            included. The views are recognised by content, on any port, and follow each \
+            included —, the PROXY protocol header (v1 or v2) a connection through a proxy \
+            begins with (the client's address it carries; what follows is recognised as usual). \
+            The views are recognised by content, on any port, and follow each \
             connection by sequence number. --json always carries them in an "app" array, and \
             --follow always shows such streams record by record and frame by frame.
 
@@ -179,7 +181,7 @@ struct CaptureCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Views beyond tcpdump, printed after each header line: tls, ws, http2 or all, comma-separated (always on with --json and --follow).", valueName: "views"),
+        help: ArgumentHelp("Views beyond tcpdump, printed after each header line: tls, ws, http2, proxy or all, comma-separated (always on with --json and --follow).", valueName: "views"),
         transform: ArgumentValues.protocolViews
     )
     var decode: ProtocolViews = []
