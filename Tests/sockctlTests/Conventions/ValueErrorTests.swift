@@ -76,6 +76,7 @@ struct ValueErrorTests {
         "views": Kind("quic"),
         "type": Kind("BOGUS"),
         "auto|events|threads": Kind("fast"),
+        "v1|v2": Kind("v3"),
         "'name: value'": Kind("no colon"),
         "code": Kind("600"),
         "method": Kind("a b"),
