@@ -141,13 +141,13 @@ struct StreamPrinter {
             MessageText.appendText(bytes, into: &out)
             atLineStart = out.last == 0x0A
         } else {
-            if !continuing {
-                appendMarker(number, direction, into: &out)
-            } else {
-                endLine(into: &out)
-                out.removeLast()  // the dump starts its own line
-            }
+            if !continuing { appendMarker(number, direction, into: &out) } else { endLine(into: &out) }
+            let start = out.count
             HexDump.appendHexAndASCII(bytes, offset: offset, into: &out)
+            // Each dump line starts with its newline: a continued dump's first one would leave a
+            // blank line after the previous dump's (which may already be written away: `out` is
+            // emptied by every flush, so it is this dump's newline that goes).
+            if continuing, start < out.count { out.remove(at: start) }
             out.append(0x0A)
             atLineStart = true
         }
