@@ -141,13 +141,16 @@ struct StreamPrinter {
             MessageText.appendText(bytes, into: &out)
             atLineStart = out.last == 0x0A
         } else {
-            if !continuing { appendMarker(number, direction, into: &out) } else { endLine(into: &out) }
-            let start = out.count
-            HexDump.appendHexAndASCII(bytes, offset: offset, into: &out)
-            // Each dump line starts with its newline: a continued dump's first one would leave a
-            // blank line after the previous dump's (which may already be written away: `out` is
-            // emptied by every flush, so it is this dump's newline that goes).
-            if continuing, start < out.count { out.remove(at: start) }
+            if !continuing {
+                appendMarker(number, direction, into: &out)
+                HexDump.appendHexAndASCII(bytes, offset: offset, into: &out)
+            } else {
+                // Each dump line starts with its newline: a continued dump's first one would
+                // leave a blank line after the previous dump's (which may already be written
+                // away: `out` is emptied by every flush), so this dump's goes.
+                endLine(into: &out)
+                HexDump.appendContinuedHexAndASCII(bytes, offset: offset, into: &out)
+            }
             out.append(0x0A)
             atLineStart = true
         }
