@@ -112,6 +112,40 @@ struct CaptureKeyLogTests {
         #expect(!capture.stdoutText.contains("not decrypted"), "\(capture.stdoutText)")
     }
 
+    /// A live capture whose key log cannot be read — missing, a directory, not readable by the
+    /// user capture runs as — stops before it listens, with one line saying which and why
+    /// (a directory used to open and then read nothing: the capture ran, decrypting nothing).
+    @Test(.enabled(if: geteuid() == 0, "live capture needs root"), arguments: ["missing", "directory", "unreadable"])
+    func aLiveCaptureWhoseKeyLogCannotBeReadSaysWhyInOneLine(_ kind: String) async throws {
+        let scratch = try Scratch()
+        var command = [try sockctlPath()]
+        let path: String
+        let reason: String
+        switch kind {
+        case "missing":
+            path = scratch.path("absent.log")
+            reason = "No such file or directory"
+        case "directory":
+            path = scratch.path("keys")
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            reason = "Is a directory"
+        default:
+            // Root reads any file: the capture runs as nobody, the key log is root's own (0600).
+            path = scratch.path("keys.log")
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("# keys\n".utf8), attributes: [.posixPermissions: 0o600]))
+            #expect(chmod(scratch.url.path, 0o755) == 0)
+            command = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] + command
+            reason = "Permission denied"
+        }
+        let capture = try await Child(command[0], Array(command.dropFirst()) + ["capture", "-i", "lo", "--keylog", path, "--follow", "-c", "1", "udp", "port", "9"], name: "capture")
+        defer { capture.signal(SIGKILL) }
+        let said = try await capture.waitForStderr("\n")
+        #expect(!said.contains("listening on"), "it captured: \(said)")
+        if said.contains("listening on") { return }
+        #expect(try await capture.wait() == 2)
+        #expect(capture.stderr == "sockctl capture: error: --keylog \(path): \(reason)\n")
+    }
+
     @Test func keylogNeedsAViewToDecryptFor() async throws {
         let result = try await capture("tls13-aes128gcm", [])
         #expect(result.status == 2)

@@ -67,22 +67,7 @@ record() {
 expect() {
     local name=$1
     tshark -r "$OUT/$name.pcap" -d "tcp.port==$PORT,http2" -Y http2 -T json --no-duplicate-keys 2>/dev/null > "$WORK/$name.json"
-    python3 - "$WORK/$name.json" > "$OUT/$name.tshark.txt" <<'PY'
-import json, sys
-def each(value):
-    return value if isinstance(value, list) else [value]
-for packet in json.load(open(sys.argv[1])):
-    layers = packet["_source"]["layers"]
-    port = each(layers["tcp"]["tcp.srcport"])[0]
-    for http2 in each(layers.get("http2", [])):
-        for frame in each(http2.get("http2.stream", [])):
-            if not isinstance(frame, dict):
-                continue
-            stream = each(frame.get("http2.streamid", ["?"]))[0]
-            if "http2.header" in frame:
-                fields = ["%s: %s" % (each(h["http2.header.name"])[0], each(h["http2.header.value"])[0]) for h in each(frame["http2.header"])]
-                print("headers %s %s\t%s" % (port, stream, "\t".join(fields)))
-PY
+    python3 "$ROOT/scripts/captures/tshark-http2-headers.py" "$WORK/$name.json" > "$OUT/$name.tshark.txt"
     # gRPC messages: tshark's fields (several per packet are comma-separated, in order).
     tshark -r "$OUT/$name.pcap" -d "tcp.port==$PORT,http2" -Y grpc -T fields -E separator=' ' \
         -e tcp.srcport -e grpc.compressed_flag -e grpc.message_length -e http2.streamid 2>/dev/null \
