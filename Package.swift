@@ -52,6 +52,7 @@ let package = Package(
                 "CEpoll",
                 "CMalloc",
                 "WebSocketDeflate",
+                "HTTPScanning",
             ],
             swiftSettings: strict
         ),
@@ -80,7 +81,7 @@ let package = Package(
         .target(
             name: "PacketDecoding",
             dependencies: [
-                "WebSocketDeflate", .product(name: "NIOHPACK", package: "swift-nio-http2"), .product(name: "NIOCore", package: "swift-nio"),
+                "WebSocketDeflate", "HTTPScanning", .product(name: "NIOHPACK", package: "swift-nio-http2"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: strict
@@ -93,6 +94,10 @@ let package = Package(
         // permessage-deflate (RFC 7692) on zlib: the negotiation and the message (de)compressors
         // that the engine's WebSocket and the capture views share.
         .target(name: "WebSocketDeflate", dependencies: ["CZlib"], swiftSettings: strict),
+        // HTTPMessageScanner, the one HTTP/1.1 cutter (standard library and Glibc only): the
+        // engine's framing and the load generator cut messages with it, the capture views cut
+        // the HTTP/1.1 messages they show with it.
+        .target(name: "HTTPScanning", swiftSettings: strict),
         // The /metrics endpoint (Prometheus text exposition by swift-prometheus, served over NIO
         // HTTP/1) that loadtest, listen and proxy share; metric objects come from a registry each
         // run owns, never from the global MetricsSystem.
@@ -114,6 +119,7 @@ let package = Package(
                 "Recording",
                 "PacketDecoding",
                 "MetricsExport",
+                "HTTPScanning",
                 "CZlib",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -176,6 +182,7 @@ let package = Package(
             dependencies: [
                 "SocketEngine",
                 "TestSupport",
+                "HTTPScanning",
                 // permessage-deflate: the negotiation and the (de)compressors the engine uses.
                 "WebSocketDeflate",
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -22,7 +22,7 @@
 #           as text and JSON (built with Sources/PacketDecoding like the first three)
 #   http    fuzz/FuzzHTTP.swift:   HTTPMessageScanner (the one HTTP/1.1 cutter) on a byte stream
 #           fed whole and in pieces, with its invariants checked (built with the scanner's
-#           files of Sources/SocketEngine/Framing/HTTP alone: see build_http)
+#           files of Sources/HTTPScanning alone: see build_http)
 # All run at once (one process each). Seeds: every *.pcap / *.pcapng under Tests/ plus a
 # generated 400-packet pcap, split into frames by fuzz/seeds.py; for merge the report files
 # under Tests/Reports, alone and in pairs, with fuzz/merge.dict as libFuzzer's dictionary; for
@@ -165,20 +165,19 @@ build_merge() {
     mv "$bin.tmp" "$bin"
     printf '%s\n' "${sources[@]}" | sha256sum > "$bin.sources"
 }
-# build_http: the scanner's files (HTTPMessageScanner*, HTTPMessageInfo, HTTPScanError) import
-# nothing but the standard library and Glibc (keep it so), so they compile alone, as a module
-# SocketEngine of their own, with the harness.
+# build_http: the scanner's module (Sources/HTTPScanning: HTTPMessageScanner*, HTTPMessageInfo,
+# HTTPScanError) imports nothing but the standard library and Glibc (keep it so), so it compiles
+# alone, as the module HTTPScanning, with the harness.
 build_http() {
     local bin=$OUT/bin/http sources
-    mapfile -t sources < <(find Sources/SocketEngine/Framing/HTTP \( -name 'HTTPMessageScanner*.swift' \
-        -o -name HTTPMessageInfo.swift -o -name HTTPScanError.swift \) | sort)
+    mapfile -t sources < <(find Sources/HTTPScanning -name '*.swift' | sort)
     sources+=(fuzz/FuzzHTTP.swift)
     if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" -newer "$bin" 2>/dev/null)" ] \
         && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
         return 0
     fi
     echo "==> building fuzz target http"
-    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name SocketEngine -package-name sockctl \
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name HTTPScanning -package-name sockctl \
         "${sources[@]}" -o "$bin.tmp"
     mv "$bin.tmp" "$bin"
     printf '%s\n' "${sources[@]}" | sha256sum > "$bin.sources"
