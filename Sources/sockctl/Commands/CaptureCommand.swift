@@ -38,8 +38,8 @@ struct CaptureCommand: ParsableCommand {
             timed, VAT, Zephyr, AHCP, HNCP, LWRES, LMP, VQP, Cisco AutoRP, BCM LI and \
             AppleTalk-in-UDP; IP protocols AH, ESP, IPComp, OSPF, PIM, VRRP/CARP, RSVP, EIGRP, \
             IGRP, EGP and PGM; ethertypes other than IPv4, IPv6, ARP, 802.1Q, LLDP and PPPoE \
-            (discovery with its tags, sessions with the PPP inside; with -v the PPP options are not \
-            decoded).
+            (discovery with its tags, sessions with the PPP inside: LCP, IPCP, IP6CP, CCP and BACP \
+            with their options under -v, PAP and CHAP).
 
             --decode tls,ws,http2,http (or all) adds views tcpdump lacks, one indented line each \
             after the header line, so without it the output stays tcpdump's: TLS records (type, \
