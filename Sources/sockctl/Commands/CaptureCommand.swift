@@ -79,7 +79,8 @@ struct CaptureCommand: ParsableCommand {
             runs COMMAND FILE on each closed file (e.g. gzip) as the user capture runs as; capture \
             waits for them before it exits. Every file reads on its own. -U writes each packet \
             as it comes, --immediate-mode delivers packets without buffering, -q prints \
-            tcpdump's quick lines, -D lists the interfaces.
+            tcpdump's quick lines (-qq: also nothing after 'IP' for an IPv4 fragment that is not \
+            the first, as tcpdump's -qq), -D lists the interfaces.
 
             --follow reassembles TCP streams (retransmissions, out-of-order segments, overlaps; \
             missing bytes are marked) and prints each stream's payload in order with direction \
