@@ -62,6 +62,25 @@ build_deflate() {
     printf '%s\n' "${sources[@]}" | sha256sum > "$DEFLATE/sources"
 }
 
+# build_scanning: PacketDecoding imports HTTPScanning (the HTTP/1.1 view cuts messages with
+# HTTPMessageScanner): compiled first, instrumented, as a module of its own (standard library and
+# Glibc only).
+SCANNING=$OUT/scanning-deps
+build_scanning() {
+    local sources
+    mapfile -t sources < <(find Sources/HTTPScanning -name '*.swift' | sort)
+    if [ -f "$SCANNING/HTTPScanning.o" ] && [ -z "$(find "${sources[@]}" -newer "$SCANNING/HTTPScanning.o" 2>/dev/null)" ] \
+        && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$SCANNING/sources" 2>/dev/null)" ]; then
+        return 0
+    fi
+    echo "==> building the HTTPScanning module"
+    rm -rf "$SCANNING"
+    mkdir -p "$SCANNING"
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -module-name HTTPScanning -package-name sockctl \
+        -emit-module -emit-module-path "$SCANNING/HTTPScanning.swiftmodule" -c -o "$SCANNING/HTTPScanning.o" "${sources[@]}"
+    printf '%s\n' "${sources[@]}" | sha256sum > "$SCANNING/sources"
+}
+
 # PacketDecoding imports NIOHPACK (swift-nio-http2), which imports NIO: the targets built with
 # Sources/PacketDecoding link SwiftPM's own debug build of those modules (uninstrumented: the
 # fuzzer's coverage and ASan are PacketDecoding's), found by their module files and module maps
@@ -99,9 +118,10 @@ build() {
     local name=$1 file=$2 bin=$OUT/bin/$1
     local sources
     build_deflate
+    build_scanning
     mapfile -t sources < <(find Sources/PacketDecoding -name '*.swift' | sort)
     sources+=(fuzz/FuzzSupport.swift "$file")
-    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" -newer "$bin" 2>/dev/null)" ] \
+    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "$SCANNING/HTTPScanning.o" -newer "$bin" 2>/dev/null)" ] \
         && [ "$(find Sources/PacketDecoding -name '*.swift' | sort | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
         return 0
     fi
@@ -109,8 +129,8 @@ build() {
     nio_deps
     crypto_flags
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name PacketDecoding -package-name sockctl \
-        -I "$DEFLATE" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
-        "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "${DEPS[@]}" "${CRYPTO_FLAGS[@]}" -o "$bin.tmp"
+        -I "$DEFLATE" -I "$SCANNING" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
+        "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "$SCANNING/HTTPScanning.o" "${DEPS[@]}" "${CRYPTO_FLAGS[@]}" -o "$bin.tmp"
     mv "$bin.tmp" "$bin"
     find Sources/PacketDecoding -name '*.swift' | sort | sha256sum > "$bin.sources"
 }
