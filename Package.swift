@@ -53,6 +53,7 @@ let package = Package(
                 "CMalloc",
                 "WebSocketDeflate",
                 "ProxyProtocol",
+                "HTTPScanning",
             ],
             swiftSettings: strict
         ),
@@ -81,7 +82,7 @@ let package = Package(
         .target(
             name: "PacketDecoding",
             dependencies: [
-                "WebSocketDeflate", .product(name: "NIOHPACK", package: "swift-nio-http2"), .product(name: "NIOCore", package: "swift-nio"),
+                "WebSocketDeflate", "HTTPScanning", .product(name: "NIOHPACK", package: "swift-nio-http2"), .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Crypto", package: "swift-crypto"), "ProxyProtocol",
             ],
             swiftSettings: strict
@@ -97,6 +98,10 @@ let package = Package(
         // The PROXY protocol header (v1 and v2): pure bytes to values and back, for the engine
         // (proxy --send-proxy-protocol, listen --accept-proxy-protocol) and the capture views.
         .target(name: "ProxyProtocol", dependencies: [.product(name: "NIOCore", package: "swift-nio")], swiftSettings: strict),
+        // HTTPMessageScanner, the one HTTP/1.1 cutter (standard library and Glibc only): the
+        // engine's framing and the load generator cut messages with it, the capture views cut
+        // the HTTP/1.1 messages they show with it.
+        .target(name: "HTTPScanning", swiftSettings: strict),
         // The /metrics endpoint (Prometheus text exposition by swift-prometheus, served over NIO
         // HTTP/1) that loadtest, listen and proxy share; metric objects come from a registry each
         // run owns, never from the global MetricsSystem.
@@ -118,6 +123,7 @@ let package = Package(
                 "Recording",
                 "PacketDecoding",
                 "MetricsExport",
+                "HTTPScanning",
                 "CZlib",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -181,6 +187,7 @@ let package = Package(
             dependencies: [
                 "SocketEngine",
                 "TestSupport",
+                "HTTPScanning",
                 // permessage-deflate: the negotiation and the (de)compressors the engine uses.
                 "WebSocketDeflate",
                 "ProxyProtocol",

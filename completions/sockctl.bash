@@ -856,8 +856,8 @@ _sockctl_report_merge() {
 }
 
 _sockctl_capture() {
-    repeating_flags=(-x -X -A -t -v)
-    non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json -U --immediate-mode -q -D --version -h --help)
+    repeating_flags=(-x -X -A -t -v -q)
+    non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json -U --immediate-mode -D --version -h --help)
     repeating_options=()
     non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing --decode --keylog -C -G -W -z --color)
     __sockctl_offer_flags_options -1

@@ -43,11 +43,14 @@ struct CaptureKeyLogTests {
     @Test func jsonAndTheViewsCarryTheDecryptedData() async throws {
         let json = try await capture("curl-http11", ["--json"])
         #expect(json.status == 0)
-        // "GET /one HTTP/1.1\r\n" in base64 starts "R0VUIC9vbmUgSFRUUC8xLjEN".
-        #expect(json.stdout.contains("{\"proto\":\"tls\",\"type\":\"decrypted\",\"length\":"))
-        #expect(json.stdout.contains("\"data\":\"R0VUIC9vbmUgSFRUUC8xLjEN"))
+        // --json carries every view: the decrypted HTTP/1.1 messages as the HTTP view's objects.
+        #expect(json.stdout.contains("{\"proto\":\"http\",\"type\":\"request\",\"method\":\"GET\",\"target\":\"/one\",\"version\":\"HTTP/1.1\",\"headers\":[[\"Host\",\"127.0.0.1:"))
+        #expect(json.stdout.contains("{\"proto\":\"http\",\"type\":\"response\",\"version\":\"HTTP/1.0\",\"status\":200,\"reason\":\"ok\",\"headers\":[[\"Content-type\",\"text/html\"]],\"body_framing\":\"until-close\""))
         let text = try await capture("curl-http11", ["--decode", "tls", "--no-dump"])
         #expect(text.stdout.contains("    TLS decrypted application data, length 82: GET /one HTTP/1.1\\r\\nHost: 127.0.0.1:"))
+        let http = try await capture("curl-http11", ["--decode", "http", "--no-dump"])
+        #expect(http.stdout.contains("    HTTP request GET /one HTTP/1.1 | Host: 127.0.0.1:"), "\(http.stdout)")
+        #expect(http.stdout.contains("    HTTP response HTTP/1.0 200 ok | Content-type: text/html | body 5172 bytes (until close)\n"), "\(http.stdout)")
     }
 
     @Test(arguments: [

@@ -1,3 +1,4 @@
+import HTTPScanning
 import Histogram
 import NIOCore
 import SocketEngine

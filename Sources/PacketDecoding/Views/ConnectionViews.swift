@@ -10,7 +10,9 @@ import WebSocketDeflate
 /// preface (the other direction then is the server's), or a server's first SETTINGS frame when
 /// the server speaks first (the other direction then starts with the preface); a `GET` with `Upgrade: websocket` (or
 /// `h2c`), whose answer on the other side — when it is `101` — switches both directions to
-/// WebSocket (or HTTP/2) right after its blank line. A connection the capture joined late
+/// WebSocket (or HTTP/2) right after its blank line; else, with the HTTP/1.1 view, a request or
+/// status line (``HTTPStreamDecoder/looksLikeMessage(_:)``) makes both directions HTTP/1.1, the
+/// requests telling the other direction which responses answer a HEAD. A connection the capture joined late
 /// (``joinedLate``: its handshake was not seen) also takes a direction that starts with whole,
 /// plausible HTTP/2 frames (``HTTP2StreamDecoder/looksLikeFrames(_:)``) as HTTP/2, its HPACK
 /// table unknown. Anything else is not viewed.
@@ -33,6 +35,7 @@ package struct ConnectionViews {
         case tls(TLSStreamDecoder)
         case webSocket(WebSocketStreamDecoder)
         case http2(HTTP2StreamDecoder)
+        case http(HTTPStreamDecoder)
         /// Asked to upgrade; waiting for the answer on the other side.
         case upgradeRequested
         /// The other side asked to upgrade: these bytes start the answer.
@@ -61,6 +64,7 @@ package struct ConnectionViews {
         case .tls(let tls): !tls.isLost
         case .webSocket(let ws): !ws.isLost
         case .http2(let h2): !h2.isLost
+        case .http(let http): !http.isLost && !http.switched
         case .upgradeRequested, .upgradeAnswerDue, .proxyHeader: true
         case .undecided, .ignored: false
         }
@@ -101,6 +105,14 @@ package struct ConnectionViews {
             if let tableSize, case .http2(var other) = sides[1 - side] {
                 other.allowHeaderTable(of: tableSize)
                 sides[1 - side] = .http2(other)
+            }
+        case .http(var http):
+            var heads: [Bool] = []
+            http.consume(rest, emit: emit) { heads.append($0) }
+            sides[side] = .http(http)
+            if case .http(var other) = sides[1 - side], !heads.isEmpty {
+                for toHEAD in heads { other.expectResponse(toHEAD: toHEAD) }
+                sides[1 - side] = .http(other)
             }
         default:
             break
@@ -154,10 +166,27 @@ package struct ConnectionViews {
         case .http2(var h2):
             h2.lose(emit)
             sides[side] = .http2(h2)
+        case .http(var http):
+            http.lose(emit)
+            sides[side] = .http(http)
         case .undecided:
             break
         default:
             sides[side] = .ignored
+        }
+    }
+
+    /// One side ended (its FIN): an HTTP/1.1 response whose body runs until close ends here.
+    package mutating func end(side: Int, emit: (ViewItem) -> Void) {
+        let side = side & 1
+        switch sides[side] {
+        case .http(var http):
+            http.end(emit: emit)
+            sides[side] = .http(http)
+        case .tls:
+            decryption?.end(side: side, emit: emit)
+        default:
+            break
         }
     }
 
@@ -186,6 +215,9 @@ package struct ConnectionViews {
             let length = head.end ?? bytes.count
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             return length
+        } else if views.contains(.http) && HTTPStreamDecoder.looksLikeMessage(bytes) {
+            sides[side] = .http(HTTPStreamDecoder())
+            if case .undecided = sides[1 - side] { sides[1 - side] = .http(HTTPStreamDecoder()) }
         } else {
             sides[side] = .ignored
         }

@@ -14,6 +14,10 @@ import ProxyProtocol
 /// - HTTP/2: `"proto":"http2"`, then `preface: true`, or `type`, `flags`, `stream`, `length`,
 ///   `settings` (an object of name → value), `last_stream`, `error`, `increment`, `opaque`;
 ///   decoded header blocks and gRPC messages as ``appendHTTP2JSON(into:)`` says.
+/// - HTTP/1.1: `"proto":"http"`, `type` (`request` or `response`), `method`, `target`,
+///   `version` (a request) or `version`, `status`, `reason` (a response), `headers` (`[name,
+///   value]` pairs in order), `body_framing` (`none`, `content-length`, `chunked`,
+///   `until-close`), `body_length` (de-chunked).
 /// - `{"proto":…,"lost_sync":true}` when a view lost its place.
 /// - PROXY protocol: `{"proto":"proxy","version":"v2","source":"192.0.2.7:40001","destination":…}`
 ///   (`local`, `tlv_bytes` when so), `{"proto":"proxy","malformed":"why"}`.
@@ -169,8 +173,9 @@ extension ViewItem {
                 out.append("\"")
             }
             out.append("}")
+        case .httpMessage(let message): message.appendJSON(into: &out)
         case .lostSync(let view):
-            out.append(view == .tls ? "{\"proto\":\"tls\"" : view == .webSocket ? "{\"proto\":\"ws\"" : "{\"proto\":\"http2\"")
+            out.append(view == .tls ? "{\"proto\":\"tls\"" : view == .webSocket ? "{\"proto\":\"ws\"" : view == .http ? "{\"proto\":\"http\"" : "{\"proto\":\"http2\"")
             out.append(",\"lost_sync\":true}")
         case .tlsDecrypted(let length, let bytes):
             out.append("{\"proto\":\"tls\",\"type\":\"decrypted\",\"length\":")

@@ -80,6 +80,11 @@ extension ReadmeRunners {
             try await run.runToEnd(0)
             try run.expectShownOutput()
         },
+        ReadmeRunner("sockctl capture -r http11.pcap --no-dump --decode http") { run in
+            try run.golden("../Fixtures/http11/http11-nginx.pcap", as: "http11.pcap")
+            try await run.runToEnd(0)
+            try run.expectShownOutput()
+        },
         ReadmeRunner("sockctl capture -r h2.pcap --no-dump --decode http2") { run in
             try run.golden("live-app-h2.pcap", as: "h2.pcap")
             try await run.runToEnd(0)
