@@ -4,7 +4,8 @@ import ProxyProtocol
 /// The first handler of an accepted client's channel when the listener takes the PROXY
 /// protocol (`listen --accept-proxy-protocol`): reads the header a proxy writes before the
 /// client's first byte (v1 or v2), then hands the channel to the rest of its set-up with the
-/// addresses the header carries, passes on the bytes behind the header and stays as a pass-through
+/// addresses the header carries, passes on the bytes behind the header (from the pipeline's head,
+/// through what the set-up put below it) and stays as a pass-through
 /// that answers ``carried`` (the client's label and recording use it, see
 /// ``Connection/peerAddresses(of:)``).
 ///
@@ -71,8 +72,10 @@ final class ProxyProtocolReceiver: ChannelInboundHandler, RemovableChannelHandle
         rest.moveReaderIndex(forwardBy: length)
         pending = nil
         ready?(.success(header))
-        if rest.readableBytes > 0 { context.fireChannelRead(wrapInboundOut(rest)) }
-        context.fireChannelReadComplete()
+        // From the pipeline's head: the set-up may have put handlers below this one (the TLS
+        // layer puts itself first), and they must see these bytes first.
+        if rest.readableBytes > 0 { context.pipeline.syncOperations.fireChannelRead(wrapInboundOut(rest)) }
+        context.pipeline.syncOperations.fireChannelReadComplete()
     }
 
     func channelReadComplete(context: ChannelHandlerContext) {
