@@ -212,7 +212,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         connection.retryAt = nil
         let options = context.plan.connectOptions
         do {
-            if BlockingConnection.hasHandshake(connection.endpoint.transport) {
+            if BlockingConnection.hasHandshake(connection.endpoint, options: options) {
                 let opened = try BlockingConnection.open(connection.endpoint, address: connection.address, source: source, options: options)
                 established(connection, opened.stream, leftover: opened.leftover, security: opened.security)
                 return
