@@ -188,6 +188,8 @@ public final class LoadRunner: Sendable {
             elapsedNanos: measuredEnd - measuredStart, warnings: warnings, timeline: timeline
         )
         result.setHandshakes(stats.handshakes)
+        result.setTunnels(stats.tunnels)
+        result.proxy = plan.connectOptions.proxy?.proxy(for: plan.endpoint)?.description
         result.interrupted = stop.isRequested
         result.addCorrelation(plan: plan, counters: stats.counters, labels: stats.labels)
         return result
@@ -255,6 +257,9 @@ public final class LoadRunner: Sendable {
                 },
                 secured: { _, handshake in
                     handshake.whenSuccess { report in shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped) }
+                },
+                tunnelled: { _, tunnel in
+                    tunnel.whenSuccess { report in shard.stats.recordTunnel(report.duration.nanosecondsClamped) }
                 }
             )
             opener.open(to: address, endpoint: plan.endpoints[slot % plan.endpoints.count], on: shard.loop, hooks: hooks)

@@ -214,6 +214,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         do {
             if BlockingConnection.hasHandshake(connection.endpoint, options: options) {
                 let opened = try BlockingConnection.open(connection.endpoint, address: connection.address, source: source, options: options)
+                if let tunnel = opened.tunnel { shared.withLock { $0.stats.recordTunnel(tunnel.duration.nanosecondsClamped) } }
                 established(connection, opened.stream, leftover: opened.leftover, security: opened.security)
                 return
             }
