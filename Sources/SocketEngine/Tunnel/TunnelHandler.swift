@@ -80,6 +80,14 @@ final class TunnelHandler: ChannelDuplexHandler, RemovableChannelHandler {
         }
     }
 
+    func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+        // With remote half-closure on, the proxy's FIN comes as an event, not as inactive.
+        if !finished, let event = event as? ChannelEvent, event == .inputClosed {
+            fail(client.closedEarly(buffered: received.readableBytes), context: context)
+        }
+        context.fireUserInboundEventTriggered(event)
+    }
+
     func channelReadComplete(context: ChannelHandlerContext) {
         if finished { context.fireChannelReadComplete() }
     }
