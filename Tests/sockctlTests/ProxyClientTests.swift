@@ -211,6 +211,28 @@ struct ProxyClientTests {
         await socks.stop()
     }
 
+    // MARK: Replay
+
+    /// A session recorded directly, replayed through dante and verified: the recorded client
+    /// side goes through the tunnel, its end (a FIN) too, and the answers match.
+    @Test func replayVerifiesThroughDante() async throws {
+        let (echo, echoPort) = try await Self.echoServer()
+        defer { echo.signal(SIGKILL) }
+        let scratch = try Scratch()
+        try "one\ntwo\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
+        let recorder = try await Child(
+            try sockctlPath(), ["connect", "127.0.0.1:\(echoPort)", "--record", scratch.path("s.pcap"), "--framing", "line"],
+            stdin: .file(scratch.path("input")), name: "recorder")
+        #expect(try await recorder.wait() == 0, "\(recorder.stderr)")
+        let dante = try await ProxyPeer.dante(allowedPort: echoPort)
+        let result = try await Self.sockctl([
+            "replay", scratch.path("s.pcap"), "127.0.0.1:\(echoPort)", "--verify", "--framing", "line", "-v", "--proxy", "socks5://127.0.0.1:\(dante.port)",
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("opened the tunnel to 127.0.0.1:\(echoPort)") && result.stderr.contains("2 matched, 0 mismatched"), "\(result.stderr)")
+        await dante.stop()
+    }
+
     // MARK: Load
 
     /// loadtest through microsocks on event loops and on threads: every connection a tunnel,
