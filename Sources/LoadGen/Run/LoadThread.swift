@@ -212,8 +212,9 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         connection.retryAt = nil
         let options = context.plan.connectOptions
         do {
-            if BlockingConnection.hasHandshake(connection.endpoint.transport) {
+            if BlockingConnection.hasHandshake(connection.endpoint, options: options) {
                 let opened = try BlockingConnection.open(connection.endpoint, address: connection.address, source: source, options: options)
+                if let tunnel = opened.tunnel { shared.withLock { $0.stats.recordTunnel(tunnel.duration.nanosecondsClamped) } }
                 established(connection, opened.stream, leftover: opened.leftover, security: opened.security)
                 return
             }

@@ -38,6 +38,9 @@ public struct ConnectOptions: Sendable {
     package var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     /// The TLS layer for `tls://` and `wss://` endpoints (nil: those endpoints are refused).
     public var secureTransport: (any SecureTransport)?
+    /// The proxy each stream connection goes through (nil: none): a tunnel is opened to the
+    /// destination first, then TLS, the WebSocket upgrade and the rest run through it.
+    public var proxy: ProxyRoute?
     /// Handshake, limits and behaviour of `ws://` and `wss://` connections.
     public var webSocket = WebSocketOptions()
     /// The clock everything that waits in async code goes by: the resolution deadline,

@@ -122,6 +122,7 @@ struct Proxy: AsyncParsableCommand {
     @OptionGroup(title: "Terminal") var terminal: TerminalOptions
     @OptionGroup(title: "TLS towards clients (tls:// and wss:// listeners)") var tls: ListenTLSOptions
     @OptionGroup(title: "TLS towards the upstream (tls:// and wss:// upstreams)") var upstreamTLS: UpstreamTLSOptions
+    @OptionGroup(title: "Proxy towards the upstream") var upstreamProxy: UpstreamProxyOptions
 
     func validate() throws {
         _ = try validating { try makeConfiguration() }
@@ -143,6 +144,7 @@ struct Proxy: AsyncParsableCommand {
         let keyLog = try tls.keyLog.writer(secured: listen.transport.isSecured || upstream.transport.isSecured, diagnostics: diagnostics)
         configuration.listenOptions.secureTransport = try tls.layer(for: listen, keyLog: keyLog)
         configuration.connectOptions.secureTransport = try upstreamTLS.layer(for: upstream, keyLog: keyLog)
+        configuration.connectOptions.proxy = try upstreamProxy.route(for: upstream, diagnostics: diagnostics)
         let carriesMessages = [listen, upstream].contains { $0.transport.isMessageOriented }
         if printMessages && !carriesMessages && !messageFraming.delimitsMessages {
             throw UsageError("--print-messages needs --framing (or a ws, wss or udp side)")

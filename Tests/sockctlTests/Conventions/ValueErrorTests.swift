@@ -55,6 +55,7 @@ struct ValueErrorTests {
         "fraction": Kind("half"),
         "x": Kind("fast"),
         "port": Kind("http"),
+        "proxy": Kind("socks9://127.0.0.1:1080"),
         "snaplen": Kind("big"),
         "p%": Kind("150%"),
         "endpoint": Kind("localhost"),
