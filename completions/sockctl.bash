@@ -290,7 +290,7 @@ _sockctl_connect() {
 
 _sockctl_listen() {
     repeating_flags=()
-    non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --recv-only --binary --no-compression --verbose -v --hexdump --quiet -q --version -h --help)
+    non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --accept-proxy-protocol --recv-only --binary --no-compression --verbose -v --hexdump --quiet -q --version -h --help)
     repeating_options=(--allow --deny -H --header --subprotocol --allow-origin)
     non_repeating_options=(-p --respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --status --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --color --cert --key --client-ca --keylog)
     __sockctl_offer_flags_options 1
@@ -482,7 +482,7 @@ _sockctl_proxy() {
     repeating_flags=()
     non_repeating_flags=(--print-messages --json --json-log --verbose -v --hexdump --quiet -q --upstream-insecure --version -h --help)
     repeating_options=(--allow --deny --fault)
-    non_repeating_options=(--max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --framing --max-frame --color --cert --key --client-ca --keylog --upstream-cafile --upstream-servername --upstream-cert --upstream-key --upstream-proxy)
+    non_repeating_options=(--max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --send-proxy-protocol --framing --max-frame --color --cert --key --client-ca --keylog --upstream-cafile --upstream-servername --upstream-cert --upstream-key --upstream-proxy)
     __sockctl_offer_flags_options 2
 
     # Offer option value completions
@@ -527,6 +527,10 @@ _sockctl_proxy() {
         return
         ;;
     '--record')
+        return
+        ;;
+    '--send-proxy-protocol')
+        __sockctl_add_completions -W 'v1'$'\n''v2'
         return
         ;;
     '--framing')
@@ -867,8 +871,8 @@ _sockctl_report_merge() {
 }
 
 _sockctl_capture() {
-    repeating_flags=(-x -X -A -t -v)
-    non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json -U --immediate-mode -q -D --version -h --help)
+    repeating_flags=(-x -X -A -t -v -q)
+    non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json -U --immediate-mode -D --version -h --help)
     repeating_options=()
     non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing --decode --keylog -C -G -W -z --color)
     __sockctl_offer_flags_options -1

@@ -150,7 +150,7 @@ import TestSupport
         loop.advanceTime(by: .milliseconds(1))
         #expect(told.results.count == 1)
         if case .failure(let error) = told.results.first {
-            #expect(error.code == SocketEngineError.Code.proxyProtocol)
+            #expect(error.code == SocketEngineError.Code.proxyHeader)
             #expect(error.message == "no PROXY protocol header within 10s")
         } else {
             Issue.record("not refused")

@@ -35,7 +35,7 @@ final class ProxyProtocolReceiver: ChannelInboundHandler, RemovableChannelHandle
     func handlerAdded(context: ChannelHandlerContext) {
         let loop = context.eventLoop.assumeIsolated()
         timer = loop.scheduleTask(in: timeout.timeAmount) { [self] in
-            refuse(context, SocketEngineError(.proxyProtocol, "no PROXY protocol header within \(timeout.formatted)"))
+            refuse(context, SocketEngineError(.proxyHeader, "no PROXY protocol header within \(timeout.formatted)"))
         }
     }
 
@@ -60,7 +60,7 @@ final class ProxyProtocolReceiver: ChannelInboundHandler, RemovableChannelHandle
         do {
             parsed = try bytes.withUnsafeReadableBytes { raw throws(ProxyProtocolHeader.Failure) in try ProxyProtocolHeader.parse(raw) }
         } catch {
-            refuse(context, SocketEngineError(.proxyProtocol, "malformed PROXY protocol header: \(error)"))
+            refuse(context, SocketEngineError(.proxyHeader, "malformed PROXY protocol header: \(error)"))
             return
         }
         guard case .header(let header, let length) = parsed else { return }
@@ -84,14 +84,14 @@ final class ProxyProtocolReceiver: ChannelInboundHandler, RemovableChannelHandle
 
     func channelInactive(context: ChannelHandlerContext) {
         if ready != nil {
-            refuse(context, SocketEngineError(.proxyProtocol, "closed before a whole PROXY protocol header"))
+            refuse(context, SocketEngineError(.proxyHeader, "closed before a whole PROXY protocol header"))
         }
         context.fireChannelInactive()
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if ready != nil, let event = event as? ChannelEvent, case .inputClosed = event {
-            refuse(context, SocketEngineError(.proxyProtocol, "closed before a whole PROXY protocol header"))
+            refuse(context, SocketEngineError(.proxyHeader, "closed before a whole PROXY protocol header"))
             return
         }
         context.fireUserInboundEventTriggered(event)

@@ -53,7 +53,7 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
         package static let httpProtocol = Code("http-protocol")
         /// A client of a listener that takes the PROXY protocol sent no header, or a malformed
         /// one, or none in time.
-        package static let proxyProtocol = Code("proxy-protocol")
+        package static let proxyHeader = Code("proxy-header")
         /// The heartbeat saw nothing from the peer for too many intervals.
         public static let peerUnresponsive = Code("peer-unresponsive")
         /// Binding a listening or source address failed.
