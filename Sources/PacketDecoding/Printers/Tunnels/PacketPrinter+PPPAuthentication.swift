@@ -16,25 +16,40 @@ extension PacketPrinter {
         }
     }
 
-    /// tcpdump's `handle_pap` for the `length` bytes at `p`.
-    func printPAP(_ cursor: ByteCursor, at p: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        if length < 1 { return out.append("[|pap]") }
-        if length < 4 {
-            let code = try cursor.u8(p)
-            out.append("[|pap 0x")
-            out.appendHex(UInt64(code), minimumDigits: 2)
-            return out.append("]")
+    /// The head PAP and CHAP share (tcpdump's `handle_pap` and `handle_chap`): `[|pap]` or
+    /// `[|pap 0xCC]` for a cut one, else `PAP, NAME (0xCC), id N`; returns the code and the
+    /// encoded length, nil when the packet ends before them.
+    private func appendAuthenticationHead(
+        _ cursor: ByteCursor, at p: Int, length: Int, short: StaticString, label: StaticString, names: NameTable, into out: inout [UInt8]
+    ) throws(PacketDecodingError) -> (code: UInt8, length: Int)? {
+        if length < 1 {
+            out.append(short)
+            out.append("]")
+            return nil
         }
         let code = try cursor.u8(p)
-        out.append("PAP, ")
-        out.append(Self.papCodeNames.name(UInt32(code), or: "unknown"))
+        if length < 4 {
+            out.append(short)
+            out.append(" 0x")
+            out.appendHex(UInt64(code), minimumDigits: 2)
+            out.append("]")
+            return nil
+        }
+        out.append(label)
+        out.append(names.name(UInt32(code), or: "unknown"))
         out.append(" (0x")
         out.appendHex(UInt64(code), minimumDigits: 2)
         out.append(")")
         let id = try cursor.u8(p + 1)
         out.append(", id ")
         out.appendDecimal(id)
-        let len = Int(try cursor.u16(p + 2))
+        return (code, Int(try cursor.u16(p + 2)))
+    }
+
+    /// tcpdump's `handle_pap` for the `length` bytes at `p`.
+    func printPAP(_ cursor: ByteCursor, at p: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
+        guard let (code, len) = try appendAuthenticationHead(
+            cursor, at: p, length: length, short: "[|pap", label: "PAP, ", names: Self.papCodeNames, into: &out) else { return }
         if len > length {
             out.append(", length ")
             out.appendDecimal(len)
@@ -76,23 +91,8 @@ extension PacketPrinter {
     /// tcpdump's `handle_chap` for the `length` bytes at `p`. As tcpdump, the name and message
     /// run to the encoded length, which is not checked against the packet's.
     func printCHAP(_ cursor: ByteCursor, at p: Int, length: Int, into out: inout [UInt8]) throws(PacketDecodingError) {
-        if length < 1 { return out.append("[|chap]") }
-        if length < 4 {
-            let code = try cursor.u8(p)
-            out.append("[|chap 0x")
-            out.appendHex(UInt64(code), minimumDigits: 2)
-            return out.append("]")
-        }
-        let code = try cursor.u8(p)
-        out.append("CHAP, ")
-        out.append(Self.chapCodeNames.name(UInt32(code), or: "unknown"))
-        out.append(" (0x")
-        out.appendHex(UInt64(code), minimumDigits: 2)
-        out.append(")")
-        let id = try cursor.u8(p + 1)
-        out.append(", id ")
-        out.appendDecimal(id)
-        let len = Int(try cursor.u16(p + 2))
+        guard let (code, len) = try appendAuthenticationHead(
+            cursor, at: p, length: length, short: "[|chap", label: "CHAP, ", names: Self.chapCodeNames, into: &out) else { return }
         var at = 4
         switch code {
         case 1, 2:
