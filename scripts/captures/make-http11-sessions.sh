@@ -65,26 +65,9 @@ http {
 CONF
 nginx -c "$WORK/nginx.conf" -e "$WORK/logs/error.log" > "$WORK/nginx.log" 2>&1 &
 PIDS+=($!)
-for _ in $(seq 1 50); do
-    nc -z 127.0.0.1 "$PORT" 2>/dev/null && break
-    sleep 0.1
-done
+source "$(dirname "$0")/record-common.sh"
+wait_port "$PORT"
 
-# record NAME COMMAND...: the command's traffic on port $PORT, captured whole.
-record() {
-    local name=$1
-    shift
-    tcpdump -i lo --immediate-mode -U -s 0 -w "$OUT/$name.pcap" "tcp port $PORT" 2> "$WORK/tcpdump.log" &
-    local dump=$!
-    for _ in $(seq 1 50); do
-        grep -q "listening on" "$WORK/tcpdump.log" 2>/dev/null && break
-        sleep 0.1
-    done
-    "$@" > "$WORK/$name.client.log" 2>&1 || { echo "$name: client failed:"; tail -5 "$WORK/$name.client.log"; }
-    sleep 0.5
-    kill -INT "$dump"
-    wait "$dump" || true
-}
 
 head -c 3000 /dev/zero | tr '\0' 'x' > "$WORK/post.txt"
 session() {
