@@ -81,6 +81,26 @@ build_scanning() {
     printf '%s\n' "${sources[@]}" | sha256sum > "$SCANNING/sources"
 }
 
+# build_proxy: PacketDecoding imports ProxyProtocol (the PROXY protocol view): compiled first,
+# instrumented, as a module of its own over the debug build's NIOCore (see nio_deps).
+PROXY=$OUT/proxy-deps
+build_proxy() {
+    local sources flags=() entry
+    mapfile -t sources < <(find Sources/ProxyProtocol -name '*.swift' | sort)
+    if [ -f "$PROXY/ProxyProtocol.o" ] && [ -z "$(find "${sources[@]}" -newer "$PROXY/ProxyProtocol.o" 2>/dev/null)" ] \
+        && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$PROXY/sources" 2>/dev/null)" ]; then
+        return 0
+    fi
+    echo "==> building the ProxyProtocol module"
+    nio_deps
+    for entry in "${DEPS[@]}"; do [[ $entry == *.o ]] || flags+=("$entry"); done
+    rm -rf "$PROXY"
+    mkdir -p "$PROXY"
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -module-name ProxyProtocol -package-name sockctl "${flags[@]}" \
+        -emit-module -emit-module-path "$PROXY/ProxyProtocol.swiftmodule" -c -o "$PROXY/ProxyProtocol.o" "${sources[@]}"
+    printf '%s\n' "${sources[@]}" | sha256sum > "$PROXY/sources"
+}
+
 # PacketDecoding imports NIOHPACK (swift-nio-http2), which imports NIO: the targets built with
 # Sources/PacketDecoding link SwiftPM's own debug build of those modules (uninstrumented: the
 # fuzzer's coverage and ASan are PacketDecoding's), found by their module files and module maps
@@ -119,9 +139,10 @@ build() {
     local sources
     build_deflate
     build_scanning
+    build_proxy
     mapfile -t sources < <(find Sources/PacketDecoding -name '*.swift' | sort)
     sources+=(fuzz/FuzzSupport.swift "$file")
-    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "$SCANNING/HTTPScanning.o" -newer "$bin" 2>/dev/null)" ] \
+    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "$SCANNING/HTTPScanning.o" "$PROXY/ProxyProtocol.o" -newer "$bin" 2>/dev/null)" ] \
         && [ "$(find Sources/PacketDecoding -name '*.swift' | sort | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
         return 0
     fi
@@ -129,8 +150,8 @@ build() {
     nio_deps
     crypto_flags
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name PacketDecoding -package-name sockctl \
-        -I "$DEFLATE" -I "$SCANNING" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
-        "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "$SCANNING/HTTPScanning.o" "${DEPS[@]}" "${CRYPTO_FLAGS[@]}" -o "$bin.tmp"
+        -I "$DEFLATE" -I "$SCANNING" -I "$PROXY" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
+        "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "$SCANNING/HTTPScanning.o" "$PROXY/ProxyProtocol.o" "${DEPS[@]}" "${CRYPTO_FLAGS[@]}" -o "$bin.tmp"
     mv "$bin.tmp" "$bin"
     find Sources/PacketDecoding -name '*.swift' | sort | sha256sum > "$bin.sources"
 }
