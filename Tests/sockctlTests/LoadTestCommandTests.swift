@@ -421,7 +421,6 @@ struct LoadTestCommandTests {
         (["--interface", "nosuch0", "--requests", "5"], "unknown interface 'nosuch0'"),
         (["--io", "fast"], "invalid --io 'fast' (expected one of auto, events or threads)"),
         (["--io", "threads", "--framing", "line", "--rate", "100"], "--io threads: it runs closed loop only"),
-        (["--io", "threads", "--requests", "5"], "--io threads: it needs --framing"),
     ] as [([String], String)])
     func badArgumentsAreUsageErrors(arguments: [String], message: String) async throws {
         let result = try await run(try sockctlPath(), ["loadtest", "127.0.0.1:9"] + arguments)

@@ -116,7 +116,8 @@ public struct LoadPlan: Sendable {
         /// Plain system calls (``BlockingSocket``) on ``threads`` threads, each waiting on its
         /// connections with epoll; with fewer connections than cores, a thread per connection
         /// that polls for a reply for a few microseconds before it sleeps, so a reply is seen
-        /// without a wake-up. Closed loop with replies, tcp://, http://, ws://, wss:// or unix:.
+        /// without a wake-up. Closed loop over tcp://, http://, ws://, wss:// or unix: (send-only: tcp://
+        /// and unix: only).
         case threads
     }
 
@@ -125,7 +126,9 @@ public struct LoadPlan: Sendable {
         guard [.tcp, .unix, .ws, .wss, .http].contains(endpoint.transport) else {
             return "it works over tcp://, ws://, wss://, http:// and unix: only (tls:// and https:// run on event loops)"
         }
-        if framing == nil { return "it needs \(.framing) (a connection waits for each reply)" }
+        if framing == nil && ![.tcp, .unix].contains(endpoint.transport) {
+            return "a send-only run (no \(.framing)) works over tcp:// and unix: only"
+        }
         if connectOptions.webSocket.pingInterval != nil { return "\(.pingInterval) runs on event loops" }
         if isOpenLoop { return "it runs closed loop only (no \(.rate) or \(.stages))" }
         return nil
@@ -189,6 +192,9 @@ public struct LoadPlan: Sendable {
         }
         guard threads >= 1 && threads <= 256 else { throw LoadGenError(.invalidPlan, "\(.threads) must be from 1 to 256") }
         if io == .threads, let obstacle = threadIOObstacle { throw LoadGenError(.invalidPlan, "\(.io) threads: \(obstacle)") }
+        if framing == nil && !isHTTP && message.isConstant && message.size(sequence: 1, connection: 1) == 0 {
+            throw LoadGenError(.invalidPlan, "a send-only run of empty messages sends nothing: give \(.message) or \(.framing)")
+        }
         if endpoint.transport == .udp && framing == nil && rate == nil && stages.isEmpty {
             // Unpaced UDP without replies would only measure how fast the kernel drops datagrams.
             throw LoadGenError(.invalidPlan, "unthrottled send-only UDP has nothing to measure: give \(.rate) or \(.framing)")

@@ -26,6 +26,13 @@ public struct MessageTemplate: Sendable {
     public let framing: Framing
     /// The framed message when there are no placeholders.
     let fixed: ByteBuffer?
+    /// ``fixed`` written back to back until at least ``runBytes`` (a send-only stream writes
+    /// these prepared bytes instead of building its messages one by one), and how many copies
+    /// it holds.
+    let run: (bytes: ByteBuffer, count: Int)?
+    /// How many bytes of messages a send-only stream prepares at a time: as many whole copies
+    /// as reach 64 KiB (tcpkali's measured sweet spot for one write).
+    static let runBytes = 65536
     /// An HTTP request with placeholders: its body's fixed bytes and how many `{{seq}}` and
     /// `{{conn}}` it holds, from which ``Part/contentLength`` is computed without rendering it.
     let bodyShape: (literalBytes: Int, sequences: Int, connections: Int)?
@@ -42,6 +49,7 @@ public struct MessageTemplate: Sendable {
         } else {
             fixed = nil
         }
+        run = nil  // an HTTP request always has a reply
     }
 
     /// Finds the placeholders in `bytes` and checks now that `framing` can carry every message
@@ -55,8 +63,10 @@ public struct MessageTemplate: Sendable {
             var framed = ByteBuffer()
             try Self.encode(body, framing: framing, into: &framed)
             fixed = framed
+            run = Self.repeated(framed)
         } else {
             fixed = nil
+            run = nil
             // Check once that the framing takes messages of this shape, so a bad combination
             // fails before the run: fixed:N needs the text to fit (numbers are padded or cut
             // to N), a length prefix must hold the widest numbers a run can reach.
@@ -83,6 +93,18 @@ public struct MessageTemplate: Sendable {
         } catch {
             throw LoadGenError(.invalidMessage, error.text)
         }
+    }
+
+    /// `message` back to back until at least ``runBytes``; nil for an empty message.
+    private static func repeated(_ message: ByteBuffer) -> (bytes: ByteBuffer, count: Int)? {
+        let size = message.readableBytes
+        guard size > 0 else { return nil }
+        let count = max(1, (runBytes + size - 1) / size)
+        if count == 1 { return (message, 1) }
+        var bytes = ByteBuffer()
+        bytes.reserveCapacity(count * size)
+        for _ in 0..<count { bytes.writeImmutableBuffer(message) }
+        return (bytes, count)
     }
 
     /// True when every message is the same bytes.

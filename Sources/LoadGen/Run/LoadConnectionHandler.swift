@@ -48,6 +48,8 @@ final class LoadConnectionHandler: ChannelInboundHandler {
     private var failure: (any Error)?
     /// Send-only closed loop: a refill is queued on the loop.
     @exclusivity(unchecked) private var refillQueued = false
+    /// Send-only stream: runs of messages written and not yet taken by the socket.
+    @exclusivity(unchecked) private var unsentRuns = 0
 
     /// Over TLS, a connection counts as established (and starts sending) once its handshake is
     /// done, not when TCP connects; a failed handshake is a failed connect.
@@ -74,7 +76,9 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         }
     }
 
-    var outstandingCount: Int { state.openCount }
+    /// Unanswered messages; send-only, the runs of messages written and not yet taken by the
+    /// socket (the run waits for them before it closes, so nothing counted as sent is dropped).
+    var outstandingCount: Int { state.openCount + unsentRuns }
 
     /// Bytes read and kept for the next read: an unfinished frame, or an unfinished HTTP head
     /// (never a body's bytes).
@@ -204,8 +208,20 @@ final class LoadConnectionHandler: ChannelInboundHandler {
         }
         // Send-only: write up to 256 KiB per turn of the loop, then yield to the loop.
         var written = 0
-        while context.channel.isWritable && written < 256 * 1024 && !stopped {
-            written += send(dueAt: now, now: now)
+        if datagram || messages {
+            while context.channel.isWritable && written < 256 * 1024 && !stopped {
+                written += send(dueAt: now, now: now)
+            }
+        } else {
+            // A stream takes runs of messages prepared at once (written as they are: no copy).
+            while context.channel.isWritable && written < 256 * 1024, let chunk = state.nextRun(now: now, start: run.start, stats: &shard.stats) {
+                written += chunk.readableBytes
+                let taken = context.eventLoop.makePromise(of: Void.self)
+                unsentRuns += 1
+                taken.futureResult.assumeIsolated().whenComplete { [self] _ in unsentRuns -= 1 }
+                context.write(wrapOutboundOut(chunk), promise: taken)
+                unflushed = true
+            }
         }
         flush()
         if !stopped && context.channel.isWritable && !refillQueued {

@@ -147,6 +147,32 @@ struct LoadSlot {
         return false
     }
 
+    /// Send-only, closed loop: the next messages at once, counted together — the template's
+    /// prepared run of copies (or its first messages, up to the slot's share of `--requests`)
+    /// when the message has no placeholders, else messages built one by one up to as many
+    /// bytes. Returns the messages' bytes (nil when the slot is exhausted).
+    @inline(__always)
+    mutating func nextRun(now: Int64, start: Int64, stats: inout LoadStats) -> ByteBuffer? {
+        guard !isExhausted(context) else { return nil }
+        guard let run = template.run else {
+            var bytes = ByteBuffer()
+            repeat {
+                _ = append(dueAt: now, now: now, start: start, to: &bytes, stats: &stats)
+            } while bytes.readableBytes < MessageTemplate.runBytes && !isExhausted(context)
+            return bytes
+        }
+        let count = budget.map { min(run.count, $0 - nextIndex) } ?? run.count
+        nextIndex += count
+        let size = run.bytes.readableBytes / run.count
+        if now - start >= warmupNanos {
+            stats.counters.messagesSent += count
+            stats.counters.bytesSent += count * size
+        } else {
+            stats.counters.warmupSent += count
+        }
+        return count == run.count ? run.bytes : run.bytes.getSlice(at: run.bytes.readerIndex, length: count * size)
+    }
+
     /// Skips the next message (open loop: it fell due while the slot had no connection).
     mutating func skip() { nextIndex += 1 }
 

@@ -350,7 +350,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
             connection.compactInbound()
             switch outcome {
             case .open:
-                do { try flush(connection) } catch { fail(connection, error, now: now) }
+                do { try flush(connection, now: now) } catch { fail(connection, error, now: now) }
             case .closedByServer:
                 serverClosed(connection, now: now)
             case .failed(let error):
@@ -380,7 +380,7 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
                 return connection.fill(now: now, context: context, stats: &shared.stats)
             }
         }
-        try flush(connection)
+        try flush(connection, now: now)
         return added
     }
 
@@ -389,9 +389,17 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         now < context.stopInstant && connection.state.pending.count < context.pipeline
     }
 
-    /// Hands the socket what it takes; watches it for writing while bytes wait.
-    private func flush(_ connection: ThreadConnection) throws {
-        let waiting = try connection.flush()
+    /// Hands the socket what it takes; watches it for writing while bytes wait — and, in a
+    /// send-only run, for as long as sending goes on (each time the socket has room, the next
+    /// run of messages goes).
+    private func flush(_ connection: ThreadConnection, now: Int64) throws {
+        var waiting = try connection.flush()
+        if !connection.state.expectsReplies {
+            if connection.unsentRuns + connection.state.openCount != connection.reportedOutstanding {
+                shared.withLock { $0.outstanding += connection.takeOutstandingChange() }
+            }
+            if !waiting { waiting = mayFill(connection, now: now) && !connection.state.isExhausted(context) }
+        }
         if waiting != connection.watchingWrites, let stream = connection.stream {
             try epoll.watch(stream.descriptor, token: connection.token, writable: waiting)
             connection.watchingWrites = waiting

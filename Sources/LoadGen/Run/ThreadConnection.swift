@@ -68,8 +68,10 @@ final class ThreadConnection {
         retryAt = nil
     }
 
-    /// Closes the connection (closing the socket also takes it out of the epoll set).
+    /// Closes the connection (closing the socket also takes it out of the epoll set); bytes
+    /// waiting for it are dropped.
     func close() {
+        outbound = ByteBuffer()
         stream?.close()
         stream = nil
         connecting?.socket.close()
@@ -88,7 +90,11 @@ final class ThreadConnection {
         guard let stream else { return false }
         if outbound.readableBytes > 0 {
             try stream.sendAvailable(&outbound)
-            if outbound.readableBytes == 0 { outbound.clear() } else { outbound.discardReadBytes() }
+            // A send-only run's bytes are a prepared run shared with the template: left as they
+            // are (compacting would copy them), replaced once sent.
+            if state.expectsReplies {
+                if outbound.readableBytes == 0 { outbound.clear() } else { outbound.discardReadBytes() }
+            }
         }
         if stream.hasPendingOutput { try stream.flushPending() }
         return outbound.readableBytes > 0 || stream.hasPendingOutput
@@ -97,6 +103,12 @@ final class ThreadConnection {
     /// Cuts the replies in ``inbound`` (`atEOF`: the server has closed); true when an HTTP
     /// server's close after a response ends this connection.
     func cutReplies(now: Int64, atEOF: Bool, stats: inout LoadStats) throws -> Bool {
+        guard state.expectsReplies else {
+            // Send-only: whatever comes back is counted and dropped.
+            stats.counters.bytesReceived += inbound.readableBytes
+            inbound.moveReaderIndex(to: inbound.writerIndex)
+            return false
+        }
         if http != nil {
             return try http?.cut(&inbound, atEOF: atEOF, state: &state, now: now, stats: &stats) ?? false
         }
@@ -115,7 +127,13 @@ final class ThreadConnection {
     }
 
     /// Appends the messages the pipeline has room for (closed loop: each due now); true if any.
+    /// Send-only: the next run of messages once the last one has gone.
     func fill(now: Int64, context: RunContext, stats: inout LoadStats) -> Bool {
+        guard state.expectsReplies else {
+            guard outbound.readableBytes == 0, let run = state.nextRun(now: now, start: context.start, stats: &stats) else { return false }
+            outbound = run
+            return true
+        }
         let pipeline = context.pipeline
         let start = context.start
         var added = false
@@ -131,9 +149,14 @@ final class ThreadConnection {
         return added
     }
 
-    /// How much the slot's outstanding figure moved since it was last reported.
+    /// Send-only: 1 while bytes of a run wait for the socket (the run waits for them before it
+    /// closes, so nothing counted as sent is dropped), else 0.
+    var unsentRuns: Int { !state.expectsReplies && outbound.readableBytes > 0 ? 1 : 0 }
+
+    /// How much the slot's outstanding figure (unanswered messages, or send-only the
+    /// ``unsentRuns``) moved since it was last reported.
     func takeOutstandingChange() -> Int {
-        let now = state.openCount
+        let now = state.openCount + unsentRuns
         defer { reportedOutstanding = now }
         return now - reportedOutstanding
     }
