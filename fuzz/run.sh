@@ -16,7 +16,7 @@
 #   inflate fuzz/FuzzInflate.swift: one WebSocket direction with permessage-deflate agreed, through
 #           WebSocketStreamDecoder (compressed messages inflated, context kept or reset), each
 #           item printed as text and JSON and checked (built like frames, over the WebSocketDeflate
-#           module compiled first: see build_deflate)
+#           module compiled first: see build_module)
 #   hpack   fuzz/FuzzHPACK.swift:  HTTP/2 header blocks (NIOHPACK, one table per input), CONTINUATION,
 #           padding, PUSH_PROMISE and gRPC messages through HTTP2StreamDecoder, each item printed
 #           as text and JSON (built with Sources/PacketDecoding like the first three)
@@ -43,62 +43,40 @@ cd "$ROOT"
 # Swift's own backtracer would read the crashed stack and trip ASan, hiding the real report.
 export TZ=UTC SWIFT_BACKTRACE=enable=no
 
-# build_deflate: PacketDecoding imports WebSocketDeflate (the views inflate permessage-deflate):
-# it is compiled first, instrumented, as a module of its own over the system's zlib (Sources/CZlib).
-DEFLATE=$OUT/deflate-deps
-build_deflate() {
-    local sources
-    mapfile -t sources < <(find Sources/WebSocketDeflate -name '*.swift' | sort)
-    if [ -f "$DEFLATE/WebSocketDeflate.o" ] && [ -z "$(find "${sources[@]}" -newer "$DEFLATE/WebSocketDeflate.o" 2>/dev/null)" ] \
-        && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$DEFLATE/sources" 2>/dev/null)" ]; then
+# build_module NAME [--nio] [FLAGS...]: Sources/NAME compiled first, instrumented, as a module of
+# its own into $OUT/NAME-module (NAME.swiftmodule, NAME.o), again only when its sources changed;
+# with --nio, over the debug build's NIO modules (see nio_deps). PacketDecoding imports three such
+# modules: WebSocketDeflate (the views inflate permessage-deflate; over the system's zlib,
+# Sources/CZlib), HTTPScanning (the HTTP/1.1 view cuts messages with HTTPMessageScanner; standard
+# library and Glibc only) and ProxyProtocol (the PROXY protocol view; over NIOCore).
+build_module() {
+    local name=$1 dir=$OUT/$1-module nio=false sources entry
+    shift
+    if [ "${1:-}" = --nio ]; then nio=true; shift; fi
+    mapfile -t sources < <(find "Sources/$name" -name '*.swift' | sort)
+    if [ -f "$dir/$name.o" ] && [ -z "$(find "${sources[@]}" -newer "$dir/$name.o" 2>/dev/null)" ] \
+        && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$dir/sources" 2>/dev/null)" ]; then
         return 0
     fi
-    echo "==> building the WebSocketDeflate module"
-    rm -rf "$DEFLATE"
-    mkdir -p "$DEFLATE"
-    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -module-name WebSocketDeflate -package-name sockctl \
-        -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
-        -emit-module -emit-module-path "$DEFLATE/WebSocketDeflate.swiftmodule" -c -o "$DEFLATE/WebSocketDeflate.o" "${sources[@]}"
-    printf '%s\n' "${sources[@]}" | sha256sum > "$DEFLATE/sources"
+    echo "==> building the $name module"
+    local flags=("$@")
+    if $nio; then
+        nio_deps
+        for entry in "${DEPS[@]}"; do [[ $entry == *.o ]] || flags+=("$entry"); done
+    fi
+    rm -rf "$dir"
+    mkdir -p "$dir"
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -module-name "$name" -package-name sockctl "${flags[@]}" \
+        -emit-module -emit-module-path "$dir/$name.swiftmodule" -c -o "$dir/$name.o" "${sources[@]}"
+    printf '%s\n' "${sources[@]}" | sha256sum > "$dir/sources"
 }
 
-# build_scanning: PacketDecoding imports HTTPScanning (the HTTP/1.1 view cuts messages with
-# HTTPMessageScanner): compiled first, instrumented, as a module of its own (standard library and
-# Glibc only).
-SCANNING=$OUT/scanning-deps
-build_scanning() {
-    local sources
-    mapfile -t sources < <(find Sources/HTTPScanning -name '*.swift' | sort)
-    if [ -f "$SCANNING/HTTPScanning.o" ] && [ -z "$(find "${sources[@]}" -newer "$SCANNING/HTTPScanning.o" 2>/dev/null)" ] \
-        && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$SCANNING/sources" 2>/dev/null)" ]; then
-        return 0
-    fi
-    echo "==> building the HTTPScanning module"
-    rm -rf "$SCANNING"
-    mkdir -p "$SCANNING"
-    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -module-name HTTPScanning -package-name sockctl \
-        -emit-module -emit-module-path "$SCANNING/HTTPScanning.swiftmodule" -c -o "$SCANNING/HTTPScanning.o" "${sources[@]}"
-    printf '%s\n' "${sources[@]}" | sha256sum > "$SCANNING/sources"
-}
-
-# build_proxy: PacketDecoding imports ProxyProtocol (the PROXY protocol view): compiled first,
-# instrumented, as a module of its own over the debug build's NIOCore (see nio_deps).
-PROXY=$OUT/proxy-deps
-build_proxy() {
-    local sources flags=() entry
-    mapfile -t sources < <(find Sources/ProxyProtocol -name '*.swift' | sort)
-    if [ -f "$PROXY/ProxyProtocol.o" ] && [ -z "$(find "${sources[@]}" -newer "$PROXY/ProxyProtocol.o" 2>/dev/null)" ] \
-        && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$PROXY/sources" 2>/dev/null)" ]; then
-        return 0
-    fi
-    echo "==> building the ProxyProtocol module"
-    nio_deps
-    for entry in "${DEPS[@]}"; do [[ $entry == *.o ]] || flags+=("$entry"); done
-    rm -rf "$PROXY"
-    mkdir -p "$PROXY"
-    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -module-name ProxyProtocol -package-name sockctl "${flags[@]}" \
-        -emit-module -emit-module-path "$PROXY/ProxyProtocol.swiftmodule" -c -o "$PROXY/ProxyProtocol.o" "${sources[@]}"
-    printf '%s\n' "${sources[@]}" | sha256sum > "$PROXY/sources"
+# The modules PacketDecoding imports (build_module).
+MODULES=(WebSocketDeflate HTTPScanning ProxyProtocol)
+build_modules() {
+    build_module WebSocketDeflate -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap
+    build_module HTTPScanning
+    build_module ProxyProtocol --nio
 }
 
 # PacketDecoding imports NIOHPACK (swift-nio-http2), which imports NIO: the targets built with
@@ -137,12 +115,15 @@ crypto_flags() {
 build() {
     local name=$1 file=$2 bin=$OUT/bin/$1
     local sources
-    build_deflate
-    build_scanning
-    build_proxy
+    local module modules=() objects=()
+    build_modules
+    for module in "${MODULES[@]}"; do
+        modules+=(-I "$OUT/$module-module")
+        objects+=("$OUT/$module-module/$module.o")
+    done
     mapfile -t sources < <(find Sources/PacketDecoding -name '*.swift' | sort)
     sources+=(fuzz/FuzzSupport.swift "$file")
-    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "$SCANNING/HTTPScanning.o" "$PROXY/ProxyProtocol.o" -newer "$bin" 2>/dev/null)" ] \
+    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "${objects[@]}" -newer "$bin" 2>/dev/null)" ] \
         && [ "$(find Sources/PacketDecoding -name '*.swift' | sort | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
         return 0
     fi
@@ -150,8 +131,8 @@ build() {
     nio_deps
     crypto_flags
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name PacketDecoding -package-name sockctl \
-        -I "$DEFLATE" -I "$SCANNING" -I "$PROXY" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
-        "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "$SCANNING/HTTPScanning.o" "$PROXY/ProxyProtocol.o" "${DEPS[@]}" "${CRYPTO_FLAGS[@]}" -o "$bin.tmp"
+        "${modules[@]}" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
+        "${sources[@]}" "${objects[@]}" "${DEPS[@]}" "${CRYPTO_FLAGS[@]}" -o "$bin.tmp"
     mv "$bin.tmp" "$bin"
     find Sources/PacketDecoding -name '*.swift' | sort | sha256sum > "$bin.sources"
 }
