@@ -18,16 +18,29 @@ struct EpollRelaySpliceTests {
     /// how the pair was carried, and no pipe is left open.
     @Test(arguments: [true, false])
     func sixteenMebibytesEachWayWithAHalfClose(splicing: Bool) async throws {
+        try await Self.relayBothWays(splicing: splicing, listen: "127.0.0.1:0", upstream: "127.0.0.1:0")
+    }
+
+    /// The same between Unix sockets: a Unix client relayed to a Unix upstream is spliced too.
+    @Test func unixSocketsAreSplicedToo() async throws {
+        let name = "/tmp/sockctl-splice-\(UInt32.random(in: 0...UInt32.max))"
+        try await Self.relayBothWays(splicing: true, listen: "unix:\(name)-relay.sock", upstream: "unix:\(name)-upstream.sock")
+    }
+
+    /// 16 MiB up, the client's end, 16 MiB down, the upstream's end, through a relay listening on
+    /// `listen` to a test upstream listening on `upstream` (ports of 0: the kernel's choice).
+    private static func relayBothWays(splicing: Bool, listen: String, upstream upstreamListen: String) async throws {
         let (sent, answer) = (patterned(Self.size, seed: 11), patterned(Self.size, seed: 12))
-        let upstream = try await TestServer.start { connection in
+        let upstream = try await TestServer.start(upstreamListen) { connection in
             let got = try await readAll(connection)
             guard got == sent else { throw HarnessError("the upstream got \(got.readableBytes) other bytes") }
             try await writeAndFinish(connection, answer)
         }
+        let unix = upstreamListen.hasPrefix("unix:")
         let loop = try #require(EpollRelayLoop(splicing: splicing))
         #expect((loop.pipeSize != nil) == splicing)
-        let relay = try await RelayUnderTest.start(to: "127.0.0.1:\(upstream.port)") { $0.epollLoop = loop }
-        let client = try await connect("127.0.0.1:\(relay.port)")
+        let relay = try await RelayUnderTest.start(listen, to: unix ? upstreamListen : "127.0.0.1:\(upstream.port)") { $0.epollLoop = loop }
+        let client = try await connect(listen.hasPrefix("unix:") ? listen : "127.0.0.1:\(relay.port)")
         try await writeAndFinish(client, sent)
         let got = try await readAll(client)
         #expect(got == answer, "the answer arrived changed (\(got.readableBytes) bytes)")

@@ -8,6 +8,10 @@ import Glibc
 ///
 /// Bytes in the pipe are in flight like bytes in a read buffer: the direction takes more from
 /// its source only once the pipe is empty again, so it never holds more than ``capacity``.
+///
+/// A splice into a socket whose peer has gone fails with `EPIPE` and, unlike `send` with
+/// `MSG_NOSIGNAL`, raises SIGPIPE as well: the loop relies on SIGPIPE being ignored, as NIOPosix
+/// makes it process-wide before it opens a socket (every socket the loop is given is NIO's).
 final class EpollRelayPipe {
     /// What one splice did.
     enum Outcome {
