@@ -2,14 +2,18 @@
 # sockctl proxy next to socat (fork) and haproxy (TCP mode), all on loopback, in the same run.
 # Usage: bench/proxy.sh path/to/release/sockctl [bulk-MiB] [runs]
 #  1. Bulk: MiB (default 1024) from `sockctl connect --send-only` to `sockctl listen --discard`,
-#     direct and through each relay; median wall time of RUNS (default 3), MB/s, the relay's CPU.
+#     direct and through each relay; median wall time of RUNS (default 3), MB/s, the relay's CPU
+#     (seconds per run and per GiB). haproxy twice: as configured for the other sections (bytes
+#     copied through user space), and with `option splice-auto` (splice(2) through pipes, as
+#     sockctl's fast path does). Goals: >= 3x socat, >= 2x haproxy (as configured), relay CPU per
+#     GiB <= 0.5x haproxy with splice-auto.
 #  2. Added round-trip latency: sockperf ping-pong (64-byte messages, one connection, RTT_ROUNDS (7) rounds of RTT_SECONDS (3 s),
 #     full round trip) direct and through each relay; p50 and p99, and what each relay adds over the
 #     direct run of the same round (median over the rounds).
 #  3. 10,000 concurrent connections through sockctl proxy for 20 s (sockctl loadtest, one
 #     message per connection per second): errors, and the proxy's peak RSS. A proxied connection
-#     costs the proxy two descriptors: where the hard limit is lower than 20,100 and cannot be
-#     raised (a container without CAP_SYS_RESOURCE), as many as the limit allows.
+#     costs the proxy six descriptors (two sockets, two pipes): where the hard limit is lower than
+#     60,100 and cannot be raised (a container without CAP_SYS_RESOURCE), as many as it allows.
 #  4. A latency=100ms fault (towards the upstream) measured by sockctl loadtest: p50 next to
 #     the injected delay and the direct p50.
 #  5. Memory: a client sends 1 GiB to an upstream that reads nothing; the proxy's peak RSS.
@@ -32,10 +36,10 @@ source "$(dirname "$0")/common.sh"
 for tool in socat haproxy sockperf; do
     command -v "$tool" >/dev/null || { echo "$tool is not installed (make bench installs it)" >&2; exit 1; }
 done
-# 10,000 proxied connections need 20,000 descriptors in the proxy alone: raise the limit (root may).
+# 10,000 proxied connections need 60,000 descriptors in the proxy alone: raise the limit (root may).
 ulimit -Hn 100000 2>/dev/null || true
 ulimit -n "$(ulimit -Hn)"
-HELD=$(( $(ulimit -n) >= 20100 ? 10000 : ($(ulimit -n) - 100) / 2 ))
+HELD=$(( $(ulimit -n) >= 60100 ? 10000 : ($(ulimit -n) - 100) / 6 ))
 BYTES=$((MIB * 1024 * 1024))
 head -c "$BYTES" /dev/zero > "$WORK/payload"
 
@@ -48,12 +52,19 @@ start_relay() {
             "$SOCKCTL" proxy "127.0.0.1:$listen" "127.0.0.1:$upstream" --max-clients 20000 2>"$WORK/relay.err" & ;;
         socat)
             socat "TCP-LISTEN:$listen,bind=127.0.0.1,reuseaddr,fork,backlog=4096" "TCP:127.0.0.1:$upstream" 2>"$WORK/relay.err" & ;;
-        haproxy)
+        haproxy|"haproxy splice-auto")
+            # The same configuration both times; the second lets haproxy splice (its `option
+            # splice-auto`: splice(2) through pipes whenever it judges it worth it). Its pipes
+            # cost descriptors too (maxpipes defaults to maxconn / 4, two each): haproxy refuses
+            # to start when maxconn would need more than the limit, so that one gets a third.
+            local splice="" share=2
+            [ "$name" = "haproxy splice-auto" ] && { splice="    option splice-auto"; share=3; }
             cat > "$WORK/haproxy.cfg" <<CFG
 global
-    maxconn $(( ($(ulimit -n) - 100) / 2 ))
+    maxconn $(( ($(ulimit -n) - 100) / share ))
 defaults
     mode tcp
+$splice
     timeout connect 10s
     timeout client 10m
     timeout server 10m
@@ -87,13 +98,14 @@ peak_rss() {
 }
 
 RELAYS=("direct" "sockctl proxy" "socat" "haproxy")
+BULK_RELAYS=("${RELAYS[@]}" "haproxy splice-auto")
 want() { [[ " ${SECTIONS:-1 2 3 4 5} " == *" $1 "* ]]; }
 
 if want 1; then
 
 echo "== 1. bulk: $MIB MiB through each relay, median of $RUNS runs; sockctl: $SOCKCTL"
 declare -A BULK RELAY_CPU
-for name in "${RELAYS[@]}"; do
+for name in "${BULK_RELAYS[@]}"; do
     times=()
     cpu_total=0
     for _ in $(seq 1 "$RUNS"); do
@@ -119,12 +131,26 @@ for name in "${RELAYS[@]}"; do
     BULK[$name]=$(printf '%s\n' "${times[@]}" | sort -n | sed -n "$(( (RUNS + 1) / 2 ))p")
     RELAY_CPU[$name]=$(echo "$cpu_total / $RUNS" | bc -l)
 done
-printf '%-16s %10s %10s %14s\n' relay seconds "MB/s" "relay CPU s"
-for name in "${RELAYS[@]}"; do
-    printf '%-16s %10.3f %10.0f %14.2f\n' "$name" "${BULK[$name]}" "$(echo "$BYTES / 1000000 / ${BULK[$name]}" | bc -l)" "${RELAY_CPU[$name]}"
+GIB=$(echo "$BYTES / 1073741824" | bc -l)
+declare -A CPU_PER_GIB
+printf '%-20s %10s %10s %14s %14s\n' relay seconds "MB/s" "relay CPU s" "CPU s per GiB"
+for name in "${BULK_RELAYS[@]}"; do
+    CPU_PER_GIB[$name]=$(echo "${RELAY_CPU[$name]} / $GIB" | bc -l)
+    printf '%-20s %10.3f %10.0f %14.2f %14.2f\n' "$name" "${BULK[$name]}" "$(echo "$BYTES / 1000000 / ${BULK[$name]}" | bc -l)" \
+        "${RELAY_CPU[$name]}" "${CPU_PER_GIB[$name]}"
 done
-printf 'sockctl proxy: %.2fx socat, %.2fx haproxy (MB/s; goals: >= 2x socat, >= 0.8x haproxy)\n' \
-    "$(echo "${BULK[socat]} / ${BULK[sockctl proxy]}" | bc -l)" "$(echo "${BULK[haproxy]} / ${BULK[sockctl proxy]}" | bc -l)"
+# met / not met: $1 is a bc condition.
+goal() { if [ "$(echo "$1" | bc -l)" = 1 ]; then echo met; else echo "not met"; fi; }
+vs_socat=$(echo "${BULK[socat]} / ${BULK[sockctl proxy]}" | bc -l)
+vs_haproxy=$(echo "${BULK[haproxy]} / ${BULK[sockctl proxy]}" | bc -l)
+vs_splice=$(echo "${BULK[haproxy splice-auto]} / ${BULK[sockctl proxy]}" | bc -l)
+ours_cpu=${CPU_PER_GIB[sockctl proxy]}
+splice_cpu=${CPU_PER_GIB[haproxy splice-auto]}
+printf 'sockctl proxy: %.2fx socat (goal >= 3x): %s; %.2fx haproxy (goal >= 2x): %s; %.2fx haproxy splice-auto (no goal)\n' \
+    "$vs_socat" "$(goal "$vs_socat >= 3")" "$vs_haproxy" "$(goal "$vs_haproxy >= 2")" "$vs_splice"
+printf 'sockctl proxy: %.2f relay CPU s per GiB, %.2fx haproxy splice-auto'"'"'s %.2f (goal <= 0.5x): %s\n' \
+    "$ours_cpu" "$(echo "if ($splice_cpu > 0) $ours_cpu / $splice_cpu else 0" | bc -l)" "$splice_cpu" \
+    "$(goal "$splice_cpu > 0 && $ours_cpu <= 0.5 * $splice_cpu")"
 
 fi
 

@@ -75,6 +75,12 @@ package enum Syscall {
         return result < 0 && errno == EINTR ? 0 : result
     }
 
+    /// `splice(2)` of up to `length` bytes from `from` to `to` (one of them a pipe), no offsets.
+    @inlinable
+    package static func splice(_ from: Int32, _ to: Int32, _ length: Int, _ flags: UInt32) -> Int {
+        retrying { sockctl_splice(from, to, length, flags) }
+    }
+
     /// `setsockopt(2)` of one value.
     @inlinable
     package static func setOption<Value>(_ descriptor: Int32, _ level: Int32, _ name: Int32, _ value: Value) -> Int32 {

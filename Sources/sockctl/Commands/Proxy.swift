@@ -175,16 +175,18 @@ struct Proxy: AsyncParsableCommand {
         let diagnostics = Diagnostics(command: "proxy", verbose: verbose)
         var configuration = try makeConfiguration(diagnostics: diagnostics)
         let descriptors = DescriptorLimit.raiseToHardLimit()
-        if let clients = configuration.listenOptions.maximumClients, 2 * clients + 64 > descriptors {
-            diagnostics.warning("--max-clients \(clients) needs \(2 * clients) descriptors, above the limit \(descriptors): raise it with `ulimit -n`")
-        }
-        let recorder = try recording.recorder(diagnostics: diagnostics)
-        configuration.listenOptions.recorder = recorder?.hook
         // One loop for the process's plain byte-stream clients (none: they stay on the event loop),
         // ended with the relay on every way out: its clients closed, its thread joined.
         let epollLoop = EpollRelayLoop()
         configuration.epollLoop = epollLoop
         defer { epollLoop?.shutdown() }
+        // A client costs its socket and its upstream's, and a spliced one two pipes besides.
+        let perClient = epollLoop?.pipeSize == nil ? 2 : 6
+        if let clients = configuration.listenOptions.maximumClients, perClient * clients + 64 > descriptors {
+            diagnostics.warning("--max-clients \(clients) needs \(perClient * clients) descriptors, above the limit \(descriptors): raise it with `ulimit -n`")
+        }
+        let recorder = try recording.recorder(diagnostics: diagnostics)
+        configuration.listenOptions.recorder = recorder?.hook
         if let control { try OutputFile.checkSocketPath(String(control.dropFirst(5)), option: "--control", diagnostics: diagnostics) }
         let renderer = ProxyEventRenderer(
             diagnostics: diagnostics, hexdump: hexdump, printMessages: printMessages, jsonLog: jsonLog, quiet: quiet,
@@ -210,6 +212,10 @@ struct Proxy: AsyncParsableCommand {
         }
         let controlTask = controlServer.map { server in Task { await server.run() } }
         let names = bound.map(\.displayString).joined(separator: ", ")
+        if let epollLoop {
+            let how = epollLoop.pipeSize.map { "splice(2) through a \(Self.size($0)) pipe per direction" } ?? "read and send (no pipe could be made)"
+            diagnostics.event("fast path for plain tcp/unix clients nothing watches: \(how)")
+        }
         diagnostics.note("listening on \(names) (\(listen.transport.rawValue)), relaying to \(upstream)")
         if let controlServer { diagnostics.note("control socket on unix:\(controlServer.path)") }
         let metrics: ServiceMetrics<RelaySummary>? = if let metricsListen { try await RelayMetrics.start(metricsListen, service: service) { diagnostics.log($0.logLine) } } else { nil }
@@ -220,6 +226,9 @@ struct Proxy: AsyncParsableCommand {
         }
 
         let summary = await service.run()
+        if let statistics = epollLoop?.statistics {
+            diagnostics.event("fast path: \(plural(statistics.spliced, "client")) spliced, \(statistics.copied) copied")
+        }
         metrics?.finish(summary)
         signals.cancel()
         await controlServer?.close()
@@ -227,5 +236,10 @@ struct Proxy: AsyncParsableCommand {
         recording.finish(recorder, diagnostics: diagnostics)
         renderer.summary(summary)
         await metrics?.close()
+    }
+
+    /// A pipe's capacity as the fast-path line words it: `256 KiB`.
+    private static func size(_ bytes: Int) -> String {
+        bytes % 1024 == 0 ? "\(bytes / 1024) KiB" : "\(bytes) bytes"
     }
 }

@@ -11,7 +11,10 @@ import Synchronization
 /// again, and on a small VM that tail decides whether the woken peer runs at once or pays a
 /// cross-CPU wake-up: `bench/proxy.sh` measured about 20 µs added per 64-byte round trip
 /// through the event loop against about 0 through this loop (and haproxy). Here a readable
-/// socket costs one `read` and one `send`, into one buffer the loop owns.
+/// socket costs two `splice(2)` calls, socket → pipe → socket, through a pipe per direction
+/// (``EpollRelayPipe``): the bytes are never copied to user space and back. A pair whose pipes
+/// cannot be made (descriptors exhausted), or a socket that refuses splicing, costs one `read`
+/// and one `send` instead, through one buffer the loop owns (the copy path).
 ///
 /// Waits are bounded (``waitMilliseconds``) rather than infinite: a C relay of the same shape,
 /// with an infinite `epoll_wait`, measured about 20 µs slower per round trip on this kernel.
@@ -48,7 +51,8 @@ public final class EpollRelayLoop: Sendable {
         var phase = Phase.running
     }
 
-    /// Bytes one `read` may take: the most a direction ever holds for a sink that is full.
+    /// Bytes one `read` may take, and the size asked for each pipe: the most a direction ever
+    /// holds for a sink that is full.
     static let readSize = 256 * 1024
     static let waitMilliseconds: Int32 = 1000
     private static let wakeToken = UInt64.max
@@ -65,6 +69,13 @@ public final class EpollRelayLoop: Sendable {
     private let kernelThread = Atomic<Int32>(0)
     private let running = Atomic<Bool>(true)
 
+    /// Each pipe's capacity in bytes; nil: the loop copies (``init(splicing:)`` was told not to
+    /// splice, or no pipe could be made).
+    package let pipeSize: Int?
+
+    /// How the loop's pairs moved their bytes, and the pipes open now.
+    package let statistics = EpollRelayStatistics()
+
     /// Pairs handed to the loop so far.
     var pairsAdded: Int { added.load(ordering: .relaxed) }
 
@@ -78,8 +89,11 @@ public final class EpollRelayLoop: Sendable {
     public var isRunning: Bool { running.load(ordering: .acquiring) }
 
     /// Starts the loop's thread; nil when epoll, eventfd or the thread is unavailable (relays
-    /// then stay on the event loop).
-    public init?() {
+    /// then stay on the event loop). `splicing`: whether pairs move their bytes with `splice(2)`
+    /// through pipes (of ``readSize`` bytes, within `/proc/sys/fs/pipe-max-size`); false, or
+    /// where no pipe can be made, every pair copies.
+    public init?(splicing: Bool = true) {
+        pipeSize = splicing ? EpollRelayPipe(size: EpollRelayPipe.size(wanted: Self.readSize))?.capacity : nil
         let epoll = epoll_create1(Int32(EPOLL_CLOEXEC))
         guard epoll >= 0 else { return nil }
         let wake = eventfd(0, Int32(EFD_CLOEXEC) | Int32(EFD_NONBLOCK))
@@ -188,7 +202,7 @@ public final class EpollRelayLoop: Sendable {
             case .add(let pair):
                 pairs[pair.client] = pair
                 pairs[pair.upstream] = pair
-                pair.start(loop: epoll)
+                pair.start(loop: epoll, pipeSize: pipeSize, statistics: statistics)
                 if pair.isClosed { forget(pair, in: &pairs) }
             case .stop(let pair, let reason):
                 pair.stop(because: reason)

@@ -13,9 +13,14 @@ enum EpollRelayEvent: Sendable {
 /// One relayed client on the ``EpollRelayLoop``: its socket, its upstream's, and each direction's
 /// state. Created on the relay's task, then owned by the loop's thread alone.
 ///
-/// - A direction reads only while nothing it read is still waiting for its sink: a slow reader
-///   holds at most one read (``EpollRelayLoop/readSize``) per direction, the rest stays in the
-///   kernel's buffers (back-pressure), and the socket is not even watched meanwhile.
+/// - Each direction moves its bytes with `splice(2)` through a pipe of its own (``EpollRelayPipe``)
+///   when the loop splices and a pipe could be made: source → pipe → sink, never through user
+///   space. Otherwise, or when a socket refuses splicing (`EINVAL`), it copies: `read` into the
+///   loop's buffer, `send` from it.
+/// - A direction reads only while nothing it read is still waiting for its sink (in its pipe or
+///   its buffer): a slow reader holds at most one pipe or one read (``EpollRelayLoop/readSize``)
+///   per direction, the rest stays in the kernel's socket buffers (back-pressure), and the socket
+///   is not even watched meanwhile.
 /// - A source's end is passed on as a shutdown of the sink's output once what it sent is
 ///   written (half-close each way); both directions ended closes the pair.
 /// - A reset (`ECONNRESET`, `EPIPE`) on either side resets both; any other error closes both.
@@ -29,6 +34,8 @@ final class EpollRelayPair: @unchecked Sendable {
     private let report: AsyncStream<EpollRelayEvent>.Continuation
     private let up: Direction
     private let down: Direction
+    /// The loop's tally, once the loop has started the pair.
+    private var statistics: EpollRelayStatistics?
     /// The epoll instance, once the loop has started the pair.
     private var loop: Int32 = -1
     /// The epoll interest each socket is registered with (0: not registered).
@@ -42,6 +49,10 @@ final class EpollRelayPair: @unchecked Sendable {
         var offset = 0
         var sourceEnded: Bool
         var sinkShut = false
+        /// The pipe this direction splices through; nil: it copies.
+        var pipe: EpollRelayPipe?
+        /// Whether this direction copied at all (no pipe, or a socket that refused splicing).
+        var copied = false
 
         init(name: RelayDirection, pending: [UInt8], sourceEnded: Bool) {
             self.name = name
@@ -49,7 +60,7 @@ final class EpollRelayPair: @unchecked Sendable {
             self.sourceEnded = sourceEnded
         }
 
-        var hasPending: Bool { offset < pending.count }
+        var hasPending: Bool { offset < pending.count || (pipe?.parked ?? 0) > 0 }
         var wantsToRead: Bool { !sourceEnded && !hasPending }
     }
 
@@ -69,8 +80,15 @@ final class EpollRelayPair: @unchecked Sendable {
 
     // MARK: Driven by the loop
 
-    func start(loop: Int32) {
+    /// Starts relaying on the epoll instance `loop`; `pipeSize`: each direction's pipe (nil:
+    /// both copy).
+    func start(loop: Int32, pipeSize: Int?, statistics: EpollRelayStatistics) {
         self.loop = loop
+        self.statistics = statistics
+        for direction in [up, down] {
+            direction.pipe = pipeSize.flatMap { EpollRelayPipe(size: $0) }
+            if direction.pipe == nil { direction.copied = true } else { statistics.pipeOpened() }
+        }
         counters.forwarded(up.pending.count, .up)
         counters.forwarded(down.pending.count, .down)
         passOnEnd(up, to: upstream)
@@ -108,10 +126,69 @@ final class EpollRelayPair: @unchecked Sendable {
     // MARK: Moving bytes
 
     private func forward(_ direction: Direction, from source: Int32, to sink: Int32, buffer: UnsafeMutableRawBufferPointer) {
+        guard let pipe = direction.pipe else { return copy(direction, from: source, to: sink, buffer: buffer) }
+        switch pipe.fill(from: source) {
+        case .moved(let count):
+            received(count, direction, from: source)
+            drain(direction, through: pipe, to: sink)
+        case .ended:
+            direction.sourceEnded = true
+            passOnEnd(direction, to: sink)
+        case .wouldBlock:
+            break
+        case .unsupported:
+            fallBack(direction)
+            copy(direction, from: source, to: sink, buffer: buffer)
+        case .failed(let code):
+            fail(direction.name, errno: code, operation: "read")
+        }
+    }
+
+    /// Moves what `direction`'s pipe holds into `sink`, as much as it takes now.
+    private func drain(_ direction: Direction, through pipe: EpollRelayPipe, to sink: Int32) {
+        switch pipe.drain(to: sink) {
+        case .moved(let count):
+            if sink == client { sentToClient(count) }
+        case .ended, .wouldBlock:
+            break
+        case .unsupported:
+            // The sink cannot be spliced to: what the pipe holds is sent from a buffer, and the
+            // direction copies from now on.
+            guard let parked = pipe.takeParked() else { return fail(direction.name, errno: EIO, operation: "read") }
+            fallBack(direction)
+            direction.pending = parked
+            direction.offset = 0
+            return drain(direction, to: sink)
+        case .failed(let code):
+            return fail(direction.name, errno: code, operation: "write")
+        }
+        statistics?.parked(pipe.parked)
+        passOnEnd(direction, to: sink)
+    }
+
+    /// The direction copies from now on: its pipe (empty) is closed.
+    private func fallBack(_ direction: Direction) {
+        closePipe(of: direction)
+        direction.copied = true
+    }
+
+    private func closePipe(of direction: Direction) {
+        guard let pipe = direction.pipe else { return }
+        pipe.close()
+        direction.pipe = nil
+        statistics?.pipeClosed()
+    }
+
+    private func received(_ count: Int, _ direction: Direction, from source: Int32) {
+        counters.forwarded(count, direction.name)
+        if source == client { activity?.didReceive(count) }
+    }
+
+    /// One `read` into the loop's buffer, then one `send` of it; what the sink did not take waits.
+    private func copy(_ direction: Direction, from source: Int32, to sink: Int32, buffer: UnsafeMutableRawBufferPointer) {
         let count = Syscall.read(source, buffer.baseAddress, buffer.count)
         if count > 0 {
-            counters.forwarded(count, direction.name)
-            if source == client { activity?.didReceive(count) }
+            received(count, direction, from: source)
             var sent = Syscall.send(sink, buffer.baseAddress, count, Int32(MSG_NOSIGNAL))
             if sent < 0 {
                 guard isRetryable(errno: errno) else {
@@ -123,6 +200,7 @@ final class EpollRelayPair: @unchecked Sendable {
             if sent < count {
                 direction.pending = Array(UnsafeRawBufferPointer(rebasing: buffer[sent..<count]))
                 direction.offset = 0
+                statistics?.parked(count - sent)
             }
         } else if count == 0 {
             direction.sourceEnded = true
@@ -132,7 +210,12 @@ final class EpollRelayPair: @unchecked Sendable {
         }
     }
 
+    /// Gives `sink` what `direction` holds for it: the bytes in its buffer, else those in its pipe.
     private func drain(_ direction: Direction, to sink: Int32) {
+        guard direction.offset < direction.pending.count else {
+            if let pipe = direction.pipe { drain(direction, through: pipe, to: sink) }
+            return
+        }
         let remaining = direction.pending.count - direction.offset
         let sent = direction.pending.withUnsafeBytes {
             Syscall.send(sink, $0.baseAddress.map { $0 + direction.offset }, remaining, Int32(MSG_NOSIGNAL))
@@ -183,7 +266,8 @@ final class EpollRelayPair: @unchecked Sendable {
         }
     }
 
-    /// Closes both sockets (a reset when SO_LINGER 0 was set) and reports how the pair ended.
+    /// Closes both sockets (a reset when SO_LINGER 0 was set) and both pipes, and reports how
+    /// the pair ended.
     private func end(_ outcome: RelayPump.End) {
         guard !isClosed else { return }
         isClosed = true
@@ -191,6 +275,10 @@ final class EpollRelayPair: @unchecked Sendable {
         unwatch(upstream, current: watched.upstream)
         Syscall.close(client)
         Syscall.close(upstream)
+        let spliced = !up.copied && !down.copied
+        closePipe(of: up)
+        closePipe(of: down)
+        statistics?.ended(spliced: spliced)
         report.yield(.ended(outcome))
         report.finish()
     }
