@@ -19,8 +19,10 @@ struct Proxy: AsyncParsableCommand {
             an IPv4, IPv6 or name destination; CONNECT host:port answered HTTP/1.1 200 \
             Connection established), checked against --allow-destination/--deny-destination \
             (refused with SOCKS5 reply 0x02 or HTTP 403; an unreachable destination is 0x04 or \
-            0x05, HTTP 502), and everything below applies to the tunnel's bytes — the live \
-            view, --record, faults, the control socket, metrics. Both sides take every endpoint kind: \
+            0x05, HTTP 502; a request not whole within --handshake-timeout is closed), and \
+            everything below applies to the tunnel's bytes — the live view, --record (each \
+            tunnel recorded as the connection to its destination, without the handshake), \
+            faults, the control socket, metrics. Both sides take every endpoint kind: \
             tcp, udp, unix, tls (terminated with --cert/--key; originated with the upstream's \
             certificate verified unless --upstream-insecure; --keylog FILE, or SSLKEYLOGFILE, logs \
             the secrets of both sides), ws and wss. Between a byte \
