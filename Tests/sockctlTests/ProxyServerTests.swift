@@ -89,7 +89,8 @@ struct ProxyServerTests {
             name: "socat-server")
         defer { server.signal(SIGKILL) }
         let port = try await server.socatPort()
-        let (proxy, proxyPort) = try await Self.proxy(type == "socks5" ? "socks5://127.0.0.1:0" : "http-connect://127.0.0.1:0")
+        let kind = type == "socks5" ? "socks5" : "http-connect"
+        let (proxy, proxyPort) = try await Self.proxy("\(kind)://127.0.0.1:0", ["--metrics-listen", ":0"])
         defer { proxy.signal(SIGKILL) }
         let client = try await Child(
             try tool("ncat"), ["--proxy", "127.0.0.1:\(proxyPort)", "--proxy-type", type, "127.0.0.1", "\(port)"],
@@ -101,6 +102,11 @@ struct ProxyServerTests {
         #expect(client.stdout == reply, "\(client.stdout.count) of \(reply.count) bytes of the reply came back intact")
         try await proxy.waitForStderr("disconnected after")
         #expect(proxy.stderr.contains("(\(size) bytes up, \(size) bytes down)"), "\(proxy.stderr)")
+        // The metrics count the tunnel's bytes, labelled by where destinations come from.
+        let metricsLine = try await proxy.waitForStderr("metrics on ")
+        guard let url = metricsLine.firstMatch(of: #/metrics on (http://\S+)/#).map({ String($0.1) }) else { throw HarnessError("no metrics URL: \(metricsLine)") }
+        let scrape = String(decoding: try await Self.curl([url]).stdout, as: UTF8.self)
+        #expect(scrape.contains("sockctl_proxy_forwarded_bytes_total{listen=\"127.0.0.1:0\",upstream=\"\(kind) request\",direction=\"up\"} \(size)"), "\(scrape)")
     }
 
     /// `--proxy-user`: curl with the right user and password gets through both modes; a wrong
