@@ -255,7 +255,7 @@ struct ProxyServerTests {
         let rules = try await run(try sockctlPath(), ["proxy", "127.0.0.1:0", "127.0.0.1:80", "--deny-destination", "10.0.0.0/8"])
         #expect(rules.status == 2 && rules.stderr.contains("need a socks5:// or http-connect:// LISTEN"), "\(rules.stderr)")
         let missing = try await run(try sockctlPath(), ["proxy", "127.0.0.1:0"])
-        #expect(missing.status == 2 && missing.stderr.contains("missing UPSTREAM"), "\(missing.stderr)")
+        #expect(missing.status == 2 && missing.stderr == "sockctl proxy: error: missing <upstream> (expected an endpoint such as 127.0.0.1:7000), or a socks5:// or http-connect:// <listen> whose clients name their destination\n", "\(missing.stderr)")
         let pattern = try await run(try sockctlPath(), ["proxy", "socks5://127.0.0.1:0", "--allow-destination", "exa mple"])
         #expect(pattern.status == 2, "\(pattern.stderr)")
     }

@@ -196,7 +196,7 @@ struct Proxy: AsyncParsableCommand {
         case (nil, let upstream?):
             return upstream
         case (nil, nil):
-            throw UsageError("missing UPSTREAM (where each client's traffic goes), or a socks5:// or http-connect:// LISTEN whose clients name their destination")
+            throw UsageError("missing <upstream> (expected an endpoint such as 127.0.0.1:7000), or a socks5:// or http-connect:// <listen> whose clients name their destination")
         case (let server?, let upstream?):
             throw UsageError("a \(server.kind.rawValue):// LISTEN takes each client's destination from its request: no UPSTREAM ('\(upstream)')")
         case (_?, nil):
