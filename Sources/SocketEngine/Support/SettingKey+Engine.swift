@@ -25,10 +25,15 @@ extension SettingKey {
     /// The status of the HTTP responses a test server gives.
     package static let status = SettingKey("status", plainName: "the response status")
 
+    /// The destinations a SOCKS5 or HTTP CONNECT client of the proxy may ask for.
+    package static let allowDestination = SettingKey("allow-destination", plainName: "the allowed destinations")
+    /// The destinations a SOCKS5 or HTTP CONNECT client of the proxy may not ask for.
+    package static let denyDestination = SettingKey("deny-destination", plainName: "the denied destinations")
+
     /// Every key the engine declares.
     package static let engineKeys: [SettingKey] = [
         .correlate, .responses, .framing, .noShutdown, .closeOnEOF, .insecure, .allow, .deny, .maxClients,
-        .header,
+        .header, .allowDestination, .denyDestination,
         // .method and .status join this list with the commands that take their flags.
     ]
 }

@@ -22,6 +22,8 @@ enum OptionNames {
         .deny: "--deny",
         .maxClients: "--max-clients",
         .header: "--header",
+        .allowDestination: "--allow-destination",
+        .denyDestination: "--deny-destination",
         // SocketEngineTLS
         .cafile: "--cafile",
         .pin: "--pin",

@@ -49,6 +49,8 @@ enum ValueForm {
         "addr[:port]": Form(text: "an address with an optional port such as 127.0.0.1 or [::1]:40000"),
         "host:addr[,addr...]": Form(text: "HOST:ADDR[,ADDR...] such as api.test:127.0.0.1"),
         "cidr": Form(text: "an address or network such as 10.0.0.0/8, 192.168.1.7, fd00::/8"),
+        "dest": Form(text: "a destination pattern such as 10.0.0.0/8, example.com:443, *.internal or [::1]:80"),
+        "user:pass": Form(text: "USER:PASS such as alice:s3cret"),
         "framing": Form(text: "a framing such as line, crlf, null, raw, length:4, fixed:16"),
         "spec": Form(text: "a fault such as latency=50ms or drop=2%"),
         "expr": Form(text: "a threshold such as p99<50ms, errors<0.1%, rate>10000"),

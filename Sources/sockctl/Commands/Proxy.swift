@@ -13,7 +13,16 @@ struct Proxy: AsyncParsableCommand {
         abstract: "Relay clients to a server, showing, recording and breaking the traffic.",
         discussion: """
             Listens on LISTEN (loopback unless given a host) and gives every client its own \
-            connection to UPSTREAM, like socat's fork. Both sides take every endpoint kind: \
+            connection to UPSTREAM, like socat's fork. With socks5://[HOST:]PORT or \
+            http-connect://[HOST:]PORT as LISTEN and no UPSTREAM, sockctl is a SOCKS5 or HTTP \
+            CONNECT proxy: each client's destination comes from its request (SOCKS5 CONNECT to \
+            an IPv4, IPv6 or name destination; CONNECT host:port answered HTTP/1.1 200 \
+            Connection established), checked against --allow-destination/--deny-destination \
+            (refused with SOCKS5 reply 0x02 or HTTP 403; an unreachable destination is 0x04 or \
+            0x05, HTTP 502; a request not whole within --handshake-timeout is closed), and \
+            everything below applies to the tunnel's bytes — the live view, --record (each \
+            tunnel recorded as the connection to its destination, without the handshake), \
+            faults, the control socket, metrics. Both sides take every endpoint kind: \
             tcp, udp, unix, tls (terminated with --cert/--key; originated with the upstream's \
             certificate verified unless --upstream-insecure; --keylog FILE, or SSLKEYLOGFILE, logs \
             the secrets of both sides), ws and wss. Between a byte \
@@ -63,20 +72,25 @@ struct Proxy: AsyncParsableCommand {
               sockctl proxy :8000 127.0.0.1:7000 --control unix:/tmp/proxy.ctl --record session.pcap
               sockctl send unix:/tmp/proxy.ctl 'add timeout' --framing line
               sockctl proxy :8000 127.0.0.1:7000 --metrics-listen 9464   # Prometheus: clients, bytes each way, resets
+              sockctl proxy socks5://127.0.0.1:1080 --record any.pcap --deny-destination 10.0.0.0/8
+              sockctl proxy http-connect://127.0.0.1:8080 --allow-destination '*:443' --fault latency=200ms
             """
     )
 
     @Argument(
-        help: ArgumentHelp("Where clients connect: PORT, :PORT, HOST:PORT, tcp://, udp://, unix:/path, tls://, ws://[HOST]:PORT/path, wss://.", valueName: "listen"),
-        transform: ArgumentValues.listenerEndpoint
+        help: ArgumentHelp("Where clients connect: PORT, :PORT, HOST:PORT, tcp://, udp://, unix:/path, tls://, ws://[HOST]:PORT/path, wss://; or socks5://[HOST:]PORT, http-connect://[HOST:]PORT to be a SOCKS5 or HTTP CONNECT proxy (no UPSTREAM).", valueName: "listen"),
+        transform: ProxyListen.parse
     )
-    var listen: Endpoint
+    var listenArgument: ProxyListen
 
     @Argument(
-        help: ArgumentHelp("Where each client's traffic goes: HOST:PORT, tcp://, udp://, unix:/path, tls://, ws://, wss://.", valueName: "upstream"),
+        help: ArgumentHelp("Where each client's traffic goes: HOST:PORT, tcp://, udp://, unix:/path, tls://, ws://, wss://. None for a socks5:// or http-connect:// LISTEN.", valueName: "upstream"),
         transform: ArgumentValues.clientEndpoint
     )
-    var upstream: Endpoint
+    var upstreamArgument: Endpoint?
+
+    /// Where clients connect.
+    var listen: Endpoint { listenArgument.endpoint }
 
     @OptionGroup var admission: AdmissionOptions
 
@@ -123,13 +137,17 @@ struct Proxy: AsyncParsableCommand {
     @OptionGroup(title: "TLS towards clients (tls:// and wss:// listeners)") var tls: ListenTLSOptions
     @OptionGroup(title: "TLS towards the upstream (tls:// and wss:// upstreams)") var upstreamTLS: UpstreamTLSOptions
     @OptionGroup(title: "Proxy towards the upstream") var upstreamProxy: UpstreamProxyOptions
+    @OptionGroup(title: "SOCKS5 and HTTP CONNECT (socks5:// and http-connect:// listeners)") var tunnelServer: TunnelServerOptions
 
     func validate() throws {
         _ = try validating { try makeConfiguration() }
     }
 
     func makeConfiguration(diagnostics: Diagnostics? = nil) throws -> RelayConfiguration {
+        let server = try tunnelServer.server(kind: listenArgument.tunnel)
+        let upstream = try upstream(serving: server)
         var configuration = RelayConfiguration(listen: listen, upstream: upstream)
+        configuration.tunnelServer = server
         // An http:// side speaks HTTP: when messages are shown or counted, they are cut as HTTP
         // unless --framing says otherwise (a plain relay stays a byte relay, with no size limit).
         let speaksHTTP = [listen, upstream].contains { $0.transport.isHTTP }
@@ -171,6 +189,21 @@ struct Proxy: AsyncParsableCommand {
         return configuration
     }
 
+    /// UPSTREAM, required for a relay and refused for a proxy server (whose configuration's
+    /// upstream, never dialled, is a plain tcp endpoint).
+    private func upstream(serving server: TunnelServer?) throws -> Endpoint {
+        switch (server, upstreamArgument) {
+        case (nil, let upstream?):
+            return upstream
+        case (nil, nil):
+            throw UsageError("missing <upstream> (expected an endpoint such as 127.0.0.1:7000), or a socks5:// or http-connect:// <listen> whose clients name their destination")
+        case (let server?, let upstream?):
+            throw UsageError("a \(server.kind.rawValue):// LISTEN takes each client's destination from its request: no UPSTREAM ('\(upstream)')")
+        case (_?, nil):
+            return Endpoint(transport: .tcp)
+        }
+    }
+
     func run() async throws {
         let diagnostics = Diagnostics(command: "proxy", verbose: verbose)
         var configuration = try makeConfiguration(diagnostics: diagnostics)
@@ -186,7 +219,13 @@ struct Proxy: AsyncParsableCommand {
             diagnostics.warning("--max-clients \(clients) needs \(perClient * clients) descriptors, above the limit \(descriptors): raise it with `ulimit -n`")
         }
         let recorder = try recording.recorder(diagnostics: diagnostics)
-        configuration.listenOptions.recorder = recorder?.hook
+        if configuration.tunnelServer == nil {
+            configuration.listenOptions.recorder = recorder?.hook
+        } else {
+            // A tunnel is recorded as sockctl's connection to the destination: the relayed
+            // bytes between the real addresses, without the SOCKS or CONNECT handshake.
+            configuration.connectOptions.recorder = recorder?.hook
+        }
         if let control { try OutputFile.checkSocketPath(String(control.dropFirst(5)), option: "--control", diagnostics: diagnostics) }
         let renderer = ProxyEventRenderer(
             diagnostics: diagnostics, hexdump: hexdump, printMessages: printMessages, jsonLog: jsonLog, quiet: quiet,
@@ -216,7 +255,11 @@ struct Proxy: AsyncParsableCommand {
             let how = epollLoop.pipeSize.map { "splice(2) through a \(Self.size($0)) pipe per direction" } ?? "read and send (no pipe could be made)"
             diagnostics.event("fast path for plain tcp/unix clients nothing watches: \(how)")
         }
-        diagnostics.note("listening on \(names) (\(listen.transport.rawValue)), relaying to \(upstream)")
+        if let server = configuration.tunnelServer {
+            diagnostics.note("listening on \(names) (\(server.kind.rawValue)), each client's destination from its \(server.kind.name) request")
+        } else {
+            diagnostics.note("listening on \(names) (\(listen.transport.rawValue)), relaying to \(configuration.upstream)")
+        }
         if let controlServer { diagnostics.note("control socket on unix:\(controlServer.path)") }
         let metrics: ServiceMetrics<RelaySummary>? = if let metricsListen { try await RelayMetrics.start(metricsListen, service: service) { diagnostics.log($0.logLine) } } else { nil }
         if let metrics { diagnostics.note("metrics on \(metrics.url)") }

@@ -222,3 +222,27 @@ extension ReadmeRunners {
         },
     ]
 }
+
+/// README: "proxy", the recipe "recording any program's traffic through `proxy socks5://`".
+extension ReadmeRunners {
+    static let socksRecording: [ReadmeRunner] = [
+        // curl through the proxy to http.server on the test's own ports; the recording holds the
+        // request and its answer as the connection to the destination, not the handshake.
+        ReadmeRunner("sockctl proxy socks5://127.0.0.1:1080 --record app.pcap --deny-destination 10.0.0.0/8 &") { run in
+            try run.write("hello.txt", "hello through socks\n")
+            let server = try await run.httpServer()
+            run.replace("127.0.0.1:1080", with: "127.0.0.1:0")
+            try await run.start()
+            let port = try await run.listeningPort()
+            let fetched = try await TestSupport.run(try tool("curl"), ["-sS", "--socks5-hostname", "127.0.0.1:\(port)", "http://localhost:\(server.port)/hello.txt"])
+            try run.expect(String(decoding: fetched.stdout, as: UTF8.self) == "hello through socks\n", "curl got '\(String(decoding: fetched.stdout, as: UTF8.self))': \(fetched.stderr)")
+            try await run.waitForStderr("disconnected after")
+            try await run.interrupt(expecting: 0)
+            try run.expectFile("app.pcap")
+            let dump = try await TestSupport.run(try tool("tcpdump"), ["-nn", "-A", "-r", run.path("app.pcap")])
+            let text = String(decoding: dump.stdout, as: UTF8.self)
+            try run.expect(text.contains("GET /hello.txt HTTP/1.1") && text.contains("hello through socks"), "the recording lacks the relayed bytes: \(text)")
+            try run.expect(text.contains("127.0.0.1.\(server.port):") && !text.contains(".\(port):"), "not recorded as the connection to the destination: \(text)")
+        },
+    ]
+}

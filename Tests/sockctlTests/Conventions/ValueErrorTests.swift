@@ -67,6 +67,8 @@ struct ValueErrorTests {
         "addr[:port]": Kind("127.0.0.1:99999"),
         "host:addr[,addr...]": Kind("nohost"),
         "cidr": Kind("10.0.0.0/33"),
+        "dest": Kind("exa mple"),
+        "user:pass": Kind("nocolon"),
         "framing": Kind("length:3"),
         "spec": Kind("bogus"),
         "expr": Kind("p99"),
