@@ -97,7 +97,7 @@ struct ValueErrorTests {
         "seconds": Kind("soon"),
         "command": Kind(nil),
         "message": Kind(nil),
-        "k/n": Kind("3/3"),
+        "k/n": Kind("one/three"),
         "time": Kind("tomorrow"),
         "dir": Kind("/dev/null/barrier", .saying("not a directory")),
     ]
