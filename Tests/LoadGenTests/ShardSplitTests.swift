@@ -1,3 +1,4 @@
+import NIOCore
 import SocketEngine
 import Testing
 
@@ -138,6 +139,38 @@ import TestSupport
         #expect(abs(rates.reduce(0, +) - 1000) < 1e-9)
         let third = try whole.sharded(Shard(index: 0, count: 3)).schedule?.rate(at: 0.5) ?? 0
         #expect(abs(third - 1000.0 / 3) < 1e-9)
+    }
+
+    /// Every message connection slots write, `{{conn}}` and `{{seq}}` filled in, sorted.
+    static func messages(_ plan: LoadPlan) -> [String] {
+        let run = RunContext(plan: plan, addresses: [])
+        var all: [String] = []
+        for slot in 0..<plan.connections {
+            var state = LoadSlot(slot: slot, run: run, rules: (nil, nil))
+            var stats = LoadStats()
+            while !state.isExhausted(run) {
+                var buffer = ByteBuffer()
+                _ = state.append(dueAt: 0, now: 0, start: 0, to: &buffer, stats: &stats)
+                all.append(String(buffer: buffer))
+            }
+        }
+        return all.sorted()
+    }
+
+    /// `{{seq}}` and `{{conn}}` are the whole test's numbers: the shards' messages are the
+    /// unsharded run's, byte for byte (so its byte counts add up too).
+    @Test func theShardsSendTheWholeTestsMessagesByteForByte() throws {
+        var whole = try Self.plan(connections: 7, requests: 1003)
+        whole.message = try MessageTemplate(Array("c{{conn}} m{{seq}}".utf8), framing: .line)
+        let unsharded = Self.messages(whole)
+        #expect(unsharded.count == 1003)
+        #expect(Set(unsharded).count == 1003)
+        for count in [2, 3, 7] {
+            let sharded = try (0..<count).flatMap { try Self.messages(whole.sharded(Shard(index: $0, count: count))) }.sorted()
+            #expect(Set(sharded.map { $0.split(separator: " ")[1] }) == Set(unsharded.map { $0.split(separator: " ")[1] }), "\(count) shards: the same {{seq}}")
+            #expect(Set(sharded.map { $0.split(separator: " ")[0] }) == Set((1...7).map { "c\($0)" }), "\(count) shards: the same {{conn}}")
+            #expect(sharded.map(\.utf8.count).reduce(0, +) == unsharded.map(\.utf8.count).reduce(0, +))
+        }
     }
 
     /// A shard with nothing to do is refused, saying how many shards the test can have.

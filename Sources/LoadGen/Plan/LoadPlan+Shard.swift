@@ -12,6 +12,10 @@ extension LoadPlan {
     ///   (``RateSchedule/sliced(_:)``): each shard at 1/N of the rate, and the N of them
     ///   exactly the messages of the whole, each due when the whole would send it.
     /// - The connect rate: 1/N of it, so the shards together ramp up as the whole would.
+    /// - `{{seq}}` and `{{conn}}`: the whole test's numbers — a shard's message `m` is the
+    ///   whole's `m·N + K` (as in the schedule), its connection `k` the whole's
+    ///   ``firstConnection`` + `k` — so the N shards send exactly the whole's messages, byte
+    ///   for byte.
     ///
     /// With `connections` false (a capture replayed as load, whose connections are its stream
     /// copies, split by ``ReplayLoadRunner``) the connection count is left as it is.
@@ -29,6 +33,7 @@ extension LoadPlan {
             }
             let offset = shard.offset(in: connections)
             plan.connections = share
+            plan.firstConnection = offset
             plan.endpoints = (0..<min(endpoints.count, share)).map { endpoints[(offset + $0) % endpoints.count] }
         }
         if let requests {

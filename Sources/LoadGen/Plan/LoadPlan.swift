@@ -71,6 +71,9 @@ public struct LoadPlan: Sendable {
     /// `--shard K/N`: this run is one of N copies that together make the test (set by
     /// ``sharded(_:connections:)``, which splits the figures); nil: the whole test.
     public internal(set) var shard: Shard?
+    /// The whole test's number (from 0) of this shard's first connection: its connections are
+    /// the whole's from here on, and `{{conn}}` counts from here (0 unless sharded).
+    package internal(set) var firstConnection = 0
     /// How the report words the settings its texts name (an error's remedy, say): each key's
     /// plain name unless the caller has its own words for them, as the CLI has its flags.
     public var naming: @Sendable (SettingKey) -> String = { $0.plainName }
