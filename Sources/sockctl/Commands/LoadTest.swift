@@ -84,7 +84,7 @@ struct LoadTest: AsyncParsableCommand {
             The connections, --rate, --stages, --requests and --from-pcap stream copies are \
             split, the remainder to the lowest shards, so the N shards add up to exactly the \
             unsharded test (a shard sends the messages of the whole schedule it owns, each when \
-            the whole would). --barrier DIR (a directory all shards share) holds each shard \
+            the whole would; {{seq}} and {{conn}} are the whole test's numbers). --barrier DIR (a directory all shards share) holds each shard \
             until --parties shards (default N) have announced themselves in it; one that waits \
             longer than --barrier-timeout fails, saying how many arrived. --start-at TIME \
             starts at a wall-clock time instead (or after the barrier). See \
