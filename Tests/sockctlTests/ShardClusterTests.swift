@@ -134,7 +134,7 @@ struct ShardClusterTests {
         let scratch = try Scratch()
         let (listener, target) = try await Self.echoListener()
         defer { listener.signal(SIGKILL) }
-        let overrides = ["CONNECTIONS": "10", "RATE": "3000", "LENGTH": "--requests 3001", "BARRIER_TIMEOUT": "120s"]
+        let overrides = ["CONNECTIONS": "10", "RATE": "3000", "LENGTH": "--requests 9001", "BARRIER_TIMEOUT": "120s"]
         let cluster = try await Cluster(scratch, "results", target: target, overrides: overrides)
         #expect(cluster.shards == 3 && cluster.load.completions == cluster.shards, "SHARDS and completions agree")
         let script = cluster.load.command.joined(separator: " ")
@@ -168,7 +168,7 @@ struct ShardClusterTests {
         for field in ["intended", "sent", "received", "timed_out", "lost", "unsent"] {
             #expect(mergedMessages[field] == aloneMessages[field], "messages.\(field): merged \(mergedMessages[field] ?? -1), unsharded \(aloneMessages[field] ?? -1)")
         }
-        #expect(mergedMessages["sent"] == 3001 && mergedMessages["received"] == 3001)
+        #expect(mergedMessages["sent"] == 9001 && mergedMessages["received"] == 9001)
         #expect((merged["connections"] as? [String: Int])?["requested"] == 10)
         #expect((merged["config"] as? [String: Any])?["rate"] as? Double == 3000)
         #expect((merged["bytes"] as? [String: Int])?["sent"] == (alone["bytes"] as? [String: Int])?["sent"])
@@ -177,6 +177,35 @@ struct ShardClusterTests {
         #expect(findings["corrected_latency_valid"] as? Bool == true)
         #expect((findings["overlap_share"] as? Double ?? 0) >= 0.9, "\(findings)")
         for index in 0..<3 { #expect(try cluster.report("part-\(index).json")["shard"] as? String == "\(index)/3") }
+    }
+
+    /// By time (`--duration`), at a rate: the shards are due exactly the unsharded run's
+    /// messages, and the merged send rate (over the span from the first start to the last end)
+    /// is within noise of it.
+    @Test func byTimeTheMergedRateIsTheUnshardedRate() async throws {
+        let scratch = try Scratch()
+        let (listener, target) = try await Self.echoListener()
+        defer { listener.signal(SIGKILL) }
+        let overrides = ["CONNECTIONS": "9", "RATE": "3000", "LENGTH": "--duration 3s", "BARRIER_TIMEOUT": "120s"]
+        let cluster = try await Cluster(scratch, "results", target: target, overrides: overrides)
+        let pods = try await cluster.staggered([1, 2, 0])
+        for (index, pod) in pods { #expect(try await pod.wait() == 0, "shard \(index): \(pod.stderr)") }
+        _ = try await cluster.runMerge()
+        let merged = try cluster.report("merged.json")
+        let whole = try await Cluster(scratch, "whole", target: target, overrides: overrides)
+        let unsharded = whole.commandLine(whole.load).map {
+            $0.replacingOccurrences(of: "--shard \"$JOB_COMPLETION_INDEX/$SHARDS\" --barrier \(whole.results)/barrier --barrier-timeout \"$BARRIER_TIMEOUT\"", with: "")
+        }
+        var environment = whole.environment(whole.load, index: nil)
+        environment["JOB_COMPLETION_INDEX"] = "whole"
+        let single = try await run(unsharded[0], Array(unsharded.dropFirst()), environment: environment)
+        #expect(single.status == 0, "\(single.stderr)")
+        let alone = try whole.report("part-whole.json")
+        #expect((merged["messages"] as? [String: Int])?["intended"] == 9000)
+        #expect((alone["messages"] as? [String: Int])?["intended"] == 9000)
+        let mergedRate = try #require((merged["throughput"] as? [String: Double])?["sent_per_second"])
+        let aloneRate = try #require((alone["throughput"] as? [String: Double])?["sent_per_second"])
+        #expect(abs(mergedRate / aloneRate - 1) < 0.1, "merged \(mergedRate)/s, unsharded \(aloneRate)/s")
     }
 
     /// A shard killed during the run is a missing part; the same shard run again later (a pod
