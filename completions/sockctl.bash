@@ -679,7 +679,7 @@ _sockctl_loadtest() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary --no-compression -k --insecure --verbose -v --topspeed --loop --version -h --help)
     repeating_options=(--threshold --resolve --subprotocol -H --header --pin --ignore)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --keylog --proxy -X --method --framing --max-frame --correlate --label --color --from-pcap --streams --speed --scale --verify-sample)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --keylog --proxy -X --method --framing --max-frame --correlate --label --shard --barrier --parties --barrier-timeout --start-at --color --from-pcap --streams --speed --scale --verify-sample)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -809,6 +809,21 @@ _sockctl_loadtest() {
     '--label')
         return
         ;;
+    '--shard')
+        return
+        ;;
+    '--barrier')
+        return
+        ;;
+    '--parties')
+        return
+        ;;
+    '--barrier-timeout')
+        return
+        ;;
+    '--start-at')
+        return
+        ;;
     '--color')
         __sockctl_add_completions -W 'auto'$'\n''always'$'\n''never'
         return
@@ -859,9 +874,9 @@ _sockctl_report() {
 
 _sockctl_report_merge() {
     repeating_flags=()
-    non_repeating_flags=(--version -h --help)
+    non_repeating_flags=(--strict --version -h --help)
     repeating_options=(--threshold)
-    non_repeating_options=(--json --color)
+    non_repeating_options=(--json --expect --color)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -870,6 +885,9 @@ _sockctl_report_merge() {
         return
         ;;
     '--threshold')
+        return
+        ;;
+    '--expect')
         return
         ;;
     '--color')

@@ -136,7 +136,7 @@ build() {
     mv "$bin.tmp" "$bin"
     find Sources/PacketDecoding -name '*.swift' | sort | sha256sum > "$bin.sources"
 }
-# build_merge: the report files do not import SocketEngine, NIO or the rest of LoadGen (keep it
+# build_merge: the report files (with Shard, the K/N of a part) do not import SocketEngine, NIO or the rest of LoadGen (keep it
 # so): they compile as a module LoadGen of their own over the packages they import, each
 # compiled once from .build/checkouts into $OUT/merge-deps — swift-numerics' RealModule,
 # ComplexModule and Numerics, which hdrhistogram-swift imports; Histogram itself, instrumented
@@ -174,7 +174,7 @@ build_merge() {
         echo "$slice" > "$deps/SocketEngine.slice"
     fi
     local sources
-    mapfile -t sources < <({ find Sources/LoadGen/Report -name '*.swift'; echo Sources/LoadGen/LoadGenError.swift; echo Sources/LoadGen/Plan/Threshold.swift; echo Sources/LoadGen/Plan/SettingKey+LoadGen.swift; echo Sources/LoadGen/Run/HTTPStatusCounts.swift; } | sort)
+    mapfile -t sources < <({ find Sources/LoadGen/Report -name '*.swift'; echo Sources/LoadGen/LoadGenError.swift; echo Sources/LoadGen/Plan/Threshold.swift; echo Sources/LoadGen/Plan/Shard.swift; echo Sources/LoadGen/Plan/SettingKey+LoadGen.swift; echo Sources/LoadGen/Run/HTTPStatusCounts.swift; } | sort)
     sources+=(fuzz/FuzzMerge.swift)
     if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "$deps/SocketEngine.o" -newer "$bin" 2>/dev/null)" ] \
         && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then

@@ -36,6 +36,8 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
         case missingReport = "missing-report"
         /// The `--metrics-listen` address cannot be bound (in use, not local, no permission).
         case metricsUnavailable = "metrics-unavailable"
+        /// The run did not start: not every shard arrived at the start barrier in time (``StartBarrier``), or the wait for the start was cancelled.
+        case startNotReached = "start-not-reached"
     }
 
     /// What kind of input was refused.
@@ -62,7 +64,7 @@ public struct LoadGenError: Error, Sendable, Equatable, CustomStringConvertible 
     public var isUsageError: Bool {
         switch code {
         case .invalidPlan, .invalidMessage, .invalidThreshold, .invalidStages, .missingReport: true
-        case .unreachableTarget, .invalidHistogram, .unmergeableReports, .invalidReport, .unreadableReport, .metricsUnavailable: false
+        case .unreachableTarget, .invalidHistogram, .unmergeableReports, .invalidReport, .unreadableReport, .metricsUnavailable, .startNotReached: false
         }
     }
 }

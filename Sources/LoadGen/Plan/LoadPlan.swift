@@ -68,6 +68,12 @@ public struct LoadPlan: Sendable {
     public var correlation: MessageField?
     /// `--label`: the report splits counts and latency by this value of each request.
     public var label: MessageField?
+    /// `--shard K/N`: this run is one of N copies that together make the test (set by
+    /// ``sharded(_:connections:)``, which splits the figures); nil: the whole test.
+    public internal(set) var shard: Shard?
+    /// The whole test's number (from 0) of this shard's first connection: its connections are
+    /// the whole's from here on, and `{{conn}}` counts from here (0 unless sharded).
+    package internal(set) var firstConnection = 0
     /// How the report words the settings its texts name (an error's remedy, say): each key's
     /// plain name unless the caller has its own words for them, as the CLI has its flags.
     public var naming: @Sendable (SettingKey) -> String = { $0.plainName }
@@ -161,6 +167,11 @@ public struct LoadPlan: Sendable {
     /// The schedule of an open-loop run, warm-up included: the warm-up runs at the starting
     /// rate (`--rate`; with stages, the first stage's starting rate), then the measured part.
     package var schedule: RateSchedule? {
+        wholeSchedule.map { schedule in shard.map(schedule.sliced) ?? schedule }
+    }
+
+    /// The schedule of the whole test, of which a shard sends its messages.
+    private var wholeSchedule: RateSchedule? {
         guard isOpenLoop else { return nil }
         let start = rate ?? 0
         if let first = stages.first {

@@ -16,6 +16,11 @@
 /// `--rate 2000 --duration 5s` schedules exactly 10,000 messages. The schedule ends with its
 /// last stage (``end``); ``time(ofMessage:)`` is nil for messages that would fall after it.
 /// An unbounded constant rate (for `--requests`) has no end.
+///
+/// A shard's schedule (``sliced(_:)``) is the whole test's schedule with only the messages
+/// whose number `n` the shard owns (`n % N == K`): its message `m` is the whole's message
+/// `m·N + K`, due at the same time, so N shards send exactly the whole's messages, each when
+/// the whole would have.
 public struct RateSchedule: Sendable, Equatable {
     /// One piece: the rate moves linearly from `startRate` to `endRate` over `duration`.
     public struct Stage: Sendable, Equatable {
@@ -46,6 +51,8 @@ public struct RateSchedule: Sendable, Equatable {
     let pieces: [Piece]
     /// A constant rate that goes on after the stages (nil: the schedule ends with them).
     let openEndedRate: Double?
+    /// The shard whose messages this schedule holds (``Shard/whole``: all of them).
+    package private(set) var slice = Shard.whole
 
     /// A constant `rate` for `duration`, or forever when `duration` is nil.
     public init(rate: Double, duration: Duration?) {
@@ -100,6 +107,13 @@ public struct RateSchedule: Sendable, Equatable {
         return stages
     }
 
+    /// The messages of `shard`: message `m` of the result is message `m·N + K` of this schedule.
+    package func sliced(_ shard: Shard) -> RateSchedule {
+        var sliced = self
+        sliced.slice = shard
+        return sliced
+    }
+
     /// When the schedule ends (nil: never).
     package var end: Duration? {
         guard openEndedRate == nil, let last = pieces.last else { return openEndedRate == nil ? .zero : nil }
@@ -110,11 +124,15 @@ public struct RateSchedule: Sendable, Equatable {
     package var totalMessages: Int? {
         guard openEndedRate == nil else { return nil }
         guard let last = pieces.last else { return 0 }
-        return Int((last.messagesBefore + last.messages - 1e-9).rounded(.up))
+        return slice.share(of: Int((last.messagesBefore + last.messages - 1e-9).rounded(.up)))
     }
 
     /// The rate at `seconds` into the schedule.
     public func rate(at seconds: Double) -> Double {
+        wholeRate(at: seconds) / Double(slice.count)
+    }
+
+    private func wholeRate(at seconds: Double) -> Double {
         if let openEndedRate { return openEndedRate }
         for piece in pieces where seconds < piece.start + piece.length {
             guard seconds >= piece.start else { return 0 }
@@ -125,6 +143,10 @@ public struct RateSchedule: Sendable, Equatable {
 
     /// How many messages are due before `nanos` from the start (messages `0..<result`).
     package func messagesDue(before nanos: Int64) -> Int {
+        slice.share(of: wholeMessagesDue(before: nanos))
+    }
+
+    private func wholeMessagesDue(before nanos: Int64) -> Int {
         let seconds = Double(max(0, nanos)) / 1e9
         let cumulative: Double
         if let openEndedRate {
@@ -139,14 +161,21 @@ public struct RateSchedule: Sendable, Equatable {
         guard cumulative.isFinite, cumulative < 9e15 else { return Int.max / 2 }
         // The estimate, made exact against time(ofMessage:) (whose times are rounded to ns).
         var count = max(0, Int((cumulative - 1e-9).rounded(.up)))
-        while count > 0, let time = time(ofMessage: count - 1), time >= nanos { count -= 1 }
-        while let time = time(ofMessage: count), time < nanos { count += 1 }
+        while count > 0, let time = wholeTime(ofMessage: count - 1), time >= nanos { count -= 1 }
+        while let time = wholeTime(ofMessage: count), time < nanos { count += 1 }
         return count
     }
 
     /// Nanoseconds from the start at which message `n` (0-based) is due; nil if the schedule
     /// ends first.
     package func time(ofMessage n: Int) -> Int64? {
+        guard slice.count > 1 else { return wholeTime(ofMessage: n) }
+        let (scaled, overflow) = n.multipliedReportingOverflow(by: slice.count)
+        guard !overflow, n >= 0, scaled <= Int.max - slice.index else { return nil }
+        return wholeTime(ofMessage: scaled + slice.index)
+    }
+
+    private func wholeTime(ofMessage n: Int) -> Int64? {
         let target = Double(n)
         if let openEndedRate {
             guard openEndedRate > 0 else { return nil }

@@ -11,7 +11,7 @@ extension ReplayLoadRunner {
         let state = tally.update { $0 }
         let counters = state.stats.counters
         let seconds = max(1e-6, Double(elapsed.nanosecondsClamped) / 1e9)
-        let copies = scripts.count * options.scale.copies
+        let copies = (plan.shard ?? .whole).share(of: scripts.count * options.scale.copies)
         let messageCount = scripts.reduce(0) { $0 + $1.messages.count }
         let messageBytes = scripts.reduce(0) { sum, script in sum + script.messages.reduce(0) { $0 + $1.bytes.readableBytes } }
         let formatter = ISO8601DateFormatter()
@@ -39,6 +39,7 @@ extension ReplayLoadRunner {
             errors: Dictionary(uniqueKeysWithValues: counters.errors.map { ($0.key.rawValue, $0.value) }),
             errorExamples: Dictionary(uniqueKeysWithValues: state.stats.firstErrors.map { ($0.key.rawValue, $0.value.rendered(plan.naming)) }),
             timeline: timeline, warnings: warnings, peakRSSBytes: SystemLimits.peakResidentBytes())
+        report.shard = plan.shard?.description
         report.setLatency(corrected: state.stats.corrected, uncorrected: state.stats.uncorrected)
         var verify: LoadReport.Replay.Verify?
         if let sample = options.verifySample {

@@ -106,6 +106,10 @@ public final class ReplayLoadRunner: Sendable {
         guard scripts.count * options.scale.copies <= ReplayLoadOptions.maximumCopies else {
             throw LoadGenError(.invalidPlan, "\(scripts.count) streams × \(.scale) \(options.scale.copies) is over \(ReplayLoadOptions.maximumCopies) connections")
         }
+        if let shard = plan.shard, shard.share(of: scripts.count * options.scale.copies) == 0 {
+            let total = scripts.count * options.scale.copies
+            throw LoadGenError(.invalidPlan, "shard \(shard) would replay nothing: \(total) stream copies split over \(shard.count) shards leave shards \(total) and up without one (use at most \(total) shards, or a larger \(.scale))")
+        }
         return (scripts, warnings)
     }
 
@@ -120,14 +124,16 @@ public final class ReplayLoadRunner: Sendable {
         let (scripts, scriptWarnings) = try scripts()
         let descriptorLimit = DescriptorLimit.raiseToHardLimit()
         var warnings = scriptWarnings + SystemLimits.preflight(
-            connections: scripts.count * options.scale.copies, descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp)
+            connections: (plan.shard ?? .whole).share(of: scripts.count * options.scale.copies), descriptors: descriptorLimit, tcp: plan.endpoint.transport == .tcp)
         let clock = plan.connectOptions.clock
         let tally = ReplayTally(requests: plan.requests, target: plan.endpoint.description)
         let startedAt = plan.wallClock()
         let start = clock.now
         let stopAt = options.duration.map { start.advanced(by: $0) }
         let sampler = Task { await sample(tally, from: start, clock: clock, progress: progress) }
-        let copies = scripts.flatMap { script in (0..<options.scale.copies).map { (script, $0) } }
+        // A shard plays the copies it owns (by number, the remainder to the lowest shards).
+        let shard = plan.shard ?? .whole
+        let copies = scripts.flatMap { script in (0..<options.scale.copies).map { (script, $0) } }.enumerated().filter { shard.owns($0.offset) }.map(\.element)
         await withTaskGroup(of: [SettingText].self) { group in
             for (slot, (script, copy)) in copies.enumerated() {
                 group.addTask { await self.play(script, copy: copy, slot: slot, tally: tally, start: start, stopAt: stopAt) }

@@ -15,9 +15,18 @@ extension LoadReport {
     /// checks it the same way and gives it back with its figures recomputed from its histograms.
     ///
     /// Refused as well (`.unmergeableReports`): an empty list, reports of different targets or
-    /// transports.
-    public static func merge(named parts: [(name: String, report: LoadReport)]) throws(LoadGenError) -> LoadReport {
+    /// transports, and what `rules` forbid (``checkAsWhole(_:rules:)``): shards missing,
+    /// doubled or of another split, windows that overlap too little under `strict`.
+    ///
+    /// The parts are placed by absolute time: the merged run spans from the earliest start to
+    /// the latest end (its rates are over that span), and each part's timeline is moved by its
+    /// start's distance from the earliest (to the nearest second) before seconds are added.
+    /// What the merge found of the parts as a whole is in ``mergeFindings``; its warnings (too little
+    /// overlap, parts that fell behind) are added to ``warnings``.
+    public static func merge(named parts: [(name: String, report: LoadReport)], rules: MergeRules = MergeRules()) throws(LoadGenError) -> LoadReport {
         guard let (_, first) = parts.first else { throw LoadGenError(.unmergeableReports, "nothing to merge") }
+        for (name, report) in parts { try report.validate(named: name) }
+        let (findings, windows, wholeWarnings) = try checkAsWhole(parts, rules: rules)
         var merged = first
         var corrected = HistogramSum(field: "histograms.corrected")
         var uncorrected = HistogramSum(field: "histograms.uncorrected")
@@ -25,7 +34,6 @@ extension LoadReport {
         var tunnels = HistogramSum(field: "proxy_tunnel_histogram")
         var timeline: [Int: Interval] = [:]
         for (index, (name, report)) in parts.enumerated() {
-            try report.validate(named: name)
             if report.transport != first.transport || report.target != first.target {
                 throw LoadGenError(.unmergeableReports, SettingText(differentTargets(parts)))
             }
@@ -40,7 +48,14 @@ extension LoadReport {
             if let encoded = report.tlsHandshakeHistogram { try handshakes.add(encoded, from: name) }
             if let encoded = report.proxyTunnelHistogram { try tunnels.add(encoded, from: name) }
             if index > 0 { try merged.add(report, check: ReportCheck(name: name)) }
-            try Self.add(report.timeline, to: &timeline, check: ReportCheck(name: name))
+            let shift = Int(windows[index].start.rounded())
+            try Self.add(report.timeline, shiftedBy: shift, to: &timeline, check: ReportCheck(name: name))
+        }
+        if parts.count > 1 {
+            merged.elapsedSeconds = ((windows.map(\.end).max() ?? merged.elapsedSeconds) * 1e6).rounded() / 1e6
+            merged.mergeFindings = findings
+            merged.shard = nil
+            merged.warnings += wholeWarnings
         }
         merged.timeline = timeline.values.sorted { $0.second < $1.second }.map { entry in
             guard parts.count > 1 else { return entry }
@@ -107,7 +122,6 @@ extension LoadReport {
         if let earliest = ReportTimestamp(startedAt), let theirs = ReportTimestamp(other.startedAt), theirs < earliest {
             startedAt = other.startedAt
         }
-        elapsedSeconds = max(elapsedSeconds, other.elapsedSeconds)
         config.connections = try check.sum(config.connections, other.config.connections, "config.connections")
         if config.io != other.config.io { config.io = "mixed" }
         config.rate = try check.sum(config.rate, other.config.rate, "config.rate")
@@ -136,10 +150,13 @@ extension LoadReport {
         warnings += other.warnings
     }
 
-    /// Adds a part's timeline to the entries by second (the counts of a second already there
-    /// added, checked by `check`).
-    private static func add(_ entries: [Interval], to bySecond: inout [Int: Interval], check: ReportCheck) throws(LoadGenError) {
-        for (index, entry) in entries.enumerated() {
+    /// Adds a part's timeline to the entries by second, each second moved by `shift` (the
+    /// part's start after the earliest), the counts of a second already there added, checked by
+    /// `check`.
+    private static func add(_ entries: [Interval], shiftedBy shift: Int, to bySecond: inout [Int: Interval], check: ReportCheck) throws(LoadGenError) {
+        for (index, original) in entries.enumerated() {
+            var entry = original
+            entry.second += shift
             guard var existing = bySecond[entry.second] else {
                 bySecond[entry.second] = entry
                 continue

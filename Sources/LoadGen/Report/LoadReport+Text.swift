@@ -29,6 +29,8 @@ extension LoadReport {
         if report.config.warmupSeconds > 0 { elapsed += " after \(decimal(report.config.warmupSeconds, places: 2)) s warm-up (\(ReportText.grouped(report.messages.warmupSent)) messages, not counted)" }
         row("duration", elapsed)
         if report.interrupted == true { row("interrupted", "stopped before its end: the figures cover the run until the stop") }
+        if let shard = report.shard { row("shard", "\(shard) of the whole test") }
+        for (index, line) in (report.mergeFindings?.lines ?? []).enumerated() { lines.append(ReportText.pad(index == 0 ? "merged" : "", 12) + line) }
         let c = report.connections
         row("connections", "\(ReportText.grouped(c.requested)) requested, \(ReportText.grouped(c.established)) established, \(ReportText.grouped(c.failed)) failed, \(ReportText.grouped(c.lost)) lost, peak \(ReportText.grouped(c.peakOpen)) open")
         let m = report.messages

@@ -22,6 +22,13 @@ extension LoadReport {
             throw check.failure("started_at", "'\(startedAt)' is not a UTC time such as 2026-11-23T08:00:00.000Z")
         }
         if hosts < 1 { throw check.failure("hosts", "\(hosts) is not a number of runs") }
+        if let shard {
+            do {
+                _ = try Shard(parsing: shard)
+            } catch {
+                throw check.failure("shard", error.message)
+            }
+        }
         try check.seconds(elapsedSeconds, "elapsed_seconds")
         try config.validate(check)
         try check.count(connections.requested, "connections.requested")

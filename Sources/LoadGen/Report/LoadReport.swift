@@ -28,6 +28,11 @@ public struct LoadReport: Codable, Sendable {
     package var startedAt: String
     /// How many runs this report adds up (1 unless merged).
     package var hosts = 1
+    /// `--shard K/N`: which shard of the whole test this run was (absent: not a shard, or merged).
+    public var shard: String? = nil
+    /// A merge of several parts: what was found of them as a whole (their shards, how long
+    /// they ran together, the parts whose corrected latency is not valid).
+    public var mergeFindings: MergeFindings? = nil
     package var config: Config
     /// Seconds from the end of the warm-up to the end of sending (the longest, merged).
     package var elapsedSeconds: Double
@@ -254,7 +259,8 @@ public struct LoadReport: Codable, Sendable {
     enum CodingKeys: String, CodingKey {
         case schema, target, address, transport, hosts, config, connections, messages, bytes, throughput, latency
         case histograms, errors, timeline, warnings, thresholds, labels
-        case replay, interrupted, http
+        case replay, interrupted, http, shard
+        case mergeFindings = "merge"
         case startedAt = "started_at"
         case elapsedSeconds = "elapsed_seconds"
         case errorExamples = "error_examples"

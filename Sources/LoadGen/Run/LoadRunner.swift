@@ -307,7 +307,7 @@ public final class LoadRunner: Sendable {
             startedAt: formatter.string(from: startedAt),
             config: LoadReport.Config(
                 connections: plan.connections, connectRate: plan.connectRate, durationSeconds: plan.duration.map { $0.secondsDouble },
-                requests: plan.requests, rate: plan.rate, stages: plan.stages.isEmpty ? nil : Self.describe(plan.stages),
+                requests: plan.requests, rate: plan.shareOfRate, stages: plan.stages.isEmpty ? nil : Self.describe(plan.stages),
                 pipeline: context.pipeline, threads: plan.resolvedIO == .threads ? plan.ioThreadCount : plan.threads, warmupSeconds: plan.warmup.secondsDouble,
                 framing: plan.framing?.description, messageBytes: context.template(slot: 0).size(sequence: 1, connection: 1),
                 timeoutSeconds: plan.replyTimeout.secondsDouble, io: plan.resolvedIO.rawValue),
@@ -324,6 +324,7 @@ public final class LoadRunner: Sendable {
             errors: Dictionary(uniqueKeysWithValues: counters.errors.map { ($0.key.rawValue, $0.value) }),
             errorExamples: examples, timeline: timeline, warnings: warnings,
             peakRSSBytes: SystemLimits.peakResidentBytes())
+        report.shard = plan.shard?.description
         report.setLatency(corrected: corrected, uncorrected: uncorrected)
         report.http = plan.isHTTP ? LoadReport.HTTP(counters.http ?? HTTPStatusCounts()) : counters.http.map(LoadReport.HTTP.init)
         return report

@@ -77,7 +77,8 @@ struct LoadStats: Sendable {
 ///
 /// Message numbering: slot `s` of `c` connections sends the run's messages `s`, `s + c`,
 /// `s + 2c`, … (its `k`-th message is number `k·c + s`), so the open-loop schedule is spread
-/// evenly over the connections and `{{seq}}` is unique in the run.
+/// evenly over the connections and `{{seq}}` is unique in the run. A shard's numbers are its
+/// own; `{{seq}}` and `{{conn}}` are the whole test's (``LoadPlan/sharded(_:connections:)``).
 ///
 /// Replies are matched in order (the first unanswered message gets the first reply), which is
 /// right for TCP and Unix streams; over UDP a lost datagram is noticed by its timeout. With
@@ -90,6 +91,11 @@ struct LoadSlot {
     private let stride: Int
     private let budget: Int?
     private let template: MessageTemplate
+    /// `{{seq}}` of message `number` is `number · sequenceScale + sequenceBase` and `{{conn}}`
+    /// is ``connectionNumber``: the whole test's numbers when the run is a shard of it.
+    private let sequenceScale: Int
+    private let sequenceBase: Int
+    private let connectionNumber: Int
     let expectsReplies: Bool
     private let warmupNanos: Int64
     private let context: RunContext
@@ -122,6 +128,9 @@ struct LoadSlot {
         stride = run.plan.connections
         budget = run.requestBudget(slot: slot)
         template = run.template(slot: slot)
+        sequenceScale = run.plan.shard?.count ?? 1
+        sequenceBase = (run.plan.shard?.index ?? 0) + 1
+        connectionNumber = run.plan.firstConnection + slot + 1
         expectsReplies = run.plan.framing != nil
         warmupNanos = run.warmupNanos
         correlation = expectsReplies ? rules.correlation : nil
@@ -184,7 +193,7 @@ struct LoadSlot {
         let number = nextNumber
         nextIndex += 1
         let before = buffer.writerIndex
-        template.append(sequence: number + 1, connection: slot + 1, to: &buffer)
+        template.append(sequence: number &* sequenceScale &+ sequenceBase, connection: connectionNumber, to: &buffer)
         let size = buffer.writerIndex - before
         let measured = due - start >= warmupNanos
         if measured {
@@ -243,7 +252,7 @@ struct LoadSlot {
             requeuedFront = 0
         }
         let before = buffer.writerIndex
-        template.append(sequence: request.number + 1, connection: slot + 1, to: &buffer)
+        template.append(sequence: request.number &* sequenceScale &+ sequenceBase, connection: connectionNumber, to: &buffer)
         request.sent = now
         request.answered = false
         pending.append(request, key: request.key)

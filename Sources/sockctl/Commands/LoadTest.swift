@@ -79,13 +79,24 @@ struct LoadTest: AsyncParsableCommand {
             until the summary, whose numbers the last scrape shows; --metrics-linger DUR waits (at \
             most DUR) for a scraper to read them and come back before printing it.
 
+            One test on several machines: run N copies with --shard K/N (K from 0), each \
+            with its own --json part, and add the parts with `sockctl report merge --expect N`. \
+            The connections, --rate, --stages, --requests and --from-pcap stream copies are \
+            split, the remainder to the lowest shards, so the N shards add up to exactly the \
+            unsharded test (a shard sends the messages of the whole schedule it owns, each when \
+            the whole would; {{seq}} and {{conn}} are the whole test's numbers). --barrier DIR (a directory all shards share) holds each shard \
+            until --parties shards (default N) have announced themselves in it; one that waits \
+            longer than --barrier-timeout fails, saying how many arrived. --start-at TIME \
+            starts at a wall-clock time instead (or after the barrier). See \
+            deploy/kubernetes/.
+
             Ctrl-C or SIGTERM stops the run in order: nothing more is sent, replies to what \
             was sent are still awaited (within --reply-timeout), and the report — marked \
             interrupted, in the text and in the JSON — and the --json file are written as \
             usual; a second signal exits at once.
 
-            Exit status: 0; 1 when a --threshold is violated, or the requested connections \
-            could not be opened; 2 usage error (an output file that cannot be written \
+            Exit status: 0; 1 when a --threshold is violated, the requested connections \
+            could not be opened, or a shard could not start (--barrier timed out); 2 usage error (an output file that cannot be written \
             included, found before anything is sent); 130 (SIGINT) or 143 (SIGTERM) when a \
             signal stopped the run, after the report.
 
@@ -106,6 +117,8 @@ struct LoadTest: AsyncParsableCommand {
               sockctl loadtest https://localhost:8443/api -X POST -H 'Content-Type: application/json' \\
                   --message '{"id":{{seq}}}' --pipeline 4 --cafile ca.pem --json result.json
               sockctl loadtest http://127.0.0.1:8080/a http://127.0.0.1:8080/b -c 20 --duration 10s   # per path
+              sockctl loadtest 127.0.0.1:7000 --rate 3000 --duration 1m --framing line --shard 1/3 \\
+                  --barrier /results/barrier --json /results/part-1.json   # the second of 3 machines
               sockctl loadtest 127.0.0.1:7000 --framing line --pipeline 8 --message '{"id":{{seq}},"op":"get"}' \\
                   --correlate 'json:$.id' --label 'json:$.op' --threshold 'unmatched<10'
             """
@@ -207,6 +220,8 @@ struct LoadTest: AsyncParsableCommand {
             transform: { text in try validating { try MessageField(parsing: text, option: .label) } })
     var label: MessageField?
 
+    @OptionGroup(title: "Shards (one test on several machines)") var sharding: ShardOptions
+
     @Flag(name: .shortAndLong, help: "Print more on stderr: the plan, the target address and warnings.")
     var verbose = false
     @OptionGroup var terminal: TerminalOptions
@@ -303,6 +318,7 @@ struct LoadTest: AsyncParsableCommand {
             plan.label = try MessageField(parsing: "http:path", option: .label)
         }
         try plan.validate()
+        if let shard = sharding.shard { plan = try plan.sharded(shard, connections: fromPcap == nil) }
         return plan
     }
 
@@ -325,6 +341,16 @@ struct LoadTest: AsyncParsableCommand {
         let metrics: LoadMetricsEndpoint? = if let metricsListen { try await LoadMetricsEndpoint.start(metricsListen, plan: plan) { diagnostics.log($0.logLine) } } else { nil }
         if let metrics { diagnostics.note("metrics on \(metrics.url)") }
         var report: LoadReport
+        // A signal during the wait for the start ends it: nothing was sent, no report.
+        let start = Task { [sharding] in try await sharding.waitForStart(as: plan.shard, clock: plan.connectOptions.clock, diagnostics: diagnostics) }
+        interruption.onStop { start.cancel() }
+        do {
+            try await start.value
+        } catch {
+            jsonFile?.abandon()
+            try interruption.exitIfInterrupted()
+            throw diagnostics.fail(error)
+        }
         do {
             if let replay = try replayOptions() {
                 let runner = ReplayLoadRunner(plan: plan, options: replay)

@@ -30,14 +30,26 @@ struct Report: ParsableCommand {
                 The merged report is printed on stdout; --json FILE writes it as JSON too; \
                 --json alone (or --json -) prints the JSON on stdout and the text on stderr.
 
+                Shards (loadtest --shard K/N): --expect N fails the merge when a shard is \
+                missing, there twice or of another split, naming it. The parts are placed by \
+                their absolute start times: the merged run spans from the earliest start to the \
+                latest end, and the timelines are added second by second of wall-clock time. \
+                When the parts' measured windows overlap by less than 90% of the shortest, the \
+                merge warns (--strict: fails): their sums are not one test. A part that fell \
+                behind its schedule (messages due and not sent) or ran out of file descriptors \
+                is named, and the merged report says its corrected latency is not valid. The \
+                latency histograms must have the same settings in every part.
+
                 Exit status: 0; 1 when a --threshold is violated, merged --from-pcap runs \
                 saw replies differ from the recording, or a file is not a valid sockctl \
-                load-test result of the same target; 2 usage error.
+                load-test result of the same target, a shard --expect asks for is missing or \
+                doubled, or (--strict) the parts overlap too little; 2 usage error.
 
                 Examples:
                   sockctl report merge part-0.json part-1.json part-2.json
                   sockctl report merge results/*.json --json total.json --threshold 'p99<50ms'
                   sockctl report merge part-*.json --json | jq .latency
+                  sockctl report merge /results/part-*.json --expect 3 --strict --json /results/merged.json
                 """
         )
 
@@ -55,10 +67,17 @@ struct Report: ParsableCommand {
         )
         var threshold: [Threshold] = []
 
+        @Option(name: .long, help: ArgumentHelp("The parts are the N shards of one test (loadtest --shard K/N): fail unless each of 0/N to N-1/N is there exactly once.", valueName: "n"))
+        var expect: Int?
+
+        @Flag(name: .long, help: "Fail (rather than warn) when the parts' measured windows overlap by less than 90% of the shortest.")
+        var strict = false
+
         @OptionGroup var terminal: TerminalOptions
 
         func validate() throws {
             if files.isEmpty { throw UsageError("give the result files to merge") }
+            if let expect { _ = try checkedCount(expect, "--expect", within: 1...Shard.maximumCount) }
             // `--json a.json b.json` reads as "print JSON" but names a.json as the output; the
             // merge would overwrite the result of a run. (A merged result may be rewritten.)
             if let json, json != "-", FileManager.default.fileExists(atPath: json),
@@ -74,13 +93,16 @@ struct Report: ParsableCommand {
             }
             var merged: LoadReport
             do {
-                merged = try LoadReport.merge(named: try files.map { path throws(LoadGenError) in (name: path, report: try LoadReport(contentsOf: path)) })
+                merged = try LoadReport.merge(
+                    named: try files.map { path throws(LoadGenError) in (name: path, report: try LoadReport(contentsOf: path)) },
+                    rules: MergeRules(expectedShards: expect, strict: strict))
             } catch {
                 throw diagnostics.fail(error)
             }
             merged.thresholds = threshold.map { $0.evaluate(merged) }
             let out = json == "-" ? FileDescriptorWriter.standardError : FileDescriptorWriter.standardOutput
             out.write(merged.text)
+            for warning in merged.mergeWarnings { diagnostics.warning(OptionNames.render(warning)) }
             if json != nil { try merged.writeJSON(to: jsonFile, diagnostics: diagnostics) }
             let failures = merged.failures()
             if !failures.isEmpty {

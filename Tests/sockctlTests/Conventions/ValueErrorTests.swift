@@ -99,6 +99,9 @@ struct ValueErrorTests {
         "seconds": Kind("soon"),
         "command": Kind(nil),
         "message": Kind(nil),
+        "k/n": Kind("one/three"),
+        "time": Kind("tomorrow"),
+        "dir": Kind("/dev/null/barrier", .saying("not a directory")),
     ]
 
     /// What each command is given besides the value under test: its positional arguments (a
