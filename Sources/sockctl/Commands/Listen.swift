@@ -76,6 +76,20 @@ struct Listen: AsyncParsableCommand {
               sockctl listen unix:/tmp/app.sock --discard -k -q
               sockctl listen 7000 --echo -k --metrics-listen 9464   # Prometheus: clients, bytes, datagrams
               sockctl listen ws://127.0.0.1:8080/chat --broadcast --allow-origin http://localhost:3000
+              sockctl listen 7000 -k --exec 'tr a-z A-Z'        # ncat -l 7000 -k -e
+              sockctl listen 7000 --sh-exec 'echo "hello $SOCKCTL_PEER_ADDR"'
+
+            --exec PROGRAM ARGS (ncat -e) and --sh-exec LINE (ncat -c, /bin/sh -c) run a command \
+            for each client (each client address over udp://), its stdin and stdout the \
+            connection, its stderr ours; stdin is not read. Over WebSocket each message is a \
+            line of its stdin and each line it writes a message (or --framing). A client's end \
+            of sending closes the command's stdin; the command closing its stdout half-closes \
+            the connection; the connection is closed when it exits. When the client goes \
+            first the command gets SIGTERM, and SIGKILL 2 seconds later. Its environment \
+            holds SOCKCTL_PEER_ADDR, SOCKCTL_PEER_PORT, SOCKCTL_LOCAL_ADDR, \
+            SOCKCTL_LOCAL_PORT, SOCKCTL_TRANSPORT and ncat's NCAT_REMOTE_ADDR, \
+            NCAT_REMOTE_PORT, NCAT_LOCAL_ADDR, NCAT_LOCAL_PORT, NCAT_PROTO. Anyone who can \
+            connect runs it: keep it on loopback.
             """
     )
 
@@ -109,6 +123,8 @@ struct Listen: AsyncParsableCommand {
 
     @Flag(name: [.customShort("k"), .long], help: "Keep accepting clients after the first one leaves.")
     var keepOpen = false
+
+    @OptionGroup(title: "Command (a shell on a port: see the README's warning)") var command: ExecOptions
 
     @OptionGroup var admission: AdmissionOptions
 
@@ -183,6 +199,18 @@ struct Listen: AsyncParsableCommand {
             configuration.delay = delay
         }
         configuration.keepOpen = keepOpen || broadcast
+        if let exec = try command.configuration() {
+            try command.refuse("--echo", given: echo)
+            try command.refuse("--discard", given: discard)
+            try command.refuse("--broadcast", given: broadcast)
+            try command.refuse("--respond", given: respond != nil)
+            try command.refuse("--delay", given: delay != nil)
+            try command.refuse("--recv-only", given: recvOnly)
+            if endpoint.transport.isHTTP {
+                throw UsageError("\(command.flagName ?? "--exec") does not apply to \(endpoint.transport.rawValue)://: every request is answered by the listener")
+            }
+            configuration.exec = exec
+        }
         try admission.apply(to: &configuration.options, endpoint: endpoint)
         configuration.options.tap = observability.tap
         try recording.validate(transport: endpoint.transport)
@@ -213,7 +241,7 @@ struct Listen: AsyncParsableCommand {
         let recorder = try recording.recorder(diagnostics: diagnostics)
         configuration.options.recorder = recorder?.hook
         // An HTTP client gets answers, never stdin.
-        let readsInput = configuration.mode == .print && !recvOnly && !configuration.endpoint.transport.isHTTP
+        let readsInput = configuration.mode == .print && !recvOnly && !configuration.endpoint.transport.isHTTP && configuration.exec == nil
         let printMode = configuration.mode == .print
         let service = ListenService(
             configuration: configuration,
