@@ -12,7 +12,7 @@ BIN_RELEASE = .build/release/sockctl
 # apt_install), curl an HTTP client of `listen http://`, wrk (and h2load, nghttp2-client) the
 # anchors of bench/http.sh; tshark the reference for TLS decryption (scripts/tls-sessions/record.sh)
 # and HTTP/2 headers (scripts/captures/make-h2c-sessions.sh).
-TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv prometheus mandoc nginx-light curl wrk nghttp2-server nghttp2-client tshark
+TEST_PACKAGES  = ncat socat netcat-openbsd iperf3 iproute2 procps tcpdump libpcap-dev python3 python3-venv prometheus mandoc nginx-light curl wrk nghttp2-server nghttp2-client tshark microsocks dante-server tinyproxy haproxy
 
 # Python peers, pinned, in a venv of their own: the reference HdrHistogram decoder; kosoku
 # (the Autobahn WebSocket test suite on Python 3), the websockets library (server and client)

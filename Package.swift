@@ -52,6 +52,8 @@ let package = Package(
                 "CEpoll",
                 "CMalloc",
                 "WebSocketDeflate",
+                "ProxyProtocol",
+                "HTTPScanning",
             ],
             swiftSettings: strict
         ),
@@ -80,8 +82,8 @@ let package = Package(
         .target(
             name: "PacketDecoding",
             dependencies: [
-                "WebSocketDeflate", .product(name: "NIOHPACK", package: "swift-nio-http2"), .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "WebSocketDeflate", "HTTPScanning", .product(name: "NIOHPACK", package: "swift-nio-http2"), .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"), "ProxyProtocol",
             ],
             swiftSettings: strict
         ),
@@ -93,6 +95,13 @@ let package = Package(
         // permessage-deflate (RFC 7692) on zlib: the negotiation and the message (de)compressors
         // that the engine's WebSocket and the capture views share.
         .target(name: "WebSocketDeflate", dependencies: ["CZlib"], swiftSettings: strict),
+        // The PROXY protocol header (v1 and v2): pure bytes to values and back, for the engine
+        // (proxy --send-proxy-protocol, listen --accept-proxy-protocol) and the capture views.
+        .target(name: "ProxyProtocol", dependencies: [.product(name: "NIOCore", package: "swift-nio")], swiftSettings: strict),
+        // HTTPMessageScanner, the one HTTP/1.1 cutter (standard library and Glibc only): the
+        // engine's framing and the load generator cut messages with it, the capture views cut
+        // the HTTP/1.1 messages they show with it.
+        .target(name: "HTTPScanning", swiftSettings: strict),
         // The /metrics endpoint (Prometheus text exposition by swift-prometheus, served over NIO
         // HTTP/1) that loadtest, listen and proxy share; metric objects come from a registry each
         // run owns, never from the global MetricsSystem.
@@ -114,6 +123,7 @@ let package = Package(
                 "Recording",
                 "PacketDecoding",
                 "MetricsExport",
+                "HTTPScanning",
                 "CZlib",
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -144,6 +154,7 @@ let package = Package(
                 "MetricsExport",
                 "Recording",
                 "CSignalForwarding",
+                "ProxyProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "NIOCore", package: "swift-nio"),
             ],
@@ -176,8 +187,10 @@ let package = Package(
             dependencies: [
                 "SocketEngine",
                 "TestSupport",
+                "HTTPScanning",
                 // permessage-deflate: the negotiation and the (de)compressors the engine uses.
                 "WebSocketDeflate",
+                "ProxyProtocol",
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

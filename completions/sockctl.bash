@@ -188,7 +188,7 @@ _sockctl_connect() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary --no-compression -k --insecure --verbose -v --hexdump -u --udp -z --check-ports --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
     repeating_options=(--resolve --subprotocol -H --header --pin)
-    non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --keylog --framing --max-frame --color -w --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
+    non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --keylog --proxy --framing --max-frame --color -w --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -244,6 +244,9 @@ _sockctl_connect() {
     '--keylog')
         return
         ;;
+    '--proxy')
+        return
+        ;;
     '--framing')
         __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'$'\n''http'
         return
@@ -287,7 +290,7 @@ _sockctl_connect() {
 
 _sockctl_listen() {
     repeating_flags=()
-    non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --recv-only --binary --no-compression --verbose -v --hexdump --quiet -q --version -h --help)
+    non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --accept-proxy-protocol --recv-only --binary --no-compression --verbose -v --hexdump --quiet -q --version -h --help)
     repeating_options=(--allow --deny -H --header --subprotocol --allow-origin)
     non_repeating_options=(-p --respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --status --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --color --cert --key --client-ca --keylog)
     __sockctl_offer_flags_options 1
@@ -384,7 +387,7 @@ _sockctl_send() {
     repeating_flags=()
     non_repeating_flags=(-e --escapes --json --fail -4 -6 --binary --no-compression -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--resolve --subprotocol -H --header --pin)
-    non_repeating_options=(--file --responses --timeout --repeat --correlate -X --method --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --keylog --framing --max-frame --color)
+    non_repeating_options=(--file --responses --timeout --repeat --correlate -X --method --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --keylog --proxy --framing --max-frame --color)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -458,6 +461,9 @@ _sockctl_send() {
     '--keylog')
         return
         ;;
+    '--proxy')
+        return
+        ;;
     '--framing')
         __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'$'\n''http'
         return
@@ -476,7 +482,7 @@ _sockctl_proxy() {
     repeating_flags=()
     non_repeating_flags=(--print-messages --json --json-log --verbose -v --hexdump --quiet -q --upstream-insecure --version -h --help)
     repeating_options=(--allow --deny --fault)
-    non_repeating_options=(--max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --framing --max-frame --color --cert --key --client-ca --keylog --upstream-cafile --upstream-servername --upstream-cert --upstream-key)
+    non_repeating_options=(--max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --metrics-listen --upstream-connect-timeout --udp-idle-timeout --fault-seed --control --record --send-proxy-protocol --framing --max-frame --color --cert --key --client-ca --keylog --upstream-cafile --upstream-servername --upstream-cert --upstream-key --upstream-proxy)
     __sockctl_offer_flags_options 2
 
     # Offer option value completions
@@ -523,6 +529,10 @@ _sockctl_proxy() {
     '--record')
         return
         ;;
+    '--send-proxy-protocol')
+        __sockctl_add_completions -W 'v1'$'\n''v2'
+        return
+        ;;
     '--framing')
         __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'$'\n''http'
         return
@@ -558,6 +568,9 @@ _sockctl_proxy() {
     '--upstream-key')
         return
         ;;
+    '--upstream-proxy')
+        return
+        ;;
     esac
 }
 
@@ -565,7 +578,7 @@ _sockctl_replay() {
     repeating_flags=()
     non_repeating_flags=(--list --json --topspeed --verify -4 -6 --binary --no-compression -k --insecure --verbose -v --hexdump --version -h --help)
     repeating_options=(--ignore --resolve --subprotocol -H --header --pin)
-    non_repeating_options=(--stream --speed --as-server --idle-timeout --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --keylog --framing --max-frame --color)
+    non_repeating_options=(--stream --speed --as-server --idle-timeout --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --keylog --proxy --framing --max-frame --color)
     __sockctl_offer_flags_options 2
 
     # Offer option value completions
@@ -636,6 +649,9 @@ _sockctl_replay() {
     '--keylog')
         return
         ;;
+    '--proxy')
+        return
+        ;;
     '--framing')
         __sockctl_add_completions -W 'raw'$'\n''line'$'\n''crlf'$'\n''null'$'\n''length:1'$'\n''length:2'$'\n''length:4'$'\n''length:8'$'\n''fixed:'$'\n''http'
         return
@@ -654,7 +670,7 @@ _sockctl_loadtest() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary --no-compression -k --insecure --verbose -v --topspeed --loop --version -h --help)
     repeating_options=(--threshold --resolve --subprotocol -H --header --pin --ignore)
-    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --keylog -X --method --framing --max-frame --correlate --label --color --from-pcap --streams --speed --scale --verify-sample)
+    non_repeating_options=(-c --connections --connect-rate --duration --requests --rate --stages --message --message-file --pipeline --threads --io --warmup --reply-timeout --json --report-every --metrics-listen --metrics-linger --source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --keylog --proxy -X --method --framing --max-frame --correlate --label --color --from-pcap --streams --speed --scale --verify-sample)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -765,6 +781,9 @@ _sockctl_loadtest() {
     '--keylog')
         return
         ;;
+    '--proxy')
+        return
+        ;;
     '-X'|'--method')
         return
         ;;
@@ -852,8 +871,8 @@ _sockctl_report_merge() {
 }
 
 _sockctl_capture() {
-    repeating_flags=(-x -X -A -t -v)
-    non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json -U --immediate-mode -q -D --version -h --help)
+    repeating_flags=(-x -X -A -t -v -q)
+    non_repeating_flags=(--print -n --no-dump --nano -S -e -l --follow --json -U --immediate-mode -D --version -h --help)
     repeating_options=()
     non_repeating_options=(-i --port -f -r -w -c -s -y -Z --framing --decode --keylog -C -G -W -z --color)
     __sockctl_offer_flags_options -1

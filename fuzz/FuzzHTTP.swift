@@ -23,7 +23,7 @@
 /// fed in pieces and fed whole. Any Swift trap in the scanner (overflow, index out of range)
 /// is a crash libFuzzer reports.
 ///
-/// Built by fuzz/run.sh with the scanner's files of Sources/SocketEngine/Framing/HTTP alone
+/// Built by fuzz/run.sh with the files of Sources/HTTPScanning alone
 /// (one module; they import only the standard library and Glibc).
 enum HTTPFuzzer {
     struct Outcome: Equatable {

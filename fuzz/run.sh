@@ -22,7 +22,7 @@
 #           as text and JSON (built with Sources/PacketDecoding like the first three)
 #   http    fuzz/FuzzHTTP.swift:   HTTPMessageScanner (the one HTTP/1.1 cutter) on a byte stream
 #           fed whole and in pieces, with its invariants checked (built with the scanner's
-#           files of Sources/SocketEngine/Framing/HTTP alone: see build_http)
+#           files of Sources/HTTPScanning alone: see build_http)
 # All run at once (one process each). Seeds: every *.pcap / *.pcapng under Tests/ plus a
 # generated 400-packet pcap, split into frames by fuzz/seeds.py; for merge the report files
 # under Tests/Reports, alone and in pairs, with fuzz/merge.dict as libFuzzer's dictionary; for
@@ -62,6 +62,45 @@ build_deflate() {
     printf '%s\n' "${sources[@]}" | sha256sum > "$DEFLATE/sources"
 }
 
+# build_scanning: PacketDecoding imports HTTPScanning (the HTTP/1.1 view cuts messages with
+# HTTPMessageScanner): compiled first, instrumented, as a module of its own (standard library and
+# Glibc only).
+SCANNING=$OUT/scanning-deps
+build_scanning() {
+    local sources
+    mapfile -t sources < <(find Sources/HTTPScanning -name '*.swift' | sort)
+    if [ -f "$SCANNING/HTTPScanning.o" ] && [ -z "$(find "${sources[@]}" -newer "$SCANNING/HTTPScanning.o" 2>/dev/null)" ] \
+        && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$SCANNING/sources" 2>/dev/null)" ]; then
+        return 0
+    fi
+    echo "==> building the HTTPScanning module"
+    rm -rf "$SCANNING"
+    mkdir -p "$SCANNING"
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -module-name HTTPScanning -package-name sockctl \
+        -emit-module -emit-module-path "$SCANNING/HTTPScanning.swiftmodule" -c -o "$SCANNING/HTTPScanning.o" "${sources[@]}"
+    printf '%s\n' "${sources[@]}" | sha256sum > "$SCANNING/sources"
+}
+
+# build_proxy: PacketDecoding imports ProxyProtocol (the PROXY protocol view): compiled first,
+# instrumented, as a module of its own over the debug build's NIOCore (see nio_deps).
+PROXY=$OUT/proxy-deps
+build_proxy() {
+    local sources flags=() entry
+    mapfile -t sources < <(find Sources/ProxyProtocol -name '*.swift' | sort)
+    if [ -f "$PROXY/ProxyProtocol.o" ] && [ -z "$(find "${sources[@]}" -newer "$PROXY/ProxyProtocol.o" 2>/dev/null)" ] \
+        && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$PROXY/sources" 2>/dev/null)" ]; then
+        return 0
+    fi
+    echo "==> building the ProxyProtocol module"
+    nio_deps
+    for entry in "${DEPS[@]}"; do [[ $entry == *.o ]] || flags+=("$entry"); done
+    rm -rf "$PROXY"
+    mkdir -p "$PROXY"
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -wmo -module-name ProxyProtocol -package-name sockctl "${flags[@]}" \
+        -emit-module -emit-module-path "$PROXY/ProxyProtocol.swiftmodule" -c -o "$PROXY/ProxyProtocol.o" "${sources[@]}"
+    printf '%s\n' "${sources[@]}" | sha256sum > "$PROXY/sources"
+}
+
 # PacketDecoding imports NIOHPACK (swift-nio-http2), which imports NIO: the targets built with
 # Sources/PacketDecoding link SwiftPM's own debug build of those modules (uninstrumented: the
 # fuzzer's coverage and ASan are PacketDecoding's), found by their module files and module maps
@@ -99,9 +138,11 @@ build() {
     local name=$1 file=$2 bin=$OUT/bin/$1
     local sources
     build_deflate
+    build_scanning
+    build_proxy
     mapfile -t sources < <(find Sources/PacketDecoding -name '*.swift' | sort)
     sources+=(fuzz/FuzzSupport.swift "$file")
-    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" -newer "$bin" 2>/dev/null)" ] \
+    if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "$SCANNING/HTTPScanning.o" "$PROXY/ProxyProtocol.o" -newer "$bin" 2>/dev/null)" ] \
         && [ "$(find Sources/PacketDecoding -name '*.swift' | sort | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
         return 0
     fi
@@ -109,8 +150,8 @@ build() {
     nio_deps
     crypto_flags
     "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name PacketDecoding -package-name sockctl \
-        -I "$DEFLATE" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
-        "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "${DEPS[@]}" "${CRYPTO_FLAGS[@]}" -o "$bin.tmp"
+        -I "$DEFLATE" -I "$SCANNING" -I "$PROXY" -Xcc -fmodule-map-file=Sources/CZlib/module.modulemap \
+        "${sources[@]}" "$DEFLATE/WebSocketDeflate.o" "$SCANNING/HTTPScanning.o" "$PROXY/ProxyProtocol.o" "${DEPS[@]}" "${CRYPTO_FLAGS[@]}" -o "$bin.tmp"
     mv "$bin.tmp" "$bin"
     find Sources/PacketDecoding -name '*.swift' | sort | sha256sum > "$bin.sources"
 }
@@ -165,20 +206,19 @@ build_merge() {
     mv "$bin.tmp" "$bin"
     printf '%s\n' "${sources[@]}" | sha256sum > "$bin.sources"
 }
-# build_http: the scanner's files (HTTPMessageScanner*, HTTPMessageInfo, HTTPScanError) import
-# nothing but the standard library and Glibc (keep it so), so they compile alone, as a module
-# SocketEngine of their own, with the harness.
+# build_http: the scanner's module (Sources/HTTPScanning: HTTPMessageScanner*, HTTPMessageInfo,
+# HTTPScanError) imports nothing but the standard library and Glibc (keep it so), so it compiles
+# alone, as the module HTTPScanning, with the harness.
 build_http() {
     local bin=$OUT/bin/http sources
-    mapfile -t sources < <(find Sources/SocketEngine/Framing/HTTP \( -name 'HTTPMessageScanner*.swift' \
-        -o -name HTTPMessageInfo.swift -o -name HTTPScanError.swift \) | sort)
+    mapfile -t sources < <(find Sources/HTTPScanning -name '*.swift' | sort)
     sources+=(fuzz/FuzzHTTP.swift)
     if [ -x "$bin" ] && [ -z "$(find "${sources[@]}" -newer "$bin" 2>/dev/null)" ] \
         && [ "$(printf '%s\n' "${sources[@]}" | sha256sum)" = "$(cat "$bin.sources" 2>/dev/null)" ]; then
         return 0
     fi
     echo "==> building fuzz target http"
-    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name SocketEngine -package-name sockctl \
+    "$SWIFTC" -sanitize=fuzzer,address -parse-as-library -O -use-ld=lld -module-name HTTPScanning -package-name sockctl \
         "${sources[@]}" -o "$bin.tmp"
     mv "$bin.tmp" "$bin"
     printf '%s\n' "${sources[@]}" | sha256sum > "$bin.sources"

@@ -13,13 +13,15 @@ import Synchronization
 /// event loop, on loadtest's threads, in other processes writing the same file — never
 /// interleave. One writer may serve several layers (proxy's two sides).
 ///
-/// Writing a line never fails the connection: a failed write (a full disk) is counted and the
-/// first failure kept (``firstFailure``), for the caller to say once.
+/// Writing a line never fails the connection: a failed write (a full disk) is counted, the
+/// first failure kept (``firstFailure``) and handed, once, to the caller's `onFirstFailure`
+/// as it happens (the command line says it on stderr; losing keys must not lose the traffic).
 public final class TLSKeyLogWriter: Sendable {
     /// The file's path as given.
     public var path: String { file.path }
     private let file: OutputFile
     private let state = Mutex(State())
+    private let onFirstFailure: (@Sendable (SocketEngineError) -> Void)?
 
     private struct State {
         var lines = 0
@@ -28,9 +30,12 @@ public final class TLSKeyLogWriter: Sendable {
     }
 
     /// Opens (or creates) the key log at `path`, or throws `.unusableOutput` with the reason:
-    /// a symbolic link, permission denied, no such directory, a directory.
-    public init(path: String) throws(SocketEngineError) {
+    /// a symbolic link, permission denied, no such directory, a directory. `onFirstFailure` is
+    /// called once, on the thread of the write, with the first write that fails (an `.ioError`
+    /// naming the path and the system's reason).
+    public init(path: String, onFirstFailure: (@Sendable (SocketEngineError) -> Void)? = nil) throws(SocketEngineError) {
         file = try OutputFile.open(path, mode: .append)
+        self.onFirstFailure = onFirstFailure
     }
 
     /// The callback NIOSSL calls with each secret's line (newline included).
@@ -48,15 +53,21 @@ public final class TLSKeyLogWriter: Sendable {
                 return error
             }
         }
-        state.withLock { state in
-            if let failure {
-                state.failures += 1
-                if state.firstFailure == nil { state.firstFailure = failure }
-            } else {
+        let first = state.withLock { state -> Bool in
+            guard let failure else {
                 state.lines += 1
+                return false
             }
+            state.failures += 1
+            guard state.firstFailure == nil else { return false }
+            state.firstFailure = failure
+            return true
         }
+        if first, let failure { onFirstFailure?(failure) }
     }
+
+    /// How many writes failed.
+    public var failedWrites: Int { state.withLock { $0.failures } }
 
     /// How many lines were written.
     public var linesWritten: Int { state.withLock { $0.lines } }

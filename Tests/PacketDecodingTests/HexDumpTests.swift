@@ -45,4 +45,29 @@ import TestSupport
         [UInt8]([0x45, 0x00, 0x00]).withUnsafeBytes { HexDump.appendHex($0, into: &out) }
         #expect(String(decoding: out, as: UTF8.self) == "\n\t0x0000:  4500 00")
     }
+
+    /// Whole lines go through a word-at-a-time path: every byte value, at offsets that need 4
+    /// to 7 digits, equals the dump written out the slow way; a continued dump is the same
+    /// lines without the first newline.
+    @Test func wholeLinesOfEveryByteValueMatchTheSlowDump() {
+        let bytes = (0..<515).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 / 256) }
+        for offset in [0, 0xFFF0, 0x12345, 0xABCDEF1] {
+            var expected = ""
+            for lineStart in stride(from: 0, to: bytes.count, by: 16) {
+                let line = bytes[lineStart..<min(lineStart + 16, bytes.count)]
+                var hex = ""
+                for (index, byte) in line.enumerated() { hex += (index % 2 == 0 ? " " : "") + String(byte, radix: 16).leftPadded(2) }
+                let ascii = String(decoding: line.map { (0x21...0x7E).contains($0) ? $0 : UInt8(ascii: ".") }, as: UTF8.self)
+                expected += "\n\t0x" + String(offset + lineStart, radix: 16).leftPadded(4) + ": " + hex.padding(toLength: 40, withPad: " ", startingAt: 0) + "  " + ascii
+            }
+            #expect(HexDump.hexAndASCII(bytes, offset: offset) == expected, "offset \(offset)")
+            var continued: [UInt8] = []
+            bytes.withUnsafeBytes { HexDump.appendContinuedHexAndASCII($0, offset: offset, into: &continued) }
+            #expect(String(decoding: continued, as: UTF8.self) == String(expected.dropFirst()))
+        }
+    }
+}
+
+extension String {
+    fileprivate func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

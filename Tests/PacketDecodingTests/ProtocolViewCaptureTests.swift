@@ -82,24 +82,7 @@ import Testing
     func everyPrefixPrints(session: String) async throws {
         let path = packageRoot.appendingPathComponent("Tests/Fixtures/http2/\(session).pcap").path
         let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
-        let failure = await onOwnThread { () -> String? in
-            // Every length in the first 4 KiB, then every 61st (a 20 KB file would print 200 M bytes).
-            for length in stride(from: 0, through: bytes.count, by: 1) where length <= 4096 || length % 61 == 0 || length == bytes.count {
-                guard let reader = try? CaptureFileReader(bytes: Array(bytes.prefix(length))) else { continue }
-                var printer = PacketPrinter(options: PrintOptions(dump: .none, timestamps: .none, views: .all))
-                var out: [UInt8] = []
-                while let record = try? reader.next() {
-                    let count = min(record.bytes.count, record.header.capturedLength)
-                    var header = record.header
-                    for cut in [count / 2, count] {
-                        header.capturedLength = cut
-                        printer.print(header, UnsafeRawBufferPointer(rebasing: record.bytes[0..<cut]), into: &out)
-                    }
-                }
-                if !out.isEmpty && out.last != 0x0A { return "\(session) cut at \(length): output does not end in a newline" }
-            }
-            return nil
-        }
+        let failure = await firstPrefixThatDoesNotPrint(bytes, name: session)
         #expect(failure == nil, "\(failure ?? "")")
     }
 }

@@ -3,8 +3,10 @@ import TestSupport
 import Testing
 @testable import PacketDecoding
 
-/// `capture --keylog` against tshark: sessions recorded from openssl s_server/s_client and curl
-/// with their key logs (scripts/tls-sessions/record.sh), and tshark's decrypted bytes of each
+/// `capture --keylog` against tshark: sessions recorded from openssl s_server/s_client, curl
+/// (HTTP/1.1, and HTTP/2 with many streams against nghttpd) and Python websockets (with
+/// permessage-deflate and without) with their key logs (scripts/tls-sessions/record.sh), and
+/// tshark's decrypted bytes of each
 /// (`-z follow,tls,raw,N`). For every connection and direction, the bytes the decryptor hands
 /// out equal tshark's; the sessions tshark cannot decrypt (mid-connection, wrong key, no key)
 /// say why once per connection.
@@ -15,7 +17,7 @@ import Testing
         "tls13-aes128gcm", "tls13-aes256gcm", "tls13-chacha20",
         "tls12-ecdhe-rsa-aes128gcm", "tls12-ecdhe-rsa-aes256gcm", "tls12-ecdhe-rsa-chacha20",
         "tls12-ecdhe-ecdsa-aes128gcm", "tls12-ecdhe-ecdsa-aes256gcm", "tls12-ecdhe-ecdsa-chacha20",
-        "curl-http11",
+        "curl-http11", "h2-tls-streams", "ws-tls-deflate", "ws-tls-plain",
     ]
     static let undecryptable: [(String, TLSDecryptionFailure)] = [
         ("mid-connection", .handshakeNotSeen), ("wrong-key", .authenticationFailed), ("no-key", .noKey),

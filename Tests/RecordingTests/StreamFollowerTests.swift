@@ -7,18 +7,25 @@ import TestSupport
 /// `capture --follow`: a stream's bytes in order with direction markers, the same however the
 /// packets cut them, and framed messages one per line.
 @Suite(.hangGuard) struct StreamFollowerTests {
-    func follow(_ session: CraftedSession, framing: Framing? = nil) -> String {
+    /// `flushEachPacket`: the output buffer is written away and emptied after every packet, as
+    /// `capture -l` (and any flush) does.
+    func follow(_ session: CraftedSession, framing: Framing? = nil, flushEachPacket: Bool = false) -> String {
         var follower = StreamFollower(framing: framing)
         var out: [UInt8] = []
+        var written: [UInt8] = []
         for (time, frame) in session.frames {
             let header = PacketHeader(
                 seconds: time / 1_000_000_000, fraction: UInt32(time % 1_000_000_000), precision: .nanoseconds,
                 capturedLength: frame.count, originalLength: frame.count, linkType: .ethernet
             )
             frame.withUnsafeBytes { follower.packet(header, $0, into: &out) }
+            if flushEachPacket {
+                written += out
+                out.removeAll(keepingCapacity: true)
+            }
         }
         follower.finish(into: &out)
-        return String(decoding: out, as: UTF8.self)
+        return String(decoding: written + out, as: UTF8.self)
     }
 
     /// The same request sent whole, and drip-fed one byte per segment.
@@ -57,6 +64,23 @@ import TestSupport
         let text = follow(session)
         #expect(text.contains("[1] >>\n\t0x0000:  0102 03"), "\(text)")
         #expect(text.hasSuffix("== stream 1 end: capture ended\n"), "\(text)")
+    }
+
+    /// A direction's binary bytes over several segments continue one dump; when the output was
+    /// written away between the segments (a flush, `-l`), the dump still continues — it trapped
+    /// (`removeLast()` on the emptied buffer) once 64 KB of a decrypted download had been shown.
+    @Test func aHexDumpContinuesAcrossAFlushedOutput() {
+        var session = CraftedSession()
+        session.add(session.connection.open())
+        session.data("\u{01}\u{02}\u{03}", from: .client, after: 1)
+        session.data("\u{04}\u{05}", from: .client, after: 1)
+        session.data("\u{06}", from: .server, after: 1)
+        session.data("\u{07}", from: .server, after: 1)
+        let flushed = follow(session, flushEachPacket: true)
+        #expect(flushed == follow(session), "\(flushed)")
+        #expect(flushed.contains("[1] >>\n\t0x0000:  0102 03"), "\(flushed)")
+        #expect(flushed.contains("\n\t0x0003:  0405"), "\(flushed)")
+        #expect(!flushed.contains("\n\n"), "no blank line between the dumps")
     }
 }
 

@@ -1,3 +1,4 @@
+import HTTPScanning
 import NIOCore
 import NIOEmbedded
 import NIOHTTP1

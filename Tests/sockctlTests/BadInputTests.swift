@@ -83,7 +83,7 @@ import Testing
         (["connect", "127.0.0.1:1", "--interface", "nosuch0"], "unknown interface 'nosuch0'"),
         (["send", "127.0.0.1:1", "x", "--source", unresolvableHost], "source address: cannot resolve '\(unresolvableHost)'"),
         (["send", "127.0.0.1:1", "x", "--source", "127.0.0.1:99999"], "invalid source port"),
-        (["capture", "-r", "x.pcap", "--decode", "tls,quic"], "unknown view in 'tls,quic' (expected one of tls, ws, http2, all, comma-separated, e.g. tls,ws)"),
+        (["capture", "-r", "x.pcap", "--decode", "tls,quic"], "unknown view in 'tls,quic' (expected one of tls, ws, http2, http, proxy, all, comma-separated, e.g. tls,ws)"),
         (["capture", "-r", "x.pcap", "--decode", ""], "unknown view in ''"),
         (["capture", "-r", "x.pcap", "-vvvv"], "-v may be given at most three times (-vvv)"),
         (["proxy", "0", "127.0.0.1:1", "--fault", "bogus"], "invalid fault 'bogus': unknown kind 'bogus' (expected one of latency, bandwidth,"),

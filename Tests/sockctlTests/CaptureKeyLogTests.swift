@@ -43,11 +43,14 @@ struct CaptureKeyLogTests {
     @Test func jsonAndTheViewsCarryTheDecryptedData() async throws {
         let json = try await capture("curl-http11", ["--json"])
         #expect(json.status == 0)
-        // "GET /one HTTP/1.1\r\n" in base64 starts "R0VUIC9vbmUgSFRUUC8xLjEN".
-        #expect(json.stdout.contains("{\"proto\":\"tls\",\"type\":\"decrypted\",\"length\":"))
-        #expect(json.stdout.contains("\"data\":\"R0VUIC9vbmUgSFRUUC8xLjEN"))
+        // --json carries every view: the decrypted HTTP/1.1 messages as the HTTP view's objects.
+        #expect(json.stdout.contains("{\"proto\":\"http\",\"type\":\"request\",\"method\":\"GET\",\"target\":\"/one\",\"version\":\"HTTP/1.1\",\"headers\":[[\"Host\",\"127.0.0.1:"))
+        #expect(json.stdout.contains("{\"proto\":\"http\",\"type\":\"response\",\"version\":\"HTTP/1.0\",\"status\":200,\"reason\":\"ok\",\"headers\":[[\"Content-type\",\"text/html\"]],\"body_framing\":\"until-close\""))
         let text = try await capture("curl-http11", ["--decode", "tls", "--no-dump"])
         #expect(text.stdout.contains("    TLS decrypted application data, length 82: GET /one HTTP/1.1\\r\\nHost: 127.0.0.1:"))
+        let http = try await capture("curl-http11", ["--decode", "http", "--no-dump"])
+        #expect(http.stdout.contains("    HTTP request GET /one HTTP/1.1 | Host: 127.0.0.1:"), "\(http.stdout)")
+        #expect(http.stdout.contains("    HTTP response HTTP/1.0 200 ok | Content-type: text/html | body 5172 bytes (until close)\n"), "\(http.stdout)")
     }
 
     @Test(arguments: [
@@ -110,6 +113,40 @@ struct CaptureKeyLogTests {
         capture.signal(SIGINT)
         _ = try await capture.wait()
         #expect(!capture.stdoutText.contains("not decrypted"), "\(capture.stdoutText)")
+    }
+
+    /// A live capture whose key log cannot be read — missing, a directory, not readable by the
+    /// user capture runs as — stops before it listens, with one line saying which and why
+    /// (a directory used to open and then read nothing: the capture ran, decrypting nothing).
+    @Test(.enabled(if: geteuid() == 0, "live capture needs root"), arguments: ["missing", "directory", "unreadable"])
+    func aLiveCaptureWhoseKeyLogCannotBeReadSaysWhyInOneLine(_ kind: String) async throws {
+        let scratch = try Scratch()
+        var command = [try sockctlPath()]
+        let path: String
+        let reason: String
+        switch kind {
+        case "missing":
+            path = scratch.path("absent.log")
+            reason = "No such file or directory"
+        case "directory":
+            path = scratch.path("keys")
+            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+            reason = "Is a directory"
+        default:
+            // Root reads any file: the capture runs as nobody, the key log is root's own (0600).
+            path = scratch.path("keys.log")
+            #expect(FileManager.default.createFile(atPath: path, contents: Data("# keys\n".utf8), attributes: [.posixPermissions: 0o600]))
+            #expect(chmod(scratch.url.path, 0o755) == 0)
+            command = ["/usr/bin/setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"] + command
+            reason = "Permission denied"
+        }
+        let capture = try await Child(command[0], Array(command.dropFirst()) + ["capture", "-i", "lo", "--keylog", path, "--follow", "-c", "1", "udp", "port", "9"], name: "capture")
+        defer { capture.signal(SIGKILL) }
+        let said = try await capture.waitForStderr("\n")
+        #expect(!said.contains("listening on"), "it captured: \(said)")
+        if said.contains("listening on") { return }
+        #expect(try await capture.wait() == 2)
+        #expect(capture.stderr == "sockctl capture: error: --keylog \(path): \(reason)\n")
     }
 
     @Test func keylogNeedsAViewToDecryptFor() async throws {

@@ -13,8 +13,10 @@ struct HTTP2HeaderCaptureTests {
 
     /// sockctl's items in tshark's compact form: `headers SRCPORT STREAM<TAB>NAME: VALUE…` and
     /// `grpc SRCPORT COMPRESSED LENGTH`, from `capture -r FILE --json`, in capture order.
-    static func sockctlLines(_ name: String) async throws -> [String] {
-        let result = try await run(try sockctlPath(), ["capture", "-r", fixtures.appendingPathComponent("\(name).pcap").path, "--json"])
+    /// `keylog`: the session is TLS, decrypted with that key log (`--keylog`).
+    static func sockctlLines(_ name: String, in directory: URL = fixtures, keylog: URL? = nil) async throws -> [String] {
+        let keys = keylog.map { ["--keylog", $0.path] } ?? []
+        let result = try await run(try sockctlPath(), ["capture", "-r", directory.appendingPathComponent("\(name).pcap").path, "--json"] + keys)
         #expect(result.status == 0, "\(result.stderr)")
         var lines: [String] = []
         for line in String(decoding: result.stdout, as: UTF8.self).split(separator: "\n") {
@@ -31,8 +33,8 @@ struct HTTP2HeaderCaptureTests {
         return lines
     }
 
-    static func tsharkLines(_ name: String) throws -> [String] {
-        let text = try String(contentsOf: fixtures.appendingPathComponent("\(name).tshark.txt"), encoding: .utf8)
+    static func tsharkLines(_ name: String, file: URL? = nil) throws -> [String] {
+        let text = try String(contentsOf: file ?? fixtures.appendingPathComponent("\(name).tshark.txt"), encoding: .utf8)
         return text.split(separator: "\n").map(String.init)
     }
 
@@ -55,6 +57,32 @@ struct HTTP2HeaderCaptureTests {
         for (direction, lines) in theirs {
             #expect(mine[direction] ?? [] == lines, "\(session) \(direction)")
         }
+    }
+
+    /// HTTP/2 over TLS with many streams (curl --http2 --parallel, 20 requests multiplexed on one
+    /// connection to nghttpd; Tests/Fixtures/TLS, scripts/tls-sessions/record.sh): the header
+    /// lists `capture --keylog` decodes from the decrypted bytes equal tshark's `http2.header`
+    /// fields decrypted with the same key log, per direction and stream; the text view shows
+    /// each stream's request and response.
+    @Test func decryptedHeaderListsOfManyStreamsEqualTsharks() async throws {
+        let tls = packageRoot.appendingPathComponent("Tests/Fixtures/TLS")
+        let expected = try Self.tsharkLines("h2-tls-streams", file: tls.appendingPathComponent("h2-tls-streams.http2.tshark.txt"))
+        #expect(expected.count == 40, "tshark decoded 20 requests and 20 responses: \(expected.count)")
+        let ours = try await Self.sockctlLines("h2-tls-streams", in: tls, keylog: tls.appendingPathComponent("h2-tls-streams.keylog"))
+        let (mine, theirs) = (Self.byDirection(ours), Self.byDirection(expected))
+        #expect(Set(mine.keys) == Set(theirs.keys))
+        for (direction, lines) in theirs {
+            #expect(mine[direction] ?? [] == lines, "h2-tls-streams \(direction)")
+        }
+        let result = try await run(try sockctlPath(), ["capture", "-r", tls.appendingPathComponent("h2-tls-streams.pcap").path,
+                                                       "--keylog", tls.appendingPathComponent("h2-tls-streams.keylog").path, "--decode", "http2"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = String(decoding: result.stdout, as: UTF8.self).split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let requests = lines.filter { $0.hasPrefix("HTTP/2 headers, stream ") && $0.contains(": :method: GET, :path: /") }
+        #expect(Set(requests.compactMap { $0.split(separator: ":").first }).count == 20, "20 streams: \(requests)")
+        #expect(lines.contains { $0.hasPrefix("HTTP/2 headers, stream 39: :method: GET, :path: /missing-4, :scheme: https, :authority: 127.0.0.1:") })
+        #expect(lines.filter { $0.contains(": :status: 200, server: nghttpd") }.count == 16)
+        #expect(lines.filter { $0.contains(": :status: 404, server: nghttpd") }.count == 4)
     }
 
     /// Many streams on one connection: the requests' and the responses' pseudo-headers and the

@@ -208,4 +208,32 @@ struct KeyLogTests {
         // s_server saw no connection: nothing was sent.
         #expect(!server.stdoutText.contains("never") && !server.stderr.contains("never"))
     }
+
+    /// A key log whose writes fail (/dev/full: ENOSPC) is said once, on stderr, naming the file
+    /// and the system's reason, and the traffic goes on: connect's bytes reach openssl s_server
+    /// and loadtest's requests are all answered (s_server -rev), over the option and over
+    /// SSLKEYLOGFILE. Each connection writes five secrets: every failure after the first is silent.
+    @Test func aKeyLogThatCannotBeWrittenIsSaidOnceAndTheTrafficGoesOn() async throws {
+        let scratch = try Scratch()
+        let dir = try await certs()
+        let (server, port) = try await openSSLServer("server")
+        defer { server.signal(SIGKILL) }
+        try "through a full key log\n".write(toFile: scratch.path("input"), atomically: true, encoding: .utf8)
+        let connect = try await run(try sockctlPath(), ["connect", "tls://127.0.0.1:\(port)", "--cafile", "\(dir)/ca.pem", "--keylog", "/dev/full"],
+                                    stdin: .file(scratch.path("input")), environment: Self.noVariable)
+        #expect(connect.status == 0, "\(connect.stderr)")
+        #expect(connect.stderr == "sockctl connect: warning: --keylog /dev/full: no space left on device (TLS secrets are being lost; the connections go on)\n", "\(connect.stderr)")
+        try await server.waitForStdout("through a full key log")
+
+        let (reverser, reverserPort) = try await openSSLServer("server", ["-rev"])
+        defer { reverser.signal(SIGKILL) }
+        let load = try await run(try sockctlPath(), ["loadtest", "tls://127.0.0.1:\(reverserPort)", "--cafile", "\(dir)/ca.pem", "-c", "1",
+                                                     "--requests", "5", "--framing", "line", "--message", "abc"],
+                                 environment: ["SSLKEYLOGFILE": "/dev/full"])
+        #expect(load.status == 0, "\(load.stderr)")
+        let warnings = load.stderr.split(separator: "\n").filter { $0.contains("warning") }
+        #expect(warnings == ["sockctl loadtest: warning: SSLKEYLOGFILE /dev/full: no space left on device (TLS secrets are being lost; the connections go on)"], "\(load.stderr)")
+        let report = String(decoding: load.stdout, as: UTF8.self) + load.stderr
+        #expect(report.contains("5 "), "the five requests were answered: \(report)")
+    }
 }

@@ -39,26 +39,9 @@ printf 'body { color: red }\n' > "$WORK/root/assets/style.css"
 
 nghttpd --no-tls --address=127.0.0.1 -d "$WORK/root" "$PORT" > "$WORK/nghttpd.log" 2>&1 &
 PIDS+=($!)
-for _ in $(seq 1 50); do
-    nc -z 127.0.0.1 "$PORT" 2>/dev/null && break
-    sleep 0.1
-done
+source "$(dirname "$0")/record-common.sh"
+wait_port "$PORT"
 
-# record NAME COMMAND...: the command's traffic on port $PORT, captured whole.
-record() {
-    local name=$1
-    shift
-    tcpdump -i lo --immediate-mode -U -s 0 -w "$OUT/$name.pcap" "tcp port $PORT" 2> "$WORK/tcpdump.log" &
-    local dump=$!
-    for _ in $(seq 1 50); do
-        grep -q "listening on" "$WORK/tcpdump.log" 2>/dev/null && break
-        sleep 0.1
-    done
-    "$@" > "$WORK/$name.client.log" 2>&1 || { echo "$name: client failed:"; tail -5 "$WORK/$name.client.log"; }
-    sleep 0.5
-    kill -INT "$dump"
-    wait "$dump" || true
-}
 
 # What tshark decodes of a session, in NAME.tshark.txt, one line per header block and per gRPC
 # message, in the order of the capture (packets, then frames within one):
@@ -67,22 +50,7 @@ record() {
 expect() {
     local name=$1
     tshark -r "$OUT/$name.pcap" -d "tcp.port==$PORT,http2" -Y http2 -T json --no-duplicate-keys 2>/dev/null > "$WORK/$name.json"
-    python3 - "$WORK/$name.json" > "$OUT/$name.tshark.txt" <<'PY'
-import json, sys
-def each(value):
-    return value if isinstance(value, list) else [value]
-for packet in json.load(open(sys.argv[1])):
-    layers = packet["_source"]["layers"]
-    port = each(layers["tcp"]["tcp.srcport"])[0]
-    for http2 in each(layers.get("http2", [])):
-        for frame in each(http2.get("http2.stream", [])):
-            if not isinstance(frame, dict):
-                continue
-            stream = each(frame.get("http2.streamid", ["?"]))[0]
-            if "http2.header" in frame:
-                fields = ["%s: %s" % (each(h["http2.header.name"])[0], each(h["http2.header.value"])[0]) for h in each(frame["http2.header"])]
-                print("headers %s %s\t%s" % (port, stream, "\t".join(fields)))
-PY
+    python3 "$ROOT/scripts/captures/tshark-http2-headers.py" "$WORK/$name.json" > "$OUT/$name.tshark.txt"
     # gRPC messages: tshark's fields (several per packet are comma-separated, in order).
     tshark -r "$OUT/$name.pcap" -d "tcp.port==$PORT,http2" -Y grpc -T fields -E separator=' ' \
         -e tcp.srcport -e grpc.compressed_flag -e grpc.message_length -e http2.streamid 2>/dev/null \

@@ -3,10 +3,15 @@
 # loopback: tcpdump -w captures each one; the peers write the NSS key log (openssl
 # -keylogfile, curl SSLKEYLOGFILE); tshark writes the expected decrypted bytes
 # (NAME.tshark: `tshark -q -z follow,tls,raw,N` for every TCP stream N). Regenerate, never
-# hand-edit. Needs root (tcpdump on lo), openssl, curl, tcpdump, tshark, editcap.
+# hand-edit. Needs root (tcpdump on lo), openssl, curl, nghttpd, tcpdump, tshark, editcap, and the
+# Makefile's .venv-test (websockets). Besides NAME.tshark: tshark's decrypted HTTP/2 header lists
+# (h2-tls-streams.http2.tshark.txt) and inflated WebSocket messages (ws-tls-*.ws.tshark.txt),
+# and what the WebSocket peers say they sent (ws-tls-*.sent).
 #
 # Sessions: TLS 1.3 with each suite; TLS 1.2 ECDHE-RSA and ECDHE-ECDSA with AES-128-GCM,
-# AES-256-GCM and ChaCha20-Poly1305; curl HTTP/1.1 against openssl s_server -www; a capture
+# AES-256-GCM and ChaCha20-Poly1305; curl HTTP/1.1 against openssl s_server -www; HTTP/2 with
+# many streams (curl --http2 --parallel against nghttpd: h2-tls-streams); WebSocket with
+# permessage-deflate and without (Python websockets: ws-tls-deflate, ws-tls-plain); a capture
 # that starts mid-connection (the pcap cut after the handshake); a wrong key log (every
 # secret's last byte flipped); a key log without this connection's lines.
 #
@@ -40,7 +45,7 @@ wait_for() {
 # start_capture PORT PCAP: tcpdump on lo for that port, returned once it listens.
 start_capture() {
     rm -f "$WORK/tcpdump.err"
-    tcpdump -i lo -U -s 0 -w "$2" "tcp port $1" 2>"$WORK/tcpdump.err" &
+    tcpdump -i lo --immediate-mode -U -s 0 -w "$2" "tcp port $1" 2>"$WORK/tcpdump.err" &
     CAPTURE=$!
     PIDS+=("$CAPTURE")
     wait_for "$WORK/tcpdump.err" "listening on"
@@ -102,6 +107,40 @@ done
 wait "$SERVER" 2>/dev/null || true
 stop_capture
 
+# HTTP/2 over TLS with many streams: curl --http2 --parallel (SSLKEYLOGFILE) fetching 20 paths
+# (16 files, 4 missing: 200s and 404s) multiplexed on one connection to nghttpd (ALPN h2).
+port=$(free_port)
+mkdir -p "$WORK/h2root"
+for i in $(seq 1 16); do printf 'page %s over h2\n' "$i" > "$WORK/h2root/page$i.txt"; done
+rm -f "$OUT/h2-tls-streams.keylog"
+nghttpd --address=127.0.0.1 -d "$WORK/h2root" "$port" "$WORK/rsa.key" "$WORK/rsa.pem" >"$WORK/nghttpd.out" 2>&1 &
+PIDS+=($!)
+for _ in $(seq 100); do (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null && break; sleep 0.1; done
+start_capture "$port" "$OUT/h2-tls-streams.pcap"
+urls=()
+for i in $(seq 1 16); do urls+=("https://127.0.0.1:$port/page$i.txt"); done
+for i in $(seq 1 4); do urls+=("https://127.0.0.1:$port/missing-$i"); done
+SSLKEYLOGFILE="$OUT/h2-tls-streams.keylog" timeout 20 curl -sk --http2 --parallel --parallel-max 20 \
+    -H "x-trace: abc,def" -H "user-agent: sockctl-test/1" "${urls[@]}" -o /dev/null >/dev/null || true
+stop_capture
+
+# WebSocket over TLS, with permessage-deflate (both contexts taken over) and without: Python
+# websockets (scripts/tls-sessions/ws-peer.py) as server and client, the client's ssl context
+# writing the key log; NAME.sent is what each peer says it sent (the messages the view must show).
+PYTHON=${PYTHON:-$ROOT/.venv-test/bin/python}
+for mode in deflate none; do
+    name=ws-tls-$([ "$mode" = deflate ] && echo deflate || echo plain)
+    port=$(free_port)
+    rm -f "$OUT/$name.keylog" "$OUT/$name.sent" "$WORK/ws-server.out"
+    start_capture "$port" "$OUT/$name.pcap"
+    "$PYTHON" "$ROOT/scripts/tls-sessions/ws-peer.py" server "$port" "$WORK/rsa.pem" "$WORK/rsa.key" "$mode" "$OUT/$name.sent" >"$WORK/ws-server.out" 2>&1 &
+    SERVER=$!; PIDS+=("$SERVER")
+    wait_for "$WORK/ws-server.out" "listening"
+    timeout 30 "$PYTHON" "$ROOT/scripts/tls-sessions/ws-peer.py" client "$port" "$OUT/$name.keylog" "$mode" "$OUT/$name.sent"
+    wait "$SERVER" 2>/dev/null || true
+    stop_capture
+done
+
 # Mid-connection: the TLS 1.3 AES-128 session without its first 12 packets (the handshake).
 editcap -r "$OUT/tls13-aes128gcm.pcap" "$WORK/mid.pcap" 13-1000 2>/dev/null
 editcap -F pcap "$WORK/mid.pcap" "$OUT/mid-connection.pcap"
@@ -122,5 +161,14 @@ for pcap in "$OUT"/*.pcap; do
     for stream in $streams; do
         tshark -r "$pcap" -o "tls.keylog_file:$OUT/$name.keylog" -q -z "follow,tls,raw,$stream" >> "$OUT/$name.tshark"
     done
+done
+# tshark's decrypted HTTP/2 header blocks (NAME.http2.tshark.txt) and inflated WebSocket
+# messages (NAME.ws.tshark.txt), one line each in capture order (scripts/captures/
+# tshark-http2-headers.py, scripts/tls-sessions/tshark-ws-messages.py).
+tshark -r "$OUT/h2-tls-streams.pcap" -o "tls.keylog_file:$OUT/h2-tls-streams.keylog" -Y http2 -T json --no-duplicate-keys 2>/dev/null > "$WORK/h2.json"
+python3 "$ROOT/scripts/captures/tshark-http2-headers.py" "$WORK/h2.json" > "$OUT/h2-tls-streams.http2.tshark.txt"
+for name in ws-tls-deflate ws-tls-plain; do
+    tshark -r "$OUT/$name.pcap" -o "tls.keylog_file:$OUT/$name.keylog" -Y websocket -T json --no-duplicate-keys 2>/dev/null > "$WORK/ws.json"
+    python3 "$ROOT/scripts/tls-sessions/tshark-ws-messages.py" "$WORK/ws.json" > "$OUT/$name.ws.tshark.txt"
 done
 ls -l "$OUT"

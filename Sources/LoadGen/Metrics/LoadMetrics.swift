@@ -53,7 +53,7 @@ package final class LoadMetrics: Sendable {
             connectionsLost = counter("connections_lost", "total", "Established connections that ended before the run did.")
             errors = ErrorKind.allCases.map { kind in
                 (kind.rawValue, TotalCounter(
-                    registry, make.named("errors", "total", "Errors by kind: refused, connect-timeout, reset, closed-by-peer, timeout, framing, tls, websocket, http, fd-exhausted, ports-exhausted, other."),
+                    registry, make.named("errors", "total", "Errors by kind: refused, connect-timeout, reset, closed-by-peer, timeout, framing, tls, websocket, http, proxy, fd-exhausted, ports-exhausted, other."),
                     labels: labels + [("kind", kind.rawValue)]))
             }
             open = gauge("connections_open", "", "Connections open now.")

@@ -137,7 +137,7 @@ public struct LoadPlan: Sendable {
         case .auto:
             guard threadIOObstacle == nil else { return .events }
             // A TLS handshake or an upgrade is waited for on the thread: fine for a few connections.
-            let plain = endpoints.allSatisfy { !BlockingConnection.hasHandshake($0.transport) }
+            let plain = endpoints.allSatisfy { !BlockingConnection.hasHandshake($0, options: connectOptions) }
             return plain || connections < System.coreCount ? .threads : .events
         case .events, .threads: return io
         }

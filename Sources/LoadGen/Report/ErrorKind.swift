@@ -22,6 +22,8 @@ package enum ErrorKind: String, Sendable, CaseIterable, Codable, Comparable {
     case webSocket = "websocket"
     /// An HTTP response was malformed, cut in the middle, or switched protocols (101) unasked.
     case http
+    /// A proxy (`--proxy`) refused the tunnel or broke its protocol (its reason in the example).
+    case proxy
     /// The local file-descriptor limit (EMFILE, ENFILE).
     case descriptorsExhausted = "fd-exhausted"
     /// No local port left for this destination (EADDRNOTAVAIL).

@@ -22,6 +22,7 @@ extension LoadReport {
         var corrected = HistogramSum(field: "histograms.corrected")
         var uncorrected = HistogramSum(field: "histograms.uncorrected")
         var handshakes = HistogramSum(field: "tls_handshake_histogram")
+        var tunnels = HistogramSum(field: "proxy_tunnel_histogram")
         var timeline: [Int: Interval] = [:]
         for (index, (name, report)) in parts.enumerated() {
             try report.validate(named: name)
@@ -37,6 +38,7 @@ extension LoadReport {
                 }
             }
             if let encoded = report.tlsHandshakeHistogram { try handshakes.add(encoded, from: name) }
+            if let encoded = report.proxyTunnelHistogram { try tunnels.add(encoded, from: name) }
             if index > 0 { try merged.add(report, check: ReportCheck(name: name)) }
             try Self.add(report.timeline, to: &timeline, check: ReportCheck(name: name))
         }
@@ -63,6 +65,9 @@ extension LoadReport {
         merged.tlsHandshake = nil
         merged.tlsHandshakeHistogram = nil
         if let handshakes = handshakes.histogram { merged.setHandshakes(handshakes) }
+        merged.proxyTunnel = nil
+        merged.proxyTunnelHistogram = nil
+        if let tunnels = tunnels.histogram { merged.setTunnels(tunnels) }
         merged.labels = try Labels.merge(parts.compactMap { part in part.report.labels.map { (part.name, $0) } })
         merged.thresholds = []
         merged.schema = Self.schemaVersion

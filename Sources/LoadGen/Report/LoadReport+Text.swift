@@ -63,6 +63,9 @@ extension LoadReport {
         if let handshake = report.tlsHandshake {
             row("tls", "\(ReportText.grouped(handshake.count)) handshakes: " + Self.percentiles(handshake))
         }
+        if let tunnel = report.proxyTunnel {
+            row("proxy", "\(report.proxy.map { "\($0): " } ?? "")\(ReportText.grouped(tunnel.count)) tunnels opened: " + Self.percentiles(tunnel))
+        }
         if report.errors.isEmpty {
             row("errors", "none")
         } else {

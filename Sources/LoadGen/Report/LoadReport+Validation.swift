@@ -49,6 +49,7 @@ extension LoadReport {
         try latency?.uncorrected.validate(check, "latency.uncorrected")
         if let histograms, histograms.unit != "ns" { throw check.failure("histograms.unit", "'\(histograms.unit)', expected 'ns'") }
         try tlsHandshake?.validate(check, "tls_handshake")
+        try proxyTunnel?.validate(check, "proxy_tunnel")
         for (kind, count) in errors { try check.count(count, "errors.\(kind)") }
         for (index, interval) in timeline.enumerated() { try interval.validate(check, "timeline[\(index)]") }
         try check.count(peakRSSBytes, "peak_rss_bytes")

@@ -43,6 +43,11 @@ public struct LoadReport: Codable, Sendable {
     /// `tls://`: TLS handshake times, µs, and their histogram (ns), apart from message latency.
     package var tlsHandshake: Percentiles?
     package var tlsHandshakeHistogram: String?
+    /// Through a proxy: the proxy (its password never shown), and each tunnel's handshake — the
+    /// proxy's own part of the connect time — µs, and their histogram (ns).
+    package var proxy: String?
+    package var proxyTunnel: Percentiles?
+    package var proxyTunnelHistogram: String?
     /// Errors by kind (see ``ErrorKind``).
     public var errors: [String: Int]
     /// The first message seen for each error kind.
@@ -256,6 +261,9 @@ public struct LoadReport: Codable, Sendable {
         case peakRSSBytes = "peak_rss_bytes"
         case tlsHandshake = "tls_handshake"
         case tlsHandshakeHistogram = "tls_handshake_histogram"
+        case proxy
+        case proxyTunnel = "proxy_tunnel"
+        case proxyTunnelHistogram = "proxy_tunnel_histogram"
     }
 }
 
@@ -306,6 +314,12 @@ extension LoadReport {
     mutating func setHandshakes(_ histogram: Histogram<UInt64>) {
         tlsHandshake = Percentiles(histogram)
         tlsHandshakeHistogram = histogram.totalCount > 0 ? HistogramCodec.encode(histogram) : nil
+    }
+
+    /// Sets ``proxyTunnel`` (nil when no tunnel was timed).
+    mutating func setTunnels(_ histogram: Histogram<UInt64>) {
+        proxyTunnel = histogram.totalCount > 0 ? Percentiles(histogram) : nil
+        proxyTunnelHistogram = histogram.totalCount > 0 ? HistogramCodec.encode(histogram) : nil
     }
 
     /// Sets ``latency`` and ``histograms`` from the two histograms.

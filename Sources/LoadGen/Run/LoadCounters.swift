@@ -17,6 +17,7 @@ extension ErrorKind {
         case .tlsFailed: return .tls
         case .webSocketHandshake, .webSocketProtocol, .webSocketClosed: return .webSocket
         case .httpProtocol: return .http
+        case .proxyRefused, .proxyProtocol: return .proxy
         default: return .other
         }
     }

@@ -87,13 +87,18 @@ public final class LoadRunner: Sendable {
     }
 
     private func runPlan(progress: @escaping @Sendable (Progress) -> Void) async throws -> LoadReport {
-        try plan.validate()
+        try self.plan.validate()
+        // Through a proxy that takes addresses (socks5://), the destinations' names are resolved
+        // once, here: the threads of `--io threads` cannot wait for a resolver.
+        var plan = self.plan
+        for endpoint in plan.endpoints { _ = try ChannelOpener.proxy(for: endpoint, options: plan.connectOptions) }
+        plan.connectOptions.proxy = try await plan.connectOptions.proxy?.resolvingNames(of: plan.endpoints, options: plan.connectOptions)
         let opener = try await ChannelOpener.make(transport: plan.endpoint.transport, options: plan.connectOptions, buffers: .nioDefaults)
         let descriptorLimit = DescriptorLimit.raiseToHardLimit()
         var warnings = SystemLimits.preflight(
             connections: plan.connections, descriptors: descriptorLimit, tcp: [.tcp, .http].contains(plan.endpoint.transport), destinations: plan.endpoints.count)
         var addresses: [SocketAddress] = []
-        for endpoint in plan.endpoints { addresses.append(try await targetAddress(endpoint, warnings: &warnings)) }
+        for endpoint in plan.endpoints { addresses.append(try await Self.targetAddress(endpoint, plan: plan, warnings: &warnings)) }
         let address = addresses.first
         let context = RunContext(plan: plan, addresses: addresses)
         let stop = stopRequest
@@ -183,13 +188,18 @@ public final class LoadRunner: Sendable {
             elapsedNanos: measuredEnd - measuredStart, warnings: warnings, timeline: timeline
         )
         result.setHandshakes(stats.handshakes)
+        result.setTunnels(stats.tunnels)
+        result.proxy = plan.connectOptions.proxy?.proxy(for: plan.endpoint)?.description
         result.interrupted = stop.isRequested
         result.addCorrelation(plan: plan, counters: stats.counters, labels: stats.labels)
         return result
     }
 
-    /// The address the connections to `endpoint` use.
-    private func targetAddress(_ endpoint: Endpoint, warnings: inout [SettingText]) async throws -> SocketAddress {
+    /// The address the connections to `endpoint` use (through a proxy: the proxy's).
+    private static func targetAddress(_ endpoint: Endpoint, plan: LoadPlan, warnings: inout [SettingText]) async throws -> SocketAddress {
+        let proxy = plan.connectOptions.proxy?.proxy(for: endpoint)
+        let host = proxy?.host ?? endpoint.host
+        let port = proxy?.port ?? endpoint.port
         switch endpoint.transport {
         case .unix:
             do {
@@ -205,7 +215,7 @@ public final class LoadRunner: Sendable {
             return first
         default:
             // One address: nothing to choose, no probe connection (the server would see it).
-            if let addresses = try? await plan.connectOptions.resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: false) {
+            if let addresses = try? await plan.connectOptions.resolver.resolve(host: host, port: port, datagram: false) {
                 let allowed = addresses.filter { plan.connectOptions.family.allows($0) }
                 if allowed.count == 1 { return allowed[0] }
             }
@@ -218,7 +228,7 @@ public final class LoadRunner: Sendable {
                 throw error
             } catch {
                 // Nothing answers yet: the run counts the failures. Use the first address.
-                let addresses = try await plan.connectOptions.resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: false)
+                let addresses = try await plan.connectOptions.resolver.resolve(host: host, port: port, datagram: false)
                 guard let first = addresses.first(where: { plan.connectOptions.family.allows($0) }) else { throw error }
                 warnings.append("probe connection failed: \((error as? SocketEngineError)?.message ?? "\(error)")")
                 return first
@@ -247,6 +257,9 @@ public final class LoadRunner: Sendable {
                 },
                 secured: { _, handshake in
                     handshake.whenSuccess { report in shard.stats.recordHandshake(report.handshakeDuration.nanosecondsClamped) }
+                },
+                tunnelled: { _, tunnel in
+                    tunnel.whenSuccess { report in shard.stats.recordTunnel(report.duration.nanosecondsClamped) }
                 }
             )
             opener.open(to: address, endpoint: plan.endpoints[slot % plan.endpoints.count], on: shard.loop, hooks: hooks)

@@ -1,3 +1,4 @@
+import HTTPScanning
 import Histogram
 import NIOCore
 import SocketEngine
@@ -14,6 +15,8 @@ struct LoadStats: Sendable {
     var interval = LoadStats.makeHistogram()
     /// TLS handshakes (`tls://`, `wss://`), ns.
     var handshakes = LoadStats.makeHistogram()
+    /// Through a proxy: each tunnel's handshake (from connected to the proxy to the tunnel open), ns.
+    var tunnels = LoadStats.makeHistogram()
     /// The first message of each error kind, for the report (worded by ``LoadPlan/naming``).
     var firstErrors: [ErrorKind: SettingText] = [:]
     /// Per `--label` value: counts and latency.
@@ -46,6 +49,10 @@ struct LoadStats: Sendable {
         handshakes.record(min(UInt64(clamping: max(0, nanos)), Self.highestTrackableNanos))
     }
 
+    mutating func recordTunnel(_ nanos: Int64) {
+        tunnels.record(min(UInt64(clamping: max(0, nanos)), Self.highestTrackableNanos))
+    }
+
     /// ``interval`` so far; it starts again empty.
     mutating func takeInterval() -> Histogram<UInt64> {
         let taken = interval
@@ -59,6 +66,7 @@ struct LoadStats: Sendable {
         corrected.add(other.corrected)
         uncorrected.add(other.uncorrected)
         handshakes.add(other.handshakes)
+        tunnels.add(other.tunnels)
         labels.add(other.labels)
         for (kind, text) in other.firstErrors where firstErrors[kind] == nil { firstErrors[kind] = text }
     }

@@ -54,6 +54,18 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
     /// The earliest back-off end or connect deadline on the thread (Int64.max: none): the
     /// connections are looked through only then, not at every wake-up.
     @exclusivity(unchecked) private var nextOpenCheck = Int64.max
+    /// The connections that read bytes in the current batch of events, and what serving them
+    /// came to: served together once the batch has been read (``serveReceived()``).
+    @exclusivity(unchecked) private var received: [ThreadConnection] = []
+    @exclusivity(unchecked) private var outcomes: [Outcome] = []
+
+    /// What cutting a connection's replies came to.
+    private enum Outcome {
+        case open
+        /// An HTTP server's close ended the connection.
+        case closedByServer
+        case failed(any Error)
+    }
 
     /// Thread number `index` of the run; fails when no epoll set can be made.
     init(index: Int, context: RunContext, endpoints: [Endpoint], addresses: [SocketAddress], source: SocketAddress?, spin: Bool) throws {
@@ -64,6 +76,8 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         self.source = source
         self.spin = spin
         epoll = try EpollSet()
+        received.reserveCapacity(128)
+        outcomes.reserveCapacity(128)
     }
 
     // MARK: LoadWorker
@@ -158,10 +172,13 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
             }
             let deadline = min(nextTimeoutCheck, nextOpenCheck, now + Self.longestWaitNanos)
             let milliseconds = now < spinUntil ? 0 : Int32(clamping: max(0, deadline - now + 999_999) / 1_000_000)
+            var sent = false
             epoll.wait(milliseconds: milliseconds) { token, events in
                 guard token != EpollSet.wakeToken, token < UInt64(connections.count) else { return }
-                if serve(connections[Int(token)], events: events) && spin { spinUntil = BlockingSocket.now() + Self.spinNanos }
+                if serve(connections[Int(token)], events: events) { sent = true }
             }
+            if serveReceived() { sent = true }
+            if sent && spin { spinUntil = BlockingSocket.now() + Self.spinNanos }
         }
         finish(connections)
     }
@@ -195,8 +212,9 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
         connection.retryAt = nil
         let options = context.plan.connectOptions
         do {
-            if BlockingConnection.hasHandshake(connection.endpoint.transport) {
+            if BlockingConnection.hasHandshake(connection.endpoint, options: options) {
                 let opened = try BlockingConnection.open(connection.endpoint, address: connection.address, source: source, options: options)
+                if let tunnel = opened.tunnel { shared.withLock { $0.stats.recordTunnel(tunnel.duration.nanosecondsClamped) } }
                 established(connection, opened.stream, leftover: opened.leftover, security: opened.security)
                 return
             }
@@ -272,27 +290,14 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
             return false
         }
         guard let stream = connection.stream, connection.watched else { return false }
-        var now = BlockingSocket.now()
+        let now = BlockingSocket.now()
         do {
             if events & EpollSet.readable != 0 {
                 switch try stream.receiveAvailable(into: &connection.inbound) {
                 case .bytes:
-                    // One lock for the replies and the messages that follow them.
-                    now = BlockingSocket.now()
-                    var added = false
-                    let closing = try shared.withLock { shared in
-                        defer { shared.outstanding += connection.takeOutstandingChange() }
-                        if try connection.cutReplies(now: now, atEOF: false, stats: &shared.stats) { return true }
-                        if mayFill(connection, now: now) { added = connection.fill(now: now, context: context, stats: &shared.stats) }
-                        return false
-                    }
-                    connection.compactInbound()
-                    if closing {
-                        serverClosed(connection, now: now)
-                        return false
-                    }
-                    try flush(connection)
-                    return added
+                    // Served with the others of the batch, once all have been read.
+                    received.append(connection)
+                    return false
                 case .end:
                     if connection.http != nil {
                         // A body until close ends here; an idle connection closed is a server's close.
@@ -311,6 +316,48 @@ final class LoadThread: LoadWorker, @unchecked Sendable {
             fail(connection, error, now: now)
             return false
         }
+    }
+
+    /// Serves the connections that read bytes in the batch of events just handled: their
+    /// replies cut and the messages behind them added under one lock, then the sends. Every
+    /// reply of a batch is read before a message goes out (as wrk does), so the server takes
+    /// its requests in bursts rather than one wake-up each. True when messages went out.
+    private func serveReceived() -> Bool {
+        guard !received.isEmpty else { return false }
+        defer {
+            received.removeAll(keepingCapacity: true)
+            outcomes.removeAll(keepingCapacity: true)
+        }
+        let now = BlockingSocket.now()
+        var added = false
+        shared.withLock { shared in
+            for connection in received {
+                defer { shared.outstanding += connection.takeOutstandingChange() }
+                do {
+                    if try connection.cutReplies(now: now, atEOF: false, stats: &shared.stats) {
+                        outcomes.append(.closedByServer)
+                        continue
+                    }
+                } catch {
+                    outcomes.append(.failed(error))
+                    continue
+                }
+                if mayFill(connection, now: now), connection.fill(now: now, context: context, stats: &shared.stats) { added = true }
+                outcomes.append(.open)
+            }
+        }
+        for (connection, outcome) in zip(received, outcomes) {
+            connection.compactInbound()
+            switch outcome {
+            case .open:
+                do { try flush(connection) } catch { fail(connection, error, now: now) }
+            case .closedByServer:
+                serverClosed(connection, now: now)
+            case .failed(let error):
+                fail(connection, error, now: now)
+            }
+        }
+        return added
     }
 
     /// Cuts the replies that came; true when an HTTP server's close ends the connection.

@@ -1,5 +1,5 @@
 /// `--keylog` in the packet views: the decryptor of one TLS connection and the views of its
-/// decrypted bytes (HTTP/2 and WebSocket inside TLS). A class so that ``ConnectionViews`` can
+/// decrypted bytes (HTTP/2, WebSocket and HTTP/1.1 inside TLS). A class so that ``ConnectionViews`` can
 /// hold the views of the inner stream; each belongs to one connection.
 final class DecryptedViews {
     var decryptor: TLSConnectionDecryptor
@@ -7,7 +7,7 @@ final class DecryptedViews {
 
     init(keys: TLSKeyStore, views: ProtocolViews, payloadLimit: Int) {
         decryptor = TLSConnectionDecryptor(keys: keys)
-        inner = ConnectionViews(views: views.intersection([.webSocket, .http2]), payloadLimit: payloadLimit)
+        inner = ConnectionViews(views: views.intersection([.webSocket, .http2, .http]), payloadLimit: payloadLimit)
     }
 
     /// The TLS bytes of one side: the items of what they decrypt to — the inner views' items,
@@ -28,6 +28,11 @@ final class DecryptedViews {
                 emit(.tlsNotDecrypted(failure))
             }
         }
+    }
+
+    /// The side's TLS stream ended: so does its plaintext (an HTTP/1.1 body until close).
+    func end(side: Int, emit: (ViewItem) -> Void) {
+        inner.end(side: side, emit: emit)
     }
 
     func gap(side: Int, emit: (ViewItem) -> Void) {

@@ -9,13 +9,14 @@
 /// try writer.flush()
 /// ```
 ///
-/// The same shape and rules as ``PcapWriter``: the section and interface blocks are handed to the
-/// sink at once (a capture that sees no packet still leaves a valid file), records go out in
-/// chunks of about ``PcapWriter/chunkLength`` bytes, so the caller must ``flush()`` at the end;
-/// a sink error is rethrown and the unsent bytes are kept for the next flush. Records are clamped
-/// to the snapshot length (0 or more than 262144 means 262144) and timestamps are stored in the
-/// interface's resolution: microseconds (no `if_tsresol`, pcapng's default) or nanoseconds
-/// (`if_tsresol` 9), converted from the record's precision like ``PcapWriter`` does.
+/// The same shape and rules as ``PcapWriter``, on the same parts: the section and interface
+/// blocks are handed to the sink at once (a capture that sees no packet still leaves a valid
+/// file), records go out in chunks through a ``CaptureFileBuffer``, so the caller must
+/// ``flush()`` at the end; a sink error is rethrown and the unsent bytes are kept for the next
+/// flush. Records are clamped to the snapshot length (``SnapshotLength``) and timestamps are
+/// stored in the interface's resolution: microseconds (no `if_tsresol`, pcapng's default) or
+/// nanoseconds (`if_tsresol` 9), converted from the record's precision
+/// (``TimestampPrecision/fraction(_:from:)``).
 package struct PcapngWriter {
     /// The Decryption Secrets Block's type.
     package static let decryptionSecretsType: UInt32 = 0x0000_000A
@@ -30,40 +31,36 @@ package struct PcapngWriter {
     package let snapshotLength: Int
     package let precision: TimestampPrecision
 
-    private var pending: [UInt8] = []
-    private var flushedBytes: Int64 = 0
-    private let sink: ([UInt8]) throws -> Void
+    private var buffer: CaptureFileBuffer
 
     package init(linkType: LinkType, snapshotLength: Int, precision: TimestampPrecision = .microseconds, write: @escaping ([UInt8]) throws -> Void) throws {
-        let maximum = CaptureFileReader.maximumCaptureLength
         self.linkType = linkType
-        self.snapshotLength = snapshotLength <= 0 || snapshotLength > maximum ? maximum : snapshotLength
+        self.snapshotLength = SnapshotLength.clamped(snapshotLength)
         self.precision = precision
-        sink = write
-        pending.reserveCapacity(PcapWriter.chunkLength + 2048)
+        buffer = CaptureFileBuffer(sink: write)
         // Section Header Block: byte-order magic, version 1.0, section length unknown (-1).
-        append32(CaptureFileReader.sectionHeaderType)
-        append32(28)
-        append32(CaptureFileReader.byteOrderMagic)
-        append16(1)
-        append16(0)
-        append32(0xFFFF_FFFF)
-        append32(0xFFFF_FFFF)
-        append32(28)
+        buffer.append32(CaptureFileReader.sectionHeaderType)
+        buffer.append32(28)
+        buffer.append32(CaptureFileReader.byteOrderMagic)
+        buffer.append16(1)
+        buffer.append16(0)
+        buffer.append32(0xFFFF_FFFF)
+        buffer.append32(0xFFFF_FFFF)
+        buffer.append32(28)
         // Interface Description Block: link type, snapshot length, if_tsresol when nanoseconds.
         let interfaceLength: UInt32 = precision == .nanoseconds ? 32 : 20
-        append32(CaptureFileReader.interfaceDescriptionType)
-        append32(interfaceLength)
-        append16(UInt16(truncatingIfNeeded: linkType.rawValue))
-        append16(0)
-        append32(UInt32(self.snapshotLength))
+        buffer.append32(CaptureFileReader.interfaceDescriptionType)
+        buffer.append32(interfaceLength)
+        buffer.append16(UInt16(truncatingIfNeeded: linkType.rawValue))
+        buffer.append16(0)
+        buffer.append32(UInt32(self.snapshotLength))
         if precision == .nanoseconds {
-            append16(9)  // if_tsresol
-            append16(1)
-            pending += [9, 0, 0, 0]  // 10^-9, padded
-            append32(0)  // opt_endofopt
+            buffer.append16(9)  // if_tsresol
+            buffer.append16(1)
+            buffer.append(contentsOf: [9, 0, 0, 0])  // 10^-9, padded
+            buffer.append32(0)  // opt_endofopt
         }
-        append32(interfaceLength)
+        buffer.append32(interfaceLength)
         try flush()
     }
 
@@ -71,30 +68,25 @@ package struct PcapngWriter {
     /// with `header`'s timestamp and original length.
     package mutating func write(_ header: PacketHeader, _ bytes: UnsafeRawBufferPointer) throws {
         let captured = min(bytes.count, snapshotLength)
-        var fraction = UInt64(header.fraction)
-        switch (header.precision, precision) {
-        case (.microseconds, .nanoseconds): fraction *= 1000
-        case (.nanoseconds, .microseconds): fraction /= 1000
-        default: break
-        }
+        let fraction = precision.fraction(header.fraction, from: header.precision)
         let units: UInt64 = precision == .nanoseconds ? 1_000_000_000 : 1_000_000
         // Negative seconds wrap like libpcap's unsigned arithmetic; no trap either way.
         let timestamp = UInt64(bitPattern: header.seconds) &* units &+ fraction
         let padded = (captured + 3) & ~3
         let total = UInt32(32 + padded)
-        append32(CaptureFileReader.enhancedPacketType)
-        append32(total)
-        append32(0)
-        append32(UInt32(truncatingIfNeeded: timestamp >> 32))
-        append32(UInt32(truncatingIfNeeded: timestamp))
-        append32(UInt32(captured))
-        append32(UInt32(clamping: header.originalLength))
+        buffer.append32(CaptureFileReader.enhancedPacketType)
+        buffer.append32(total)
+        buffer.append32(0)
+        buffer.append32(UInt32(truncatingIfNeeded: timestamp >> 32))
+        buffer.append32(UInt32(truncatingIfNeeded: timestamp))
+        buffer.append32(UInt32(captured))
+        buffer.append32(UInt32(clamping: header.originalLength))
         if captured > 0 {
-            pending.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<captured]))
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<captured]))
         }
-        appendPadding(padded - captured)
-        append32(total)
-        if pending.count >= PcapWriter.chunkLength { try flush() }
+        buffer.appendPadding(padded - captured)
+        buffer.append32(total)
+        try buffer.flushIfFull()
     }
 
     /// Appends the key log text (NSS format, whole lines) as Decryption Secrets Blocks of type
@@ -112,42 +104,23 @@ package struct PcapngWriter {
             let secrets = keyLogText[start..<end]
             let padded = (secrets.count + 3) & ~3
             let total = UInt32(20 + padded)
-            append32(Self.decryptionSecretsType)
-            append32(total)
-            append32(Self.tlsKeyLogSecretsType)
-            append32(UInt32(secrets.count))
-            pending.append(contentsOf: secrets)
-            appendPadding(padded - secrets.count)
-            append32(total)
+            buffer.append32(Self.decryptionSecretsType)
+            buffer.append32(total)
+            buffer.append32(Self.tlsKeyLogSecretsType)
+            buffer.append32(UInt32(secrets.count))
+            buffer.append(contentsOf: secrets)
+            buffer.appendPadding(padded - secrets.count)
+            buffer.append32(total)
             start = end
         }
         try flush()
     }
 
     /// Bytes of the file so far, those still pending included (what `ftell` gives tcpdump).
-    package var byteCount: Int64 { flushedBytes + Int64(pending.count) }
+    package var byteCount: Int64 { buffer.byteCount }
 
     /// Hands everything pending to the sink.
     package mutating func flush() throws {
-        if pending.isEmpty { return }
-        try sink(pending)
-        flushedBytes += Int64(pending.count)
-        pending.removeAll(keepingCapacity: true)
-    }
-
-    private mutating func appendPadding(_ count: Int) {
-        for _ in 0..<count { pending.append(0) }
-    }
-
-    private mutating func append16(_ value: UInt16) {
-        pending.append(UInt8(truncatingIfNeeded: value))
-        pending.append(UInt8(truncatingIfNeeded: value >> 8))
-    }
-
-    private mutating func append32(_ value: UInt32) {
-        pending.append(UInt8(truncatingIfNeeded: value))
-        pending.append(UInt8(truncatingIfNeeded: value >> 8))
-        pending.append(UInt8(truncatingIfNeeded: value >> 16))
-        pending.append(UInt8(truncatingIfNeeded: value >> 24))
+        try buffer.flush()
     }
 }

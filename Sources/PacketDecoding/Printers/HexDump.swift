@@ -34,6 +34,12 @@ public enum HexDump {
         appendLines(bytes, offset: offset, indent: "\n\t", ascii: true, into: &out)
     }
 
+    /// `--follow`: the `-X` lines of bytes that continue a dump already ended with its newline
+    /// (and perhaps already written away): the first line without its leading newline.
+    package static func appendContinuedHexAndASCII(_ bytes: UnsafeRawBufferPointer, offset: Int, into out: inout [UInt8]) {
+        appendLines(bytes, offset: offset, indent: "\n\t", ascii: true, continuing: true, into: &out)
+    }
+
     /// Appends `-x` lines (hex only) for `bytes`: tcpdump's `hex_print_with_offset`, each line
     /// led by `indent` (`\n\t` for `-x`; the printers' `print_unknown_data` and Telnet's
     /// `-X -vvv` dump pass their own).
@@ -50,59 +56,150 @@ public enum HexDump {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// Writes the lines into a scratch buffer through unsafe pointers and appends it once:
+    /// `--follow` dumps every byte of a binary (or decrypted) stream this way, and appending
+    /// byte by byte to the array (a uniqueness and capacity check each, the tables reached
+    /// through their lazy globals each time) was most of its CPU.
     private static func appendLines(
-        _ bytes: UnsafeRawBufferPointer, offset: Int, indent: StaticString, ascii: Bool, into out: inout [UInt8]
+        _ bytes: UnsafeRawBufferPointer, offset: Int, indent: StaticString, ascii: Bool, continuing: Bool = false, into out: inout [UInt8]
     ) {
         let count = bytes.count
         guard count > 0 else { return }
-        out.reserveCapacity(out.count + (count / 16 + 1) * (ascii ? 76 : 58))
-        var lineStart = 0
-        while lineStart < count {
-            let lineLength = min(16, count - lineStart)
-            out.append(indent)
-            appendOffset(offset + lineStart, into: &out)
-            out.append(UInt8(ascii: ":"))
-            out.append(0x20)
-            var hexColumns = 0
-            var index = 0
-            while index < lineLength {
-                out.append(0x20)
-                let pair = byteHex[Int(bytes[lineStart + index])]
-                out.append(UInt8(truncatingIfNeeded: pair))
-                out.append(UInt8(truncatingIfNeeded: pair >> 8))
-                hexColumns += 3
-                if index + 1 < lineLength {
-                    let second = byteHex[Int(bytes[lineStart + index + 1])]
-                    out.append(UInt8(truncatingIfNeeded: second))
-                    out.append(UInt8(truncatingIfNeeded: second >> 8))
-                    hexColumns += 2
+        let indentLength = indent.utf8CodeUnitCount
+        // Per line at most: the indent, "0x", 16 offset digits, ": ", 40 hex columns, "  ", 16.
+        let bound = ((count + 15) / 16) * (indentLength + 78)
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { scratch in
+            guard let line = scratch.baseAddress else { return }
+            var end = 0
+            byteHex.withUnsafeBufferPointer { byteHex in
+                printable.withUnsafeBufferPointer { printable in
+                    hexDigits.withUnsafeBufferPointer { hexDigits in
+                        indent.withUTF8Buffer { indent in
+                            var lineStart = 0
+                            while lineStart < count {
+                                let lineLength = min(16, count - lineStart)
+                                // The indent (a continued dump's first without its newline).
+                                var indentIndex = continuing && lineStart == 0 && indent.first == 0x0A ? 1 : 0
+                                while indentIndex < indent.count {
+                                    line[end] = indent[indentIndex]
+                                    end &+= 1
+                                    indentIndex &+= 1
+                                }
+                                // The offset: `0x` and at least four lowercase hex digits.
+                                let value = offset &+ lineStart
+                                var digits = 4
+                                var probe = value >> 16
+                                while probe > 0 {
+                                    digits &+= 1
+                                    probe >>= 4
+                                }
+                                line[end] = UInt8(ascii: "0")
+                                line[end &+ 1] = UInt8(ascii: "x")
+                                end &+= 2
+                                if digits & 1 == 1 {
+                                    line[end] = hexDigits[(value &>> ((digits &- 1) &* 4)) & 0xF]
+                                    end &+= 1
+                                }
+                                var shift = (digits & ~1) &* 4 &- 8
+                                while shift >= 0 {
+                                    let pair = byteHex[(value &>> shift) & 0xFF]
+                                    line[end] = UInt8(truncatingIfNeeded: pair)
+                                    line[end &+ 1] = UInt8(truncatingIfNeeded: pair &>> 8)
+                                    end &+= 2
+                                    shift &-= 8
+                                }
+                                line[end] = UInt8(ascii: ":")
+                                line[end + 1] = 0x20
+                                end += 2
+                                if ascii && lineLength == 16 {
+                                    let first = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: lineStart, as: UInt64.self))
+                                    let second = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: lineStart &+ 8, as: UInt64.self))
+                                    appendWholeLine(first, second, at: line + end)
+                                    end &+= wholeLineLength
+                                    lineStart &+= 16
+                                    continue
+                                }
+                                let hexStart = end
+                                var index = 0
+                                while index < lineLength {
+                                    let pair = byteHex[Int(bytes[lineStart + index])]
+                                    line[end] = 0x20
+                                    line[end + 1] = UInt8(truncatingIfNeeded: pair)
+                                    line[end + 2] = UInt8(truncatingIfNeeded: pair >> 8)
+                                    end += 3
+                                    if index + 1 < lineLength {
+                                        let second = byteHex[Int(bytes[lineStart + index + 1])]
+                                        line[end] = UInt8(truncatingIfNeeded: second)
+                                        line[end + 1] = UInt8(truncatingIfNeeded: second >> 8)
+                                        end += 2
+                                    }
+                                    index += 2
+                                }
+                                if ascii {
+                                    while end - hexStart < 42 {
+                                        line[end] = 0x20
+                                        end += 1
+                                    }
+                                    for position in lineStart..<(lineStart + lineLength) {
+                                        line[end] = printable[Int(bytes[position])]
+                                        end += 1
+                                    }
+                                }
+                                lineStart += 16
+                            }
+                        }
+                    }
                 }
-                index += 2
             }
-            if ascii {
-                for _ in hexColumns..<40 { out.append(0x20) }
-                out.append(0x20)
-                out.append(0x20)
-                for position in lineStart..<(lineStart + lineLength) {
-                    out.append(printable[Int(bytes[position])])
-                }
-            }
-            lineStart += 16
+            out.append(contentsOf: UnsafeBufferPointer(start: line, count: end))
         }
     }
 
-    /// `0x` and at least four lowercase hex digits.
-    private static func appendOffset(_ value: Int, into out: inout [UInt8]) {
-        out.append(UInt8(ascii: "0"))
-        out.append(UInt8(ascii: "x"))
-        var digits = 4
-        var probe = value >> 16
-        while probe > 0 {
-            digits += 1
-            probe >>= 4
+    /// The hex and ASCII fields of a whole `-X` line (16 bytes, `first` and `second` holding
+    /// them in little-endian order): eight groups of " hhhh", two spaces, 16 characters.
+    private static let wholeLineLength = 8 * 5 + 2 + 16
+
+    /// Four bytes (the low 32 bits, first byte lowest) as eight lowercase hex digits, the first
+    /// byte's high nibble lowest: each byte spread to 16 bits, its nibbles swapped into place,
+    /// and `0`–`9` / `a`–`f` chosen per nibble without a table.
+    @inline(__always)
+    private static func hexDigits(of value: UInt64) -> UInt64 {
+        var spread = (value | value &<< 16) & 0x0000_FFFF_0000_FFFF
+        spread = (spread | spread &<< 8) & 0x00FF_00FF_00FF_00FF
+        let nibbles = (spread &>> 4) & 0x000F_000F_000F_000F | (spread & 0x000F_000F_000F_000F) &<< 8
+        // A nibble of 10 or more has bit 4 set once 6 is added: it takes 'a' - '0' - 10 = 39 more.
+        let letters = ((nibbles &+ 0x0606_0606_0606_0606) &>> 4) & 0x0101_0101_0101_0101
+        return nibbles &+ 0x3030_3030_3030_3030 &+ letters &* 39
+    }
+
+    /// Eight bytes as `-X` characters: 0x21–0x7E as themselves, every other byte as `.`.
+    @inline(__always)
+    private static func printableCharacters(_ word: UInt64) -> UInt64 {
+        let high: UInt64 = 0x8080_8080_8080_8080
+        let low7 = word & 0x7F7F_7F7F_7F7F_7F7F
+        // Per byte, bit 7: the low seven bits are at least 0x21, and at most 0x7E, and bit 7 was clear.
+        let atLeast21 = (low7 &+ 0x5F5F_5F5F_5F5F_5F5F) & high
+        let atMost7E = ~(low7 &+ 0x0101_0101_0101_0101) & high
+        let shown = atLeast21 & atMost7E & ~word & high
+        let mask = (shown &>> 7) &* 0xFF
+        return (word & mask) | (0x2E2E_2E2E_2E2E_2E2E & ~mask)
+    }
+
+    @inline(__always)
+    private static func appendWholeLine(_ first: UInt64, _ second: UInt64, at line: UnsafeMutablePointer<UInt8>) {
+        let raw = UnsafeMutableRawPointer(line)
+        var at = 0
+        for quarter in 0..<4 {
+            let word = quarter < 2 ? first : second
+            let digits = hexDigits(of: (word &>> UInt64(32 &* (quarter & 1))) & 0xFFFF_FFFF)
+            raw.storeBytes(of: 0x20, toByteOffset: at, as: UInt8.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: digits).littleEndian, toByteOffset: at &+ 1, as: UInt32.self)
+            raw.storeBytes(of: 0x20, toByteOffset: at &+ 5, as: UInt8.self)
+            raw.storeBytes(of: UInt32(truncatingIfNeeded: digits &>> 32).littleEndian, toByteOffset: at &+ 6, as: UInt32.self)
+            at &+= 10
         }
-        for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
-            out.append(hexDigits[(value >> shift) & 0xF])
-        }
+        raw.storeBytes(of: 0x2020, toByteOffset: at, as: UInt16.self)
+        raw.storeBytes(of: printableCharacters(first).littleEndian, toByteOffset: at &+ 2, as: UInt64.self)
+        raw.storeBytes(of: printableCharacters(second).littleEndian, toByteOffset: at &+ 10, as: UInt64.self)
     }
 }

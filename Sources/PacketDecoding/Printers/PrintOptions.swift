@@ -45,9 +45,17 @@ public struct PrintOptions: Sendable, Equatable {
     /// `--decode`: the views beyond tcpdump printed after each header line (none by default, so
     /// the output is tcpdump's).
     public var views: ProtocolViews
-    /// `-q`: tcpdump's quick output: `tcp N` for TCP, `UDP, length N` without the application,
-    /// `igmp`, DCCP's length only, the link types' short names with `-e`, no default dump.
-    public var quick = false
+    /// How many times `-q` was given. Once: tcpdump's quick output — `tcp N` for TCP, `UDP,
+    /// length N` without the application, `igmp`, DCCP's length only, the link types' short
+    /// names with `-e`, no default dump. Twice or more (tcpdump 4.99.3's `ndo_qflag > 1`): also
+    /// nothing after `IP ` for an IPv4 fragment that is not the first.
+    public var quietness = 0
+
+    /// `-q` was given at least once (see ``quietness``).
+    public var quick: Bool {
+        get { quietness > 0 }
+        set { quietness = newValue ? max(quietness, 1) : 0 }
+    }
 
     /// Each choice given directly; the defaults are sockctl's without flags (`-X`, time of day, µs).
     /// ``init(_:)`` makes one from tcpdump's letters instead.

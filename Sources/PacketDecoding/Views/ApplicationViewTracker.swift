@@ -5,7 +5,8 @@
 /// There is no reassembly here (`--follow` reassembles first): a retransmission is not decoded
 /// twice (only the bytes past what was seen are), and a gap — a segment beyond the next
 /// expected byte, or a payload cut by the snapshot length — counts as missing bytes for that
-/// direction (``ConnectionViews/gap(side:next:emit:)``).
+/// direction (``ConnectionViews/gap(side:next:emit:)``). A FIN ends its direction
+/// (``ConnectionViews/end(side:emit:)``: an HTTP/1.1 body that runs until close).
 ///
 /// Limits: at most ``maximumConnections`` connections are followed (the table is emptied when
 /// it is full); each holds at most 8 KiB of one TLS handshake record, or one frame header and
@@ -69,8 +70,10 @@ package struct ApplicationViewTracker {
             return []
         }
         guard segment.payloadLength > 0 else {
+            var items: [ViewItem] = []
+            if segment.flags.contains(.fin) { connection.views.end(side: side) { items.append($0) } }
             connections[key] = connection
-            return []
+            return items
         }
         var items: [ViewItem] = []
         func emit(_ item: ViewItem) { items.append(item) }
@@ -89,6 +92,7 @@ package struct ApplicationViewTracker {
         if segment.isPayloadTruncated {
             connection.views.gap(side: side, next: UnsafeRawBufferPointer(start: nil, count: 0), emit: emit)
         }
+        if segment.flags.contains(.fin) { connection.views.end(side: side, emit: emit) }
         connections[key] = connection
         return items
     }

@@ -1,3 +1,4 @@
+import ProxyProtocol
 import WebSocketDeflate
 
 /// The protocol views of one TCP connection: which protocol each of its two directions speaks
@@ -9,7 +10,9 @@ import WebSocketDeflate
 /// preface (the other direction then is the server's), or a server's first SETTINGS frame when
 /// the server speaks first (the other direction then starts with the preface); a `GET` with `Upgrade: websocket` (or
 /// `h2c`), whose answer on the other side — when it is `101` — switches both directions to
-/// WebSocket (or HTTP/2) right after its blank line. A connection the capture joined late
+/// WebSocket (or HTTP/2) right after its blank line; else, with the HTTP/1.1 view, a request or
+/// status line (``HTTPStreamDecoder/looksLikeMessage(_:)``) makes both directions HTTP/1.1, the
+/// requests telling the other direction which responses answer a HEAD. A connection the capture joined late
 /// (``joinedLate``: its handshake was not seen) also takes a direction that starts with whole,
 /// plausible HTTP/2 frames (``HTTP2StreamDecoder/looksLikeFrames(_:)``) as HTTP/2, its HPACK
 /// table unknown. Anything else is not viewed.
@@ -32,12 +35,16 @@ package struct ConnectionViews {
         case tls(TLSStreamDecoder)
         case webSocket(WebSocketStreamDecoder)
         case http2(HTTP2StreamDecoder)
+        case http(HTTPStreamDecoder)
         /// Asked to upgrade; waiting for the answer on the other side.
         case upgradeRequested
         /// The other side asked to upgrade: these bytes start the answer.
         case upgradeAnswerDue(h2c: Bool)
         /// Nothing these views decode.
         case ignored
+        /// The start of a PROXY protocol header, held until it is whole (at most
+        /// ``ProxyProtocolHeader/longestHeader`` bytes); the direction is decided after it.
+        case proxyHeader([UInt8])
     }
 
     private var sides: [Decoder] = [.undecided, .undecided]
@@ -57,7 +64,8 @@ package struct ConnectionViews {
         case .tls(let tls): !tls.isLost
         case .webSocket(let ws): !ws.isLost
         case .http2(let h2): !h2.isLost
-        case .upgradeRequested, .upgradeAnswerDue: true
+        case .http(let http): !http.isLost && !http.switched
+        case .upgradeRequested, .upgradeAnswerDue, .proxyHeader: true
         case .undecided, .ignored: false
         }
     }
@@ -67,6 +75,8 @@ package struct ConnectionViews {
     @discardableResult
     package mutating func consume(_ bytes: UnsafeRawBufferPointer, side: Int, emit: (ViewItem) -> Void) -> Int {
         let side = side & 1
+        if views.contains(.proxy), case .undecided = sides[side], ProxyProtocolHeader.starts(bytes) { sides[side] = .proxyHeader([]) }
+        if case .proxyHeader(let held) = sides[side] { return consumeProxyHeader(held, bytes, side: side, emit: emit) }
         var rest = bytes
         var head = 0
         if case .undecided = sides[side] { head = decide(side, &rest, emit) }
@@ -96,10 +106,49 @@ package struct ConnectionViews {
                 other.allowHeaderTable(of: tableSize)
                 sides[1 - side] = .http2(other)
             }
+        case .http(var http):
+            var heads: [Bool] = []
+            http.consume(rest, emit: emit) { heads.append($0) }
+            sides[side] = .http(http)
+            if case .http(var other) = sides[1 - side], !heads.isEmpty {
+                for toHEAD in heads { other.expectResponse(toHEAD: toHEAD) }
+                sides[1 - side] = .http(other)
+            }
         default:
             break
         }
         return head
+    }
+
+    /// More of a PROXY protocol header (`held`: what came before): once whole it is shown and
+    /// the bytes behind it are consumed as the direction's first; a malformed one is shown and
+    /// the direction not viewed. Returns the HTTP head's length among `bytes`, as ``consume(_:side:emit:)``.
+    private mutating func consumeProxyHeader(_ held: [UInt8], _ bytes: UnsafeRawBufferPointer, side: Int, emit: (ViewItem) -> Void) -> Int {
+        var all = held
+        all.append(contentsOf: bytes.prefix(ProxyProtocolHeader.longestHeader - held.count))
+        let result = all.withUnsafeBytes { raw in
+            Result { () throws(ProxyProtocolHeader.Failure) in try ProxyProtocolHeader.parse(raw) }
+        }
+        let parsed: ProxyProtocolHeader.Parsed
+        switch result {
+        case .success(let value):
+            parsed = value
+        case .failure(let failure):
+            emit(.proxyHeaderMalformed(failure))
+            sides[side] = .ignored
+            return 0
+        }
+        guard case .header(let header, let length) = parsed else {
+            sides[side] = .proxyHeader(all)
+            return 0
+        }
+        emit(.proxyHeader(header))
+        sides[side] = .undecided
+        // The header's bytes among these; the rest is the direction's own beginning.
+        let taken = length - held.count
+        guard taken < bytes.count else { return 0 }
+        let head = consume(UnsafeRawBufferPointer(rebasing: bytes[taken...]), side: side, emit: emit)
+        return head > 0 ? taken + head : 0
     }
 
     /// Bytes of one side are missing (not captured, or not in order). TLS starts again when
@@ -117,10 +166,27 @@ package struct ConnectionViews {
         case .http2(var h2):
             h2.lose(emit)
             sides[side] = .http2(h2)
+        case .http(var http):
+            http.lose(emit)
+            sides[side] = .http(http)
         case .undecided:
             break
         default:
             sides[side] = .ignored
+        }
+    }
+
+    /// One side ended (its FIN): an HTTP/1.1 response whose body runs until close ends here.
+    package mutating func end(side: Int, emit: (ViewItem) -> Void) {
+        let side = side & 1
+        switch sides[side] {
+        case .http(var http):
+            http.end(emit: emit)
+            sides[side] = .http(http)
+        case .tls:
+            decryption?.end(side: side, emit: emit)
+        default:
+            break
         }
     }
 
@@ -149,6 +215,9 @@ package struct ConnectionViews {
             let length = head.end ?? bytes.count
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             return length
+        } else if views.contains(.http) && HTTPStreamDecoder.looksLikeMessage(bytes) {
+            sides[side] = .http(HTTPStreamDecoder())
+            if case .undecided = sides[1 - side] { sides[1 - side] = .http(HTTPStreamDecoder()) }
         } else {
             sides[side] = .ignored
         }

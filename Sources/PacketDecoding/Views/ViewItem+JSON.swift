@@ -1,3 +1,5 @@
+import ProxyProtocol
+
 /// One JSON object per item, for the `"app"` array of the capture JSON output. Keys in this order, when
 /// present:
 ///
@@ -12,7 +14,13 @@
 /// - HTTP/2: `"proto":"http2"`, then `preface: true`, or `type`, `flags`, `stream`, `length`,
 ///   `settings` (an object of name → value), `last_stream`, `error`, `increment`, `opaque`;
 ///   decoded header blocks and gRPC messages as ``appendHTTP2JSON(into:)`` says.
+/// - HTTP/1.1: `"proto":"http"`, `type` (`request` or `response`), `method`, `target`,
+///   `version` (a request) or `version`, `status`, `reason` (a response), `headers` (`[name,
+///   value]` pairs in order), `body_framing` (`none`, `content-length`, `chunked`,
+///   `until-close`), `body_length` (de-chunked).
 /// - `{"proto":…,"lost_sync":true}` when a view lost its place.
+/// - PROXY protocol: `{"proto":"proxy","version":"v2","source":"192.0.2.7:40001","destination":…}`
+///   (`local`, `tlv_bytes` when so), `{"proto":"proxy","malformed":"why"}`.
 /// - `--keylog`: `{"proto":"tls","type":"decrypted","length":N,"data":"<base64>","data_complete":true}`
 ///   for decrypted application data no other view shows, `{"proto":"tls","not_decrypted":"why"}`.
 extension ViewItem {
@@ -165,8 +173,9 @@ extension ViewItem {
                 out.append("\"")
             }
             out.append("}")
+        case .httpMessage(let message): message.appendJSON(into: &out)
         case .lostSync(let view):
-            out.append(view == .tls ? "{\"proto\":\"tls\"" : view == .webSocket ? "{\"proto\":\"ws\"" : "{\"proto\":\"http2\"")
+            out.append(view == .tls ? "{\"proto\":\"tls\"" : view == .webSocket ? "{\"proto\":\"ws\"" : view == .http ? "{\"proto\":\"http\"" : "{\"proto\":\"http2\"")
             out.append(",\"lost_sync\":true}")
         case .tlsDecrypted(let length, let bytes):
             out.append("{\"proto\":\"tls\",\"type\":\"decrypted\",\"length\":")
@@ -177,6 +186,26 @@ extension ViewItem {
         case .tlsNotDecrypted(let failure):
             out.append("{\"proto\":\"tls\",\"not_decrypted\":")
             out.appendJSONString(Array(failure.text.utf8))
+            out.append("}")
+        case .proxyHeader(let header):
+            out.append("{\"proto\":\"proxy\",\"version\":\"")
+            out.append(contentsOf: header.version.rawValue.utf8)
+            out.append("\"")
+            if let addresses = header.addresses {
+                out.append(",\"source\":")
+                out.appendJSONString(Array(addresses.source.proxyProtocolText.utf8))
+                out.append(",\"destination\":")
+                out.appendJSONString(Array(addresses.destination.proxyProtocolText.utf8))
+            }
+            if header.isLocal { out.append(",\"local\":true") }
+            if header.extensionBytes > 0 {
+                out.append(",\"tlv_bytes\":")
+                out.appendDecimal(header.extensionBytes)
+            }
+            out.append("}")
+        case .proxyHeaderMalformed(let failure):
+            out.append("{\"proto\":\"proxy\",\"malformed\":")
+            out.appendJSONString(Array(failure.description.utf8))
             out.append("}")
         }
     }

@@ -13,6 +13,9 @@
 /// HTTP/2 HEADERS, stream 1, length 32, flags END_STREAM|END_HEADERS
 /// HTTP/2 headers, stream 1: :method: GET, :path: /, :scheme: http, :authority: example.com
 /// gRPC message, stream 1, length 5: "hello"
+/// HTTP request GET / HTTP/1.1 | Host: example.com, Accept: */* | no body
+/// HTTP response HTTP/1.1 200 OK | Content-Length: 5 | body 5 bytes (Content-Length)
+/// PROXY protocol v2 192.0.2.7:40001 > 198.51.100.1:443
 /// ```
 extension ViewItem {
     package func appendText(into out: inout [UInt8]) {
@@ -32,8 +35,9 @@ extension ViewItem {
         case .http2Preface: out.append("HTTP/2 connection preface")
         case .http2Frame(let frame): frame.appendText(into: &out)
         case .http2Headers, .http2HeadersNotDecoded, .grpcMessage: appendHTTP2Text(into: &out)
+        case .httpMessage(let message): message.appendText(into: &out)
         case .lostSync(let view):
-            out.append(view == .tls ? "TLS" : view == .webSocket ? "WebSocket" : "HTTP/2")
+            out.append(view == .tls ? "TLS" : view == .webSocket ? "WebSocket" : view == .http ? "HTTP/1.1" : "HTTP/2")
             out.append(": lost track of this direction (a gap or reordering in the capture)")
         case .tlsDecrypted(let length, let bytes):
             out.append("TLS decrypted application data, length ")
@@ -44,6 +48,12 @@ extension ViewItem {
         case .tlsNotDecrypted(let failure):
             out.append("TLS not decrypted: ")
             out.append(contentsOf: failure.text.utf8)
+        case .proxyHeader(let header):
+            out.append("PROXY protocol ")
+            out.append(contentsOf: header.description.utf8)
+        case .proxyHeaderMalformed(let failure):
+            out.append("PROXY protocol header malformed: ")
+            out.append(contentsOf: failure.description.utf8)
         }
     }
 }

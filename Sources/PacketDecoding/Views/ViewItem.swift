@@ -1,9 +1,11 @@
+import ProxyProtocol
+
 /// One thing a protocol view recognized in a TCP stream: a TLS record, a WebSocket upgrade step
-/// or frame, an HTTP/2 preface or frame — or that the view lost its place (a gap or reordering
+/// or frame, an HTTP/2 preface or frame, an HTTP/1.1 message — or that the view lost its place (a gap or reordering
 /// in the capture) and shows nothing more for that direction until it can realign.
 ///
 /// Made by the stream decoders (``TLSStreamDecoder``, ``WebSocketStreamDecoder``,
-/// ``HTTP2StreamDecoder``); printed as text lines (``appendText(into:)``) by `capture --decode`
+/// ``HTTP2StreamDecoder``, ``HTTPStreamDecoder``); printed as text lines (``appendText(into:)``) by `capture --decode`
 /// and `--follow`, and as JSON objects (``appendJSON(into:)``) by `--json`.
 package enum ViewItem: Equatable, Sendable {
     case tls(TLSRecordSummary)
@@ -19,6 +21,8 @@ package enum ViewItem: Equatable, Sendable {
     case http2HeadersNotDecoded(HTTP2HeadersNotDecoded)
     /// One gRPC length-prefixed message of a stream whose content-type is application/grpc.
     case grpcMessage(GRPCMessageSummary)
+    /// One whole HTTP/1.1 message: start line, header fields, body length and framing.
+    case httpMessage(HTTPMessageSummary)
     /// The direction's bytes stopped lining up (a gap, out-of-order data, something that is
     /// not the protocol): no more items for it until the decoder finds a boundary again
     /// (TLS: a plausible record header at a segment's start; the others: never).
@@ -28,6 +32,10 @@ package enum ViewItem: Equatable, Sendable {
     case tlsDecrypted(length: Int, bytes: [UInt8])
     /// A TLS connection that is not decrypted, and why (once per connection).
     case tlsNotDecrypted(TLSDecryptionFailure)
+    /// The PROXY protocol header a direction begins with.
+    case proxyHeader(ProxyProtocolHeader)
+    /// A direction that begins like a PROXY protocol header but is not a valid one: why.
+    case proxyHeaderMalformed(ProxyProtocolHeader.Failure)
 }
 
 /// One TLS record: its header and, for a plaintext handshake record, the messages in it and the

@@ -143,11 +143,14 @@ struct StreamPrinter {
         } else {
             if !continuing {
                 appendMarker(number, direction, into: &out)
+                HexDump.appendHexAndASCII(bytes, offset: offset, into: &out)
             } else {
+                // Each dump line starts with its newline: a continued dump's first one would
+                // leave a blank line after the previous dump's (which may already be written
+                // away: `out` is emptied by every flush), so this dump's goes.
                 endLine(into: &out)
-                out.removeLast()  // the dump starts its own line
+                HexDump.appendContinuedHexAndASCII(bytes, offset: offset, into: &out)
             }
-            HexDump.appendHexAndASCII(bytes, offset: offset, into: &out)
             out.append(0x0A)
             atLineStart = true
         }

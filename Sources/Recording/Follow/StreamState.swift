@@ -59,7 +59,7 @@ struct StreamState {
     init(number: Int, framing: Framing?) {
         self.number = number
         directions = [DirectionState(framing: framing), DirectionState(framing: framing)]
-        if framing == nil { views = ConnectionViews(views: .all, payloadLimit: StreamFollower.maximumViewPayload) }
+        if framing == nil { views = ConnectionViews(views: .all.subtracting(.http), payloadLimit: StreamFollower.maximumViewPayload) }
     }
 }
 

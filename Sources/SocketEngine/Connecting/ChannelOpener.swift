@@ -16,11 +16,15 @@ import Glibc
 /// (``Hooks/install``): the engine's handlers, or a load test's. Which address to connect to
 /// is the caller's too (Happy Eyeballs races several).
 ///
+/// Through a proxy (``ConnectOptions/proxy``) the channel connects to the proxy and the
+/// tunnel's handshake (``TunnelHandler``) comes first: the handlers above hear that the channel
+/// is active once the tunnel to the destination is open, and the open completes then.
+///
 /// ```
-/// tcp, unix:  install                                    (in the initializer, before connecting)
-/// tls:        TLS layer, install                         (in the initializer)
-/// udp:        bind, connect, install
-/// ws, wss:    [TLS layer], HTTP upgrade -> 101 -> WebSocket layer, install
+/// tcp, unix:  [tunnel], install                          (in the initializer, before connecting)
+/// tls:        [tunnel], TLS layer, install               (in the initializer)
+/// udp:        bind, connect, install                     (no proxy)
+/// ws, wss:    [tunnel], [TLS layer], HTTP upgrade -> 101 -> WebSocket layer, install
 /// ```
 package struct ChannelOpener: Sendable {
     /// The buffer settings of a stream channel.
@@ -43,13 +47,18 @@ package struct ChannelOpener: Sendable {
         /// tls and wss: the TLS layer's handshake, given as the layer is put on (in the
         /// initializer, on the loop, before connecting).
         package var secured: (@Sendable (any Channel, EventLoopFuture<SecurityReport>) -> Void)?
+        /// Through a proxy: the tunnel's handshake, given as its handler is put on (in the
+        /// initializer, on the loop, before connecting).
+        package var tunnelled: (@Sendable (any Channel, EventLoopFuture<TunnelReport>) -> Void)?
 
         package init(
             install: @escaping @Sendable (any Channel, Installing) throws -> Void,
-            secured: (@Sendable (any Channel, EventLoopFuture<SecurityReport>) -> Void)? = nil
+            secured: (@Sendable (any Channel, EventLoopFuture<SecurityReport>) -> Void)? = nil,
+            tunnelled: (@Sendable (any Channel, EventLoopFuture<TunnelReport>) -> Void)? = nil
         ) {
             self.install = install
             self.secured = secured
+            self.tunnelled = tunnelled
         }
     }
 
@@ -119,6 +128,16 @@ package struct ChannelOpener: Sendable {
         return secure
     }
 
+    /// The proxy a connection to `endpoint` goes through (nil: none); throws `.unsupported` for
+    /// a udp:// endpoint the options would send through one (a proxy carries streams only).
+    package static func proxy(for endpoint: Endpoint, options: ConnectOptions) throws(SocketEngineError) -> ProxyEndpoint? {
+        guard let proxy = options.proxy?.proxy(for: endpoint) else { return nil }
+        guard endpoint.transport != .udp else {
+            throw SocketEngineError(.unsupported, "\(endpoint) cannot go through the proxy \(proxy): a proxy carries streams only (no UDP)")
+        }
+        return proxy
+    }
+
     /// Throws `.invalidConfiguration` when `interface` names no network interface of this host.
     package static func checkInterface(_ interface: String?) throws(SocketEngineError) {
         if let interface, if_nametoindex(interface) == 0 {
@@ -174,6 +193,14 @@ package struct ChannelOpener: Sendable {
         let transport = self.transport
         let options = self.options
         let upgraded = transport.isWebSocket ? loop.makePromise(of: WebSocketHandshake.self) : nil
+        let tunnel: TunnelClient?
+        do {
+            tunnel = try Self.tunnelClient(to: endpoint, at: address, options: options)
+        } catch {
+            upgraded?.fail(error)
+            return Attempt(connected: loop.makeFailedFuture(error), upgraded: upgraded?.futureResult)
+        }
+        let tunnelled = tunnel.map { _ in loop.makePromise(of: TunnelReport.self) }
         bootstrap = bootstrap.channelInitializer { [interface = unix ? nil : options.interface] channel in
             Self.bind(channel, interface: interface).flatMapThrowing {
                 var handshake: EventLoopFuture<SecurityReport>?
@@ -182,11 +209,21 @@ package struct ChannelOpener: Sendable {
                     hooks.secured?(channel, layer)
                     handshake = layer
                 }
+                // Below the TLS layer (which puts itself first): its bytes go before the ClientHello.
+                if let preamble = options.preamble {
+                    try channel.pipeline.syncOperations.addHandler(PreambleWriter(preamble), position: .first)
+                }
                 if let upgraded {
                     let upgrade = Self.upgrade(channel, endpoint: endpoint, options: options, install: hooks.install)
                     bound(handshake.map { layer in layer.flatMap { _ in upgrade } } ?? upgrade, channel).cascade(to: upgraded)
                 } else {
                     try hooks.install(channel, Installing(handshake: handshake, webSocket: nil))
+                }
+                if let tunnel, let tunnelled {
+                    // Nearest the socket, below the TLS layer (which puts itself first too).
+                    let handler = TunnelHandler(client: tunnel, timeout: options.connectTimeout.timeAmount, promise: tunnelled)
+                    try channel.pipeline.syncOperations.addHandler(handler, position: .first)
+                    hooks.tunnelled?(channel, tunnelled.futureResult)
                 }
             }
         }
@@ -195,13 +232,27 @@ package struct ChannelOpener: Sendable {
                 if let source = try source(for: address) { bootstrap = bootstrap.bind(to: source) }
             } catch {
                 upgraded?.fail(error)
+                tunnelled?.fail(error)
                 return Attempt(connected: loop.makeFailedFuture(error), upgraded: upgraded?.futureResult)
             }
         }
-        let connected = bootstrap.connect(to: address)
+        var connected = bootstrap.connect(to: address)
         // A connect that fails before (or in) the initializer leaves no upgrade to wait for.
         if let upgraded { connected.whenFailure { upgraded.fail($0) } }
+        if let tunnelled {
+            // Through a proxy, connected means the tunnel is open.
+            connected.whenFailure { tunnelled.fail($0) }
+            connected = connected.flatMap { channel in tunnelled.futureResult.map { _ in channel } }
+            if let upgraded { connected.whenFailure { upgraded.fail($0) } }
+        }
         return Attempt(connected: connected, upgraded: upgraded?.futureResult)
+    }
+
+    /// The handshake of the tunnel to `endpoint` through the proxy at `address`, nil without a
+    /// proxy (or for unix:, which never goes through one).
+    static func tunnelClient(to endpoint: Endpoint, at address: SocketAddress, options: ConnectOptions) throws(SocketEngineError) -> TunnelClient? {
+        guard endpoint.transport != .unix, let route = options.proxy, let proxy = try proxy(for: endpoint, options: options) else { return nil }
+        return try TunnelClient(proxy: proxy, target: route.target(for: endpoint, through: proxy), label: address.displayString)
     }
 
     /// The HTTP upgrade (``WebSocketClient/negotiate(_:endpoint:options:install:)``), sent once

@@ -27,6 +27,9 @@ public struct ConnectOptions: Sendable {
     public var bufferLimit: Int = Connection.defaultBufferLimit
     /// `TCP_NODELAY`, on by default: this is an interactive and request/response tool.
     package var noDelay = true
+    /// Bytes written first on a stream connection, before TLS or anything else (a PROXY
+    /// protocol header: ``PreambleWriter``); nil: none.
+    package var preamble: [UInt8]?
     /// Sees every byte sent and received (`--hexdump`).
     public var tap: TrafficTap?
     /// Hears the connection's life (`--record`); WebSocket connections are not recorded.
@@ -35,6 +38,9 @@ public struct ConnectOptions: Sendable {
     package var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     /// The TLS layer for `tls://` and `wss://` endpoints (nil: those endpoints are refused).
     public var secureTransport: (any SecureTransport)?
+    /// The proxy each stream connection goes through (nil: none): a tunnel is opened to the
+    /// destination first, then TLS, the WebSocket upgrade and the rest run through it.
+    public var proxy: ProxyRoute?
     /// Handshake, limits and behaviour of `ws://` and `wss://` connections.
     public var webSocket = WebSocketOptions()
     /// The clock everything that waits in async code goes by: the resolution deadline,

@@ -31,7 +31,9 @@ public struct ConnectReport: Sendable {
     public var attempts: [Attempt] = []
     /// The address that won.
     package var connectedAddress: SocketAddress?
-    /// From the first attempt's start to the winning connect.
+    /// Through a proxy: the tunnel its handshake opened, and how long that took.
+    public var tunnel: TunnelReport?
+    /// From the first attempt's start to the winning connect (through a proxy: to the tunnel open).
     public var connectDuration: Duration = .zero
     /// The TLS handshake, for `tls://` and `wss://`.
     public var security: SecurityReport?

@@ -31,6 +31,8 @@ package final class ConnectionRace {
     private var started = NIODeadline.uptimeNanoseconds(0)
     private var channels: [Int: any Channel] = [:]
     private var attempts: [Int: ConnectReport.Attempt] = [:]
+    /// A proxy's refusal or protocol error, by attempt: said as it is when every attempt met one.
+    private var proxyErrors: [Int: SocketEngineError] = [:]
     private var timer: Scheduled<Void>?
     private var deadline: Scheduled<Void>?
     /// Actions not yet carried out. An attempt can fail inline (its future already failed), so
@@ -106,6 +108,9 @@ package final class ConnectionRace {
             case .failure(let error):
                 let reason = SocketEngineError.classify(error).1.description
                 if !self.machine.isFinished { self.attempts[index]?.outcome = .failed(reason) }
+                if let engine = error as? SocketEngineError, [.proxyRefused, .proxyProtocol].contains(engine.code) {
+                    self.proxyErrors[index] = engine
+                }
                 self.apply(self.machine.attemptFailed(index: index))
             }
         }
@@ -149,6 +154,10 @@ package final class ConnectionRace {
                 "connect to \(target) timed out after \(SocketEngineError.describe(timedOut)): \(detail)",
                 attempts: listed
             )
+        }
+        // A proxy's own answer is the reason (one line, its code kept), not one attempt's.
+        if let first = proxyErrors.sorted(by: { $0.key < $1.key }).first?.value, proxyErrors.count == machine.addresses.count {
+            return first
         }
         let allRefused = listed.allSatisfy { $0.error.contains("ECONNREFUSED") }
         return SocketEngineError(

@@ -24,25 +24,39 @@ package struct Connector: Sendable {
         if endpoint.transport == .unix { return try await connectUnix() }
         _ = try ChannelOpener.secureLayer(for: endpoint.transport, options: options)
         try ChannelOpener.checkInterface(options.interface)
+        // Through a proxy the race is to the proxy's addresses; the destination is the tunnel's.
+        let proxy = try ChannelOpener.proxy(for: endpoint, options: options)
 
         var report = ConnectReport()
+        var options = self.options
         let clock = options.clock
         let resolveStart = clock.now
         let datagram = endpoint.transport == .udp
         let resolver = options.resolver
         let endpoint = self.endpoint
+        let host = proxy?.host ?? endpoint.host
+        let port = proxy?.port ?? endpoint.port
         // The connect timeout covers resolution too: a resolver that never answers must not
         // hold the command past --connect-timeout. An address literal needs no resolver (and
         // no wait for a thread: on a busy machine that wait was counted against the timeout).
         let all: [SocketAddress]
-        if let literal = try? SocketAddress(ipAddress: endpoint.host, port: endpoint.port) {
+        let timeout = options.connectTimeout
+        if let literal = try? SocketAddress(ipAddress: host, port: port) {
             all = [literal]
         } else {
-            let timeout = options.connectTimeout
             all = try await withTimeout(timeout, on: clock, expired: {
+                SocketEngineError(.connectTimeout, "resolving '\(host)' timed out after \(timeout.formatted)")
+            }) {
+                try await resolver.resolve(host: host, port: port, datagram: datagram)
+            }
+        }
+        if let route = options.proxy, proxy != nil {
+            // socks5://, socks4://: the destination's name is resolved here, its address sent.
+            let settings = options
+            options.proxy = try await withTimeout(timeout, on: clock, expired: {
                 SocketEngineError(.connectTimeout, "resolving '\(endpoint.host)' timed out after \(timeout.formatted)")
             }) {
-                try await resolver.resolve(host: endpoint.host, port: endpoint.port, datagram: datagram)
+                try await route.resolvingNames(of: [endpoint], options: settings)
             }
         }
         report.resolveDuration = clock.elapsed(since: resolveStart)
@@ -51,7 +65,7 @@ package struct Connector: Sendable {
             let found = all.map { $0.ipAddress ?? "?" }.joined(separator: ", ")
             throw SocketEngineError(
                 .resolutionFailed,
-                "'\(endpoint.host)' has no \(options.family.name) address (it resolved to \(found))"
+                "'\(host)' has no \(options.family.name) address (it resolved to \(found))"
             )
         }
         let ordered = HappyEyeballsStateMachine.interleave(allowed) { if case .v6 = $0 { true } else { false } }
@@ -63,15 +77,18 @@ package struct Connector: Sendable {
             return try await connectDatagram(to: ordered[0], opener: opener, report: report)
         }
         let budget = max(.milliseconds(1), options.connectTimeout - report.resolveDuration)
-        return try await race(ordered, opener: opener, report: report, budget: budget)
+        let target = proxy.map { "\(endpoint) through the proxy \($0)" } ?? endpoint.description
+        return try await race(ordered, opener: opener, report: report, budget: budget, options: options, target: target)
     }
 
     // MARK: TCP
 
-    /// Races `addresses` within `budget` (what is left of the connect timeout after resolving).
-    private func race(_ addresses: [SocketAddress], opener: ChannelOpener, report: ConnectReport, budget: Duration) async throws -> (Connection, ConnectReport) {
+    /// Races `addresses` within `budget` (what is left of the connect timeout after resolving),
+    /// naming `target` in its failure.
+    private func race(
+        _ addresses: [SocketAddress], opener: ChannelOpener, report: ConnectReport, budget: Duration, options: ConnectOptions, target: String
+    ) async throws -> (Connection, ConnectReport) {
         let loop = options.group.next()
-        let options = self.options
         let endpoint = self.endpoint
         // tls://: every attempt gets the TLS layer; only the winner's handshake is waited for.
         // ws://, wss://: every attempt sends its upgrade; only the winner's is waited for.
@@ -81,14 +98,15 @@ package struct Connector: Sendable {
                 try Connector.install(on: channel, installing, endpoint: endpoint, options: options)
                 attempts.remember(channel)
             },
-            secured: { channel, handshake in attempts.keep(handshake, of: channel) }
+            secured: { channel, handshake in attempts.keep(handshake, of: channel) },
+            tunnelled: { channel, tunnel in attempts.keep(tunnel, of: channel) }
         )
         let result = try await loop.flatSubmit {
             let race = ConnectionRace(
                 loop: loop,
                 addresses: addresses,
                 attemptDelay: options.attemptDelay.timeAmount,
-                target: endpoint.description,
+                target: target,
                 configuredTimeout: options.connectTimeout.timeAmount
             ) { address in
                 let attempt = opener.connectStream(to: address, endpoint: endpoint, on: loop, hooks: hooks)
@@ -111,6 +129,7 @@ package struct Connector: Sendable {
         report.attempts = result.attempts
         report.connectedAddress = addresses[result.index]
         report.connectDuration = .nanoseconds(result.elapsed.nanoseconds)
+        if let tunnel = attempts.tunnel(of: result.channel) { report.tunnel = try? await tunnel.get() }
         if endpoint.transport.isWebSocket {
             // TLS (wss) and the upgrade have what is left of the connect timeout.
             let left = max(.milliseconds(1), budget - report.connectDuration)
@@ -161,6 +180,16 @@ package struct Connector: Sendable {
         private let handshakes = Mutex<[ObjectIdentifier: EventLoopFuture<SecurityReport>]>([:])
         private let handlers = Mutex<[ObjectIdentifier: NIOLoopBound<ConnectionHandler>]>([:])
         private let upgrades = Mutex<[ObjectIdentifier: EventLoopFuture<(Connection, WebSocketHandshake)>]>([:])
+        private let tunnels = Mutex<[ObjectIdentifier: EventLoopFuture<TunnelReport>]>([:])
+
+        /// Keeps the handshake of an attempt's tunnel (in its initializer).
+        func keep(_ tunnel: EventLoopFuture<TunnelReport>, of channel: any Channel) {
+            tunnels.withLock { $0[ObjectIdentifier(channel)] = tunnel }
+        }
+
+        func tunnel(of channel: any Channel) -> EventLoopFuture<TunnelReport>? {
+            tunnels.withLock { $0[ObjectIdentifier(channel)] }
+        }
 
         /// Keeps the handshake of an attempt's TLS layer (in its initializer).
         func keep(_ handshake: EventLoopFuture<SecurityReport>, of channel: any Channel) {

@@ -1,4 +1,5 @@
 import NIOCore
+import ProxyProtocol
 import Synchronization
 
 import Glibc
@@ -83,11 +84,19 @@ public final class Connection: Sendable {
     /// the process at the other end (`pid 4242 (uid 1000)`, from `SO_PEERCRED`), since a client's
     /// end usually has no name — never the listener's own path.
     static func label(for channel: any Channel, transport: Endpoint.Transport) -> String {
+        if let carried = carriedAddresses(of: channel) { return carried.source.displayString }
         if transport == .unix {
             if let path = channel.remoteAddress?.pathname, !path.isEmpty { return "unix:" + path }
             return UnixPeer.credentials(of: channel).map { "pid \($0.pid) (uid \($0.uid))" } ?? "an unnamed unix socket"
         }
         return channel.remoteAddress?.displayString ?? transport.rawValue
+    }
+
+    /// The client's address and the one it connected to as a PROXY protocol header carried them
+    /// (`listen --accept-proxy-protocol`), nil when there was none or it carried none. On the
+    /// channel's event loop.
+    static func carriedAddresses(of channel: any Channel) -> ProxyProtocolHeader.Addresses? {
+        (try? channel.pipeline.syncOperations.handler(type: ProxyProtocolReceiver.self))?.carried
     }
 
     /// Wraps a prepared, connected channel (on the channel's event loop).

@@ -12,7 +12,9 @@ extension ConnectionHandler {
         guard recording == .waiting, let recorder else { return }
         recording = .open
         recordingNumber = ConnectionNumbers.take()
-        recorder(recordingNumber, .opened(local: channel.localAddress, remote: channel.remoteAddress, transport: transportForRecording))
+        let carried = Connection.carriedAddresses(of: channel)
+        recorder(recordingNumber, .opened(
+            local: carried?.destination ?? channel.localAddress, remote: carried?.source ?? channel.remoteAddress, transport: transportForRecording))
     }
 
     func record(_ event: ConnectionRecordEvent) {

@@ -32,6 +32,10 @@ public struct ListenOptions: Sendable {
     public var tap: TrafficTap?
     /// Hears every client connection's life (`--record`); WebSocket clients are not recorded.
     public var recorder: ConnectionRecorder?
+    /// Stream clients begin with a PROXY protocol header (v1 or v2, from a proxy in front):
+    /// the address it carries is the client's in logs and recordings; a client without one, or
+    /// with a malformed one, is refused (``ProxyProtocolReceiver``).
+    public var acceptsProxyProtocol = false
     package var group: any EventLoopGroup = MultiThreadedEventLoopGroup.singleton
     /// The clock clients' activity, the summary and delayed answers (broadcast, UDP) go by.
     package var clock: EngineClock = .system

@@ -168,6 +168,39 @@ public final class Listener: Sendable {
         slot: ClientSlot?,
         admit: @escaping @Sendable (Connection) -> Void
     ) throws {
+        if options.acceptsProxyProtocol {
+            // The rest of the set-up waits for the header: the client's label is the address it carries.
+            let peer = channel.remoteAddress
+            let receiver = ProxyProtocolReceiver(timeout: options.slotRules.handshakeTimeout) { result in
+                switch result {
+                case .success:
+                    do {
+                        try prepareServing(channel, endpoint: endpoint, options: options, refusals: refusals, slot: slot, active: true, admit: admit)
+                    } catch {
+                        channel.close(promise: nil)
+                        refusals.refuse(peer, because: SocketEngineError.classify(error).1)
+                    }
+                case .failure(let error):
+                    refusals.refuse(peer, because: error.text)
+                }
+            }
+            try channel.pipeline.syncOperations.addHandler(receiver)
+            return
+        }
+        try prepareServing(channel, endpoint: endpoint, options: options, refusals: refusals, slot: slot, active: false, admit: admit)
+    }
+
+    /// ``prepareClient(_:endpoint:options:refusals:slot:admit:)`` after a PROXY protocol header,
+    /// if any: `active` when the channel is active already (a plain client is then admitted at once).
+    private static func prepareServing(
+        _ channel: any Channel,
+        endpoint: Endpoint,
+        options: ListenOptions,
+        refusals: Refusals,
+        slot: ClientSlot?,
+        active: Bool,
+        admit: @escaping @Sendable (Connection) -> Void
+    ) throws {
         let transport = endpoint.transport
         if transport.isWebSocket {
             // Handed out once upgraded (the channel is active by then).
@@ -178,7 +211,11 @@ public final class Listener: Sendable {
             try Connection.prepare(channel, transport: transport, setup: options.setup)
             let connection = try Connection.attach(to: channel, transport: transport)
             slot?.watch(connection.statistics)
-            try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = { admit(connection) }
+            if active {
+                admit(connection)
+            } else {
+                try channel.pipeline.syncOperations.handler(type: ConnectionHandler.self).onActive = { admit(connection) }
+            }
             return
         }
         // Known from the accept; a closed channel no longer says.

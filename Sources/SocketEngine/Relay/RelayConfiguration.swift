@@ -1,4 +1,5 @@
 import NIOCore
+import ProxyProtocol
 
 /// What a ``RelayService`` (`sockctl proxy`) listens on, where it forwards, and how.
 ///
@@ -40,6 +41,10 @@ public struct RelayConfiguration: Sendable {
     /// The loop that relays plain byte-stream clients outside the event loop (see
     /// ``EpollRelayLoop``); nil: every client is relayed on the event loop.
     public var epollLoop: EpollRelayLoop?
+    /// Each upstream connection begins with a PROXY protocol header of this version carrying
+    /// the client's address and the address it connected to (before TLS or a WebSocket
+    /// upgrade); nil: none. Stream upstreams only.
+    public var sendsProxyProtocol: ProxyProtocolHeader.Version?
     /// The clock latency, stalls, time-based faults, UDP idle timeouts and the summary go by.
     package var clock: EngineClock = .system
 

@@ -1,4 +1,5 @@
 import NIOCore
+import ProxyProtocol
 import Synchronization
 
 /// The engine side of `sockctl proxy`: listens, gives every admitted client its own upstream
@@ -129,6 +130,10 @@ public final class RelayService: Sendable {
         var options = configuration.connectOptions
         // The upstream on the client's own event loop: no thread hop between the two sockets.
         options.group = connection.channel.eventLoop
+        if let version = configuration.sendsProxyProtocol {
+            let channel = connection.channel
+            options.preamble = ProxyProtocolHeader(version: version, source: channel.remoteAddress, destination: channel.localAddress).encoded()
+        }
         guard let upstream = await connectUpstream(for: client, options: options, started: started, closing: connection) else { return }
         let counters = RelayCounters()
         state.withLock { $0.liveCounters[client.id] = counters }

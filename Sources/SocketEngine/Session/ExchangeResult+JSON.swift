@@ -38,6 +38,15 @@ extension ExchangeResult {
             ("responses", .array(result.responses.map(JSONValue.body))),
             ("responses_truncated", .bool(result.responsesTruncated)),
         ]
+        if let tunnel = report?.tunnel {
+            // Through a proxy: which, to where, and its part of the connect time.
+            members.append(("proxy", .object([
+                ("proxy", .string(tunnel.proxy.description)),
+                ("address", .string(tunnel.proxyAddress)),
+                ("target", .string(tunnel.target)),
+                ("tunnel_ms", .double(tunnel.duration.milliseconds)),
+            ])))
+        }
         if configuration.correlate != nil {
             members.append(("replies", .array(result.correlated.map { .object([("key", .string($0.key)), ("ms", .double($0.latency.milliseconds))]) })))
             members.append(("unmatched", .int(result.unmatched)))

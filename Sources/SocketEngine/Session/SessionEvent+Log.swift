@@ -36,7 +36,7 @@ extension SessionEvent {
     }
 
     /// How the connection was made: the resolution, each failed or abandoned attempt, the
-    /// connection, TLS (with a warning when nothing was verified) and the WebSocket upgrade.
+    /// connection, the proxy's tunnel and how long it took, TLS (with a warning when nothing was verified) and the WebSocket upgrade.
     private static func connectedLines(_ report: ConnectReport, local: SocketAddress?, remote: SocketAddress?) -> [LogLine] {
         var lines: [LogLine] = []
         if report.resolved.count > 0 && report.resolveDuration > .zero {
@@ -60,6 +60,9 @@ extension SessionEvent {
         lines.append(.event(
             "connected to \(remote?.displayString ?? "?")\(family)\(from) in \(report.connectDuration.formatted)\(spread)"
         ))
+        if let tunnel = report.tunnel {
+            lines.append(.event("\(tunnel.proxy.kind.protocolName) proxy \(tunnel.proxy) opened the tunnel to \(tunnel.target) in \(tunnel.duration.formatted)"))
+        }
         if let security = report.security {
             lines.append(.event("TLS: \(security.summary)"))
             if security.verification.description.hasPrefix("not verified") {

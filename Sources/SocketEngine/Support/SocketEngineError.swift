@@ -51,6 +51,9 @@ public struct SocketEngineError: Error, Sendable, CustomStringConvertible, Equat
         /// Bytes that are not HTTP/1.1 where an HTTP message was expected (a bad start line,
         /// header, Content-Length or chunk), or a protocol switch where none was asked.
         package static let httpProtocol = Code("http-protocol")
+        /// A client of a listener that takes the PROXY protocol sent no header, or a malformed
+        /// one, or none in time.
+        package static let proxyHeader = Code("proxy-header")
         /// The heartbeat saw nothing from the peer for too many intervals.
         public static let peerUnresponsive = Code("peer-unresponsive")
         /// Binding a listening or source address failed.

@@ -22,8 +22,8 @@ struct TcpdumpFlags: Sendable, Equatable {
     var linkHeader = false
     /// How many times `-v` was given (tcpdump reads at most 3).
     var verbose = 0
-    /// `-q` was given (quick output).
-    var quick = false
+    /// How many times `-q` was given (quick output; twice: quieter still).
+    var quick = 0
 
     /// No letters given: every count zero, every switch off.
     init() {}
@@ -45,7 +45,7 @@ struct TcpdumpFlags: Sendable, Equatable {
                     case "S": absoluteSequenceNumbers = true
                     case "e": linkHeader = true
                     case "v": verbose += 1
-                    case "q": quick = true
+                    case "q": quick += 1
                     default: break
                     }
                 }
@@ -84,6 +84,6 @@ extension PrintOptions {
         absoluteSequenceNumbers = flags.absoluteSequenceNumbers
         linkHeader = flags.linkHeader
         verbosity = min(flags.verbose, 3)
-        quick = flags.quick
+        quietness = flags.quick
     }
 }

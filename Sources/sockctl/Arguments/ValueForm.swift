@@ -64,6 +64,7 @@ enum ValueForm {
         "interface": Form(text: "a network interface such as lo, eth0 or any"),
         "user": Form(text: "a user name such as nobody"),
         "name": Form(text: "a name such as chat.v2 or api.example.com"),
+        "proxy": Form(text: "a proxy such as socks5h://127.0.0.1:1080, http://user:pass@127.0.0.1:3128 or env"),
         "origin": Form(text: "an origin such as http://localhost:8080"),
         "regex": Form(text: "a regular expression such as \"id\":[0-9]+"),
         "filter": Form(text: "a BPF filter such as 'tcp port 80' (see pcap-filter(7))"),

@@ -107,10 +107,18 @@ final class KeyLogFile {
     private let descriptor: Int32
 
     init(path: String) throws {
-        descriptor = Syscall.open(path, O_RDONLY | O_CLOEXEC)
-        guard descriptor >= 0 else {
+        let opened = Syscall.open(path, O_RDONLY | O_CLOEXEC)
+        guard opened >= 0 else {
             throw UsageError("--keylog \(path): \(String(cString: strerror(errno)))")
         }
+        // A directory opens but never reads: said now, not found out as "no secrets" (or, in a
+        // live capture, as connections that are never decrypted).
+        var info = stat()
+        if fstat(opened, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            Syscall.close(opened)
+            throw UsageError("--keylog \(path): \(String(cString: strerror(EISDIR)))")
+        }
+        descriptor = opened
     }
 
     deinit { Syscall.close(descriptor) }

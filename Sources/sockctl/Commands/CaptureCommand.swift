@@ -38,18 +38,24 @@ struct CaptureCommand: ParsableCommand {
             timed, VAT, Zephyr, AHCP, HNCP, LWRES, LMP, VQP, Cisco AutoRP, BCM LI and \
             AppleTalk-in-UDP; IP protocols AH, ESP, IPComp, OSPF, PIM, VRRP/CARP, RSVP, EIGRP, \
             IGRP, EGP and PGM; ethertypes other than IPv4, IPv6, ARP, 802.1Q, LLDP and PPPoE \
-            (discovery with its tags, sessions with the PPP inside; with -v the PPP options are not \
-            decoded).
+            (discovery with its tags, sessions with the PPP inside: LCP, IPCP, IP6CP, CCP and BACP \
+            with their options under -v, PAP and CHAP).
 
-            --decode tls,ws,http2 (or all) adds views tcpdump lacks, one indented line each after \
-            the header line, so without it the output stays tcpdump's: TLS records (type, \
+            --decode tls,ws,http2,http,proxy (or all) adds views tcpdump lacks, one indented line each \
+            after the header line, so without it the output stays tcpdump's: TLS records (type, \
             version, length; ClientHello SNI, ALPN and offered versions; ServerHello version and \
             cipher; alerts), the WebSocket upgrade and every frame (opcode, FIN, compression, \
             mask, length, close code, the start of the payload), the HTTP/2 preface and every \
             frame (type, flags, stream; settings, error codes, window increments) — gRPC \
-            included. The views are recognised by content, on any port, and follow each \
-            connection by sequence number. --json always carries them in an "app" array, and \
-            --follow always shows such streams record by record and frame by frame.
+            included — and every HTTP/1.1 message, on the packet that completes it: 'HTTP \
+            request GET /a HTTP/1.1 | Host: h, Accept: */* | no body', 'HTTP response HTTP/1.1 \
+            200 OK | Content-Length: 5 | body 5 bytes (Content-Length)' (framing Content-Length, \
+            chunked — the length de-chunked — or until close). The views are recognised by \
+            content, on any port, and follow each connection by sequence number. --json always \
+            carries them in an "app" array, and --follow always shows TLS, WebSocket and HTTP/2 \
+            streams record by record and frame by frame. --decode proxy shows the PROXY \
+            protocol header (v1 or v2) a connection through a proxy begins with (the client's \
+            address it carries; what follows is recognised as usual).
 
             --keylog FILE decrypts TLS 1.3 and TLS 1.2 (AES-GCM, ChaCha20-Poly1305) with an NSS \
             key log (curl's SSLKEYLOGFILE, openssl -keylogfile, sockctl's own --keylog): the \
@@ -75,7 +81,8 @@ struct CaptureCommand: ParsableCommand {
             runs COMMAND FILE on each closed file (e.g. gzip) as the user capture runs as; capture \
             waits for them before it exits. Every file reads on its own. -U writes each packet \
             as it comes, --immediate-mode delivers packets without buffering, -q prints \
-            tcpdump's quick lines, -D lists the interfaces.
+            tcpdump's quick lines (-qq: also nothing after 'IP' for an IPv4 fragment that is not \
+            the first, as tcpdump's -qq), -D lists the interfaces.
 
             --follow reassembles TCP streams (retransmissions, out-of-order segments, overlaps; \
             missing bytes are marked) and prints each stream's payload in order with direction \
@@ -179,7 +186,7 @@ struct CaptureCommand: ParsableCommand {
 
     @Option(
         name: .long,
-        help: ArgumentHelp("Views beyond tcpdump, printed after each header line: tls, ws, http2 or all, comma-separated (always on with --json and --follow).", valueName: "views"),
+        help: ArgumentHelp("Views beyond tcpdump, printed after each header line: tls, ws, http2, http (HTTP/1.1), proxy or all, comma-separated (always on with --json; tls, ws and http2 with --follow).", valueName: "views"),
         transform: ArgumentValues.protocolViews
     )
     var decode: ProtocolViews = []

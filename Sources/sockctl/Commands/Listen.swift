@@ -128,6 +128,9 @@ struct Listen: AsyncParsableCommand {
 
     @OptionGroup var admission: AdmissionOptions
 
+    @Flag(name: .long, help: "Clients begin with a PROXY protocol header (v1 or v2, as haproxy's send-proxy writes): the client's address it carries is the one logged and recorded; a client without one, or with a malformed one, is refused. Stream endpoints only.")
+    var acceptProxyProtocol = false
+
     @OptionGroup var recording: RecordOptions<ListenRecording>
 
     @Flag(name: .long, help: "Only receive: never read stdin (print mode otherwise sends it to the clients).")
@@ -212,6 +215,10 @@ struct Listen: AsyncParsableCommand {
             configuration.exec = exec
         }
         try admission.apply(to: &configuration.options, endpoint: endpoint)
+        if acceptProxyProtocol {
+            if endpoint.transport == .udp { throw UsageError("--accept-proxy-protocol needs a stream endpoint (tcp, tls, unix, ws, wss, http, https): a PROXY protocol header starts a connection") }
+            configuration.options.acceptsProxyProtocol = true
+        }
         configuration.options.tap = observability.tap
         try recording.validate(transport: endpoint.transport)
         configuration.options.secureTransport = try tls.layer(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ProxyProtocol
 import MetricsExport
 import NIOCore
 import Recording
@@ -107,6 +108,9 @@ struct Proxy: AsyncParsableCommand {
 
     @OptionGroup var recording: RecordOptions<ProxyRecording>
 
+    @Option(name: .long, help: ArgumentHelp("Begin each upstream connection with a PROXY protocol header carrying the client's address (as haproxy's send-proxy and send-proxy-v2), before TLS or a WebSocket upgrade. Stream upstreams only.", valueName: "v1|v2"))
+    var sendProxyProtocol: ProxyProtocolHeader.Version?
+
     @OptionGroup(title: "Framing") var framing: FramingOptions
     @Flag(name: .shortAndLong, help: "Print more on stderr: also upstream connections, directions ending and every fault acting, with timestamps.")
     var verbose = false
@@ -118,6 +122,7 @@ struct Proxy: AsyncParsableCommand {
     @OptionGroup(title: "Terminal") var terminal: TerminalOptions
     @OptionGroup(title: "TLS towards clients (tls:// and wss:// listeners)") var tls: ListenTLSOptions
     @OptionGroup(title: "TLS towards the upstream (tls:// and wss:// upstreams)") var upstreamTLS: UpstreamTLSOptions
+    @OptionGroup(title: "Proxy towards the upstream") var upstreamProxy: UpstreamProxyOptions
 
     func validate() throws {
         _ = try validating { try makeConfiguration() }
@@ -139,6 +144,7 @@ struct Proxy: AsyncParsableCommand {
         let keyLog = try tls.keyLog.writer(secured: listen.transport.isSecured || upstream.transport.isSecured, diagnostics: diagnostics)
         configuration.listenOptions.secureTransport = try tls.layer(for: listen, keyLog: keyLog)
         configuration.connectOptions.secureTransport = try upstreamTLS.layer(for: upstream, keyLog: keyLog)
+        configuration.connectOptions.proxy = try upstreamProxy.route(for: upstream, diagnostics: diagnostics)
         let carriesMessages = [listen, upstream].contains { $0.transport.isMessageOriented }
         if printMessages && !carriesMessages && !messageFraming.delimitsMessages {
             throw UsageError("--print-messages needs --framing (or a ws, wss or udp side)")
@@ -147,6 +153,10 @@ struct Proxy: AsyncParsableCommand {
             throw UsageError("--fault \(fault) needs messages: --framing, or a ws, wss or udp side")
         }
         if quiet && verbose { throw UsageError("-q and -v exclude each other") }
+        if let sendProxyProtocol {
+            if upstream.transport == .udp { throw UsageError("--send-proxy-protocol needs a stream upstream (tcp, tls, unix, ws, wss, http, https): a PROXY protocol header starts a connection") }
+            configuration.sendsProxyProtocol = sendProxyProtocol
+        }
         configuration.faults = fault
         configuration.faultSeed = faultSeed
         configuration.faultsCanChange = control != nil

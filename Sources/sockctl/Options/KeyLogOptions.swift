@@ -16,7 +16,7 @@ struct KeyLogOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "TLS key log file (NSS format, as SSLKEYLOGFILE): the secrets of every connection are appended to it, for Wireshark, tshark and capture --keylog; created 0600, never through a symbolic link. Default: $SSLKEYLOGFILE.",
+            "TLS key log file (NSS format, as SSLKEYLOGFILE): the secrets of every connection are appended to it, for Wireshark, tshark and capture --keylog; created 0600, never through a symbolic link; a write that fails is said once and the run goes on. Default: $SSLKEYLOGFILE.",
             valueName: "file"))
     var keylog: String?
 
@@ -33,7 +33,9 @@ struct KeyLogOptions: ParsableArguments {
     /// The key log writer, opened now (before any traffic): `--keylog`, else a non-empty
     /// `SSLKEYLOGFILE` (said under `-v`); nil when neither is given, when no side speaks TLS
     /// (`secured`), or without `diagnostics` (the checks of `validate()`, which open nothing).
-    /// A file that cannot be opened is a usage error (exit 2), one line naming it.
+    /// A file that cannot be opened is a usage error (exit 2), one line naming it; the first
+    /// write that fails later (a full disk) is one warning line naming the file and the
+    /// system's reason, and the run goes on.
     func writer(secured: Bool, diagnostics: Diagnostics?, environment: [String: String] = ProcessInfo.processInfo.environment) throws -> TLSKeyLogWriter? {
         try validate(secured: secured)
         guard secured, let diagnostics else { return nil }
@@ -46,7 +48,9 @@ struct KeyLogOptions: ParsableArguments {
             return nil
         }
         do {
-            let writer = try TLSKeyLogWriter(path: path)
+            let writer = try TLSKeyLogWriter(path: path, onFirstFailure: { (failure: SocketEngineError) in
+                diagnostics.warning("\(origin) \(failure.message) (TLS secrets are being lost; the connections go on)")
+            })
             if origin == Self.environmentVariable {
                 diagnostics.event("TLS keys go to \(path) (\(Self.environmentVariable); --keylog FILE to choose another)")
             }

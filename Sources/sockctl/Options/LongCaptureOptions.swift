@@ -22,8 +22,8 @@ struct LongCaptureOptions: ParsableArguments {
     @Flag(name: .customLong("immediate-mode"), help: "Hand each packet over as it arrives, not when the kernel's buffer fills or 1 s passes.")
     var immediateMode = false
 
-    @Flag(name: .customShort("q"), help: "Quick output, as tcpdump's -q: 'tcp N' for TCP, UDP without its application, shorter link headers with -e.")
-    var quick = false
+    @Flag(name: .customShort("q"), help: "Quick output, as tcpdump's -q: 'tcp N' for TCP, UDP without its application, shorter link headers with -e; -qq also prints nothing after 'IP' for an IPv4 fragment that is not the first.")
+    var quick: Int
 
     @Flag(name: .customShort("D"), help: "List the interfaces capture can use, numbered, as tcpdump -D does, and exit.")
     var listInterfaces = false

@@ -10,6 +10,7 @@ struct TransportOptions: ParsableArguments {
     @OptionGroup(title: "WebSocket") var webSocket: WebSocketMessageOptions
     @OptionGroup(title: "Headers (http://, https://, ws:// and wss://)") var headers: HeaderOptions
     @OptionGroup(title: "TLS (tls://, https:// and wss://)") var tls: TLSOptions
+    @OptionGroup(title: "Proxy") var proxy: ProxyOptions
 
     /// The connect options for `endpoint`: WebSocket options only for `ws://` and `wss://`,
     /// headers for those and `http://` and `https://`, TLS only for the secured transports
@@ -18,6 +19,7 @@ struct TransportOptions: ParsableArguments {
     func connectOptions(for endpoint: Endpoint, diagnostics: Diagnostics? = nil) throws -> ConnectOptions {
         var options = connection.makeConnectOptions()
         options.secureTransport = try tls.layer(for: endpoint, diagnostics: diagnostics)
+        options.proxy = try proxy.route(for: endpoint, diagnostics: diagnostics)
         if endpoint.transport.isWebSocket {
             webSocket.apply(to: &options.webSocket)
             try headers.apply(to: &options.webSocket)

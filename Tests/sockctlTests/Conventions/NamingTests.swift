@@ -49,6 +49,7 @@ struct NamingTests {
         "--pin": "Also require this public key",
         "--ping-interval": "Send a WebSocket ping this often",
         "--rate-window": "How long --min-rate is judged over",
+        "--proxy": "Connect through this proxy",
         "--quiet": "No per-client log lines",
         "--record": "Write the traffic to this pcap file",
         "--recv-only": "Only receive: never read stdin",

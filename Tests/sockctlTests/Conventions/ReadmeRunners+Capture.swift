@@ -7,6 +7,16 @@ import Foundation
 /// runner adds `-l` where it waits for a packet line before it stops the capture.
 extension ReadmeRunners {
     static let capture: [ReadmeRunner] = [
+        ReadmeRunner("sockctl capture -i lo --decode proxy,tls tcp port 7000") { run in
+            let server = try await run.listen("127.0.0.1:0", "--accept-proxy-protocol", "--echo", "-k")
+            run.replace("7000", with: "\(server.port)")
+            run.add("-l")
+            try await run.start()
+            try await run.waitForStderr("listening on lo")
+            try await run.sockctl(["send", server.address, "PROXY TCP4 192.0.2.7 198.51.100.1 40001 443\r\nping"])
+            try await run.waitForStdout("    PROXY protocol v1 192.0.2.7:40001 > 198.51.100.1:443")
+            try await run.interrupt(expecting: 0)
+        },
         ReadmeRunner("sudo sockctl capture --port 6969") { run in
             let server = try await run.listen("127.0.0.1:0", "--echo", "-k")
             run.replace("6969", with: "\(server.port)")
@@ -77,6 +87,11 @@ extension ReadmeRunners {
         },
         ReadmeRunner("sockctl capture -r ws.pcap --no-dump --decode ws") { run in
             try run.golden("live-app-websocket.pcap", as: "ws.pcap")
+            try await run.runToEnd(0)
+            try run.expectShownOutput()
+        },
+        ReadmeRunner("sockctl capture -r http11.pcap --no-dump --decode http") { run in
+            try run.golden("../Fixtures/http11/http11-nginx.pcap", as: "http11.pcap")
             try await run.runToEnd(0)
             try run.expectShownOutput()
         },

@@ -4,6 +4,29 @@ import TestSupport
 /// README: "proxy — see, record and break what crosses the wire".
 extension ReadmeRunners {
     static let proxy: [ReadmeRunner] = [
+        // The PROXY protocol: a v1 header written by hand stands for the proxy in front.
+        ReadmeRunner("sockctl listen 7000 --accept-proxy-protocol --echo -k") { run in
+            run.replace("7000", with: "127.0.0.1:0")
+            try await run.start()
+            let port = try await run.listeningPort()
+            let reply = try await run.sockctl(["send", "127.0.0.1:\(port)", "PROXY TCP4 192.0.2.7 198.51.100.1 40001 443\r\nping"])
+            try run.expect(reply.stdout.contains("ping") && !reply.stdout.contains("PROXY"), "the client got '\(reply.stdout)'")
+            try await run.waitForStderr("disconnected")
+            try await run.interrupt(expecting: 0)
+            try run.expect(run.stderr.contains("client 1 connected from 192.0.2.7:40001\n"), "the carried address was not logged")
+        },
+        ReadmeRunner("sockctl proxy :8443 tls://10.0.0.5:443 --send-proxy-protocol v2") { run in
+            let upstream = try await run.tlsServer("--accept-proxy-protocol", "--echo", "-k")
+            run.replace(":8443", with: ":0")
+            run.replace("10.0.0.5:443", with: "localhost:\(upstream.port)")
+            run.add("--upstream-cafile", try await run.certificates() + "/ca.pem")
+            try await run.start()
+            let port = try await run.listeningPort()
+            let reply = try await run.sockctl(["send", "127.0.0.1:\(port)", "--source", "127.0.0.7", "through"])
+            try run.expect(reply.stdout.contains("through"), "the client got '\(reply.stdout)'")
+            _ = try await upstream.child.waitForStderr("connected from 127.0.0.7:")
+            try await run.interrupt(expecting: 0)
+        },
         ReadmeRunner("sockctl proxy :8000 127.0.0.1:7000 --hexdump") { run in
             _ = try await relayed(run, "through the proxy")
             try run.expect((run.stdout + run.stderr).contains( "\t0x0000:  7468 726f 7567 6820 7468 6520 7072 6f78  through.the.prox"), "no hexdump of the message")

@@ -5,8 +5,7 @@ code, a payload length longer than the frame, an oversized PADI, a frame shorter
 header, headers and tags cut by the capture. Also the 3Com ethertypes (0x3c12, 0x3c13) and a
 session inside 802.1Q.
 
-Not here, because sockctl does not decode them (tcpdump does): PPP configuration options (-v),
-CHAP, PAP.
+PPP's configuration options (-v), PAP and CHAP are in ppp.py.
 """
 import struct
 

@@ -90,6 +90,8 @@ extension PacketPrinter {
                 offset: ip, isIPv6: false, headerProtocol: nextProtocol, fragmented: fragmentField & 0x2000 != 0, depth: depth)
             try printTransport(nextProtocol, &cursor, at: ip + headerLength, length: payloadLength, context: context, into: &out)
         } else {
+            // A fragment that is not the first: tcpdump's -qq ("ultra quiet") prints nothing more.
+            if options.quietness > 1 { return }
             try appendIPv4Address(cursor, at: ip + 12, into: &out)
             out.append(" > ")
             try appendIPv4Address(cursor, at: ip + 16, into: &out)

@@ -2,11 +2,14 @@
 /// address/control and protocol fields, IPv4 and IPv6 payloads, and the control protocols'
 /// code, id and length (`handle_ctrl_proto`).
 ///
-/// Limits: with `-v`, the options of Configure-Request/Ack/Nak/Reject are not decoded (tcpdump
-/// prints each LCP, IPCP, IP6CP, CCP and BACP option); CHAP, PAP, BAP, multilink, IPX, OSI,
-/// MPLS and HDLC-escaped payloads print tcpdump's line for unknown protocols instead of theirs.
+/// With `-v`, the options of Configure-Request/Ack/Nak/Reject (LCP, IPCP, IP6CP, CCP, BACP:
+/// PacketPrinter+PPPOptions.swift); PAP and CHAP at every verbosity
+/// (PacketPrinter+PPPAuthentication.swift).
+///
+/// Limits: BAP, multilink, IPX, OSI, MPLS and HDLC-escaped payloads print tcpdump's line for
+/// unknown protocols instead of theirs.
 extension PacketPrinter {
-    private static let pppProtocolNames = NameTable([
+    static let pppProtocolNames = NameTable([
         (0x0021, "IP"), (0x0023, "OSI"), (0x0025, "NS"), (0x0027, "DECNET"), (0x0029, "APPLE"), (0x002B, "IPX"),
         (0x002D, "VJC IP"), (0x002F, "VJNC IP"), (0x0031, "BRPDU"), (0x0033, "STII"), (0x0035, "VINES"),
         (0x0281, "MPLS"), (0x0283, "MPLS"), (0x00FD, "Compressed"), (0x003D, "MLPPP"), (0x0057, "IP6"),
@@ -72,6 +75,10 @@ extension PacketPrinter {
             try printIPv6(&cursor, at: offset, length: left, depth: depth, into: &out)
         case 0x00FD:
             out.append("compressed PPP data")
+        case 0xC023:
+            try printPAP(cursor, at: offset, length: left, into: &out)
+        case 0xC223:
+            try printCHAP(cursor, at: offset, length: left, into: &out)
         default:
             if let name = Self.pppProtocolNames.name(UInt32(proto)) {
                 out.append(name)
@@ -185,7 +192,9 @@ extension PacketPrinter {
             out.append(", Seconds-Remaining ")
             out.appendDecimal(seconds)
             out.append("s")
-        case 1...7:
+        case 1...4:
+            try printPPPOptions(cursor, proto: proto, at: data, encoded: encoded, into: &out)
+        case 5...7:
             break
         default:
             if options.verbosity <= 1 { Self.appendUnknownData(cursor, at: p - 2, length: encoded + 2, indent: "\n\t  ", into: &out) }

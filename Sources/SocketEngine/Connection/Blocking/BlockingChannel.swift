@@ -86,6 +86,14 @@ package final class BlockingChannel: BlockingStream {
         }
     }
 
+    /// Passes bytes the socket gave before the channel was made (what came behind a proxy's
+    /// answer) into the handlers, as a read would.
+    package func receiveFirst(_ bytes: ByteBuffer) throws {
+        var bytes = bytes
+        received.writeBuffer(&bytes)
+        try feed()
+    }
+
     /// Takes what has reached the end of the pipeline so far (bytes that came with a handshake).
     package func takeInbound() -> ByteBuffer {
         defer { inbound = ByteBuffer() }

@@ -7,8 +7,11 @@ import NIOWebSocket
 /// `wss://`, then the WebSocket upgrade for `ws://` and `wss://` — all within the connect
 /// timeout, with the event loops' checks and wording.
 ///
+/// Through a proxy (``ConnectOptions/proxy``) `address` is the proxy's and the tunnel's
+/// handshake (``BlockingTunnel``) runs first, on the socket, before anything else.
+///
 /// ```
-/// tcp://, unix:   BlockingSocket
+/// tcp://, unix:   BlockingSocket                                        ([tunnel] first)
 /// tls://          BlockingChannel [TLS layer]                          (as the stream)
 /// ws://           BlockingChannel [HTTP upgrade] -> 101 -> BlockingSocket
 /// wss://          BlockingChannel [TLS layer, HTTP upgrade] -> 101 -> BlockingChannel [TLS layer]
@@ -26,8 +29,11 @@ package enum BlockingConnection {
         package var stream: any BlockingStream
         /// The TLS handshake (`tls://`, `wss://`): its duration measured on the socket's clock.
         package var security: SecurityReport?
-        /// What the server sent right behind its 101 (its first frames); empty otherwise.
+        /// What the server sent right behind its 101 (its first frames), or through a proxy
+        /// behind the proxy's last message; empty otherwise.
         package var leftover: ByteBuffer
+        /// Through a proxy: the tunnel and how long its handshake took.
+        package var tunnel: TunnelReport?
     }
 
     /// Whether opening `transport` takes more than the connect: a TLS handshake, a WebSocket
@@ -37,16 +43,33 @@ package enum BlockingConnection {
         transport.isSecured || transport.isWebSocket
     }
 
+    /// Whether opening `endpoint` with `options` takes more than the connect: a proxy's tunnel,
+    /// a TLS handshake, a WebSocket upgrade.
+    package static func hasHandshake(_ endpoint: Endpoint, options: ConnectOptions) -> Bool {
+        hasHandshake(endpoint.transport) || (endpoint.transport != .unix && options.proxy?.proxy(for: endpoint) != nil)
+    }
+
     /// Connects to `address` (one of `endpoint`'s) with `options`' source-independent settings
     /// (interface, TLS, WebSocket), bound first to `source` when given, within
     /// `options.connectTimeout`.
     package static func open(_ endpoint: Endpoint, address: SocketAddress, source: SocketAddress?, options: ConnectOptions) throws -> Opened {
         let timeout = options.connectTimeout
         let deadline = BlockingSocket.now() &+ timeout.nanosecondsClamped
+        let tunnelClient = try ChannelOpener.tunnelClient(to: endpoint, at: address, options: options)
         let socket = try BlockingSocket.connect(to: address, source: source, interface: options.interface, timeout: timeout)
+        var tunnel: TunnelReport?
+        var behind = ByteBuffer()
+        if let tunnelClient {
+            do {
+                (tunnel, behind) = try BlockingTunnel.open(tunnelClient, on: socket, until: deadline)
+            } catch {
+                socket.close()
+                throw error
+            }
+        }
         let transport = endpoint.transport
         let secured = transport.isSecured
-        guard hasHandshake(transport) else { return Opened(stream: socket, security: nil, leftover: ByteBuffer()) }
+        guard hasHandshake(transport) else { return Opened(stream: socket, security: nil, leftover: behind, tunnel: tunnel) }
         let channel = try BlockingChannel(socket: socket, peer: address)
         do {
             var layer: EventLoopFuture<SecurityReport>?
@@ -60,6 +83,8 @@ package enum BlockingConnection {
             }
             let started = BlockingSocket.now()
             channel.activate()
+            // What came behind the proxy's answer is the server's first bytes.
+            if behind.readableBytes > 0 { try channel.receiveFirst(behind) }
             var security: SecurityReport?
             if let layer {
                 security = try channel.drive(
@@ -68,7 +93,7 @@ package enum BlockingConnection {
                     closed: { SocketEngineError(.tlsFailed, "TLS handshake with \(address.displayString) failed: the server closed the connection") })
                 security?.handshakeDuration = .nanoseconds(BlockingSocket.now() - started)
             }
-            guard let upgrade else { return Opened(stream: channel, security: security, leftover: channel.takeInbound()) }
+            guard let upgrade else { return Opened(stream: channel, security: security, leftover: channel.takeInbound(), tunnel: tunnel) }
             do {
                 _ = try channel.drive(
                     upgrade.future, until: deadline,
@@ -83,7 +108,7 @@ package enum BlockingConnection {
             var leftover = upgrade.leftover.take()
             var rest = channel.takeInbound()
             leftover.writeBuffer(&rest)
-            return Opened(stream: secured ? channel : channel.release(), security: security, leftover: leftover)
+            return Opened(stream: secured ? channel : channel.release(), security: security, leftover: leftover, tunnel: tunnel)
         } catch {
             channel.close()
             throw error

@@ -1,3 +1,5 @@
+import HTTPScanning
+
 /// Reads one whole HTTP/1.1 message out of contiguous bytes for ``HTTPMessage``: the start line,
 /// the fields, where the body's pieces lie (offsets, so the body is sliced, not copied, when it
 /// is one piece) and the trailers. Every index is checked against the end; numbers are bounded

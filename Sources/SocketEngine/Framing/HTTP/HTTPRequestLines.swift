@@ -1,3 +1,5 @@
+import HTTPScanning
+
 /// The head of an HTTP/1.1 request sockctl writes (`send http://`, `loadtest http://`): the one
 /// place its lines, its `Host` and its default method are decided.
 ///
