@@ -22,7 +22,7 @@ package final class ChildProcess: Sendable {
     package let exit: EventLoopFuture<ChildExit>
     private let state = Mutex(Life.running)
 
-    private enum Life { case running, ended }
+    private enum Life { case running, terminating, ended }
 
     private init(pid: pid_t, standardInput: Int32, standardOutput: Int32, exit: EventLoopFuture<ChildExit>) {
         self.pid = pid
@@ -92,18 +92,31 @@ package final class ChildProcess: Sendable {
     @discardableResult
     package func signal(_ signal: Int32) -> Bool {
         state.withLock { life in
-            guard case .running = life else { return false }
+            if case .ended = life { return false }
             return kill(pid, signal) == 0
         }
     }
 
     /// SIGTERM now, and SIGKILL after `grace` on `loop`'s clock if the child is still there;
-    /// false (and nothing sent) when it has already ended.
+    /// false (and nothing sent) when it has already ended. Once only: a later call sends
+    /// nothing more (and returns true while the child is still there).
     @discardableResult
     package func terminate(grace: TimeAmount, on loop: any EventLoop) -> Bool {
-        guard signal(SIGTERM) else { return false }
-        let kill = loop.scheduleTask(in: grace) { self.signal(SIGKILL) }
-        exit.whenComplete { _ in kill.cancel() }
+        let first = state.withLock { life -> Bool? in
+            switch life {
+            case .ended: return nil
+            case .terminating: return false
+            case .running:
+                life = .terminating
+                // Cannot fail for a child not yet reaped (a zombie takes it too).
+                _ = kill(pid, SIGTERM)
+                return true
+            }
+        }
+        guard let first else { return false }
+        guard first else { return true }
+        let killing = loop.scheduleTask(in: grace) { self.signal(SIGKILL) }
+        exit.whenComplete { _ in killing.cancel() }
         return true
     }
 

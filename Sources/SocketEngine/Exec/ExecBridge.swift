@@ -8,11 +8,16 @@ import NIOPosix
 ///
 /// Half-close passes both ways: the peer's end of sending closes the child's standard input;
 /// the end of the child's standard output shuts down our sending (FIN). It ends when the child
-/// has exited and its output is drained. When the connection goes first (a reset, a stop) the
-/// child gets SIGTERM, and SIGKILL after the grace period on the connection's event loop; when
-/// it closes after both directions ended, the child is given the grace period to exit first.
+/// has exited and its output is drained. When the connection fails (a reset, a write that
+/// cannot be sent) or the bridge is cancelled (a stop), the child gets SIGTERM at once, and
+/// SIGKILL after the grace period on the timers' loop (``ExecPeer/timers``); when the
+/// connection closes in order, the child is first given the grace period to end on its own
+/// (it has seen the end of its standard input).
 package enum ExecBridge {
     /// Starts the child for `peer` and relays until the end (see the type). Never throws.
+    /// `onStart` hears the child's process ID; `onLateTermination` that the connection went in
+    /// order and SIGTERM is scheduled for the end of the grace period (tests wait for it before
+    /// they move the clock).
     package static func run(
         _ configuration: ExecConfiguration,
         peer: ExecPeer,
@@ -20,7 +25,8 @@ package enum ExecBridge {
         binaryMessages: Bool,
         maximumFrameSize: Int,
         environment: ExecEnvironment,
-        onStart: @Sendable (pid_t) -> Void = { _ in }
+        onStart: @Sendable (pid_t) -> Void = { _ in },
+        onLateTermination: @Sendable () -> Void = {}
     ) async -> ExecOutcome {
         var outcome = ExecOutcome()
         let child: ChildProcess
@@ -45,7 +51,7 @@ package enum ExecBridge {
         } catch {
             close(child.standardOutput)
             close(child.standardInput)
-            child.terminate(grace: .init(configuration.terminationGrace), on: peer.loop)
+            child.terminate(grace: .init(configuration.terminationGrace), on: peer.timers)
             outcome.exit = try? await child.exit.get()
             outcome.error = SocketEngineError.wrapping(error, context: "the command's pipes")
             return outcome
@@ -103,24 +109,36 @@ package enum ExecBridge {
                         return .peerGone
                     }
                     var outputEnded = false
-                    var inputEnded = false
                     var exited = false
                     var gone = false
+                    var lateTermination: Scheduled<Bool>?
+                    /// SIGTERM now (and SIGKILL after the grace), in place of a later one.
+                    func terminateNow() {
+                        lateTermination?.cancel()
+                        if child.terminate(grace: grace, on: peer.timers) { outcome.terminated = true }
+                    }
+                    /// SIGTERM after the grace unless the child has ended by then.
+                    func terminateLater() {
+                        lateTermination?.cancel()
+                        let late = peer.timers.scheduleTask(in: grace) { child.terminate(grace: grace, on: peer.timers) }
+                        child.exit.whenComplete { _ in late.cancel() }
+                        lateTermination = late
+                        onLateTermination()
+                    }
                     loop: for await step in group {
                         switch step {
                         case .peerEnded(let bytes, let error):
                             outcome.bytesToChild = bytes
-                            inputEnded = true
                             if let error {
                                 outcome.error = outcome.error ?? error
-                                if child.terminate(grace: grace, on: peer.loop) { outcome.terminated = true }
+                                terminateNow()
                             }
                         case .childOutputEnded(let bytes, let error):
                             outcome.bytesFromChild = bytes
                             outputEnded = true
                             if let error {
                                 outcome.error = outcome.error ?? error
-                                if child.terminate(grace: grace, on: peer.loop) { outcome.terminated = true }
+                                terminateNow()
                             }
                             if exited { break loop }
                         case .childExited(let exit):
@@ -130,15 +148,19 @@ package enum ExecBridge {
                         case .peerGone:
                             gone = true
                             if exited { break loop }
-                            if outputEnded && inputEnded && !Task.isCancelled {
-                                // Both directions ended in order: the child may exit on its own.
-                                let delayed = peer.loop.scheduleTask(in: grace) { child.terminate(grace: grace, on: peer.loop) }
-                                child.exit.whenComplete { _ in delayed.cancel() }
-                            } else if child.terminate(grace: grace, on: peer.loop) {
-                                outcome.terminated = true
+                            if Task.isCancelled {
+                                terminateNow()
+                            } else {
+                                // Gone in order (a close, not a failure, which ends a pump with
+                                // an error): the end of its stdin is on its way to the child,
+                                // which may exit on its own; what it writes meanwhile fails
+                                // to send, which ends it at once.
+                                terminateLater()
                             }
                         }
                     }
+                    // A SIGTERM sent late, for the connection's end, is still the connection's doing.
+                    if gone, case .signaled = outcome.exit { outcome.terminated = true }
                     // Ends the wait for the connection's end (and the pumps, if still running).
                     await peer.close()
                     group.cancelAll()
@@ -149,7 +171,7 @@ package enum ExecBridge {
         }
         if outcome.exit == nil {
             outcome.terminated = true
-            child.terminate(grace: grace, on: peer.loop)
+            child.terminate(grace: grace, on: peer.timers)
             outcome.exit = try? await child.exit.get()
         }
         return outcome

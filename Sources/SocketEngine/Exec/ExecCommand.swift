@@ -12,10 +12,10 @@ public struct ExecCommand: Sendable, Equatable, CustomStringConvertible {
     /// The text the command was made from, for messages.
     public let text: String
 
-    /// A program and its arguments from one string, split as ncat's `-e` splits it: words are
-    /// separated by spaces or tabs, and a backslash makes the next character part of the word
-    /// (`a\ b` is one word). The program is looked up in `searchPath` (a `PATH` value) unless it
-    /// holds a slash.
+    /// A program and its arguments from one string, split as ncat's `-e` splits it (see
+    /// ``split(_:)``): words are separated by white space, a backslash makes the next character
+    /// part of the word (`a\ b` is one word), quotes are not special. The program is looked up
+    /// in `searchPath` (a `PATH` value) unless it holds a slash.
     public init(program text: String, searchPath: String? = ProcessEnvironment.value(of: "PATH")) throws(SocketEngineError) {
         let words = Self.split(text)
         guard let program = words.first else {
@@ -39,30 +39,43 @@ public struct ExecCommand: Sendable, Equatable, CustomStringConvertible {
     /// The command as written.
     public var description: String { text }
 
-    /// Words as ncat's `cmdline_split` makes them: whitespace separates, a backslash escapes.
+    /// Words as ncat's `cmdline_split` makes them: white space (space, tab, newline, CR, VT,
+    /// FF) separates; a backslash makes the next character part of the word, and a trailing
+    /// one is dropped; quotes are characters like any other (`"a b"` is two words, `"a` and
+    /// `b"`). One oddity of ncat is kept so that a command means the same to both: after a
+    /// character escaped by a backslash (other than a backslash), the white space that follows
+    /// is skipped and the word goes on (`a\x b` is the one word `axb`).
     package static func split(_ text: String) -> [String] {
         var words: [String] = []
-        var word = ""
+        var word = String.UnicodeScalarView()
         var inWord = false
         var escaped = false
-        for character in text {
+        var gluing = false
+        // Scalars, not characters: "\r\n" is one Character but two separators.
+        for character in text.unicodeScalars {
+            let space = [" ", "\t", "\n", "\r", "\u{0B}", "\u{0C}"].contains(character)
             if escaped {
                 word.append(character)
                 escaped = false
+                gluing = character != "\\"
                 inWord = true
+            } else if space && gluing {
+                continue
             } else if character == "\\" {
                 escaped = true
+                gluing = false
                 inWord = true
-            } else if character == " " || character == "\t" || character == "\n" {
-                if inWord { words.append(word) }
-                word = ""
+            } else if space {
+                if inWord { words.append(String(word)) }
+                word = String.UnicodeScalarView()
                 inWord = false
             } else {
                 word.append(character)
+                gluing = false
                 inWord = true
             }
         }
-        if inWord { words.append(word) }
+        if inWord { words.append(String(word)) }
         return words
     }
 

@@ -15,8 +15,11 @@ package struct ExecPeer: Sendable {
     let close: @Sendable () async -> Void
     /// The transport, for how the child's output is cut into messages.
     let transport: Endpoint.Transport
-    /// The loop whose clock times the grace period before SIGKILL.
+    /// The loop the child's pipes are served on.
     let loop: any EventLoop
+    /// The loop whose clock times the grace periods before SIGTERM and SIGKILL: the
+    /// connection's own in use, a test's virtual clock in tests.
+    var timers: any EventLoop
 
     /// A stream or connected-UDP connection: what arrives as `readForPrinting` gives it.
     package static func connection(_ connection: Connection, framing: Framing, maximumFrameSize: Int) -> ExecPeer {
@@ -27,7 +30,8 @@ package struct ExecPeer: Sendable {
             gone: { await connection.waitForClose() },
             close: { await connection.close() },
             transport: connection.transport,
-            loop: connection.channel.eventLoop
+            loop: connection.channel.eventLoop,
+            timers: connection.channel.eventLoop
         )
     }
 
@@ -46,7 +50,8 @@ package struct ExecPeer: Sendable {
             gone: { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) } },
             close: { await flow.close() },
             transport: .udp,
-            loop: loop
+            loop: loop,
+            timers: loop
         )
     }
 }

@@ -84,8 +84,9 @@ struct Listen: AsyncParsableCommand {
             connection, its stderr ours; stdin is not read. Over WebSocket each message is a \
             line of its stdin and each line it writes a message (or --framing). A client's end \
             of sending closes the command's stdin; the command closing its stdout half-closes \
-            the connection; the connection is closed when it exits. When the client goes \
-            first the command gets SIGTERM, and SIGKILL 2 seconds later. Its environment \
+            the connection; the connection is closed when it exits. When the client closes first the \
+            command has 2 seconds to end on its own, then gets SIGTERM, and SIGKILL 2 seconds \
+            later (SIGTERM at once when the connection fails or sockctl stops). Its environment \
             holds SOCKCTL_PEER_ADDR, SOCKCTL_PEER_PORT, SOCKCTL_LOCAL_ADDR, \
             SOCKCTL_LOCAL_PORT, SOCKCTL_TRANSPORT and ncat's NCAT_REMOTE_ADDR, \
             NCAT_REMOTE_PORT, NCAT_LOCAL_ADDR, NCAT_LOCAL_PORT, NCAT_PROTO. Anyone who can \
@@ -181,6 +182,16 @@ struct Listen: AsyncParsableCommand {
             configuration.framing = .http
         }
         configuration.maximumFrameSize = try framing.maximumFrameSize()
+        // A command is checked first: it excludes the modes and --delay, whatever those need.
+        let exec = try command.configuration()
+        if exec != nil {
+            try command.refuse("--echo", given: echo)
+            try command.refuse("--discard", given: discard)
+            try command.refuse("--broadcast", given: broadcast)
+            try command.refuse("--respond", given: respond != nil)
+            try command.refuse("--delay", given: delay != nil)
+            try command.refuse("--recv-only", given: recvOnly)
+        }
         if echo { configuration.mode = .echo }
         if discard { configuration.mode = .discard }
         if broadcast { configuration.mode = .broadcast }
@@ -202,13 +213,7 @@ struct Listen: AsyncParsableCommand {
             configuration.delay = delay
         }
         configuration.keepOpen = keepOpen || broadcast
-        if let exec = try command.configuration() {
-            try command.refuse("--echo", given: echo)
-            try command.refuse("--discard", given: discard)
-            try command.refuse("--broadcast", given: broadcast)
-            try command.refuse("--respond", given: respond != nil)
-            try command.refuse("--delay", given: delay != nil)
-            try command.refuse("--recv-only", given: recvOnly)
+        if let exec {
             if endpoint.transport.isHTTP {
                 throw UsageError("\(command.flagName ?? "--exec") does not apply to \(endpoint.transport.rawValue)://: every request is answered by the listener")
             }

@@ -5,7 +5,7 @@ import SocketEngine
 /// are the connection. Shared by connect and listen.
 struct ExecOptions: ParsableArguments {
     @Option(name: [.customShort("e"), .long], help: ArgumentHelp(
-        "Run PROGRAM ARGS with its stdin and stdout on the connection, as ncat -e: one string split on spaces (a backslash keeps the next character), no shell; PROGRAM is looked up on PATH.",
+        "Run PROGRAM ARGS with its stdin and stdout on the connection, as ncat -e: one string split on spaces as ncat splits it (a backslash keeps the next character, quotes are plain characters), no shell; PROGRAM is looked up on PATH.",
         valueName: "command"))
     var exec: String?
 

@@ -96,6 +96,7 @@ struct ValueErrorTests {
         "text": Kind(nil),
         "seconds": Kind("soon"),
         "command": Kind(nil),
+        "shell-line": Kind(nil),
         "message": Kind(nil),
     ]
 
