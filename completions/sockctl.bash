@@ -188,7 +188,7 @@ _sockctl_connect() {
     repeating_flags=()
     non_repeating_flags=(-4 -6 --binary --no-compression -k --insecure --verbose -v --hexdump -u --udp -z --check-ports --echo-messages -C --crlf --send-only --recv-only --no-shutdown --close-on-eof --version -h --help)
     repeating_options=(--resolve --subprotocol -H --header --pin)
-    non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --keylog --proxy --framing --max-frame --color -w --record --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
+    non_repeating_options=(--source --interface --connect-timeout --ping-interval --close-code --close-reason --max-message --origin --cafile --servername --cert --key --keylog --proxy --framing --max-frame --color -w --record -e --exec -c --sh-exec --idle-timeout --reconnect --reconnect-max-delay --reconnect-jitter --heartbeat --heartbeat-interval --heartbeat-misses)
     __sockctl_offer_flags_options -1
 
     # Offer option value completions
@@ -264,6 +264,12 @@ _sockctl_connect() {
     '--record')
         return
         ;;
+    '-e'|'--exec')
+        return
+        ;;
+    '-c'|'--sh-exec')
+        return
+        ;;
     '--idle-timeout')
         return
         ;;
@@ -292,7 +298,7 @@ _sockctl_listen() {
     repeating_flags=()
     non_repeating_flags=(-u --udp --echo --discard --broadcast -k --keep-open --accept-proxy-protocol --recv-only --binary --no-compression --verbose -v --hexdump --quiet -q --version -h --help)
     repeating_options=(--allow --deny -H --header --subprotocol --allow-origin)
-    non_repeating_options=(-p --respond --delay --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --status --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --color --cert --key --client-ca --keylog)
+    non_repeating_options=(-p --respond --delay -e --exec -c --sh-exec --max-clients --handshake-timeout --idle-timeout --min-rate --rate-window --record --status --framing --max-frame --ping-interval --close-code --close-reason --max-message --metrics-listen --color --cert --key --client-ca --keylog)
     __sockctl_offer_flags_options 1
 
     # Offer option value completions
@@ -304,6 +310,12 @@ _sockctl_listen() {
         return
         ;;
     '--delay')
+        return
+        ;;
+    '-e'|'--exec')
+        return
+        ;;
+    '-c'|'--sh-exec')
         return
         ;;
     '--max-clients')

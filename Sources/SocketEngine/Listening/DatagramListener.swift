@@ -18,6 +18,12 @@ package final class DatagramListener: Sendable {
 
     /// Datagrams received but dropped because the queue was full.
     package var droppedDatagrams: Int { dropped.count }
+    /// The event loop of the socket that receives from `peer`'s address family (timers of what
+    /// serves that peer run there), and that socket's address.
+    package func socket(for peer: SocketAddress) -> (loop: (any EventLoop)?, address: SocketAddress?) {
+        let channel = channels.first { $0.localAddress?.protocol == peer.protocol } ?? channels.first
+        return (channel?.eventLoop, channel?.localAddress)
+    }
     /// Datagrams refused by the access policy (exact; ``events`` is bounded).
     package var rejectedCount: Int { refusals.count.count }
     private let refusals: Refusals

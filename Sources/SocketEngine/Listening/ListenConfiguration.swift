@@ -34,6 +34,9 @@ public struct ListenConfiguration: Sendable {
     public var httpResponse = HTTPResponseTemplate()
     /// How the listener binds and whom it lets in.
     public var options = ListenOptions()
+    /// A command run for each client, its standard input and output the client's connection
+    /// (for UDP, one per client address); the mode is then not used.
+    public var exec: ExecConfiguration?
 
     /// A service on `endpoint` with the defaults: print mode, raw framing, ends after the first client.
     public init(endpoint: Endpoint) {

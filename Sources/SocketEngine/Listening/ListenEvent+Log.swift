@@ -19,6 +19,10 @@ extension ListenEvent {
             return .event("client \(client.id) TLS: \(report.summary)")
         case .httpRequest(let client, let method, let target, let status, let bodyBytes):
             return .note("\(client.peer) \(method) \(target) -> \(status) (\(plural(bodyBytes, "byte")))")
+        case .childStarted(let client, let pid):
+            return .event("client \(client.id): command started (pid \(pid))")
+        case .childEnded(let client, let outcome):
+            return outcome.logLine(subject: "client \(client.id): command")
         case .messagesDropped(let client, let count):
             return .warning("client \(client.id) (\(client.peer)) is not keeping up: \(plural(count, "broadcast message")) dropped")
         }

@@ -25,4 +25,8 @@ public enum ListenEvent: Sendable {
     /// `listen http://` answered a request: its method and target (`-` when it could not be
     /// read), the answer's status and body length.
     case httpRequest(ClientInfo, method: String, target: String, status: Int, bodyBytes: Int)
+    /// A client's command started (``ListenConfiguration/exec``).
+    case childStarted(ClientInfo, pid: Int32)
+    /// A client's command ended, or could not be started.
+    case childEnded(ClientInfo, ExecOutcome)
 }

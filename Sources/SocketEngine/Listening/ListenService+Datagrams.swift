@@ -5,6 +5,7 @@ import Synchronization
 /// UDP: one socket, many peers; each datagram is answered (or printed) on its own.
 extension ListenService {
     func runDatagram(_ listener: DatagramListener) async {
+        if let exec = configuration.exec { return await runDatagramExec(exec, listener) }
         let watcher = Task { await self.watchRejections(listener.events) }
         let forwarder = configuration.mode == .print ? input.map { input in
             Task { await self.forwardInput(input) }

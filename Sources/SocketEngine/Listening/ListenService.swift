@@ -132,6 +132,8 @@ public final class ListenService: Sendable {
         }
         do {
             switch configuration.mode {
+            case _ where configuration.exec != nil:
+                if let exec = configuration.exec { await serveExec(exec, connection, client) }
             case _ where configuration.endpoint.transport.isHTTP:
                 try await serveHTTP(connection, client)
             case .print:

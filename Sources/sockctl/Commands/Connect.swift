@@ -121,6 +121,8 @@ struct Connect: AsyncParsableCommand {
 
     @OptionGroup var recording: RecordOptions<ConnectRecording>
 
+    @OptionGroup(title: "Command") var command: ExecOptions
+
     @Option(name: .long, help: ArgumentHelp("Close a connection once nothing was received or sent for this long, ending the session (default: never; -w sets it too).", valueName: "dur"))
     var idleTimeout: Duration?
 
@@ -182,6 +184,14 @@ struct Connect: AsyncParsableCommand {
             }
         }
         try recording.validate(transport: endpoint.transport)
+        if try command.configuration() != nil {
+            for (flag, given) in [
+                ("--echo-messages", echoMessages), ("--send-only", sendOnly), ("--recv-only", recvOnly), ("--crlf", crlf),
+                ("--no-shutdown", noShutdown), ("--close-on-eof", closeOnEof), ("--reconnect", reconnect != nil), ("--heartbeat", heartbeat != nil),
+            ] {
+                try command.refuse(flag, given: given)
+            }
+        }
         configuration.inputEnd = noShutdown ? .keepOpen : (closeOnEof ? .close : .halfClose)
         configuration.endsWhenPeerFinishes = isatty(0) == 1
         if let idleTimeout {
@@ -218,6 +228,9 @@ struct Connect: AsyncParsableCommand {
         let diagnostics = Diagnostics(command: "connect", verbose: client.verbose)
         let interruption = Interruption(diagnostics)
         var configuration = try makeConfiguration(diagnostics: diagnostics)
+        if let exec = try command.configuration() {
+            return try await runCommand(exec, configuration: configuration, diagnostics: diagnostics, interruption: interruption)
+        }
         let input: any ByteSource = configuration.direction == .receiveOnly
             ? EmptyByteSource()
             : FileDescriptorSource(descriptor: 0)
@@ -243,5 +256,26 @@ struct Connect: AsyncParsableCommand {
             diagnostics.error("\(plural(summary.bytesLost, "byte")) queued for sending \(summary.bytesLost == 1 ? "was" : "were") lost when the connection ended")
             throw CommandFailed(status: 1)
         }
+    }
+
+    /// `--exec`/`--sh-exec`: the command on the connection; its exit status is connect's.
+    private func runCommand(_ exec: ExecConfiguration, configuration: ClientSessionConfiguration, diagnostics: Diagnostics, interruption: Interruption) async throws {
+        var configuration = configuration
+        let recorder = try recording.recorder(diagnostics: diagnostics)
+        configuration.connect.recorder = recorder?.hook
+        let (webSocket, datagrams) = (configuration.endpoint.transport.isWebSocket, configuration.endpoint.transport == .udp)
+        let session = ExecSession(configuration: configuration, exec: exec) { event in
+            diagnostics.log(event.logLines(webSocket: webSocket, datagrams: datagrams))
+        }
+        interruption.onStop { session.stop() }
+        let outcome = await session.run()
+        interruption.cancel()
+        recording.finish(recorder, diagnostics: diagnostics)
+        try interruption.exitIfInterrupted()
+        guard let exit = outcome.exit else {
+            throw diagnostics.fail(outcome.error ?? SocketEngineError.wrapping(CancellationError(), context: "connect"))
+        }
+        diagnostics.log(outcome.logLine(subject: "command", level: .event))
+        if exit.shellStatus != 0 { throw CommandFailed(status: exit.shellStatus) }
     }
 }

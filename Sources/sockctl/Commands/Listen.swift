@@ -76,6 +76,21 @@ struct Listen: AsyncParsableCommand {
               sockctl listen unix:/tmp/app.sock --discard -k -q
               sockctl listen 7000 --echo -k --metrics-listen 9464   # Prometheus: clients, bytes, datagrams
               sockctl listen ws://127.0.0.1:8080/chat --broadcast --allow-origin http://localhost:3000
+              sockctl listen 7000 -k --exec 'tr a-z A-Z'        # ncat -l 7000 -k -e
+              sockctl listen 7000 --sh-exec 'echo "hello $SOCKCTL_PEER_ADDR"'
+
+            --exec PROGRAM ARGS (ncat -e) and --sh-exec LINE (ncat -c, /bin/sh -c) run a command \
+            for each client (each client address over udp://), its stdin and stdout the \
+            connection, its stderr ours; stdin is not read. Over WebSocket each message is a \
+            line of its stdin and each line it writes a message (or --framing). A client's end \
+            of sending closes the command's stdin; the command closing its stdout half-closes \
+            the connection; the connection is closed when it exits. When the client closes first the \
+            command has 2 seconds to end on its own, then gets SIGTERM, and SIGKILL 2 seconds \
+            later (SIGTERM at once when the connection fails or sockctl stops). Its environment \
+            holds SOCKCTL_PEER_ADDR, SOCKCTL_PEER_PORT, SOCKCTL_LOCAL_ADDR, \
+            SOCKCTL_LOCAL_PORT, SOCKCTL_TRANSPORT and ncat's NCAT_REMOTE_ADDR, \
+            NCAT_REMOTE_PORT, NCAT_LOCAL_ADDR, NCAT_LOCAL_PORT, NCAT_PROTO. Anyone who can \
+            connect runs it: keep it on loopback.
             """
     )
 
@@ -109,6 +124,8 @@ struct Listen: AsyncParsableCommand {
 
     @Flag(name: [.customShort("k"), .long], help: "Keep accepting clients after the first one leaves.")
     var keepOpen = false
+
+    @OptionGroup(title: "Command (a shell on a port: see the README's warning)") var command: ExecOptions
 
     @OptionGroup var admission: AdmissionOptions
 
@@ -165,6 +182,16 @@ struct Listen: AsyncParsableCommand {
             configuration.framing = .http
         }
         configuration.maximumFrameSize = try framing.maximumFrameSize()
+        // A command is checked first: it excludes the modes and --delay, whatever those need.
+        let exec = try command.configuration()
+        if exec != nil {
+            try command.refuse("--echo", given: echo)
+            try command.refuse("--discard", given: discard)
+            try command.refuse("--broadcast", given: broadcast)
+            try command.refuse("--respond", given: respond != nil)
+            try command.refuse("--delay", given: delay != nil)
+            try command.refuse("--recv-only", given: recvOnly)
+        }
         if echo { configuration.mode = .echo }
         if discard { configuration.mode = .discard }
         if broadcast { configuration.mode = .broadcast }
@@ -186,6 +213,12 @@ struct Listen: AsyncParsableCommand {
             configuration.delay = delay
         }
         configuration.keepOpen = keepOpen || broadcast
+        if let exec {
+            if endpoint.transport.isHTTP {
+                throw UsageError("\(command.flagName ?? "--exec") does not apply to \(endpoint.transport.rawValue)://: every request is answered by the listener")
+            }
+            configuration.exec = exec
+        }
         try admission.apply(to: &configuration.options, endpoint: endpoint)
         if acceptProxyProtocol {
             if endpoint.transport == .udp { throw UsageError("--accept-proxy-protocol needs a stream endpoint (tcp, tls, unix, ws, wss, http, https): a PROXY protocol header starts a connection") }
@@ -220,7 +253,7 @@ struct Listen: AsyncParsableCommand {
         let recorder = try recording.recorder(diagnostics: diagnostics)
         configuration.options.recorder = recorder?.hook
         // An HTTP client gets answers, never stdin.
-        let readsInput = configuration.mode == .print && !recvOnly && !configuration.endpoint.transport.isHTTP
+        let readsInput = configuration.mode == .print && !recvOnly && !configuration.endpoint.transport.isHTTP && configuration.exec == nil
         let printMode = configuration.mode == .print
         let service = ListenService(
             configuration: configuration,

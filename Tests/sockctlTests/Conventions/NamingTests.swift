@@ -20,6 +20,8 @@ struct NamingTests {
         "--cafile": "Also trust the CA certificates in this PEM file",
         "--keylog": "TLS key log file (NSS format, as SSLKEYLOGFILE)",
         "--cert": "The certificate chain (PEM) this side presents",
+        "--exec": "Run PROGRAM ARGS with its stdin and stdout on the connection",
+        "--sh-exec": "Run this line with /bin/sh -c, its stdin and stdout on the connection",
         "--client-ca": "Require client certificates signed by a CA in this PEM file",
         "--color": "Colour the warning and error labels",
         "--close-code": "Close code sent when this side ends the WebSocket",

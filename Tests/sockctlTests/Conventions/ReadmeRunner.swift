@@ -17,7 +17,7 @@ struct ReadmeRunner: Sendable {
 /// Every runner, by README section.
 enum ReadmeRunners {
     static let all: [ReadmeRunner] = tour + tls + connect + listen + webSocket + http + send + loadTest + loadTestFromPcap
-        + capture + proxy + socksRecording + recordAndReplay + options + tunnel
+        + capture + proxy + socksRecording + recordAndReplay + options + tunnel + exec
 
     /// The runner of an example's command, if it has one.
     static func runner(for command: String) -> ReadmeRunner? {

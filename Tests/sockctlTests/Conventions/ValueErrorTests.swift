@@ -98,6 +98,7 @@ struct ValueErrorTests {
         "text": Kind(nil),
         "seconds": Kind("soon"),
         "command": Kind(nil),
+        "shell-line": Kind(nil),
         "message": Kind(nil),
         "k/n": Kind("one/three"),
         "time": Kind("tomorrow"),
