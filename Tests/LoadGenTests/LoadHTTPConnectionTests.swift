@@ -44,6 +44,10 @@ import TestSupport
         let constant = try HTTPRequestTemplate(headers: [("User-Agent", "mine")], body: Array("abc".utf8)).template(for: try Endpoint(parsing: "http://[::1]:8080/x?y=1"))
         #expect(constant.isConstant)
         #expect(String(buffer: constant.message(sequence: 5, connection: 1)) == "GET /x?y=1 HTTP/1.1\r\nHost: [::1]:8080\r\nUser-Agent: mine\r\nContent-Length: 3\r\n\r\nabc")
+        // A header given empty is not sent, and leaves a default out (curl's -H 'User-Agent:'):
+        // the request wrk sends.
+        let bare = try HTTPRequestTemplate(headers: [("User-Agent", ""), ("X-None", "")]).template(for: try Endpoint(parsing: "http://127.0.0.1:8080/file"))
+        #expect(String(buffer: bare.message(sequence: 1, connection: 1)) == "GET /file HTTP/1.1\r\nHost: 127.0.0.1:8080\r\n\r\n")
         // Content-Length follows the numbers' widths.
         let growing = try HTTPRequestTemplate(method: "PUT", body: Array("n={{seq}}".utf8)).template(for: try Endpoint(parsing: "http://h/"))
         #expect(String(buffer: growing.message(sequence: 12345, connection: 1)).hasSuffix("Content-Length: 7\r\n\r\nn=12345"))

@@ -159,9 +159,9 @@ struct LoadTestCommandTests {
         #expect((result.json["config"] as? [String: Any])?["io"] as? String == io)
     }
 
-    /// `--io auto`: threads when the run allows it and either leaves a core free or opens
-    /// plain connections (no TLS handshake or upgrade to wait for on a thread); event loops
-    /// otherwise.
+    /// `--io auto`: threads when the run allows it, waits for replies, and either leaves a core
+    /// free or opens plain connections (no TLS handshake or upgrade to wait for on a thread);
+    /// event loops otherwise.
     @Test func autoUsesThreadsWhenTheRunAllowsIt() async throws {
         let server = try await Server.start(["--echo", "--max-clients", "300"])
         defer { server.child.signal(SIGKILL) }
@@ -178,6 +178,10 @@ struct LoadTestCommandTests {
         #expect(try await io("ws://\(webSocket.target)/", ["-c", "1"]) == (cores > 1 ? "threads" : "events"))
         #expect(try await io("ws://\(webSocket.target)/", ["-c", "\(cores)"]) == "events")
         #expect(try await io(server.target, ["-c", "1", "--rate", "1000"]) == "events")
+        // Send-only (no --framing): the event loops, which write the prepared runs with less CPU.
+        let sendOnly = try await loadtest([server.target, "--requests", "200", "-c", "1"])
+        #expect(sendOnly.status == 0, "\(sendOnly.stderr)")
+        #expect((sendOnly.json["config"] as? [String: Any])?["io"] as? String == "events")
     }
 
     /// Open loop: the schedule says how many messages are due (rate × duration); each is sent

@@ -46,6 +46,11 @@ struct SendHTTPTests {
         #expect(got.stderr.contains("sent 1 request ("), "\(got.stderr)")
         #expect(got.stderr.contains("), received 1 response ("), "\(got.stderr)")
         #expect(!got.stderr.contains(" message"), "\(got.stderr)")
+        // 'name:' with nothing after it sends no such header, a default one included (as curl).
+        let bare = try await run(try sockctlPath(), ["send", "http://127.0.0.1:\(port)/v", "-v", "-H", "User-Agent:", "-H", "Accept:"])
+        #expect(bare.status == 0, "\(bare.stderr)")
+        #expect(bare.stderr.contains("> GET /v HTTP/1.1\n> Host: 127.0.0.1:\(port)\n> \n"), "\(bare.stderr)")
+        #expect(!bare.stderr.contains("User-Agent") && !bare.stderr.contains("Accept"), "\(bare.stderr)")
         try await Self.stop(listener)
     }
 

@@ -6,7 +6,7 @@ import SocketEngine
 /// ```
 /// GET /item/{{seq}} HTTP/1.1        the target's path and query ({{seq}}/{{conn}} filled in)
 /// Host: 127.0.0.1:8080              the target's host, and its port unless 80 (443 for https)
-/// User-Agent: sockctl/1.2.0         unless a header gives one
+/// User-Agent: sockctl/1.2.0         unless a header gives one (an empty one: none)
 /// X-Trace: {{conn}}                 the headers, in order
 /// Content-Length: 11                with a body only: its length with this message's numbers
 ///

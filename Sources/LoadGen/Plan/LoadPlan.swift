@@ -113,9 +113,9 @@ public struct LoadPlan: Sendable {
 
     /// How connections do their I/O.
     public enum IOMode: String, Sendable, CaseIterable {
-        /// `threads` when the run allows it and either has fewer connections than the machine
-        /// has cores (a core stays free for everything else) or opens plain connections (tcp://,
-        /// http://, unix:: no handshake to wait for); else `events`.
+        /// `threads` when the run allows it, waits for replies, and either has fewer connections
+        /// than the machine has cores (a core stays free for everything else) or opens plain
+        /// connections (tcp://, http://, unix:: no handshake to wait for); else `events`.
         case auto
         /// NIO event loops (``threads`` of them), each serving many connections.
         case events
@@ -144,7 +144,8 @@ public struct LoadPlan: Sendable {
     package var resolvedIO: IOMode {
         switch io {
         case .auto:
-            guard threadIOObstacle == nil else { return .events }
+            // Send-only, the event loops write the prepared runs with less CPU (bench/sendonly.sh).
+            guard threadIOObstacle == nil, framing != nil || isHTTP else { return .events }
             // A TLS handshake or an upgrade is waited for on the thread: fine for a few connections.
             let plain = endpoints.allSatisfy { !BlockingConnection.hasHandshake($0, options: connectOptions) }
             return plain || connections < System.coreCount ? .threads : .events

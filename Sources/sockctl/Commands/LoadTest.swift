@@ -165,7 +165,7 @@ struct LoadTest: AsyncParsableCommand {
     var threads: Int?
 
     @Option(name: .long, help: ArgumentHelp(
-        "How connections do I/O: events (event loops, --threads of them), threads (plain system calls on --threads threads waiting with epoll, as wrk; a thread per connection polling a few µs for each reply while the connections leave a core free; closed loop over tcp://, http://, ws://, wss:// or unix: with --framing or http://, or send-only over tcp:// or unix:), auto (threads when the run allows it and opens plain tcp://, http:// or unix: connections or leaves a core free).",
+        "How connections do I/O: events (event loops, --threads of them), threads (plain system calls on --threads threads waiting with epoll, as wrk; a thread per connection polling a few µs for each reply while the connections leave a core free; closed loop over tcp://, http://, ws://, wss:// or unix: with --framing or http://, or send-only over tcp:// or unix:), auto (threads when the run allows it, waits for replies, and opens plain tcp://, http:// or unix: connections or leaves a core free).",
         valueName: "auto|events|threads"))
     var io: LoadPlan.IOMode = .auto
 

@@ -8,7 +8,7 @@ struct HeaderOptions: ParsableArguments {
     @Option(
         name: [.customShort("H"), .customLong("header")],
         help: ArgumentHelp(
-            "Extra header on what this side sends (repeatable): the WebSocket handshake request (ws://, wss://) or the HTTP request (http://, https://).",
+            "Extra header on what this side sends (repeatable): the WebSocket handshake request (ws://, wss://) or the HTTP request (http://, https://; 'name:' with nothing after it sends no such header, the default User-Agent or Host included, as curl).",
             valueName: "'name: value'"
         ),
         transform: HeaderField.init(parsing:)

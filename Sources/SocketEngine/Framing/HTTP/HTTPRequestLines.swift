@@ -28,7 +28,8 @@ package enum HTTPRequestLines {
 
     /// The request line and header lines, each ending in CRLF, without `Content-Length` and the
     /// empty line. `Host`, `User-Agent` and each of `defaults` are left out when `headers` has one
-    /// of that name (names compared without case).
+    /// of that name (names compared without case); a header of `headers` with an empty value is
+    /// not sent, so that one leaves a default out (curl's `-H 'User-Agent:'`).
     package static func lines(
         method: String, target: String, to endpoint: Endpoint, userAgent: String,
         defaults: [(name: String, value: String)] = [], headers: [(name: String, value: String)]
@@ -38,7 +39,7 @@ package enum HTTPRequestLines {
         if !given.contains("host") { head += "Host: \(authority(of: endpoint))\r\n" }
         if !given.contains("user-agent") { head += "User-Agent: \(userAgent)\r\n" }
         for (name, value) in defaults where !given.contains(name.lowercased()) { head += "\(name): \(value)\r\n" }
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        for (name, value) in headers where !value.isEmpty { head += "\(name): \(value)\r\n" }
         return head
     }
 
