@@ -1,4 +1,19 @@
-# Shared by the bench scripts (sourced): free loopback ports and waiting for a listener.
+# Shared by the bench scripts (sourced): a work directory, free loopback ports and waiting for a
+# listener.
+
+# Sets WORK (a temporary directory; kept and named when KEEP_WORK is set) and PIDS (append each
+# process started); on exit every PID in PIDS is stopped and WORK removed.
+start_work() {
+    WORK=$(mktemp -d)
+    [ -n "${KEEP_WORK:-}" ] && echo "work dir: $WORK"
+    PIDS=()
+    trap stop_work EXIT
+}
+stop_work() {
+    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
+    wait 2>/dev/null || true
+    [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
+}
 
 # A port below the ephemeral range (32768+) that no socket uses right now.
 port() {

@@ -23,16 +23,8 @@ set -euo pipefail
 SOCKCTL=$(realpath "${1:?usage: bench/proxy.sh path/to/sockctl [MiB] [runs]}")
 MIB=${2:-1024}
 RUNS=${3:-3}
-WORK=$(mktemp -d)
-[ -n "${KEEP_WORK:-}" ] && echo "work dir: $WORK"
-PIDS=()
-cleanup() {
-    for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done
-    wait 2>/dev/null || true
-    [ -n "${KEEP_WORK:-}" ] || rm -rf "$WORK"
-}
-trap cleanup EXIT
 source "$(dirname "$0")/common.sh"
+start_work
 for tool in socat haproxy sockperf; do
     command -v "$tool" >/dev/null || { echo "$tool is not installed (make bench installs it)" >&2; exit 1; }
 done

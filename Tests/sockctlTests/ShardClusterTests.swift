@@ -124,6 +124,20 @@ struct ShardClusterTests {
         }
     }
 
+    /// The manifest's load command without the shard flags, run as one process into its own
+    /// results directory ("whole"); its report.
+    static func unshardedRun(_ scratch: Scratch, target: String, overrides: [String: String]) async throws -> [String: Any] {
+        let whole = try await Cluster(scratch, "whole", target: target, overrides: overrides)
+        let unsharded = whole.commandLine(whole.load).map {
+            $0.replacingOccurrences(of: "--shard \"$JOB_COMPLETION_INDEX/$SHARDS\" --barrier \(whole.results)/barrier --barrier-timeout \"$BARRIER_TIMEOUT\"", with: "")
+        }
+        var environment = whole.environment(whole.load, index: nil)
+        environment["JOB_COMPLETION_INDEX"] = "whole"
+        let single = try await run(unsharded[0], Array(unsharded.dropFirst()), environment: environment)
+        #expect(single.status == 0, "\(single.stderr)")
+        return try whole.report("part-whole.json")
+    }
+
     static func echoListener() async throws -> (Child, String) {
         let listener = try await Child(try sockctlPath(), ["listen", "127.0.0.1:0", "-k", "--echo", "--framing", "crlf", "--max-clients", "200"], name: "listener")
         return (listener, "127.0.0.1:\(try await listener.listeningPort())")
@@ -152,15 +166,7 @@ struct ShardClusterTests {
         let merged = try cluster.report("merged.json")
 
         // The same command line without the shard flags, as one process.
-        let whole = try await Cluster(scratch, "whole", target: target, overrides: overrides)
-        let unsharded = whole.commandLine(whole.load).map {
-            $0.replacingOccurrences(of: "--shard \"$JOB_COMPLETION_INDEX/$SHARDS\" --barrier \(whole.results)/barrier --barrier-timeout \"$BARRIER_TIMEOUT\"", with: "")
-        }
-        var environment = whole.environment(whole.load, index: nil)
-        environment["JOB_COMPLETION_INDEX"] = "whole"
-        let single = try await run(unsharded[0], Array(unsharded.dropFirst()), environment: environment)
-        #expect(single.status == 0, "\(single.stderr)")
-        let alone = try whole.report("part-whole.json")
+        let alone = try await Self.unshardedRun(scratch, target: target, overrides: overrides)
         #expect(alone["shard"] == nil)
 
         let mergedMessages = try #require(merged["messages"] as? [String: Int])
@@ -192,15 +198,7 @@ struct ShardClusterTests {
         for (index, pod) in pods { #expect(try await pod.wait() == 0, "shard \(index): \(pod.stderr)") }
         _ = try await cluster.runMerge()
         let merged = try cluster.report("merged.json")
-        let whole = try await Cluster(scratch, "whole", target: target, overrides: overrides)
-        let unsharded = whole.commandLine(whole.load).map {
-            $0.replacingOccurrences(of: "--shard \"$JOB_COMPLETION_INDEX/$SHARDS\" --barrier \(whole.results)/barrier --barrier-timeout \"$BARRIER_TIMEOUT\"", with: "")
-        }
-        var environment = whole.environment(whole.load, index: nil)
-        environment["JOB_COMPLETION_INDEX"] = "whole"
-        let single = try await run(unsharded[0], Array(unsharded.dropFirst()), environment: environment)
-        #expect(single.status == 0, "\(single.stderr)")
-        let alone = try whole.report("part-whole.json")
+        let alone = try await Self.unshardedRun(scratch, target: target, overrides: overrides)
         #expect((merged["messages"] as? [String: Int])?["intended"] == 9000)
         #expect((alone["messages"] as? [String: Int])?["intended"] == 9000)
         let mergedRate = try #require((merged["throughput"] as? [String: Double])?["sent_per_second"])
