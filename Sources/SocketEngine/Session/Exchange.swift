@@ -64,6 +64,8 @@ public struct Exchange: Sendable {
 
         let deadline = clock.now.advanced(by: configuration.timeout)
         var sendStarted: EngineClock.Instant?
+        /// While a message is being written: the connection's bytes sent once it has gone whole.
+        var unconfirmed: Int?
         do {
             let isDatagram = connection.transport.isMessageOriented
             for round in 1...max(1, configuration.rounds) {
@@ -77,11 +79,13 @@ public struct Exchange: Sendable {
                     let wire = isDatagram ? message : try configuration.framing.encode(message)
                     if sendStarted == nil { sendStarted = clock.now }
                     sentAt.append(clock.now)
+                    unconfirmed = connection.statistics.bytesSent + wire.readableBytes
                     try await withDeadline(deadline, on: clock, expired: { [timeout = configuration.timeout, label = connection.label] in
                         SocketEngineError(.writeTimeout, "\(label): write not completed within \(timeout.formatted)")
                     }) {
                         try await connection.write(wire)
                     }
+                    unconfirmed = nil
                     result.messagesSent += 1
                 }
                 if let correlate = configuration.correlate {
@@ -120,6 +124,9 @@ public struct Exchange: Sendable {
             }
             try await connection.closeWrite()
         } catch is CancellationError where stopRequest.isRequested {
+            // A stop can cut in after a message's bytes were all written but before its write
+            // returned: it was sent, as the byte count says.
+            if let unconfirmed, connection.statistics.bytesSent >= unconfirmed { result.messagesSent += 1 }
             result.interrupted = true
         } catch {
             result.error = SocketEngineError.wrapping(error, context: connection.label)
