@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # sockctl proxy next to socat (fork) and haproxy (TCP mode), all on loopback, in the same run.
 # Usage: bench/proxy.sh path/to/release/sockctl [bulk-MiB] [runs]
-#  1. Bulk: MiB (default 1024) from `sockctl connect --send-only` to `sockctl listen --discard`,
+#  1. Bulk: MiB (default 4096) from `sockctl connect --send-only` to `sockctl listen --discard`,
 #     direct and through each relay; median wall time of RUNS (default 3), MB/s, the relay's CPU
 #     (seconds per run and per GiB). haproxy twice: as configured for the other sections (bytes
 #     copied through user space), and with `option splice-auto` (splice(2) through pipes, as
 #     sockctl's fast path does). Goals: >= 3x socat, >= 2x haproxy (as configured), relay CPU per
-#     GiB <= 0.5x haproxy with splice-auto.
+#     GiB <= 0.5x haproxy with splice-auto. Each run's wall time includes starting the sender
+#     and the receiver (tens of milliseconds): 4 GiB keeps that a small share of a run even at
+#     the direct rate (about 1 s here), where 1 GiB let it swing the ratios by 20%.
 #  2. Added round-trip latency: sockperf ping-pong (64-byte messages, one connection, RTT_ROUNDS (7) rounds of RTT_SECONDS (3 s),
 #     full round trip) direct and through each relay; p50 and p99, and what each relay adds over the
 #     direct run of the same round (median over the rounds).
@@ -21,7 +23,7 @@
 # Traffic stays on 127.0.0.1; every process started here is stopped by its PID.
 set -euo pipefail
 SOCKCTL=$(realpath "${1:?usage: bench/proxy.sh path/to/sockctl [MiB] [runs]}")
-MIB=${2:-1024}
+MIB=${2:-4096}
 RUNS=${3:-3}
 source "$(dirname "$0")/common.sh"
 start_work

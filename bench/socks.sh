@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # sockctl proxy socks5:// next to microsocks and dante (danted), all on loopback, in the same run.
 # Usage: bench/socks.sh path/to/release/sockctl [MiB] [runs]
-# MiB (default 1024) from `sockctl connect --send-only --proxy socks5://…` to `sockctl listen
+# MiB (default 4096) from `sockctl connect --send-only --proxy socks5://…` to `sockctl listen
 # --discard`, through each SOCKS5 server in turn (the same client, the same server, only the proxy
 # changes); median wall time of RUNS (default 3), MB/s, and the proxy's CPU (user + system, its
 # whole process tree: dante works in child processes) in seconds per GiB. The goal: sockctl at
@@ -9,7 +9,7 @@
 # Traffic stays on 127.0.0.1; every process started here is stopped by its PID.
 set -euo pipefail
 SOCKCTL=$(realpath "${1:?usage: bench/socks.sh path/to/sockctl [MiB] [runs]}")
-MIB=${2:-1024}
+MIB=${2:-4096}
 RUNS=${3:-3}
 source "$(dirname "$0")/common.sh"
 start_work
