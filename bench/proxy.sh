@@ -14,8 +14,9 @@
 #     direct run of the same round (median over the rounds).
 #  3. 10,000 concurrent connections through sockctl proxy for 20 s (sockctl loadtest, one
 #     message per connection per second): errors, and the proxy's peak RSS. A proxied connection
-#     costs the proxy six descriptors (two sockets, two pipes): where the hard limit is lower than
-#     60,100 and cannot be raised (a container without CAP_SYS_RESOURCE), as many as it allows.
+#     costs the proxy two descriptors (two sockets; the fast path's pipes are lent only while bytes
+#     wait in them, from at most a quarter of the limit): where the hard limit is lower than
+#     20,100 and cannot be raised (a container without CAP_SYS_RESOURCE), as many as it allows.
 #  4. A latency=100ms fault (towards the upstream) measured by sockctl loadtest: p50 next to
 #     the injected delay and the direct p50.
 #  5. Memory: a client sends 1 GiB to an upstream that reads nothing; the proxy's peak RSS.
@@ -30,10 +31,10 @@ start_work
 for tool in socat haproxy sockperf; do
     command -v "$tool" >/dev/null || { echo "$tool is not installed (make bench installs it)" >&2; exit 1; }
 done
-# 10,000 proxied connections need 60,000 descriptors in the proxy alone: raise the limit (root may).
+# 10,000 proxied connections need 20,000 descriptors in the proxy alone: raise the limit (root may).
 ulimit -Hn 100000 2>/dev/null || true
 ulimit -n "$(ulimit -Hn)"
-HELD=$(( $(ulimit -n) >= 60100 ? 10000 : ($(ulimit -n) - 100) / 6 ))
+HELD=$(( $(ulimit -n) >= 20100 ? 10000 : ($(ulimit -n) - 100) / 2 ))
 BYTES=$((MIB * 1024 * 1024))
 head -c "$BYTES" /dev/zero > "$WORK/payload"
 

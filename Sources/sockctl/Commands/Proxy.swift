@@ -213,10 +213,10 @@ struct Proxy: AsyncParsableCommand {
         let epollLoop = EpollRelayLoop()
         configuration.epollLoop = epollLoop
         defer { epollLoop?.shutdown() }
-        // A client costs its socket and its upstream's, and a spliced one two pipes besides.
-        let perClient = epollLoop?.pipeSize == nil ? 2 : 6
-        if let clients = configuration.listenOptions.maximumClients, perClient * clients + 64 > descriptors {
-            diagnostics.warning("--max-clients \(clients) needs \(perClient * clients) descriptors, above the limit \(descriptors): raise it with `ulimit -n`")
+        // A client costs its socket and its upstream's; the fast path's pipes are lent only while
+        // bytes wait in them, from at most a quarter of the limit.
+        if let clients = configuration.listenOptions.maximumClients, 2 * clients + 64 > descriptors {
+            diagnostics.warning("--max-clients \(clients) needs \(2 * clients) descriptors, above the limit \(descriptors): raise it with `ulimit -n`")
         }
         let recorder = try recording.recorder(diagnostics: diagnostics)
         if configuration.tunnelServer == nil {
@@ -252,7 +252,7 @@ struct Proxy: AsyncParsableCommand {
         let controlTask = controlServer.map { server in Task { await server.run() } }
         let names = bound.map(\.displayString).joined(separator: ", ")
         if let epollLoop {
-            let how = epollLoop.pipeSize.map { "splice(2) through a \(Self.size($0)) pipe per direction" } ?? "read and send (no pipe could be made)"
+            let how = epollLoop.pipeSize.map { "splice(2) through \(Self.size($0)) pipes lent while bytes wait in them" } ?? "read and send (no pipe could be made)"
             diagnostics.event("fast path for plain tcp/unix clients nothing watches: \(how)")
         }
         if let server = configuration.tunnelServer {

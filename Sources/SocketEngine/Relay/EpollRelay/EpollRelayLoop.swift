@@ -11,9 +11,10 @@ import Synchronization
 /// again, and on a small VM that tail decides whether the woken peer runs at once or pays a
 /// cross-CPU wake-up: `bench/proxy.sh` measured about 20 µs added per 64-byte round trip
 /// through the event loop against about 0 through this loop (and haproxy). Here a readable
-/// socket costs two `splice(2)` calls, socket → pipe → socket, through a pipe per direction
-/// (``EpollRelayPipe``): the bytes are never copied to user space and back. A pair whose pipes
-/// cannot be made (descriptors exhausted), or a socket that refuses splicing, costs one `read`
+/// socket costs two `splice(2)` calls, socket → pipe → socket, through a pipe the loop lends the
+/// direction while bytes wait in it (``EpollRelayPipePool``): the bytes are never copied to user
+/// space and back, and a client costs only its two sockets between reads. A read for which no
+/// pipe can be lent (descriptors exhausted), or a socket that refuses splicing, costs one `read`
 /// and one `send` instead, through one buffer the loop owns (the copy path).
 ///
 /// Waits are bounded (``waitMilliseconds``) rather than infinite: a C relay of the same shape,
@@ -70,7 +71,7 @@ public final class EpollRelayLoop: Sendable {
     private let running = Atomic<Bool>(true)
 
     /// Each pipe's capacity in bytes; nil: the loop copies (``init(splicing:)`` was told not to
-    /// splice, or no pipe could be made).
+    /// splice, or no pipe could be made when it began).
     package let pipeSize: Int?
 
     /// How the loop's pairs moved their bytes, and the pipes open now.
@@ -163,6 +164,7 @@ public final class EpollRelayLoop: Sendable {
         defer { buffer.deallocate() }
         var pairs: [Int32: EpollRelayPair] = [:]
         var events = [epoll_event](repeating: epoll_event(), count: 64)
+        let pipes = pipeSize.map { EpollRelayPipePool(pipeSize: $0, most: EpollRelayPipePool.mostPipes(), statistics: statistics) }
         var stopping = false
         while !stopping {
             let count = events.withUnsafeMutableBufferPointer {
@@ -172,7 +174,7 @@ public final class EpollRelayLoop: Sendable {
             for index in 0..<Int(count) {
                 let event = events[index]
                 if event.data.u64 == Self.wakeToken {
-                    stopping = takeCommands(into: &pairs) || stopping
+                    stopping = takeCommands(into: &pairs, pipes: pipes) || stopping
                     continue
                 }
                 let descriptor = Int32(truncatingIfNeeded: event.data.u64)
@@ -181,28 +183,28 @@ public final class EpollRelayLoop: Sendable {
                 if pair.isClosed { forget(pair, in: &pairs) }
             }
         }
-        end(pairs)
+        end(pairs, pipes: pipes)
     }
 
     /// Carries out the commands waiting; true once ``shutdown()`` has been asked.
-    private func takeCommands(into pairs: inout [Int32: EpollRelayPair]) -> Bool {
+    private func takeCommands(into pairs: inout [Int32: EpollRelayPair], pipes: EpollRelayPipePool?) -> Bool {
         var drained: UInt64 = 0
         _ = Syscall.read(wake, &drained, MemoryLayout<UInt64>.size)
         let (commands, phase) = inbox.withLock { inbox -> ([Command], Phase) in
             defer { inbox.commands.removeAll() }
             return (inbox.commands, inbox.phase)
         }
-        carryOut(commands, on: &pairs)
+        carryOut(commands, on: &pairs, pipes: pipes)
         return phase != .running
     }
 
-    private func carryOut(_ commands: [Command], on pairs: inout [Int32: EpollRelayPair]) {
+    private func carryOut(_ commands: [Command], on pairs: inout [Int32: EpollRelayPair], pipes: EpollRelayPipePool?) {
         for command in commands {
             switch command {
             case .add(let pair):
                 pairs[pair.client] = pair
                 pairs[pair.upstream] = pair
-                pair.start(loop: epoll, pipeSize: pipeSize, statistics: statistics)
+                pair.start(loop: epoll, pipes: pipes, statistics: statistics)
                 if pair.isClosed { forget(pair, in: &pairs) }
             case .stop(let pair, let reason):
                 pair.stop(because: reason)
@@ -212,16 +214,17 @@ public final class EpollRelayLoop: Sendable {
     }
 
     /// The thread's last step: takes no more commands (those still waiting are carried out
-    /// first), closes every pair still open and the loop's own descriptors.
-    private func end(_ remaining: [Int32: EpollRelayPair]) {
+    /// first), closes every pair still open, the spare pipes and the loop's own descriptors.
+    private func end(_ remaining: [Int32: EpollRelayPair], pipes: EpollRelayPipePool?) {
         var pairs = remaining
         let last = inbox.withLock { inbox -> [Command] in
             inbox.phase = .ended
             defer { inbox.commands.removeAll() }
             return inbox.commands
         }
-        carryOut(last, on: &pairs)
+        carryOut(last, on: &pairs, pipes: pipes)
         for pair in pairs.values where !pair.isClosed { pair.stop() }
+        pipes?.closeAll()
         Syscall.close(epoll)
         Syscall.close(wake)
         running.store(false, ordering: .releasing)

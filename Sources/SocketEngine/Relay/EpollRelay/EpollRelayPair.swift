@@ -13,10 +13,12 @@ enum EpollRelayEvent: Sendable {
 /// One relayed client on the ``EpollRelayLoop``: its socket, its upstream's, and each direction's
 /// state. Created on the relay's task, then owned by the loop's thread alone.
 ///
-/// - Each direction moves its bytes with `splice(2)` through a pipe of its own (``EpollRelayPipe``)
-///   when the loop splices and a pipe could be made: source → pipe → sink, never through user
-///   space. Otherwise, or when a socket refuses splicing (`EINVAL`), it copies: `read` into the
-///   loop's buffer, `send` from it.
+/// - Each direction moves its bytes with `splice(2)` through a pipe (``EpollRelayPipe``) when the
+///   loop splices: source → pipe → sink, never through user space. The pipe is the loop's, lent
+///   for as long as bytes wait in it (``EpollRelayPipePool``): a client whose sinks keep up holds
+///   none between reads. When the loop lends none (its most are open, or descriptors are
+///   exhausted) that read is copied; when a socket refuses splicing (`EINVAL`) the direction
+///   copies from then on: `read` into the loop's buffer, `send` from it.
 /// - A direction reads only while nothing it read is still waiting for its sink (in its pipe or
 ///   its buffer): a slow reader holds at most one pipe or one read (``EpollRelayLoop/readSize``)
 ///   per direction, the rest stays in the kernel's socket buffers (back-pressure), and the socket
@@ -36,6 +38,8 @@ final class EpollRelayPair: @unchecked Sendable {
     private let down: Direction
     /// The loop's tally, once the loop has started the pair.
     private var statistics: EpollRelayStatistics?
+    /// The loop's pipes, once the loop has started the pair (nil: the loop does not splice).
+    private var pipes: EpollRelayPipePool?
     /// The epoll instance, once the loop has started the pair.
     private var loop: Int32 = -1
     /// The epoll interest each socket is registered with (0: not registered).
@@ -49,9 +53,12 @@ final class EpollRelayPair: @unchecked Sendable {
         var offset = 0
         var sourceEnded: Bool
         var sinkShut = false
-        /// The pipe this direction splices through; nil: it copies.
+        /// The pipe lent to this direction while bytes wait in it.
         var pipe: EpollRelayPipe?
-        /// Whether this direction copied at all (no pipe, or a socket that refused splicing).
+        /// Whether this direction splices its reads (false: the loop does not splice, or a socket
+        /// refused it).
+        var splices = false
+        /// Whether this direction copied at all (no pipe lent, or a socket that refused splicing).
         var copied = false
 
         init(name: RelayDirection, pending: [UInt8], sourceEnded: Bool) {
@@ -80,14 +87,15 @@ final class EpollRelayPair: @unchecked Sendable {
 
     // MARK: Driven by the loop
 
-    /// Starts relaying on the epoll instance `loop`; `pipeSize`: each direction's pipe (nil:
-    /// both copy).
-    func start(loop: Int32, pipeSize: Int?, statistics: EpollRelayStatistics) {
+    /// Starts relaying on the epoll instance `loop`; `pipes`: the loop's pipes (nil: both
+    /// directions copy).
+    func start(loop: Int32, pipes: EpollRelayPipePool?, statistics: EpollRelayStatistics) {
         self.loop = loop
         self.statistics = statistics
+        self.pipes = pipes
         for direction in [up, down] {
-            direction.pipe = pipeSize.flatMap { EpollRelayPipe(size: $0) }
-            if direction.pipe == nil { direction.copied = true } else { statistics.pipeOpened() }
+            direction.splices = pipes != nil
+            direction.copied = pipes == nil
         }
         counters.forwarded(up.pending.count, .up)
         counters.forwarded(down.pending.count, .down)
@@ -126,16 +134,20 @@ final class EpollRelayPair: @unchecked Sendable {
     // MARK: Moving bytes
 
     private func forward(_ direction: Direction, from source: Int32, to sink: Int32, buffer: UnsafeMutableRawBufferPointer) {
-        guard let pipe = direction.pipe else { return copy(direction, from: source, to: sink, buffer: buffer) }
+        guard direction.splices, let pipe = direction.pipe ?? borrowPipe(for: direction) else {
+            direction.copied = true
+            return copy(direction, from: source, to: sink, buffer: buffer)
+        }
         switch pipe.fill(from: source) {
         case .moved(let count):
             received(count, direction, from: source)
             drain(direction, through: pipe, to: sink)
         case .ended:
+            returnPipe(of: direction)
             direction.sourceEnded = true
             passOnEnd(direction, to: sink)
         case .wouldBlock:
-            break
+            returnPipe(of: direction)
         case .unsupported:
             fallBack(direction)
             copy(direction, from: source, to: sink, buffer: buffer)
@@ -163,20 +175,29 @@ final class EpollRelayPair: @unchecked Sendable {
             return fail(direction.name, errno: code, operation: "write")
         }
         statistics?.parked(pipe.parked)
+        if pipe.parked == 0 { returnPipe(of: direction) }
         passOnEnd(direction, to: sink)
     }
 
-    /// The direction copies from now on: its pipe (empty) is closed.
+    /// The direction copies from now on: its pipe (empty) goes back to the loop.
     private func fallBack(_ direction: Direction) {
-        closePipe(of: direction)
+        returnPipe(of: direction)
+        direction.splices = false
         direction.copied = true
     }
 
-    private func closePipe(of direction: Direction) {
+    /// A pipe from the loop for `direction`'s next read; nil: none is lent now.
+    private func borrowPipe(for direction: Direction) -> EpollRelayPipe? {
+        direction.pipe = pipes?.take()
+        return direction.pipe
+    }
+
+    /// Gives `direction`'s pipe back to the loop: kept for the next read when empty, closed when
+    /// bytes are still in it (the pair ended).
+    private func returnPipe(of direction: Direction) {
         guard let pipe = direction.pipe else { return }
-        pipe.close()
         direction.pipe = nil
-        statistics?.pipeClosed()
+        pipes?.give(pipe)
     }
 
     private func received(_ count: Int, _ direction: Direction, from source: Int32) {
@@ -266,8 +287,8 @@ final class EpollRelayPair: @unchecked Sendable {
         }
     }
 
-    /// Closes both sockets (a reset when SO_LINGER 0 was set) and both pipes, and reports how
-    /// the pair ended.
+    /// Closes both sockets (a reset when SO_LINGER 0 was set), gives back the pipes lent to it,
+    /// and reports how the pair ended.
     private func end(_ outcome: RelayPump.End) {
         guard !isClosed else { return }
         isClosed = true
@@ -276,8 +297,8 @@ final class EpollRelayPair: @unchecked Sendable {
         Syscall.close(client)
         Syscall.close(upstream)
         let spliced = !up.copied && !down.copied
-        closePipe(of: up)
-        closePipe(of: down)
+        returnPipe(of: up)
+        returnPipe(of: down)
         statistics?.ended(spliced: spliced)
         report.yield(.ended(outcome))
         report.finish()
