@@ -213,7 +213,8 @@ import Glibc
         withExtendedLifetime(closed) {}
     }
 
-    /// UDP: each client address gets a command of its own, fed that client's datagrams.
+    /// UDP: each client address gets a command of its own, fed that client's datagrams; when the
+    /// listener stops, each client's line counts the bytes its datagrams gave its command.
     @Test func udpRunsOneCommandPerClientAddress() async throws {
         let server = try await Child(try sockctlPath(), ["listen", "udp://127.0.0.1:0", "-k", "--sh-exec", "echo \"peer $SOCKCTL_PEER_PORT\"; cat"])
         let port = try await server.listeningPort()
@@ -238,6 +239,15 @@ import Glibc
         server.signal(SIGINT)
         #expect(try await server.wait() == 0)
         #expect(server.stderr.contains("client 2: command "), "\(server.stderr)")
+        // "one\n" and "three\n" from the first, "two\n" from the second (a killed command's
+        // line used to say 0 bytes in).
+        for (id, address, bytes) in [(1, firstPort, 10), (2, secondPort, 4)] {
+            let line = server.stderr.split(separator: "\n").first { $0.contains("client \(id) from 127.0.0.1:\(address) disconnected") }
+            #expect(line?.contains("(\(bytes) bytes in, ") == true, "\(server.stderr)")
+        }
+        // Three datagrams in, and the commands' answers counted as datagrams out (they were not).
+        let summary = try #require(server.stderr.split(separator: "\n").last { $0.contains("summary: ") }, "\(server.stderr)")
+        #expect(summary.contains("summary: 3 datagrams in, ") && !summary.contains(" in, 0 out, "), "\(summary)")
     }
 
     /// TLS: the command reads and writes the plaintext.

@@ -164,6 +164,16 @@ package enum ExecBridge {
                     // Ends the wait for the connection's end (and the pumps, if still running).
                     await peer.close()
                     group.cancelAll()
+                    // A pump still running at the break (a UDP flow has no end of its own, so its
+                    // pump ends only now) still reports what it moved; its error, if the close
+                    // caused one, is not the child's.
+                    for await step in group {
+                        switch step {
+                        case .peerEnded(let bytes, _): outcome.bytesToChild = bytes
+                        case .childOutputEnded(let bytes, _): outcome.bytesFromChild = bytes
+                        case .childExited, .peerGone: break
+                        }
+                    }
                 }
             }
         } catch {

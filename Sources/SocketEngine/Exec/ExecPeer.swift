@@ -36,15 +36,19 @@ package struct ExecPeer: Sendable {
     }
 
     /// One UDP client of a listener: each datagram as `listen` prints it (a newline after it
-    /// when a framing other than raw is given); gone when the flow is closed.
-    static func flow(_ flow: DatagramFlow, framing: Framing, loop: any EventLoop) -> ExecPeer {
+    /// when a framing other than raw is given); gone when the flow is closed. `sent` is called
+    /// after each datagram sent back (for the listener's count).
+    static func flow(_ flow: DatagramFlow, framing: Framing, loop: any EventLoop, sent: @escaping @Sendable () -> Void) -> ExecPeer {
         ExecPeer(
             next: {
                 guard var datagram = try await flow.receive(.available) else { return nil }
                 if framing != .raw { datagram.writeInteger(UInt8(0x0A)) }
                 return datagram
             },
-            send: { try await flow.send($0) },
+            send: {
+                try await flow.send($0)
+                sent()
+            },
             finish: {},
             // A flow has no end of its own but its closing, which the bridge does: wait to be cancelled.
             gone: { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) } },

@@ -51,7 +51,9 @@ extension ListenService {
                 group.addTask {
                     let clock = self.configuration.options.clock
                     let started = clock.now
-                    let peer = ExecPeer.flow(flow, framing: self.configuration.framing, loop: loop)
+                    let peer = ExecPeer.flow(flow, framing: self.configuration.framing, loop: loop) {
+                        self.state.withLock { $0.summary.datagramsOut += 1 }
+                    }
                     let environment = ExecEnvironment(transport: .udp, local: local, peer: datagram.peer)
                     let outcome = await ExecBridge.run(
                         exec, peer: peer, framing: self.configuration.framing, binaryMessages: false,
