@@ -41,6 +41,7 @@ struct Sockctl: AsyncParsableCommand {
         signal(SIGPIPE, SIG_IGN)
         LargeBufferPolicy.returnLargeBuffersToTheSystem()
         let arguments = Array(CommandLine.arguments.dropFirst())
+        PasswordArguments.hideInProcessArguments()
         if let rename = RenamedOptions.misuse(in: OptionalValueOptions.normalize(arguments)) {
             Diagnostics(command: rename.command, verbose: false).error(rename.message)
             Glibc.exit(2)

@@ -110,7 +110,7 @@ struct ProxyServerTests {
     }
 
     /// `--proxy-user`: curl with the right user and password gets through both modes; a wrong
-    /// password is SOCKS5's RFC 1929 failure and HTTP's 407.
+    /// password is SOCKS5's RFC 1929 failure and HTTP's 407; the password does not show in `ps`.
     @Test func aRequiredUserAndPasswordIsAskedFor() async throws {
         var site = Nginx.Site()
         site.file("/small", Array("hello through a password\n".utf8))
@@ -118,6 +118,20 @@ struct ProxyServerTests {
         let (socks, socksPort) = try await Self.proxy("socks5://127.0.0.1:0", ["--proxy-user", "alice:s3cret"])
         let (http, httpPort) = try await Self.proxy("http-connect://127.0.0.1:0", ["--proxy-user", "alice:s3cret"])
         defer { socks.signal(SIGKILL); http.signal(SIGKILL) }
+        // `ps` shows the user, not the password (as curl's -U): the argument is overwritten in
+        // place once parsed, here as in a client's `--proxy URL`.
+        for child in [socks, http] {
+            let shown = try String(contentsOfFile: "/proc/\(child.pid)/cmdline", encoding: .utf8).replacingOccurrences(of: "\0", with: " ")
+            #expect(shown.contains(" --proxy-user alice:****** ") && !shown.contains("s3cret"), "\(shown)")
+        }
+        let client = try await Child(
+            try sockctlPath(), ["connect", "-v", "--proxy", "socks5://alice:s3cret@127.0.0.1:\(socksPort)", "127.0.0.1:\(nginx.port)"],
+            stdin: .pipe, name: "connect")
+        try await client.waitForStderr("connected")
+        let shown = try String(contentsOfFile: "/proc/\(client.pid)/cmdline", encoding: .utf8).replacingOccurrences(of: "\0", with: " ")
+        #expect(shown.contains(" socks5://alice:******@127.0.0.1:") && !shown.contains("s3cret"), "\(shown)")
+        client.signal(SIGKILL)
+        _ = try await client.wait()
         for proxy in ["socks5h://alice:s3cret@127.0.0.1:\(socksPort)", "http://alice:s3cret@127.0.0.1:\(httpPort)"] {
             let result = try await Self.curl(["-p", "-x", proxy, nginx.url("/small")])
             #expect(result.status == 0 && String(decoding: result.stdout, as: UTF8.self) == "hello through a password\n", "\(proxy): \(result.stderr)")

@@ -8,7 +8,7 @@ struct ProxyOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "Connect through this proxy: socks5://[USER:PASS@]HOST[:PORT] (names resolved here), socks5h:// (names resolved by the proxy), socks4://, socks4a://, http://[USER:PASS@]HOST[:PORT] (CONNECT), or env: ALL_PROXY, HTTPS_PROXY, HTTP_PROXY and NO_PROXY, read only then.",
+            "Connect through this proxy: socks5://[USER:PASS@]HOST[:PORT] (names resolved here), socks5h:// (names resolved by the proxy), socks4://, socks4a://, http://[USER:PASS@]HOST[:PORT] (CONNECT), or env: ALL_PROXY, HTTPS_PROXY, HTTP_PROXY and NO_PROXY, read only then. A PASS given here is overwritten with * in the process's arguments once parsed (ps shows USER:****).",
             valueName: "proxy"),
         transform: ProxyArgument.proxy)
     var proxy: ProxyArgument?

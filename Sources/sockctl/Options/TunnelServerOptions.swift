@@ -12,7 +12,7 @@ struct TunnelServerOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("socks5:// and http-connect:// only: refuse destinations matching this (repeatable; same patterns as --allow-destination): SOCKS5 reply 0x02, HTTP 403.", valueName: "dest"))
     var denyDestination: [DestinationPattern] = []
 
-    @Option(name: .long, help: ArgumentHelp("socks5:// and http-connect:// only: every client must give this user and password (SOCKS5: RFC 1929 username/password; HTTP: Proxy-Authorization: Basic, else 407).", valueName: "user:pass"))
+    @Option(name: .long, help: ArgumentHelp("socks5:// and http-connect:// only: every client must give this user and password (SOCKS5: RFC 1929 username/password; HTTP: Proxy-Authorization: Basic, else 407). Once parsed, the password is overwritten with * in the process's arguments, so ps shows user:****.", valueName: "user:pass"))
     var proxyUser: String?
 
     /// The proxy server of `kind` with these rules; nil for a relay to an upstream, which takes
