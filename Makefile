@@ -93,6 +93,7 @@ test: deps-test .venv-test/.installed
 	./scripts/check-flag-names.py
 	$(SWIFT) build --product sockctl
 	$(SWIFT) build --product generate-manual
+	$(SWIFT) build -c release --product sockctl
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	./fuzz/run.sh $(TEST_FUZZ_SECONDS)

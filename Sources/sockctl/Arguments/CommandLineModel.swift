@@ -57,9 +57,18 @@ struct CommandLineModel: Sendable {
     }
 
     /// The name of the command `arguments` run (`report merge`), empty when they name none: for
-    /// the `sockctl CMD: error:` of a failure outside any command's own diagnostics.
+    /// the `sockctl CMD: error:` of a failure outside any command's own diagnostics. Read from
+    /// the commands' own configurations, not from the full description (``sockctl()``), which
+    /// costs seconds of CPU in a debug build: most errors need the name alone.
     static func commandName(_ arguments: [String] = Array(CommandLine.arguments.dropFirst())) -> String {
-        sockctl()?.command(for: arguments).command.name ?? ""
+        var command: any ParsableCommand.Type = Sockctl.self
+        var path: [String] = []
+        for word in arguments {
+            guard let subcommand = command.configuration.subcommands.first(where: { $0._commandName == word }) else { break }
+            path.append(word)
+            command = subcommand
+        }
+        return path.joined(separator: " ")
     }
 
     init(json: Data) throws {

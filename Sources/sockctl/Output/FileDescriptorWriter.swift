@@ -42,13 +42,15 @@ final class FileDescriptorWriter: ByteSink, Sendable {
     private func writeAll(_ raw: UnsafeRawBufferPointer) {
         guard raw.count > 0 else { return }
         let failure = lock.withLock { _ -> Int32? in
-            if descriptor == 2, Self.standardOutput.lineOpen.exchange(false, ordering: .relaxed), Self.sharedWithStandardOutput {
+            if descriptor == 2, Self.standardOutput.lineOpen.exchange(false, ordering: .sequentiallyConsistent), Self.sharedWithStandardOutput {
                 let newline: [UInt8] = [0x0A]
                 if let failure = newline.withUnsafeBytes({ writeFully($0, to: 2) }) { return failure }
             }
-            let failure = writeFully(raw, to: descriptor)
-            if descriptor == 1 { lineOpen.store(!Self.endsAtLineStart(raw), ordering: .relaxed) }
-            return failure
+            // Before the bytes are out: once a reader has seen them, a line written to stderr on
+            // another thread (a signal's note) must already know where the line stands. (The two
+            // streams keep locks of their own, so a stdout that blocks never holds stderr up.)
+            if descriptor == 1 { lineOpen.store(!Self.endsAtLineStart(raw), ordering: .sequentiallyConsistent) }
+            return writeFully(raw, to: descriptor)
         }
         guard let failure else { return }
         if failure == EPIPE {
