@@ -12,13 +12,8 @@ enum PasswordArguments {
     /// Overwrites every password in the process's arguments (`CommandLine.unsafeArgv`) with `*`,
     /// byte for byte, so the arguments keep their lengths.
     static func hideInProcessArguments() {
-        let count = Int(CommandLine.argc)
-        var arguments: [String] = []
-        for index in 0..<count {
-            arguments.append(CommandLine.unsafeArgv[index].map { String(cString: $0) } ?? "")
-        }
-        for (index, range) in passwordRanges(in: arguments) {
-            guard index < count, let argument = CommandLine.unsafeArgv[index] else { continue }
+        for (index, range) in passwordRanges(in: CommandLine.arguments) {
+            guard index < Int(CommandLine.argc), let argument = CommandLine.unsafeArgv[index] else { continue }
             for offset in range { argument[offset] = CChar(UInt8(ascii: "*")) }
         }
     }
@@ -28,19 +23,21 @@ enum PasswordArguments {
     static func passwordRanges(in arguments: [String]) -> [(Int, Range<Int>)] {
         var found: [(Int, Range<Int>)] = []
         var index = 0
-        while index < arguments.count {
+        while index < arguments.count, arguments[index] != "--" {
             let argument = arguments[index]
-            if argument == "--" { break }
-            for option in userPasswordOptions.union(urlOptions) {
-                let isURL = urlOptions.contains(option)
-                if argument == option, index + 1 < arguments.count {
+            // `--proxy-user VALUE` or `--proxy-user=VALUE`.
+            let equals = argument.hasPrefix("--") ? argument.firstIndex(of: "=") : nil
+            let name = equals.map { String(argument[..<$0]) } ?? argument
+            let isURL = urlOptions.contains(name)
+            if isURL || userPasswordOptions.contains(name) {
+                if let equals {
+                    let offset = name.utf8.count + 1
+                    if let range = password(in: String(argument[argument.index(after: equals)...]), url: isURL) {
+                        found.append((index, (range.lowerBound + offset)..<(range.upperBound + offset)))
+                    }
+                } else if index + 1 < arguments.count {
                     if let range = password(in: arguments[index + 1], url: isURL) { found.append((index + 1, range)) }
                     index += 1
-                } else if argument.hasPrefix(option + "=") {
-                    let prefix = option.utf8.count + 1
-                    if let range = password(in: String(argument.dropFirst(option.count + 1)), url: isURL) {
-                        found.append((index, (range.lowerBound + prefix)..<(range.upperBound + prefix)))
-                    }
                 }
             }
             index += 1
@@ -55,8 +52,8 @@ enum PasswordArguments {
         var start = 0
         var end = bytes.count
         if url {
-            guard let scheme = find(Array("://".utf8), in: bytes) else { return nil }
-            start = scheme + 3
+            guard let scheme = bytes.firstRange(of: Array("://".utf8)) else { return nil }
+            start = scheme.upperBound
             // The credentials end at the last '@' before the path.
             let authorityEnd = bytes[start...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
             guard let at = bytes[start..<authorityEnd].lastIndex(of: UInt8(ascii: "@")) else { return nil }
@@ -64,13 +61,5 @@ enum PasswordArguments {
         }
         guard let colon = bytes[start..<end].firstIndex(of: UInt8(ascii: ":")), colon + 1 < end else { return nil }
         return (colon + 1)..<end
-    }
-
-    private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
-        guard haystack.count >= needle.count else { return nil }
-        for start in 0...(haystack.count - needle.count) where Array(haystack[start..<(start + needle.count)]) == needle {
-            return start
-        }
-        return nil
     }
 }
