@@ -6,8 +6,9 @@ import Glibc
 /// Where the package lives, from this file's path (Tests/TestSupport/Peers.swift).
 public let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-/// The sockctl binary under test: `$SOCKCTL_BIN`, or the debug build.
-/// `make test` builds it before running the tests; a missing binary fails the test.
+/// The sockctl binary under test: `$SOCKCTL_BIN`, or the debug build. `make test` builds the
+/// release build and points `SOCKCTL_BIN` at it (the binary users run, and 10-40× less CPU per
+/// command line than a debug build); a missing binary fails the test.
 public func sockctlPath() throws -> String {
     let path = ProcessInfo.processInfo.environment["SOCKCTL_BIN"] ?? packageRoot.appendingPathComponent(".build/debug/sockctl").path
     guard FileManager.default.isExecutableFile(atPath: path) else {
