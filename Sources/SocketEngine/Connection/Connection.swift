@@ -129,23 +129,27 @@ public final class Connection: Sendable {
     ///   - request: what to wait for; requests are served in the order issued.
     ///   - timeout: fail with `.readTimeout` if the request is not satisfied in time. A timeout
     ///     does not close the connection, and bytes already received stay buffered.
+    ///   - keepOpenWhenTooLarge: a message over the request's limit fails the read but leaves
+    ///     the connection open, its bytes buffered, for the caller's last words and
+    ///     ``closeLingering()`` (a proxy's 431 to an oversized head). By default it is closed.
     /// - Returns: the bytes, or `nil` at end of stream when nothing more is buffered.
     /// - Throws: ``SocketEngineError`` (`.readTimeout`, `.frameTooLarge` — after which the
-    ///   connection is closed —, `.truncatedFrame`, `.connectionReset`, …), or `CancellationError`.
-    public func read(_ request: ReadRequest = .available, timeout: Duration? = nil) async throws -> ByteBuffer? {
-        let (result, cancel) = submitRead(request, timeout: timeout)
+    ///   connection is closed, unless kept open —, `.truncatedFrame`, `.connectionReset`, …), or
+    ///   `CancellationError`.
+    public func read(_ request: ReadRequest = .available, timeout: Duration? = nil, keepOpenWhenTooLarge: Bool = false) async throws -> ByteBuffer? {
+        let (result, cancel) = submitRead(request, timeout: timeout, closesWhenTooLarge: !keepOpenWhenTooLarge)
         return try await withTaskCancellationHandler { try await result.get() } onCancel: { cancel() }
     }
 
     /// Queues a read on the event loop: its result, and what cancels it.
-    private func submitRead(_ request: ReadRequest, timeout: Duration?) -> (EventLoopFuture<ByteBuffer?>, @Sendable () -> Void) {
+    private func submitRead(_ request: ReadRequest, timeout: Duration?, closesWhenTooLarge: Bool = true) -> (EventLoopFuture<ByteBuffer?>, @Sendable () -> Void) {
         let id = readIDs.wrappingAdd(1, ordering: .relaxed).newValue
         let promise = channel.eventLoop.makePromise(of: ByteBuffer?.self)
         let handler = self.handler
         let decoder = request.decoder
         let amount = timeout?.timeAmount
         channel.eventLoop.execute {
-            handler.value.enqueue(id: id, decoder: decoder, timeout: amount, promise: promise)
+            handler.value.enqueue(id: id, decoder: decoder, timeout: amount, closesWhenTooLarge: closesWhenTooLarge, promise: promise)
         }
         return (promise.futureResult, { promise.futureResult.eventLoop.execute { handler.value.cancel(id: id) } })
     }
@@ -256,6 +260,21 @@ public final class Connection: Sendable {
     public func send(_ data: ByteBuffer) async throws {
         try await waitUntilWritable()
         _ = writeAndFlush(data)
+    }
+
+    /// As ``send(_:)``, one WebSocket message of `kind` whatever the connection's own kind (a
+    /// relay passing on a message as it came); on any other connection the same as ``send(_:)``.
+    package func send(_ data: ByteBuffer, kind: WebSocketMessageKind) async throws {
+        guard webSocket != nil else { return try await send(data) }
+        try await waitUntilWritable()
+        let promise = channel.eventLoop.makePromise(of: Void.self)
+        lastWrite.withLock { $0 = promise.futureResult }
+        let channel = self.channel
+        // One task on the loop: no other write can come between the kind and its message.
+        channel.eventLoop.execute {
+            channel.triggerUserOutboundEvent(WebSocketNextMessageKind(kind: kind), promise: nil)
+            channel.writeAndFlush(data, promise: promise)
+        }
     }
 
     private func writeAndFlush(_ data: ByteBuffer) -> EventLoopFuture<Void> {

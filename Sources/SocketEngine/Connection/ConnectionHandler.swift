@@ -109,8 +109,8 @@ final class ConnectionHandler: ChannelDuplexHandler {
 
     // MARK: Requests from the Connection (always on the event loop)
 
-    func enqueue(id: UInt64, decoder: FrameDecoder, timeout: TimeAmount?, promise: EventLoopPromise<ByteBuffer?>) {
-        var read = PendingRead(id: id, decoder: decoder, promise: promise, timeout: nil)
+    func enqueue(id: UInt64, decoder: FrameDecoder, timeout: TimeAmount?, closesWhenTooLarge: Bool = true, promise: EventLoopPromise<ByteBuffer?>) {
+        var read = PendingRead(id: id, decoder: decoder, promise: promise, timeout: nil, closesWhenTooLarge: closesWhenTooLarge)
         if let timeout, let loop = context?.eventLoop {
             let label = self.label
             read.timeout = loop.assumeIsolated().scheduleTask(in: timeout) { [weak self] in
@@ -441,7 +441,7 @@ final class ConnectionHandler: ChannelDuplexHandler {
                 pending.removeFirst()
                 read.timeout?.cancel()
                 read.promise.fail(error)
-                if error.code == .frameTooLarge {
+                if error.code == .frameTooLarge, read.closesWhenTooLarge {
                     // The stream cannot be resynchronised: this connection is over.
                     record(failure: SocketEngineError(error.code, "\(label): \(error.text)"))
                     if case .reads = mode { mode = .reads(ReceivedChunks()) }

@@ -114,12 +114,16 @@ struct TunnelServerHandshake: Sendable {
     private func readHTTPConnect() async throws(TunnelServerRefusal) -> TunnelTarget {
         let head: ByteBuffer
         do {
-            guard let read = try await connection.read(.delimited(by: Array("\r\n\r\n".utf8), maxLength: HTTPConnect.maximumHead), timeout: remaining()) else {
+            let request = ReadRequest.delimited(by: Array("\r\n\r\n".utf8), maxLength: HTTPConnect.maximumHead)
+            guard let read = try await connection.read(request, timeout: remaining(), keepOpenWhenTooLarge: true) else {
                 throw closed("HTTP CONNECT request", received: 0)
             }
             head = read
         } catch let refusal as TunnelServerRefusal {
             throw refusal
+        } catch let error as SocketEngineError where error.code == .frameTooLarge {
+            // RFC 6585's answer; the connection was kept open for it (and closes lingering).
+            throw httpRefusal((431, "Request Header Fields Too Large"), "HTTP CONNECT request: a head over \(HTTPConnect.maximumHead) bytes")
         } catch {
             throw readFailure(error, "HTTP CONNECT request")
         }
@@ -201,8 +205,6 @@ struct TunnelServerHandshake: Sendable {
             return TunnelServerRefusal(error: SocketEngineError(.proxyProtocol, "no whole \(SettingText(what)) within the handshake timeout"), answer: nil)
         case .truncatedFrame:
             return TunnelServerRefusal(error: SocketEngineError(.proxyProtocol, "client closed before its whole \(SettingText(what))"), answer: nil)
-        case .frameTooLarge:
-            return TunnelServerRefusal(error: SocketEngineError(.proxyProtocol, "\(SettingText(what)): a head over \(HTTPConnect.maximumHead) bytes"), answer: nil)
         default:
             return TunnelServerRefusal(error: engine, answer: nil)
         }
