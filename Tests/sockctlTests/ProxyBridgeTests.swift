@@ -32,6 +32,29 @@ struct ProxyBridgeTests {
         try await proxy.waitForStderr("(27 bytes up, 25 bytes down)")
     }
 
+    /// WebSocket to WebSocket, each message goes on as the kind it came as: a binary message
+    /// that is not UTF-8 stays binary (as text, the echo server would fail the connection with
+    /// 1007), a text message stays text, empty ones too. The client is Python websockets, which
+    /// gives binary messages as bytes and text as str.
+    @Test func aWebSocketRelayKeepsEachMessagesKind() async throws {
+        let (echo, upstream) = try await start(["listen", "ws://127.0.0.1:0/echo", "--echo", "-k"], name: "ws echo")
+        defer { echo.signal(SIGKILL) }
+        let (proxy, port) = try await start(["proxy", "ws://127.0.0.1:0/", "ws://127.0.0.1:\(upstream)/echo"], name: "proxy")
+        defer { proxy.signal(SIGKILL) }
+        let script = """
+            import sys
+            from websockets.sync.client import connect
+            with connect(sys.argv[1], compression=None) as ws:
+                for message in [b"\\xff\\x00\\x80 binary", "text \\u00e9", b"", ""]:
+                    ws.send(message)
+                    reply = ws.recv()
+                    print(type(reply).__name__, (reply if isinstance(reply, bytes) else reply.encode()).hex())
+            """
+        let result = try await run(try venvTool("python"), ["-c", script, "ws://127.0.0.1:\(port)/"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(String(decoding: result.stdout, as: UTF8.self) == "bytes ff00802062696e617279\nstr 7465787420c3a9\nbytes \nstr \n", "\(result.stderr)")
+    }
+
     @Test func aSecureWebSocketListenerIsRelayedToALineServer() async throws {
         let dir = try await TestCertificates.shared.directory()
         let (echo, upstream) = try await start(["listen", "127.0.0.1:0", "--echo", "-k", "--framing", "line"], name: "line echo")

@@ -11,6 +11,11 @@ protocol RelayPeer: RelayClosable {
     func receive(_ request: ReadRequest) async throws -> ByteBuffer?
     /// Queues `data` (one message on a message side), suspending while the side cannot take more.
     func send(_ data: ByteBuffer) async throws
+    /// The next message and, from a WebSocket side, its kind; nil when the peer has finished.
+    /// Message sides only (``carriesMessages``).
+    func receiveMessage() async throws -> (bytes: ByteBuffer, kind: WebSocketMessageKind?)?
+    /// As ``send(_:)``, as a message of `kind` on a WebSocket side (nil: the side's own kind).
+    func send(_ data: ByteBuffer, kind: WebSocketMessageKind?) async throws
     /// Ends this direction in order: FIN after what is queued (a close frame on WebSocket).
     func finish() async throws
     /// Ends the connection with a reset (RST) where the transport has one; closes otherwise.
@@ -34,6 +39,15 @@ extension Connection: RelayPeer {
 
     func receive(_ request: ReadRequest) async throws -> ByteBuffer? {
         try await read(carriesMessages ? .available(maxLength: Int.max) : request)
+    }
+
+    func receiveMessage() async throws -> (bytes: ByteBuffer, kind: WebSocketMessageKind?)? {
+        guard webSocket != nil else { return try await read(.available(maxLength: Int.max)).map { ($0, nil) } }
+        return try await readMessage().map { ($0.bytes, $0.kind) }
+    }
+
+    func send(_ data: ByteBuffer, kind: WebSocketMessageKind?) async throws {
+        if let kind { try await send(data, kind: kind) } else { try await send(data) }
     }
 
     func finish() async throws { try await closeWrite() }
@@ -74,6 +88,14 @@ final class DatagramFlow: RelayPeer {
 
     func send(_ data: ByteBuffer) async throws {
         try await listener.send(data, to: peer)
+    }
+
+    func receiveMessage() async throws -> (bytes: ByteBuffer, kind: WebSocketMessageKind?)? {
+        try await queue.next().map { ($0, nil) }
+    }
+
+    func send(_ data: ByteBuffer, kind: WebSocketMessageKind?) async throws {
+        try await send(data)
     }
 
     func finish() async throws {}

@@ -155,7 +155,7 @@ struct FaultedWriter {
             }
             guard let piece = bytes.readSlice(length: room) else { break }
             if let rate { try await pace(piece.readableBytes, rate: rate) }
-            try await pump.sink.send(piece)
+            try await pump.sink.send(piece, kind: unit.kind)
             sent += piece.readableBytes
             let finished = bytes.readableBytes == 0
             // The unit's bytes as read (its framing included), or what went of them before a

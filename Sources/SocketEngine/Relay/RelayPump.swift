@@ -35,6 +35,8 @@ struct RelayPump: Sendable {
         /// A whole message (framed, WebSocket, datagram) rather than an arbitrary chunk.
         var isMessage: Bool
         var arrived: EngineClock.Instant
+        /// A WebSocket message's kind, passed on to a WebSocket sink (nil: the sink's own kind).
+        var kind: WebSocketMessageKind? = nil
     }
 
     let client: RelayClient
@@ -69,7 +71,7 @@ struct RelayPump: Sendable {
                 counters.forwarded(unit.wire.readableBytes, direction)
                 activity?.touch()
                 report(unit)
-                if let outgoing = outgoing(unit) { try await sink.send(outgoing) }
+                if let outgoing = outgoing(unit) { try await sink.send(outgoing, kind: unit.kind) }
             }
             return await finishSink()
         } catch {
@@ -93,8 +95,8 @@ struct RelayPump: Sendable {
 
     func readUnit() async throws -> Unit? {
         if source.carriesMessages {
-            guard let message = try await source.receive(.available) else { return nil }
-            return Unit(wire: message, body: message, isMessage: true, arrived: clock.now)
+            guard let (message, kind) = try await source.receiveMessage() else { return nil }
+            return Unit(wire: message, body: message, isMessage: true, arrived: clock.now, kind: kind)
         }
         switch framing {
         case .raw:

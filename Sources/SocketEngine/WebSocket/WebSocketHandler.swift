@@ -76,6 +76,8 @@ final class WebSocketHandler: ChannelDuplexHandler {
     /// The latest ping not yet answered because the socket could take no more.
     private var pendingPong: ByteBuffer?
     private var answersToFlush = false
+    /// The kind of the next message written, when one was set for it (``WebSocketNextMessageKind``).
+    private var nextKind: WebSocketMessageKind?
     /// Completes when this side's close frame has been written (the TCP connection is closed
     /// only after it, or the frame could be lost).
     private var closeWritten: EventLoopFuture<Void>?
@@ -323,7 +325,18 @@ final class WebSocketHandler: ChannelDuplexHandler {
             promise?.fail(ChannelError.outputClosed)
             return
         }
-        context.write(wrapOutboundOut(dataFrame(options.messageKind, message, allocator: context.channel.allocator)), promise: promise)
+        let kind = nextKind ?? options.messageKind
+        nextKind = nil
+        context.write(wrapOutboundOut(dataFrame(kind, message, allocator: context.channel.allocator)), promise: promise)
+    }
+
+    func triggerUserOutboundEvent(context: ChannelHandlerContext, event: Any, promise: EventLoopPromise<Void>?) {
+        guard let next = event as? WebSocketNextMessageKind else {
+            context.triggerUserOutboundEvent(event, promise: promise)
+            return
+        }
+        nextKind = next.kind
+        promise?.succeed(())
     }
 
     /// A whole message in one frame: compressed, with RSV1, when permessage-deflate was agreed

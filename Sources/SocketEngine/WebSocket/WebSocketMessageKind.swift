@@ -8,3 +8,9 @@ public enum WebSocketMessageKind: String, Sendable, Hashable {
 
     var opcode: WebSocketOpcode { self == .text ? .text : .binary }
 }
+
+/// An outbound event that sets the kind of the next message written on a WebSocket connection
+/// (otherwise the options' kind): how a relay passes a message on as the kind it came as.
+struct WebSocketNextMessageKind {
+    let kind: WebSocketMessageKind
+}
