@@ -278,6 +278,30 @@ import Glibc
         #expect(try await server.wait() == 0)
     }
 
+    /// `connect --sh-exec` over every message and secure transport, against sockctl's own echo
+    /// server of that kind: the command's two lines go out (two WebSocket messages, two
+    /// datagrams, TLS records) and come back as two lines of its stdin.
+    @Test(arguments: ["ws", "tls", "udp"]) func connectExecTalksOverEachTransport(_ transport: String) async throws {
+        let certificates = try await TestCertificates.shared.directory()
+        let tls = ["--cert", "\(certificates)/server.pem", "--key", "\(certificates)/server.key"]
+        let listen: [String] = switch transport {
+        case "ws": ["ws://127.0.0.1:0/", "--echo", "-k"]
+        case "tls": ["tls://127.0.0.1:0", "--echo", "-k"] + tls
+        default: ["udp://127.0.0.1:0", "--echo"]
+        }
+        let server = try await Child(try sockctlPath(), ["listen"] + listen, name: "\(transport) echo")
+        defer { server.signal(SIGKILL) }
+        let port = try await server.listeningPort()
+        let target: [String] = switch transport {
+        case "ws": ["ws://127.0.0.1:\(port)/"]
+        case "tls": ["tls://localhost:\(port)", "--cafile", "\(certificates)/ca.pem"]
+        default: ["udp://127.0.0.1:\(port)"]
+        }
+        let client = try await run(try sockctlPath(), ["connect"] + target + ["--sh-exec", "echo one; echo two; read a; read b; echo \"got <$a> <$b>\" >&2"])
+        #expect(client.status == 0, "\(client.stderr)")
+        #expect(client.stderr.contains("got <one> <two>"), "\(client.stderr)")
+    }
+
     /// WebSocket: each line the command writes is one message, each message one line of its stdin.
     @Test func webSocketIsOneMessagePerLine() async throws {
         let server = try await Child(try sockctlPath(), ["listen", "ws://127.0.0.1:0/", "--sh-exec", "printf 'one\\ntwo\\n'; while read x; do echo \"<$x>\"; done"])
