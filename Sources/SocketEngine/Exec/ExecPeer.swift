@@ -50,8 +50,8 @@ package struct ExecPeer: Sendable {
                 sent()
             },
             finish: {},
-            // A flow has no end of its own but its closing, which the bridge does: wait to be cancelled.
-            gone: { while !Task.isCancelled { try? await Task.sleep(for: .seconds(3600)) } },
+            // A flow has no end of its own but its closing (the bridge's, or the listener's).
+            gone: { await flow.waitForClose() },
             close: { await flow.close() },
             transport: .udp,
             loop: loop,

@@ -62,6 +62,8 @@ final class DatagramFlow: RelayPeer {
     private let listener: DatagramListener
     private let queue: AsyncBoundedQueue<ByteBuffer>
     private let closed = Atomic<Bool>(false)
+    /// Ends (never yields) when the flow is closed.
+    private let closing = AsyncStream<Never>.makeStream()
 
     init(peer: SocketAddress, listener: DatagramListener, limit: Int = 1024) {
         self.peer = peer
@@ -106,5 +108,11 @@ final class DatagramFlow: RelayPeer {
         // Before the queue refuses datagrams: one refused for being closed is never counted lost.
         closed.store(true, ordering: .sequentiallyConsistent)
         queue.finish()
+        closing.continuation.finish()
+    }
+
+    /// Returns once the flow is closed, or when the waiting task is cancelled.
+    func waitForClose() async {
+        for await _ in closing.stream {}
     }
 }
