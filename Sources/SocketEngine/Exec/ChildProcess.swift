@@ -79,7 +79,8 @@ package final class ChildProcess: Sendable {
         }
         let promise = loop.makePromise(of: ChildExit.self)
         let child = ChildProcess(pid: pid, standardInput: toChild[1], standardOutput: fromChild[0], exit: promise.futureResult)
-        guard startThread({ child.waitForEnd(promise) }) else {
+        // Waiting needs little stack.
+        guard NativeThread.start(named: "sockctl-child", detached: true, stackSize: 64 * 1024, { child.waitForEnd(promise) }) != nil else {
             // No thread: reap here, after making sure the child is gone.
             kill(pid, SIGKILL)
             child.waitForEnd(promise)
@@ -154,33 +155,6 @@ package final class ChildProcess: Sendable {
             if flags >= 0 && flags & FD_CLOEXEC == 0 { posix_spawn_file_actions_addclose(&actions, descriptor) }
         }
     }
-}
-
-/// Runs `body` on a new detached thread named `sockctl-child`; false if none could be made.
-private func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-    final class Box: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    var attributes = pthread_attr_t()
-    pthread_attr_init(&attributes)
-    defer { pthread_attr_destroy(&attributes) }
-    pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED))
-    // Waiting needs little stack.
-    pthread_attr_setstacksize(&attributes, 64 * 1024)
-    var thread = pthread_t()
-    let status = pthread_create(&thread, &attributes, { argument in
-        guard let argument else { return nil }
-        sockctl_name_thread("sockctl-child")
-        Unmanaged<Box>.fromOpaque(argument).takeRetainedValue().body()
-        return nil
-    }, box)
-    guard status == 0 else {
-        Unmanaged<Box>.fromOpaque(box).release()
-        return false
-    }
-    return true
 }
 
 /// `strings` as a NULL-terminated array of C strings for the duration of `body`.

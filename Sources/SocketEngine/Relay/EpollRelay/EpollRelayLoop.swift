@@ -112,7 +112,7 @@ public final class EpollRelayLoop: Sendable {
         }
         self.epoll = epoll
         self.wake = wake
-        guard let started = Self.startThread({ [self] in run() }) else {
+        guard let started = NativeThread.start(named: "sockctl-relay", detached: false, { [self] in run() }) else {
             Syscall.close(epoll)
             Syscall.close(wake)
             return nil
@@ -233,27 +233,5 @@ public final class EpollRelayLoop: Sendable {
     private func forget(_ pair: EpollRelayPair, in pairs: inout [Int32: EpollRelayPair]) {
         if pairs[pair.client] === pair { pairs[pair.client] = nil }
         if pairs[pair.upstream] === pair { pairs[pair.upstream] = nil }
-    }
-
-    /// Runs `body` on a new joinable POSIX thread named `sockctl-relay`; nil if it could not be
-    /// created.
-    private static func startThread(_ body: @escaping @Sendable () -> Void) -> pthread_t? {
-        final class Box: Sendable {
-            let body: @Sendable () -> Void
-            init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-        }
-        let box = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { argument in
-            guard let argument else { return nil }
-            sockctl_name_thread("sockctl-relay")
-            Unmanaged<Box>.fromOpaque(argument).takeRetainedValue().body()
-            return nil
-        }, box)
-        guard status == 0 else {
-            Unmanaged<Box>.fromOpaque(box).release()
-            return nil
-        }
-        return thread
     }
 }
