@@ -51,6 +51,7 @@ let package = Package(
                 .product(name: "Clocks", package: "swift-clocks"),
                 "CEpoll",
                 "CMalloc",
+                "NativeThreads",
                 "WebSocketDeflate",
                 "ProxyProtocol",
                 "HTTPScanning",
@@ -90,7 +91,10 @@ let package = Package(
         .systemLibrary(name: "CLibpcap", pkgConfig: "libpcap", providers: [.apt(["libpcap-dev"])]),
         // setresuid and the capability calls for capture's privilege drop (Glibc does not import them).
         .systemLibrary(name: "CPrivileges"),
-        .target(name: "Capture", dependencies: ["CLibpcap", "CPrivileges", "PacketDecoding"], swiftSettings: strict),
+        .target(name: "Capture", dependencies: ["CLibpcap", "CPrivileges", "NativeThreads", "PacketDecoding"], swiftSettings: strict),
+        // A named POSIX thread for blocking work (a child's waiter, the epoll relay loop, the
+        // packet loop), shared by SocketEngine and Capture; CEpoll for the thread name.
+        .target(name: "NativeThreads", dependencies: ["CEpoll"], swiftSettings: strict),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // permessage-deflate (RFC 7692) on zlib: the negotiation and the message (de)compressors
         // that the engine's WebSocket and the capture views share.

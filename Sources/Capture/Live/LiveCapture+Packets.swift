@@ -1,3 +1,4 @@
+import NativeThreads
 import PacketDecoding
 
 import Glibc
@@ -22,7 +23,7 @@ extension LiveCapture {
         continuation.onTermination = { [weak self] reason in
             if case .cancelled = reason { self?.stop() }
         }
-        let started = startThread { [self] in
+        let started = NativeThread.start(named: "sockctl-capture", detached: true) { [self] in
             do throws(CaptureError) {
                 try run(count: count) { header, bytes in
                     let packet = CapturedPacket(header: header, bytes: Array(bytes))
@@ -35,7 +36,7 @@ extension LiveCapture {
                 continuation.finish(throwing: error)
             }
         }
-        if !started {
+        if started == nil {
             continuation.finish(throwing: CaptureError(.readFailed, "capture on \(interface) failed: cannot start the capture thread"))
         }
         return stream
@@ -45,25 +46,4 @@ extension LiveCapture {
     package var packetsDroppedByStream: Int {
         streamDrops.load(ordering: .relaxed)
     }
-}
-
-/// Runs `body` on a new detached POSIX thread; false if the thread could not be created.
-private func startThread(_ body: @escaping @Sendable () -> Void) -> Bool {
-    final class Box: Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
-    }
-    let box = Unmanaged.passRetained(Box(body)).toOpaque()
-    var thread = pthread_t()
-    let status = pthread_create(&thread, nil, { argument in
-        guard let argument else { return nil }
-        Unmanaged<Box>.fromOpaque(argument).takeRetainedValue().body()
-        return nil
-    }, box)
-    guard status == 0 else {
-        Unmanaged<Box>.fromOpaque(box).release()
-        return false
-    }
-    pthread_detach(thread)
-    return true
 }

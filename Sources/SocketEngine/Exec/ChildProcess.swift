@@ -1,4 +1,5 @@
 import CEpoll
+import NativeThreads
 import NIOCore
 import Synchronization
 

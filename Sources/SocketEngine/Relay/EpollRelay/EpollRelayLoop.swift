@@ -1,4 +1,5 @@
 import CEpoll
+import NativeThreads
 import Glibc
 import Synchronization
 

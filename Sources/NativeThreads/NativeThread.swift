@@ -3,12 +3,13 @@ import CEpoll
 import Glibc
 
 /// A POSIX thread of its own, for work that blocks in system calls and so belongs on neither the
-/// event loops nor the cooperative pool: a child's waiter (`waitpid`), the epoll relay loop.
-enum NativeThread {
+/// event loops nor the cooperative pool: a child's waiter (`waitpid`), the epoll relay loop,
+/// libpcap's packet loop.
+package enum NativeThread {
     /// Starts `body` on a new thread named `name` (as `top -H` and `/proc/PID/task` show it,
     /// 15 bytes at most), with `stackSize` bytes of stack (nil: the default). Joinable unless
     /// `detached`. Returns its handle, or nil if no thread could be made (`body` then never runs).
-    static func start(named name: String, detached: Bool, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) -> pthread_t? {
+    package static func start(named name: String, detached: Bool, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) -> pthread_t? {
         final class Box: Sendable {
             let body: @Sendable () -> Void
             init(_ body: @escaping @Sendable () -> Void) { self.body = body }
