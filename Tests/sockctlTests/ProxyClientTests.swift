@@ -188,26 +188,19 @@ struct ProxyClientTests {
     /// keeps its side open (microsocks passes no half-close: a client's FIN ends both ways);
     /// socat's server reads the 16 MiB, answers with its own file and closes.
     @Test func sixteenMebibytesEachWayThroughMicrosocks() async throws {
-        let size = 16 << 20
         let scratch = try Scratch()
-        let request = try await randomFile(scratch.path("request"), bytes: size)
-        let reply = try await randomFile(scratch.path("reply"), bytes: size)
-        let server = try await Child(
-            try tool("socat"),
-            ["-d", "-d", "-t", "3600", "TCP-LISTEN:0,bind=127.0.0.1,reuseaddr", "SYSTEM:head -c \(size) > \(scratch.path("received")); cat \(scratch.path("reply"))"],
-            name: "socat-server")
+        let exchange = try await SocatExchange(size: 16 << 20, in: scratch)
+        let server = exchange.server
         defer { server.signal(SIGKILL) }
-        let port = try await server.socatPort()
+        let port = exchange.port
         let socks = try await ProxyPeer.microsocks()
         let client = try await Child(
             try sockctlPath(), ["connect", "127.0.0.1:\(port)", "--no-shutdown", "--proxy", "socks5://127.0.0.1:\(socks.port)"],
-            stdin: .file(scratch.path("request")), name: "connect")
+            stdin: .file(exchange.requestPath), name: "connect")
         #expect(try await client.wait() == 0, "\(client.stderr)")
         #expect(try await server.wait() == 0, "\(server.stderr)")
-        let up = try Data(contentsOf: URL(fileURLWithPath: scratch.path("received"))) == request
-        let down = client.stdout == reply
-        #expect(up, "the server got the 16 MiB intact")
-        #expect(down, "\(client.stdout.count) of \(reply.count) bytes of the reply came back intact")
+        let wrong = try exchange.check(client.stdout)
+        #expect(wrong == nil, "\(wrong ?? "")")
         await socks.stop()
     }
 
