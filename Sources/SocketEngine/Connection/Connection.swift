@@ -262,25 +262,28 @@ public final class Connection: Sendable {
         _ = writeAndFlush(data)
     }
 
-    /// As ``send(_:)``, one WebSocket message of `kind` whatever the connection's own kind (a
-    /// relay passing on a message as it came); on any other connection the same as ``send(_:)``.
-    package func send(_ data: ByteBuffer, kind: WebSocketMessageKind) async throws {
-        guard webSocket != nil else { return try await send(data) }
+    /// As ``send(_:)``, as a WebSocket message of `kind` whatever the connection's own kind (a
+    /// relay passing on a message as it came); `kind` nil, or any other connection: ``send(_:)``.
+    package func send(_ data: ByteBuffer, kind: WebSocketMessageKind?) async throws {
         try await waitUntilWritable()
+        _ = writeAndFlush(data, kind: webSocket == nil ? nil : kind)
+    }
+
+    /// Writes and flushes `data` (as a WebSocket message of `kind`, when given) and makes it the
+    /// last write ``flush()`` waits for.
+    private func writeAndFlush(_ data: ByteBuffer, kind: WebSocketMessageKind? = nil) -> EventLoopFuture<Void> {
         let promise = channel.eventLoop.makePromise(of: Void.self)
         lastWrite.withLock { $0 = promise.futureResult }
+        guard let kind else {
+            channel.writeAndFlush(data, promise: promise)
+            return promise.futureResult
+        }
         let channel = self.channel
         // One task on the loop: no other write can come between the kind and its message.
         channel.eventLoop.execute {
             channel.triggerUserOutboundEvent(WebSocketNextMessageKind(kind: kind), promise: nil)
             channel.writeAndFlush(data, promise: promise)
         }
-    }
-
-    private func writeAndFlush(_ data: ByteBuffer) -> EventLoopFuture<Void> {
-        let promise = channel.eventLoop.makePromise(of: Void.self)
-        lastWrite.withLock { $0 = promise.futureResult }
-        channel.writeAndFlush(data, promise: promise)
         return promise.futureResult
     }
 

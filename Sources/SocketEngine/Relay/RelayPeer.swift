@@ -22,6 +22,18 @@ protocol RelayPeer: RelayClosable {
     func abort() async
 }
 
+extension RelayPeer {
+    /// A side without message kinds (UDP): its messages as ``receive(_:)`` gives them.
+    func receiveMessage() async throws -> (bytes: ByteBuffer, kind: WebSocketMessageKind?)? {
+        try await receive(.available).map { ($0, nil) }
+    }
+
+    /// A side without message kinds: `kind` is moot.
+    func send(_ data: ByteBuffer, kind: WebSocketMessageKind?) async throws {
+        try await send(data)
+    }
+}
+
 /// What ``RelayService/stop()`` closes: a side of a client, or a client relayed outside the
 /// event loop (``EpollRelayedClient``).
 protocol RelayClosable: Sendable {
@@ -42,12 +54,8 @@ extension Connection: RelayPeer {
     }
 
     func receiveMessage() async throws -> (bytes: ByteBuffer, kind: WebSocketMessageKind?)? {
-        guard webSocket != nil else { return try await read(.available(maxLength: Int.max)).map { ($0, nil) } }
+        guard webSocket != nil else { return try await receive(.available).map { ($0, nil) } }
         return try await readMessage().map { ($0.bytes, $0.kind) }
-    }
-
-    func send(_ data: ByteBuffer, kind: WebSocketMessageKind?) async throws {
-        if let kind { try await send(data, kind: kind) } else { try await send(data) }
     }
 
     func finish() async throws { try await closeWrite() }
@@ -90,14 +98,6 @@ final class DatagramFlow: RelayPeer {
 
     func send(_ data: ByteBuffer) async throws {
         try await listener.send(data, to: peer)
-    }
-
-    func receiveMessage() async throws -> (bytes: ByteBuffer, kind: WebSocketMessageKind?)? {
-        try await queue.next().map { ($0, nil) }
-    }
-
-    func send(_ data: ByteBuffer, kind: WebSocketMessageKind?) async throws {
-        try await send(data)
     }
 
     func finish() async throws {}
