@@ -17,19 +17,6 @@ public func sockctlPath() throws -> String {
     return path
 }
 
-/// The release build of sockctl (`make test` builds it), for the conformance runs that start
-/// hundreds of short-lived clients: a debug build spends about 0.65 s of CPU parsing each
-/// command line (the argument parser unoptimised), a release build 0.02 s, and on a 2-core
-/// machine busy with the rest of the suite those seconds, not the protocol, decided whether
-/// the run ended within its hang guard.
-public func sockctlReleasePath() throws -> String {
-    let path = packageRoot.appendingPathComponent(".build/release/sockctl").path
-    guard FileManager.default.isExecutableFile(atPath: path) else {
-        throw HarnessError("release sockctl not found at \(path): run `swift build -c release --product sockctl` (make test does) first")
-    }
-    return path
-}
-
 /// A required external peer (ncat, socat, nc, tcpdump …), installed by `make test`.
 public func tool(_ name: String) throws -> String {
     for directory in ["/usr/bin", "/bin", "/usr/local/bin", "/usr/sbin", "/sbin"] {

@@ -6,8 +6,8 @@ import Testing
 /// server and as the client under test: a functional sample of every category that applies —
 /// framing, pings, reserved bits, opcodes, fragmentation, UTF-8, close handling (110 cases). Every
 /// case must be OK, NON-STRICT or INFORMATIONAL, its close behaviour too. The whole of cases 1-7,
-/// 9 (up to 16 MiB messages) and 10 runs in `make conformance`. Both run the release build, as
-/// `make conformance` does (``sockctlReleasePath()``).
+/// 9 (up to 16 MiB messages) and 10 runs in `make conformance`. Both run the release build:
+/// `make test` points ``sockctlPath()`` at it, as `make conformance` runs it.
 @Suite(.hangGuard) struct AutobahnTests {
     static let sample = ["1.1.*", "1.2.*", "2.*", "3.*", "4.*", "5.*", "6.2.*", "6.3.*", "6.4.*", "7.1.*", "7.3.*", "7.5.*", "7.7.*", "7.9.*", "10.*"]
     static let cases = sample.flatMap { ["-i", $0] }
@@ -19,9 +19,7 @@ import Testing
         _ = try venvTool("kosoku")
         let scratch = try Scratch()
         let outdir = scratch.path("autobahn-\(role)")
-        // The release build: 110 clients of a debug build cost over a minute of CPU in argument
-        // parsing alone, which a busy machine stretched past the hang guard.
-        let result = try await run(packageRoot.appendingPathComponent("scripts/autobahn.sh").path, [role, try sockctlReleasePath(), outdir] + cases)
+        let result = try await run(packageRoot.appendingPathComponent("scripts/autobahn.sh").path, [role, try sockctlPath(), outdir] + cases)
         let summary = String(decoding: result.stdout, as: UTF8.self)
         #expect(result.status == 0, "\(summary)\(result.stderr)")
 
